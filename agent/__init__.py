@@ -1,0 +1,1 @@
+"""Engram's runtime: the guarded agent loop, model clients, guards, config and CLI."""

@@ -1,0 +1,60 @@
+"""The ``engram`` command: a thin layer over the library.
+
+Every command takes ``--data-dir``, ``--user`` and ``--json`` after its own
+name. Errors print one line on stderr and exit non-zero (2 when the data
+directory is locked by another process). With ``--json`` stdout holds JSON only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+from loguru import logger
+
+from storage.errors import EngramError, StoreLocked
+
+from .common import CliState, emit_error
+from .memory import memory
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--data-dir", type=click.Path(file_okay=False), default=None,
+              help="Data directory (default: $ENGRAM_HOME or ~/.local/share/engram).")
+@click.option("--user", default=None, help="User id (default: $ENGRAM_USER or 'default').")
+@click.version_option(package_name="engram")
+@click.pass_context
+def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
+    """Engram: a local-first memory agent with a guarded runtime."""
+    ctx.obj = CliState(data_dir=data_dir, user=user)
+
+
+cli.add_command(memory)
+
+
+def _configure_logging() -> None:
+    logger.remove()
+    logger.add(sys.stderr, level=os.environ.get("ENGRAM_LOG_LEVEL", "WARNING"),
+               format="{time:HH:mm:ss} {level} {message}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    _configure_logging()
+    try:
+        cli.main(args=argv, prog_name="engram", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("error: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        emit_error(exc.format_message())
+        sys.exit(exc.exit_code)
+    except StoreLocked as exc:
+        emit_error(str(exc))
+        sys.exit(2)
+    except EngramError as exc:
+        emit_error(str(exc))
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(0)

@@ -1,0 +1,71 @@
+"""Options every command shares, store opening and output helpers for the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+
+from storage import Store, resolve_data_dir
+from storage.ids import new_id
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class CliState:
+    data_dir: str | None = None
+    user: str | None = None
+
+
+def common_options(fn: F) -> F:
+    """``--data-dir``, ``--user`` and ``--json`` after the command's own name."""
+    fn = click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")(fn)
+    fn = click.option("--user", default=None, help="User id (overrides the global --user).")(fn)
+    fn = click.option("--data-dir", type=click.Path(file_okay=False), default=None,
+                      help="Data directory (overrides the global --data-dir).")(fn)
+    return fn
+
+
+@dataclass
+class Invocation:
+    data_dir: str
+    user_id: str
+    as_json: bool
+    trace_id: str
+
+
+def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocation:
+    state = click.get_current_context().find_object(CliState) or CliState()
+    resolved = resolve_data_dir(data_dir or state.data_dir)
+    user_id = user or state.user or os.environ.get("ENGRAM_USER") or "default"
+    return Invocation(data_dir=str(resolved), user_id=user_id, as_json=as_json,
+                      trace_id=new_id("trc"))
+
+
+@contextmanager
+def open_store(inv: Invocation, *, embedder: str | None = None) -> Iterator[Store]:
+    store = Store.open(inv.data_dir, embedder=embedder or os.environ.get("ENGRAM_EMBEDDER"))
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def emit_error(message: str) -> None:
+    first = " ".join(str(message).split())
+    click.echo(f"error: {first}", err=True)
+
+
+def stderr(message: str) -> None:
+    print(message, file=sys.stderr)

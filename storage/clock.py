@@ -1,0 +1,56 @@
+"""Clocks: every stored time is UTC; tests and transcripts set the time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """Wall-clock time in UTC."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class ManualClock:
+    """A clock you set: transcripts replay with their own dates."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = to_utc(start) if start else datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        self._now = to_utc(when)
+
+    def advance(self, delta: timedelta) -> None:
+        self._now += delta
+
+
+def to_utc(when: datetime) -> datetime:
+    """Naive datetimes are taken as UTC; aware ones are converted."""
+    if when.tzinfo is None:
+        return when.replace(tzinfo=UTC)
+    return when.astimezone(UTC)
+
+
+def parse_time(text: str) -> datetime:
+    """ISO-8601 (``2026-05-01``, ``2026-05-01T10:00:00Z``) to an aware UTC datetime."""
+    from .errors import UserError
+
+    try:
+        return to_utc(datetime.fromisoformat(text.strip().replace("Z", "+00:00")))
+    except ValueError as exc:
+        raise UserError(
+            f"invalid time {text!r}: use ISO-8601, e.g. 2026-05-01 or 2026-05-01T10:00:00Z"
+        ) from exc
+
+
+def iso(when: datetime | None) -> str | None:
+    return to_utc(when).isoformat().replace("+00:00", "Z") if when else None

@@ -1,0 +1,116 @@
+"""Core memory blocks: small, labelled, always in context, versioned against lost updates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .clock import Clock
+from .database import Database, db_time, from_db_time
+from .errors import NotFound, UserError, VersionConflict
+from .records import CoreBlock
+from .users import require_user
+
+# Every user starts with these; limits are in tokens of the served model.
+DEFAULT_BLOCKS: dict[str, tuple[str, int]] = {
+    "persona": (
+        "I am Engram, an assistant with long-term memory. I remember what the user tells me, "
+        "say where a memory came from when asked, and ask instead of guessing.",
+        400,
+    ),
+    "human": ("", 600),
+}
+
+_COLUMNS = "user_id, label, value, token_limit, read_only, version, updated_at, trace_id"
+
+
+class CoreBlocks:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def ensure_defaults(self, *, user_id: str) -> None:
+        require_user(user_id)
+        with self._db.transaction() as conn:
+            for label, (value, limit) in DEFAULT_BLOCKS.items():
+                conn.execute(
+                    "INSERT INTO core_blocks VALUES (?, ?, ?, ?, FALSE, 1, ?, NULL) "
+                    "ON CONFLICT DO NOTHING",
+                    [user_id, label, value, limit, db_time(self._clock.now())],
+                )
+
+    def list(self, *, user_id: str) -> list[CoreBlock]:
+        self.ensure_defaults(user_id=user_id)
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? ORDER BY label",
+            [user_id],
+        )
+        order = list(DEFAULT_BLOCKS)
+        blocks = [_block(r) for r in rows]
+        return sorted(blocks, key=lambda b: (order.index(b.label) if b.label in order else 99,
+                                             b.label))
+
+    def get(self, label: str, *, user_id: str) -> CoreBlock:
+        self.ensure_defaults(user_id=user_id)
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? AND label = ?",
+            [user_id, label],
+        )
+        if not rows:
+            labels = ", ".join(b.label for b in self.list(user_id=user_id))
+            raise NotFound(f"no core block {label!r}; existing blocks: {labels}")
+        return _block(rows[0])
+
+    def create(self, label: str, *, user_id: str, value: str = "", token_limit: int,
+               read_only: bool = False, trace_id: str | None = None) -> CoreBlock:
+        require_user(user_id)
+        if not label or not label.replace("_", "").isalnum():
+            raise UserError(f"invalid block label {label!r}: use letters, digits and '_'")
+        if token_limit <= 0:
+            raise UserError("token_limit must be a positive number of tokens")
+        with self._db.transaction() as conn:
+            exists = conn.execute("SELECT 1 FROM core_blocks WHERE user_id = ? AND label = ?",
+                                  [user_id, label]).fetchall()
+            if exists:
+                raise UserError(f"core block {label!r} already exists")
+            conn.execute(f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                         [user_id, label, value, token_limit, read_only,
+                          db_time(self._clock.now()), trace_id])
+        return self.get(label, user_id=user_id)
+
+    def update(self, label: str, value: str, *, user_id: str, expected_version: int,
+               trace_id: str | None = None) -> CoreBlock:
+        """Replace a block's value if nobody changed it since ``expected_version``."""
+        current = self.get(label, user_id=user_id)
+        if current.read_only:
+            raise UserError(f"core block {label!r} is read-only")
+        with self._db.transaction() as tx:
+            updated = tx.execute(
+                "UPDATE core_blocks SET value = ?, version = version + 1, updated_at = ?, "
+                "trace_id = ? WHERE user_id = ? AND label = ? AND version = ?",
+                [value, db_time(self._clock.now()), trace_id, user_id, label, expected_version],
+            ).fetchall()[0][0]
+        if not updated:
+            latest = self.get(label, user_id=user_id)
+            raise VersionConflict(
+                f"core block {label!r} changed (version {latest.version}, expected "
+                f"{expected_version}); re-read it and retry"
+            )
+        return self.get(label, user_id=user_id)
+
+    def restore(self, block: CoreBlock, *, user_id: str) -> None:
+        """Write a block exactly as exported (import path)."""
+        require_user(user_id)
+        if block.user_id != user_id:
+            raise UserError(f"core block {block.label!r} belongs to another user")
+        with self._db.transaction() as conn:
+            conn.execute("DELETE FROM core_blocks WHERE user_id = ? AND label = ?",
+                         [user_id, block.label])
+            conn.execute(f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         [user_id, block.label, block.value, block.token_limit, block.read_only,
+                          block.version, db_time(block.updated_at), block.trace_id])
+
+
+def _block(row: tuple[Any, ...]) -> CoreBlock:
+    return CoreBlock(user_id=row[0], label=row[1], value=row[2], token_limit=row[3],
+                     read_only=row[4], version=row[5], updated_at=from_db_time(row[6]),
+                     trace_id=row[7])

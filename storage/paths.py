@@ -1,0 +1,20 @@
+"""Where a user's data lives: ``--data-dir`` > ``ENGRAM_HOME`` > the platform data dir."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import platformdirs
+
+
+def resolve_data_dir(explicit: str | os.PathLike[str] | None = None, *,
+                     env: Mapping[str, str] | None = None) -> Path:
+    """Never /tmp by default: Mem0 lost users' data that way."""
+    environ = os.environ if env is None else env
+    if explicit:
+        return Path(explicit).expanduser().resolve()
+    if environ.get("ENGRAM_HOME"):
+        return Path(environ["ENGRAM_HOME"]).expanduser().resolve()
+    return Path(platformdirs.user_data_dir("engram", appauthor=False))

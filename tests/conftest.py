@@ -1,0 +1,44 @@
+"""Test defaults: data under tmp, fast embedder, no network beyond 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import ManualClock, Store
+
+pytest_plugins = ["tests.fake_ollama"]
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: object) -> None:
+    host = address[0] if isinstance(address, tuple) else address
+    if isinstance(host, str) and host not in ("127.0.0.1", "::1", "localhost") \
+            and self.family in (socket.AF_INET, socket.AF_INET6):
+        raise OSError(f"tests may not reach the network ({host})")
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "engram-home"))
+    monkeypatch.setenv("ENGRAM_EMBEDDER", "hash")
+    monkeypatch.delenv("OLLAMA_HOST", raising=False)
+    monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    from datetime import UTC, datetime
+
+    return ManualClock(datetime(2026, 5, 1, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def store(tmp_path: Path, clock: ManualClock) -> Iterator[Store]:
+    with Store.open(tmp_path / "store", embedder="hash", clock=clock) as s:
+        yield s

@@ -1,0 +1,128 @@
+from datetime import timedelta
+
+import pytest
+
+from storage import ManualClock, Store, UserError
+from storage.errors import NotFound
+
+
+def remember(store: Store, user: str = "alice", **kw):
+    args = {"subject": "alice", "predicate": "lives_in", "object": "Paris", "trace_id": "trc_t"}
+    args.update(kw)
+    return store.remember_fact(user_id=user, **args)
+
+
+def test_create_confirm_supersede_keeps_lineage(store: Store, clock: ManualClock) -> None:
+    first = remember(store, source_event_ids=["evt_1"])
+    assert first.action == "created" and first.fact.version == 1
+    clock.advance(timedelta(hours=1))
+    again = remember(store, object="paris", confidence=0.5, source_event_ids=["evt_2"])
+    assert again.action == "confirmed"
+    assert again.fact.id == first.fact.id
+    assert again.fact.confirmations == 1
+    assert again.fact.confidence == pytest.approx(0.8)  # never lowered by a confirmation
+    assert again.fact.source_event_ids == ["evt_1", "evt_2"]
+    clock.advance(timedelta(hours=1))
+    moved = remember(store, object="Shanghai", source_event_ids=["evt_3"])
+    assert moved.action == "superseded"
+    assert moved.previous.id == first.fact.id
+    assert moved.fact.supersedes == first.fact.id and moved.fact.version == 2
+    assert moved.fact.lineage_id == first.fact.lineage_id
+    active = store.facts.list(user_id="alice")
+    assert [f.object for f in active] == ["Shanghai"]
+    history = store.facts.history(moved.fact.id, user_id="alice")
+    assert [(f.object, f.status) for f in history] == [("Paris", "superseded"),
+                                                       ("Shanghai", "active")]
+
+
+def test_as_of_reads_the_past(store: Store, clock: ManualClock) -> None:
+    remember(store)
+    before_move = clock.now() + timedelta(minutes=30)
+    clock.advance(timedelta(hours=1))
+    remember(store, object="Shanghai")
+    assert [f.object for f in store.facts.list(user_id="alice", as_of=before_move)] == ["Paris"]
+    assert [f.object for f in store.facts.list(user_id="alice")] == ["Shanghai"]
+
+
+def test_multi_valued_predicates_accumulate(store: Store) -> None:
+    remember(store, predicate="has_child", object="Tom")
+    remember(store, predicate="has child", object="Anna")
+    assert sorted(f.object for f in store.facts.list(user_id="alice")) == ["Anna", "Tom"]
+
+
+def test_ttl_expires(store: Store, clock: ManualClock) -> None:
+    w = remember(store, predicate="staying_at", object="Hotel Lux",
+                 valid_until=clock.now() + timedelta(days=2))
+    assert store.facts.list(user_id="alice")
+    clock.advance(timedelta(days=3))
+    assert store.facts.list(user_id="alice") == []
+    assert store.facts.get(w.fact.id, user_id="alice").status == "expired"
+    # an expired fact no longer blocks a new value
+    assert remember(store, predicate="staying_at", object="Hotel Nord").action == "created"
+
+
+@pytest.mark.parametrize("bad", [
+    {"subject": ""}, {"predicate": "  "}, {"object": ""}, {"confidence": 1.5},
+    {"importance": -0.1}, {"subject": "x" * 500}, {"predicate": "lives in!"},
+])
+def test_bad_fact_input_is_refused_and_nothing_written(store: Store, bad: dict) -> None:
+    with pytest.raises(UserError):
+        remember(store, **bad)
+    assert store.facts.count(user_id="alice") == 0
+    assert store.events.count(user_id="alice") == 0
+
+
+def test_write_is_logged_with_trace_and_sources(store: Store) -> None:
+    w = remember(store, trace_id="trc_abc", source_event_ids=["evt_9"], session_id="s1")
+    [event] = store.events.list(user_id="alice", kinds=["memory_write"])
+    assert event.trace_id == "trc_abc" and event.session_id == "s1"
+    assert event.payload["id"] == w.fact.id and event.payload["source_event_ids"] == ["evt_9"]
+
+
+def test_edit_creates_version(store: Store) -> None:
+    w = remember(store)
+    edited = store.edit_fact(w.fact.id, user_id="alice", trace_id="trc_e", object="Lyon")
+    assert edited.fact.version == 2 and edited.fact.object == "Lyon"
+    with pytest.raises(UserError):
+        store.edit_fact(w.fact.id, user_id="alice", trace_id="trc_e", object="Nice")
+
+
+def test_forget_removes_all_versions_and_stays_forgotten(store: Store) -> None:
+    w1 = remember(store, source_event_ids=["evt_1"])
+    w2 = remember(store, object="Rome", source_event_ids=["evt_2"])
+    report = store.forget(w2.fact.id, user_id="alice", trace_id="trc_f")
+    assert set(report["removed"]) == {w1.fact.id, w2.fact.id}
+    assert store.facts.count(user_id="alice") == 0
+    with pytest.raises(NotFound):
+        store.facts.get(w1.fact.id, user_id="alice")
+    # replaying the same source event cannot resurrect it
+    assert remember(store, object="Rome", source_event_ids=["evt_2"]).action == "suppressed"
+    assert store.facts.count(user_id="alice") == 0
+    # the user stating it anew is a new fact
+    assert remember(store, object="Rome", source_event_ids=["evt_3"]).action == "created"
+    assert store.search("Rome", user_id="alice", kinds=["fact"])[0].id != w2.fact.id
+
+
+def test_core_blocks_defaults_and_versions(store: Store) -> None:
+    from storage.errors import VersionConflict
+
+    labels = [b.label for b in store.core.list(user_id="alice")]
+    assert labels[:2] == ["persona", "human"]
+    human = store.core.get("human", user_id="alice")
+    updated = store.core.update("human", "Name: Alice", user_id="alice",
+                                expected_version=human.version)
+    assert updated.version == human.version + 1
+    with pytest.raises(VersionConflict):
+        store.core.update("human", "Name: Bob", user_id="alice", expected_version=human.version)
+    assert store.core.get("human", user_id="alice").value == "Name: Alice"
+
+
+def test_quarantine_hold_and_resolve(store: Store) -> None:
+    item = store.quarantine.hold(user_id="alice", tool="fact_remember",
+                                 arguments={"subject": "x"}, reasons=["injection"],
+                                 trace_id="trc_q")
+    assert [i.id for i in store.quarantine.list(user_id="alice")] == [item.id]
+    with store.db.transaction() as conn:
+        store.quarantine.resolve(item.id, user_id="alice", status="rejected", conn=conn)
+    assert store.quarantine.list(user_id="alice") == []
+    assert store.quarantine.get(item.id, user_id="alice").status == "rejected"
