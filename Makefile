@@ -17,8 +17,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# Replays the bundled long-session transcript (recorded model decisions, offline)
+# into a fresh store, then shows what the agent remembered.
 demo: $(STAMP)
-	$(BIN)/python -m evals.demo --data-dir .demo-data
+	rm -rf .demo-data
+	$(BIN)/engram replay evals/data/demo_long_session.jsonl --into .demo-data/replay
+	$(BIN)/engram memory list --data-dir .demo-data/replay --user demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

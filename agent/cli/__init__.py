@@ -15,8 +15,12 @@ from loguru import logger
 
 from storage.errors import EngramError, StoreLocked
 
+from .chat import chat
 from .common import CliState, emit_error
 from .memory import memory
+from .replay import replay_cmd
+from .tools_cmd import tools
+from .trace import trace
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,7 +34,8 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-cli.add_command(memory)
+for command in (memory, chat, replay_cmd, trace, tools):
+    cli.add_command(command)
 
 
 def _configure_logging() -> None:

@@ -1,0 +1,22 @@
+"""Choosing a model from its CLI name (``--model``)."""
+
+from __future__ import annotations
+
+from agent.models.base import ChatModel
+from storage.errors import UserError
+
+ACCEPTED_FORMS = "ollama:MODEL (e.g. ollama:qwen2.5:7b) or replay:FILE (a recorded transcript)"
+
+
+def model_from_name(name: str, *, num_ctx: int | None = None, host: str | None = None) -> ChatModel:
+    """``ollama:qwen2.5:7b`` -> OllamaModel; ``replay:FILE`` -> ReplayModel."""
+    kind, _, rest = name.strip().partition(":")
+    if kind == "ollama" and rest.strip():
+        from agent.models.ollama import OllamaModel
+
+        return OllamaModel(rest.strip(), host=host, num_ctx=num_ctx)
+    if kind == "replay" and rest.strip():
+        from evals.replay_model import ReplayModel
+
+        return ReplayModel.from_file(rest.strip())  # type: ignore[no-any-return]
+    raise UserError(f"unknown model {name!r}: use {ACCEPTED_FORMS}")

@@ -1,0 +1,1 @@
+"""Evals: transcripts, replay, metrics, benchmarks and reports."""

@@ -1,0 +1,94 @@
+"""Transcript probes: checks of what the agent answered, called, stored and sent."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agent.loop import Turn
+from evals.transcripts import ExpectEvent
+from storage import Store
+
+
+@dataclass
+class ProbeResult:
+    line: int
+    probe: str
+    label: str
+    passed: bool
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "probe": self.probe, "label": self.label,
+                "passed": self.passed, "detail": self.detail}
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _memory_matches(store: Store, user_id: str, spec: dict[str, Any]) -> list[str]:
+    """Active facts, core blocks and passages matching the probe's fields."""
+    found: list[str] = []
+    fields = {k: _fold(str(spec[k])) for k in ("subject", "predicate", "object") if k in spec}
+    text = _fold(str(spec["text"])) if spec.get("text") else None
+    for fact in store.facts.list(user_id=user_id):
+        values = {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object}
+        if fields and all(v in _fold(values[k]) for k, v in fields.items()):
+            found.append(f"fact {fact.id}: {fact.text()}")
+        elif text and text in _fold(fact.text()):
+            found.append(f"fact {fact.id}: {fact.text()}")
+    if text:
+        for block in store.core.list(user_id=user_id):
+            if text in _fold(block.value):
+                found.append(f"core block {block.label}")
+        for passage in store.passages.list(user_id=user_id):
+            if text in _fold(passage.text):
+                found.append(f"passage {passage.id}")
+    return found
+
+
+def evaluate(probe: ExpectEvent, *, turn: Turn | None, store: Store, user_id: str,
+             all_turns: list[Turn]) -> ProbeResult:
+    spec = probe.model_extra or {}
+    answer = turn.answer if turn else ""
+    kind = probe.probe
+
+    def result(passed: bool, detail: str) -> ProbeResult:
+        return ProbeResult(probe.line, kind, probe.label or kind, passed, detail)
+
+    if kind in ("memory_contains", "memory_excludes"):
+        found = _memory_matches(store, user_id, spec)
+        want = kind == "memory_contains"
+        return result(bool(found) == want, "; ".join(found[:3]) or "no match")
+    if kind in ("answer_mentions", "answer_omits"):
+        options = spec.get("any") or [spec.get("text", "")]
+        hit = [o for o in options if _fold(str(o)) in _fold(answer)]
+        return result(bool(hit) == (kind == "answer_mentions"), f"answer: {answer[:160]!r}")
+    if kind == "answer_format":
+        pattern = str(spec.get("pattern", ""))
+        ok = re.search(pattern, answer.strip(), re.DOTALL) is not None
+        return result(ok, f"/{pattern}/ vs {answer[-80:]!r}")
+    if kind in ("tool_called", "tool_not_called"):
+        names = [c.name for c in turn.tool_calls] if turn else []
+        called = spec.get("name") in names
+        return result(called == (kind == "tool_called"), f"called: {names}")
+    if kind == "recall_mentions":
+        needle = _fold(str(spec.get("text", "")))
+        seen = [c.result for c in turn.tool_calls] if turn else []
+        ok = any(needle in _fold(s) for s in seen)
+        return result(ok, f"tool results: {json.dumps([s[:80] for s in seen])[:200]}")
+    if kind == "quarantined":
+        needle = _fold(str(spec.get("text", "")))
+        held = [q for q in store.quarantine.list(user_id=user_id)
+                if needle in _fold(json.dumps(q.arguments, ensure_ascii=False))]
+        return result(bool(held), ", ".join(f"{q.id} ({'; '.join(q.reasons)})" for q in held)
+                      or "nothing held")
+    if kind == "within_budget":
+        worst = max((max(t.prompt_tokens, default=0), t.window) for t in all_turns) \
+            if all_turns else (0, 0)
+        over = [t for t in all_turns if any(p > t.window for p in t.prompt_tokens)]
+        return result(not over, f"largest prompt {worst[0]} of window {worst[1]}")
+    return result(False, f"unknown probe {kind}")

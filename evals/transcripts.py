@@ -1,0 +1,156 @@
+"""Transcript format v1 (see evals/TRANSCRIPTS.md): parse, validate, write."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from storage.errors import UserError
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    line: int = Field(default=0, exclude=True)
+
+
+class Header(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    format: Literal["engram.transcript"]
+    version: Literal[1]
+    user_id: str
+    title: str = ""
+    start: datetime | None = None
+    num_ctx: int = Field(default=8192, ge=256)
+
+
+class SessionEvent(_Event):
+    type: Literal["session"]
+    id: str
+    restart: bool = False
+
+
+class TimeEvent(_Event):
+    type: Literal["time"]
+    at: datetime | None = None
+    advance: str | None = None
+
+    def delta(self) -> timedelta:
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", self.advance or "")
+        if not match:
+            raise UserError(f"line {self.line}: time advance {self.advance!r} must look like "
+                            "'90m', '2h' or '3d'")
+        unit = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+        return timedelta(**{unit[match.group(2)]: float(match.group(1))})
+
+
+class UserEvent(_Event):
+    type: Literal["user"]
+    content: str = Field(min_length=1)
+
+
+class RecordedCall(BaseModel):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class AssistantEvent(_Event):
+    type: Literal["assistant"]
+    content: str = ""
+    tool_calls: list[RecordedCall] = Field(default_factory=list)
+
+
+class ToolEvent(_Event):
+    type: Literal["tool"]
+    name: str
+    content: str
+
+
+class ExpectEvent(_Event):
+    model_config = ConfigDict(extra="allow")
+    type: Literal["expect"]
+    probe: Literal["memory_contains", "memory_excludes", "answer_mentions", "answer_omits",
+                   "tool_called", "tool_not_called", "quarantined", "within_budget",
+                   "answer_format", "recall_mentions"]
+    label: str = ""
+
+
+Event = Annotated[SessionEvent | TimeEvent | UserEvent | AssistantEvent | ToolEvent
+                  | ExpectEvent, Field(discriminator="type")]
+_EVENT = TypeAdapter(Event)
+
+
+class Transcript(BaseModel):
+    header: Header
+    events: list[Any]
+
+    @property
+    def user_turns(self) -> int:
+        return sum(isinstance(e, UserEvent) for e in self.events)
+
+
+def load_transcript(path: str | Path) -> Transcript:
+    """Parse and validate a whole transcript; errors name the line and the fix."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise UserError(f"no such transcript: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read transcript {path}: {exc}") from None
+    records = [(n, line) for n, line in enumerate(lines, 1)
+               if line.strip() and not line.lstrip().startswith("//")]
+    if not records:
+        raise UserError(f"{path} is empty: a transcript starts with a header line")
+    parsed = [(n, _json(path, n, line)) for n, line in records]
+    try:
+        header = Header.model_validate(parsed[0][1])
+    except ValidationError as exc:
+        raise UserError(f"{path}:{parsed[0][0]}: not a transcript header ({_first(exc)}); the "
+                        'first line must be {"format": "engram.transcript", "version": 1, '
+                        '"user_id": ...}') from None
+    events = []
+    for n, data in parsed[1:]:
+        try:
+            event = _EVENT.validate_python(data)
+        except ValidationError as exc:
+            raise UserError(f"{path}:{n}: {_first(exc)}") from None
+        event.line = n
+        events.append(event)
+    return Transcript(header=header, events=events)
+
+
+def _json(path: Path, n: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}:{n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where}: {err['msg']}" if where else err["msg"]
+
+
+class TranscriptWriter:
+    """Append events to a transcript file as they happen (``engram chat --record``)."""
+
+    def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        try:
+            self._file = self.path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write transcript {self.path}: {exc}") from None
+        self.write({"format": "engram.transcript", "version": 1, **header})
+
+    def write(self, event: dict[str, Any]) -> None:
+        self._file.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()

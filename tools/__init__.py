@@ -1,0 +1,23 @@
+"""Typed tools the model can call: the registry, the hidden context, and their errors."""
+
+from tools.context import ToolContext
+from tools.registry import (
+    Tool,
+    ToolControl,
+    ToolDefinitionError,
+    ToolError,
+    ToolRegistry,
+    ToolResult,
+    tool,
+)
+
+__all__ = [
+    "Tool",
+    "ToolContext",
+    "ToolControl",
+    "ToolDefinitionError",
+    "ToolError",
+    "ToolRegistry",
+    "ToolResult",
+    "tool",
+]

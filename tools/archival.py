@@ -1,0 +1,75 @@
+"""Archival memory tools: long passages saved and searched outside the context window."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from storage.clock import iso
+from storage.errors import UserError
+from tools.context import ToolContext
+from tools.guard import guarded_write, note_read
+from tools.registry import ToolError, tool
+
+
+@tool
+def archival_memory_insert(
+    ctx: ToolContext,
+    content: Annotated[str, Field(description="Self-contained text to keep, with names, "
+                                              "numbers and dates.")],
+) -> str:
+    """Save a passage to archival memory for later search (orders, plans, documents, details).
+
+    Good: archival_memory_insert(content="Order ORD-58213: standing desk, ordered 2026-05-04,
+    delivery expected 2026-05-12.")
+    Bad: archival_memory_insert(content="the order") (not findable or useful later).
+    """
+    args = guarded_write(ctx, "archival_memory_insert", {"content": content})
+    try:
+        passage = ctx.store.insert_passage(
+            user_id=ctx.user_id, text=args["content"], trace_id=ctx.trace_id,
+            session_id=ctx.session_id, source_event_ids=ctx.source_event_ids)
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    return f"saved {passage.id}"
+
+
+@tool
+def archival_memory_search(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="What to look for, in natural words.")],
+    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+) -> str:
+    """Search archival memory passages by meaning and keywords.
+
+    Good: archival_memory_search(query="standing desk order number")
+    Bad: archival_memory_search(query="") (say what you need).
+    """
+    hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["passage"], limit=limit)
+    note_read(ctx, "archival_memory_search", query, [h.id for h in hits])
+    if not hits:
+        return "no matching passages"
+    return "\n".join(f"{h.id} ({iso(h.ts)[:10]}): {h.text}" for h in hits)
+
+
+@tool
+def conversation_search(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="What was said, in natural words.")],
+    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+) -> str:
+    """Search past conversation turns (all sessions), including ones no longer in context.
+
+    Good: conversation_search(query="what did I say about my daughter's school")
+    Bad: conversation_search(query="stuff") (too vague to match anything).
+    """
+    try:
+        hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["turn"], limit=limit)
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    note_read(ctx, "conversation_search", query, [h.id for h in hits])
+    if not hits:
+        return "no matching turns"
+    return "\n".join(f"{h.id} ({iso(h.ts)[:16]}, {h.meta.get('role', '?')}): {h.text}"
+                     for h in hits)

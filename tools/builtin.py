@@ -1,0 +1,19 @@
+"""The built-in memory tools, registered together."""
+
+from __future__ import annotations
+
+from tools import archival, core_memory, fact_tools, messaging
+from tools.registry import ToolRegistry
+
+WRITE_TOOLS = frozenset({"core_memory_append", "core_memory_replace", "archival_memory_insert",
+                         "fact_remember"})
+
+
+def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
+    """Every built-in tool, plus third-party tools from the ``engram.tools`` entry points."""
+    registry = ToolRegistry()
+    for module in (messaging, core_memory, archival, fact_tools):
+        registry.register_module(module)
+    if plugins:
+        registry.load_entry_points()
+    return registry

@@ -1,0 +1,95 @@
+"""Fact tools: remember, search and forget (subject, predicate, object) facts."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from storage.clock import iso, parse_time
+from storage.errors import UserError
+from tools.context import ToolContext
+from tools.guard import guarded_write, note_read
+from tools.registry import ToolError, tool
+
+
+@tool
+def fact_remember(
+    ctx: ToolContext,
+    subject: Annotated[str, Field(description="Who or what the fact is about, e.g. 'Maya'.")],
+    predicate: Annotated[str, Field(description="Relation in snake_case, e.g. 'lives_in'.")],
+    object: Annotated[str, Field(description="The value, e.g. 'Stockholm'.")],
+    confidence: Annotated[float, Field(description="How sure you are, 0 to 1.")] = 0.9,
+    importance: Annotated[float, Field(description="How much it matters later, 0 to 1.")] = 0.5,
+    valid_until: Annotated[str | None, Field(
+        description="ISO date after which the fact no longer holds, if temporary.")] = None,
+) -> str:
+    """Save one fact about the user or their world. A new value for the same subject and
+    predicate replaces the old one (the old stays in history); the same value again confirms it.
+
+    Good: fact_remember(subject="Maya", predicate="lives_in", object="Stockholm")
+    Bad: fact_remember(subject="user", predicate="info", object="Maya lives in Stockholm and
+    has a daughter") (one fact per call, specific predicate).
+    """
+    args = guarded_write(ctx, "fact_remember", {
+        "subject": subject, "predicate": predicate, "object": object,
+        "confidence": confidence, "importance": importance, "valid_until": valid_until})
+    try:
+        until = parse_time(args["valid_until"]) if args.get("valid_until") else None
+        write = ctx.store.remember_fact(
+            user_id=ctx.user_id, subject=args["subject"], predicate=args["predicate"],
+            object=args["object"], trace_id=ctx.trace_id, session_id=ctx.session_id,
+            source_event_ids=ctx.source_event_ids, confidence=args["confidence"],
+            importance=args["importance"], valid_until=until)
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    if write.fact is None:
+        return "not saved: the user asked to forget this before"
+    fact = write.fact
+    if write.action == "superseded" and write.previous:
+        return f"saved {fact.id}: {fact.text()} (replaces '{write.previous.object}')"
+    if write.action == "confirmed":
+        return f"confirmed {fact.id}: {fact.text()} (seen {fact.confirmations + 1} times)"
+    return f"saved {fact.id}: {fact.text()}"
+
+
+@tool
+def fact_search(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="What to look for, in natural words.")],
+    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+) -> str:
+    """Search saved facts about the user (current values only).
+
+    Good: fact_search(query="daughter name age")
+    Bad: fact_search(query="*") (describe what you need).
+    """
+    hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["fact"], limit=limit)
+    facts = {f.id: f for f in ctx.store.facts.list(user_id=ctx.user_id)}
+    lines = []
+    for hit in hits:
+        fact = facts.get(hit.id)
+        if fact is not None:
+            lines.append(f"{fact.id} ({iso(fact.created_at)[:10]}, confidence "
+                         f"{fact.confidence:.2f}): {fact.text()}")
+    note_read(ctx, "fact_search", query, [h.id for h in hits if h.id in facts])
+    return "\n".join(lines) if lines else "no matching facts"
+
+
+@tool
+def fact_forget(
+    ctx: ToolContext,
+    fact_id: Annotated[str, Field(description="The id of the fact, e.g. 'fct_01…'.")],
+) -> str:
+    """Forget a fact for good (every version), when the user asks you to forget it.
+
+    Good: fact_forget(fact_id="fct_01j9…") after the user says "forget my old address".
+    Bad: fact_forget(fact_id="address") (use the id shown by fact_search).
+    """
+    ctx.count_write()
+    try:
+        report = ctx.store.forget(fact_id, user_id=ctx.user_id, trace_id=ctx.trace_id,
+                                  session_id=ctx.session_id)
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    return f"forgot {fact_id} ({len(report['removed'])} version(s) removed)"
