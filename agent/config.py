@@ -23,11 +23,15 @@ class AgentConfig(BaseModel):
 
     max_steps: int = Field(default=8, ge=1, le=64, description="Model calls per turn.")
     max_writes: int = Field(default=8, ge=0, le=100, description="Memory writes per turn.")
-    max_repairs: int = Field(default=2, ge=0, le=10,
-                             description="Invalid tool calls sent back to the model per turn.")
-    reply_reserve: int | None = Field(default=None, ge=64,
-                                      description="Tokens kept free for the reply "
-                                                  "(default: a quarter of the window, <= 1024).")
-    default_window: int = Field(default=8192, ge=512,
-                                description="Window when the model does not report one.")
+    max_repairs: int = Field(
+        default=2, ge=0, le=10, description="Invalid tool calls sent back to the model per turn."
+    )
+    reply_reserve: int | None = Field(
+        default=None,
+        ge=64,
+        description="Tokens kept free for the reply (default: a quarter of the window, <= 1024).",
+    )
+    default_window: int = Field(
+        default=8192, ge=512, description="Window when the model does not report one."
+    )
     system_prompt: str = SYSTEM_PROMPT

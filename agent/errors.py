@@ -16,8 +16,14 @@ exceptions that escape a tool, such as ``EndTurn`` from ``send_message``.
 """
 
 from agent.models.base import ModelError, ModelUnavailable
-from storage.errors import (EngramError, NotFound, StorageError, StoreLocked, UserError,
-                            VersionConflict)
+from storage.errors import (
+    EngramError,
+    NotFound,
+    StorageError,
+    StoreLocked,
+    UserError,
+    VersionConflict,
+)
 from tools.registry import ToolControl, ToolError
 
 
@@ -25,6 +31,16 @@ class BudgetExceeded(EngramError):
     """The system prompt, core memory and the user's message alone exceed the window."""
 
 
-__all__ = ["BudgetExceeded", "EngramError", "ModelError", "ModelUnavailable", "NotFound",
-           "StorageError", "StoreLocked", "ToolControl", "ToolError", "UserError",
-           "VersionConflict"]
+__all__ = [
+    "BudgetExceeded",
+    "EngramError",
+    "ModelError",
+    "ModelUnavailable",
+    "NotFound",
+    "StorageError",
+    "StoreLocked",
+    "ToolControl",
+    "ToolError",
+    "UserError",
+    "VersionConflict",
+]

@@ -30,9 +30,14 @@ class PromptReport:
         return sum(self.sections.values())
 
     def as_dict(self) -> dict[str, Any]:
-        return {"window": self.window, "reserve": self.reserve, "total": self.total,
-                "sections": self.sections, "dropped_turns": self.dropped_turns,
-                "cut_tool_result": self.cut_tool_result}
+        return {
+            "window": self.window,
+            "reserve": self.reserve,
+            "total": self.total,
+            "sections": self.sections,
+            "dropped_turns": self.dropped_turns,
+            "cut_tool_result": self.cut_tool_result,
+        }
 
 
 def render_core(blocks: list[CoreBlock]) -> str:
@@ -43,14 +48,25 @@ def render_core(blocks: list[CoreBlock]) -> str:
 
 
 def tool_message(name: str, content: str) -> dict[str, Any]:
-    return {"role": "tool", "tool_name": name, "content": TOOL_DATA_HEADER.format(name=name)
-            + content}
+    return {
+        "role": "tool",
+        "tool_name": name,
+        "content": TOOL_DATA_HEADER.format(name=name) + content,
+    }
 
 
-def assemble(*, counter: TokenCounter, window: int, reserve: int, system_prompt: str,
-             core: list[CoreBlock], tools: list[dict[str, Any]], history: list[dict[str, Any]],
-             user_message: str, scratch: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
-                                                                       PromptReport]:
+def assemble(
+    *,
+    counter: TokenCounter,
+    window: int,
+    reserve: int,
+    system_prompt: str,
+    core: list[CoreBlock],
+    tools: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    user_message: str,
+    scratch: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], PromptReport]:
     """Return the messages to send and a per-section token report."""
     report = PromptReport(window=window, reserve=reserve)
     budget = window - reserve
@@ -65,7 +81,8 @@ def assemble(*, counter: TokenCounter, window: int, reserve: int, system_prompt:
             f"the prompt cannot fit: system+core {report.sections['system+core']}, tools "
             f"{report.sections['tools']} and the user message {report.sections['user']} tokens "
             f"exceed the window {window} minus the reply reserve {reserve}; shorten core "
-            "memory or the message, or raise --num-ctx")
+            "memory or the message, or raise --num-ctx"
+        )
     scratch = _fit_scratch(counter, scratch, budget - fixed, report)
     report.sections["tool_exchange"] = count_messages(counter, scratch) if scratch else 0
     room = budget - report.total
@@ -81,8 +98,9 @@ def assemble(*, counter: TokenCounter, window: int, reserve: int, system_prompt:
     return [system, *kept, user, *scratch], report
 
 
-def _fit_scratch(counter: TokenCounter, scratch: list[dict[str, Any]], room: int,
-                 report: PromptReport) -> list[dict[str, Any]]:
+def _fit_scratch(
+    counter: TokenCounter, scratch: list[dict[str, Any]], room: int, report: PromptReport
+) -> list[dict[str, Any]]:
     """Cut the tail of the latest tool results until the tool exchange fits."""
     scratch = [dict(m) for m in scratch]
     over = count_messages(counter, scratch) - room if scratch else 0
@@ -93,8 +111,9 @@ def _fit_scratch(counter: TokenCounter, scratch: list[dict[str, Any]], room: int
             continue
         size = counter.count(message["content"])
         keep = max(0, size - over - 8)
-        message["content"] = truncate_to_tokens(counter, message["content"], keep,
-                                                marker="…[cut to fit the window]")
+        message["content"] = truncate_to_tokens(
+            counter, message["content"], keep, marker="…[cut to fit the window]"
+        )
         report.cut_tool_result = True
         over = count_messages(counter, scratch) - room
     if over > 0:  # even empty tool results do not fit: keep only what does

@@ -24,8 +24,11 @@ def trace_chain(store: Store, ref: str, *, user_id: str) -> dict[str, Any]:
         raise NotFound(f"no events with trace id {trace_id!r} for user {user_id!r}")
     answer = next((e for e in reversed(events) if e.kind == "assistant_message"), None)
     memory_ids = list(answer.payload.get("memory_ids", [])) if answer else []
-    return {"trace_id": trace_id, "events": [e.model_dump(mode="json") for e in events],
-            "memory": [_describe(store, mid, user_id) for mid in memory_ids]}
+    return {
+        "trace_id": trace_id,
+        "events": [e.model_dump(mode="json") for e in events],
+        "memory": [_describe(store, mid, user_id) for mid in memory_ids],
+    }
 
 
 def _describe(store: Store, memory_id: str, user_id: str) -> dict[str, Any]:
@@ -33,17 +36,31 @@ def _describe(store: Store, memory_id: str, user_id: str) -> dict[str, Any]:
         if memory_id.startswith("fct_"):
             fact = store.facts.get(memory_id, user_id=user_id)
             sources = store.events.many(fact.source_event_ids, user_id=user_id)
-            return {"id": memory_id, "kind": "fact", "text": fact.text(), "status": fact.status,
-                    "from": [{"id": e.id, "kind": e.kind, "content": e.payload.get("content")}
-                             for e in sources]}
+            return {
+                "id": memory_id,
+                "kind": "fact",
+                "text": fact.text(),
+                "status": fact.status,
+                "from": [
+                    {"id": e.id, "kind": e.kind, "content": e.payload.get("content")}
+                    for e in sources
+                ],
+            }
         if memory_id.startswith("psg_"):
             passage = store.passages.get(memory_id, user_id=user_id)
-            return {"id": memory_id, "kind": "passage", "text": passage.text,
-                    "from": passage.source_event_ids}
+            return {
+                "id": memory_id,
+                "kind": "passage",
+                "text": passage.text,
+                "from": passage.source_event_ids,
+            }
         if memory_id.startswith("evt_"):
             event = store.events.get(memory_id, user_id=user_id)
-            return {"id": memory_id, "kind": "turn",
-                    "text": event.payload.get("content") if event else None}
+            return {
+                "id": memory_id,
+                "kind": "turn",
+                "text": event.payload.get("content") if event else None,
+            }
         if memory_id.startswith("core:"):
             return {"id": memory_id, "kind": "core_block"}
     except NotFound:

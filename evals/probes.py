@@ -21,8 +21,13 @@ class ProbeResult:
     detail: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "probe": self.probe, "label": self.label,
-                "passed": self.passed, "detail": self.detail}
+        return {
+            "line": self.line,
+            "probe": self.probe,
+            "label": self.label,
+            "passed": self.passed,
+            "detail": self.detail,
+        }
 
 
 def _fold(text: str) -> str:
@@ -36,9 +41,12 @@ def _memory_matches(store: Store, user_id: str, spec: dict[str, Any]) -> list[st
     text = _fold(str(spec["text"])) if spec.get("text") else None
     for fact in store.facts.list(user_id=user_id):
         values = {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object}
-        if fields and all(v in _fold(values[k]) for k, v in fields.items()):
-            found.append(f"fact {fact.id}: {fact.text()}")
-        elif text and text in _fold(fact.text()):
+        if (
+            fields
+            and all(v in _fold(values[k]) for k, v in fields.items())
+            or text
+            and text in _fold(fact.text())
+        ):
             found.append(f"fact {fact.id}: {fact.text()}")
     if text:
         for block in store.core.list(user_id=user_id):
@@ -50,8 +58,9 @@ def _memory_matches(store: Store, user_id: str, spec: dict[str, Any]) -> list[st
     return found
 
 
-def evaluate(probe: ExpectEvent, *, turn: Turn | None, store: Store, user_id: str,
-             all_turns: list[Turn]) -> ProbeResult:
+def evaluate(
+    probe: ExpectEvent, *, turn: Turn | None, store: Store, user_id: str, all_turns: list[Turn]
+) -> ProbeResult:
     spec = probe.model_extra or {}
     answer = turn.answer if turn else ""
     kind = probe.probe
@@ -82,13 +91,21 @@ def evaluate(probe: ExpectEvent, *, turn: Turn | None, store: Store, user_id: st
         return result(ok, f"tool results: {json.dumps([s[:80] for s in seen])[:200]}")
     if kind == "quarantined":
         needle = _fold(str(spec.get("text", "")))
-        held = [q for q in store.quarantine.list(user_id=user_id)
-                if needle in _fold(json.dumps(q.arguments, ensure_ascii=False))]
-        return result(bool(held), ", ".join(f"{q.id} ({'; '.join(q.reasons)})" for q in held)
-                      or "nothing held")
+        held = [
+            q
+            for q in store.quarantine.list(user_id=user_id)
+            if needle in _fold(json.dumps(q.arguments, ensure_ascii=False))
+        ]
+        return result(
+            bool(held),
+            ", ".join(f"{q.id} ({'; '.join(q.reasons)})" for q in held) or "nothing held",
+        )
     if kind == "within_budget":
-        worst = max((max(t.prompt_tokens, default=0), t.window) for t in all_turns) \
-            if all_turns else (0, 0)
+        worst = (
+            max((max(t.prompt_tokens, default=0), t.window) for t in all_turns)
+            if all_turns
+            else (0, 0)
+        )
         over = [t for t in all_turns if any(p > t.window for p in t.prompt_tokens)]
         return result(not over, f"largest prompt {worst[0]} of window {worst[1]}")
     return result(False, f"unknown probe {kind}")

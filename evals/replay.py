@@ -12,8 +12,16 @@ from agent.loop import Agent, Turn
 from agent.models.base import ChatModel
 from evals.probes import ProbeResult, evaluate
 from evals.replay_model import ReplayModel
-from evals.transcripts import (AssistantEvent, ExpectEvent, SessionEvent, TimeEvent, ToolEvent,
-                               Transcript, UserEvent, load_transcript)
+from evals.transcripts import (
+    AssistantEvent,
+    ExpectEvent,
+    SessionEvent,
+    TimeEvent,
+    ToolEvent,
+    Transcript,
+    UserEvent,
+    load_transcript,
+)
 from storage import ManualClock, Store
 from storage.errors import UserError
 
@@ -35,25 +43,40 @@ class ReplayReport:
     def metrics(self) -> dict[str, Any]:
         prompts = [p for t in self.turns for p in t.prompt_tokens]
         return {
-            "turns": len(self.turns), "sessions": self.sessions, "restarts": self.restarts,
+            "turns": len(self.turns),
+            "sessions": self.sessions,
+            "restarts": self.restarts,
             "tool_calls": sum(len(t.tool_calls) for t in self.turns),
             "invalid_calls": sum(t.invalid_calls for t in self.turns),
             "repaired_calls": sum(t.repaired_calls for t in self.turns),
             "writes": sum(t.writes for t in self.turns),
             "capped_turns": sum(t.capped is not None for t in self.turns),
             "errors": sum(t.error is not None for t in self.turns),
-            "prompt_tokens": {"mean": round(statistics.fmean(prompts), 1) if prompts else 0,
-                              "max": max(prompts, default=0)},
+            "prompt_tokens": {
+                "mean": round(statistics.fmean(prompts), 1) if prompts else 0,
+                "max": max(prompts, default=0),
+            },
             "probes": {"passed": sum(p.passed for p in self.probes), "total": len(self.probes)},
         }
 
     def as_dict(self) -> dict[str, Any]:
-        return {"transcript": self.transcript, "user_id": self.user_id,
-                "data_dir": self.data_dir, "passed": self.passed, "metrics": self.metrics(),
-                "probes": [p.as_dict() for p in self.probes],
-                "turns": [{"trace_id": t.trace_id, "answer": t.answer,
-                           "tools": [c.name for c in t.tool_calls],
-                           "prompt_tokens": t.prompt_tokens} for t in self.turns]}
+        return {
+            "transcript": self.transcript,
+            "user_id": self.user_id,
+            "data_dir": self.data_dir,
+            "passed": self.passed,
+            "metrics": self.metrics(),
+            "probes": [p.as_dict() for p in self.probes],
+            "turns": [
+                {
+                    "trace_id": t.trace_id,
+                    "answer": t.answer,
+                    "tools": [c.name for c in t.tool_calls],
+                    "prompt_tokens": t.prompt_tokens,
+                }
+                for t in self.turns
+            ],
+        }
 
 
 def _steps(transcript: Transcript) -> dict[int, tuple[list[AssistantEvent], list[ToolEvent]]]:
@@ -73,8 +96,14 @@ def _steps(transcript: Transcript) -> dict[int, tuple[list[AssistantEvent], list
     return steps
 
 
-def replay(path: str | Path, *, data_dir: Path, model: ChatModel | None = None,
-           embedder: str | None = None, num_ctx: int | None = None) -> ReplayReport:
+def replay(
+    path: str | Path,
+    *,
+    data_dir: Path,
+    model: ChatModel | None = None,
+    embedder: str | None = None,
+    num_ctx: int | None = None,
+) -> ReplayReport:
     """Run every step of the transcript; recorded model turns unless ``model`` is given."""
     transcript = load_transcript(path)
     header = transcript.header
@@ -95,8 +124,14 @@ def replay(path: str | Path, *, data_dir: Path, model: ChatModel | None = None,
         return recorded[name].popleft() if recorded[name] else None
 
     def new_agent(session_id: str) -> Agent:
-        return Agent(user_id=header.user_id, session_id=session_id, model=chat_model,
-                     store=store, external_tool=external, num_ctx=window)
+        return Agent(
+            user_id=header.user_id,
+            session_id=session_id,
+            model=chat_model,
+            store=store,
+            external_tool=external,
+            num_ctx=window,
+        )
 
     try:
         for i, event in enumerate(transcript.events):
@@ -122,8 +157,15 @@ def replay(path: str | Path, *, data_dir: Path, model: ChatModel | None = None,
                 last = agent.step(event.content)
                 report.turns.append(last)
             elif isinstance(event, ExpectEvent):
-                report.probes.append(evaluate(event, turn=last, store=store,
-                                              user_id=header.user_id, all_turns=report.turns))
+                report.probes.append(
+                    evaluate(
+                        event,
+                        turn=last,
+                        store=store,
+                        user_id=header.user_id,
+                        all_turns=report.turns,
+                    )
+                )
     finally:
         store.close()
     return report

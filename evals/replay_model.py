@@ -12,8 +12,10 @@ from evals.transcripts import AssistantEvent, load_transcript
 
 
 def turn_from_event(event: AssistantEvent, index: int) -> AssistantTurn:
-    calls = [ToolCall(id=f"call_{index}_{i}", name=c.name, arguments=c.arguments)
-             for i, c in enumerate(event.tool_calls, 1)]
+    calls = [
+        ToolCall(id=f"call_{index}_{i}", name=c.name, arguments=c.arguments)
+        for i, c in enumerate(event.tool_calls, 1)
+    ]
     return AssistantTurn(content=event.content, tool_calls=calls)
 
 
@@ -22,7 +24,9 @@ class ReplayModel:
 
     name = "replay"
 
-    def __init__(self, events: Iterable[AssistantEvent] = (), *, context_length: int = 8192) -> None:
+    def __init__(
+        self, events: Iterable[AssistantEvent] = (), *, context_length: int = 8192
+    ) -> None:
         self.context_length = context_length
         self._queue: deque[AssistantEvent] = deque(events)
         self._served = 0
@@ -41,11 +45,17 @@ class ReplayModel:
     def remaining(self) -> int:
         return len(self._queue)
 
-    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-             options: dict[str, Any] | None = None) -> AssistantTurn:
+    def chat(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+    ) -> AssistantTurn:
         if not self._queue:
-            raise ModelError(f"the recording has no model response left (after "
-                             f"{self._served}); the transcript's assistant events do not "
-                             "cover this step")
+            raise ModelError(
+                f"the recording has no model response left (after "
+                f"{self._served}); the transcript's assistant events do not "
+                "cover this step"
+            )
         self._served += 1
         return turn_from_event(self._queue.popleft(), self._served)

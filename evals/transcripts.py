@@ -42,8 +42,10 @@ class TimeEvent(_Event):
     def delta(self) -> timedelta:
         match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", self.advance or "")
         if not match:
-            raise UserError(f"line {self.line}: time advance {self.advance!r} must look like "
-                            "'90m', '2h' or '3d'")
+            raise UserError(
+                f"line {self.line}: time advance {self.advance!r} must look like "
+                "'90m', '2h' or '3d'"
+            )
         unit = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
         return timedelta(**{unit[match.group(2)]: float(match.group(1))})
 
@@ -73,14 +75,25 @@ class ToolEvent(_Event):
 class ExpectEvent(_Event):
     model_config = ConfigDict(extra="allow")
     type: Literal["expect"]
-    probe: Literal["memory_contains", "memory_excludes", "answer_mentions", "answer_omits",
-                   "tool_called", "tool_not_called", "quarantined", "within_budget",
-                   "answer_format", "recall_mentions"]
+    probe: Literal[
+        "memory_contains",
+        "memory_excludes",
+        "answer_mentions",
+        "answer_omits",
+        "tool_called",
+        "tool_not_called",
+        "quarantined",
+        "within_budget",
+        "answer_format",
+        "recall_mentions",
+    ]
     label: str = ""
 
 
-Event = Annotated[SessionEvent | TimeEvent | UserEvent | AssistantEvent | ToolEvent
-                  | ExpectEvent, Field(discriminator="type")]
+Event = Annotated[
+    SessionEvent | TimeEvent | UserEvent | AssistantEvent | ToolEvent | ExpectEvent,
+    Field(discriminator="type"),
+]
 _EVENT = TypeAdapter(Event)
 
 
@@ -102,17 +115,22 @@ def load_transcript(path: str | Path) -> Transcript:
         raise UserError(f"no such transcript: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read transcript {path}: {exc}") from None
-    records = [(n, line) for n, line in enumerate(lines, 1)
-               if line.strip() and not line.lstrip().startswith("//")]
+    records = [
+        (n, line)
+        for n, line in enumerate(lines, 1)
+        if line.strip() and not line.lstrip().startswith("//")
+    ]
     if not records:
         raise UserError(f"{path} is empty: a transcript starts with a header line")
     parsed = [(n, _json(path, n, line)) for n, line in records]
     try:
         header = Header.model_validate(parsed[0][1])
     except ValidationError as exc:
-        raise UserError(f"{path}:{parsed[0][0]}: not a transcript header ({_first(exc)}); the "
-                        'first line must be {"format": "engram.transcript", "version": 1, '
-                        '"user_id": ...}') from None
+        raise UserError(
+            f"{path}:{parsed[0][0]}: not a transcript header ({_first(exc)}); the "
+            'first line must be {"format": "engram.transcript", "version": 1, '
+            '"user_id": ...}'
+        ) from None
     events = []
     for n, data in parsed[1:]:
         try:

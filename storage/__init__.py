@@ -4,14 +4,27 @@ Imports nothing from the other packages; everything above it goes through ``Stor
 """
 
 from .clock import Clock, ManualClock, SystemClock
-from .errors import (EngramError, NotFound, StorageError, StoreLocked, UserError,
-                     VersionConflict)
+from .errors import EngramError, NotFound, StorageError, StoreLocked, UserError, VersionConflict
 from .paths import resolve_data_dir
 from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
 from .store import Store
 
 __all__ = [
-    "Clock", "CoreBlock", "EngramError", "Event", "Fact", "FactWrite", "ManualClock",
-    "NotFound", "Passage", "QuarantineItem", "StorageError", "Store", "StoreLocked",
-    "SystemClock", "UserError", "VersionConflict", "resolve_data_dir",
+    "Clock",
+    "CoreBlock",
+    "EngramError",
+    "Event",
+    "Fact",
+    "FactWrite",
+    "ManualClock",
+    "NotFound",
+    "Passage",
+    "QuarantineItem",
+    "StorageError",
+    "Store",
+    "StoreLocked",
+    "SystemClock",
+    "UserError",
+    "VersionConflict",
+    "resolve_data_dir",
 ]

@@ -46,8 +46,9 @@ class CoreBlocks:
         )
         order = list(DEFAULT_BLOCKS)
         blocks = [_block(r) for r in rows]
-        return sorted(blocks, key=lambda b: (order.index(b.label) if b.label in order else 99,
-                                             b.label))
+        return sorted(
+            blocks, key=lambda b: (order.index(b.label) if b.label in order else 99, b.label)
+        )
 
     def get(self, label: str, *, user_id: str) -> CoreBlock:
         self.ensure_defaults(user_id=user_id)
@@ -60,25 +61,50 @@ class CoreBlocks:
             raise NotFound(f"no core block {label!r}; existing blocks: {labels}")
         return _block(rows[0])
 
-    def create(self, label: str, *, user_id: str, value: str = "", token_limit: int,
-               read_only: bool = False, trace_id: str | None = None) -> CoreBlock:
+    def create(
+        self,
+        label: str,
+        *,
+        user_id: str,
+        value: str = "",
+        token_limit: int,
+        read_only: bool = False,
+        trace_id: str | None = None,
+    ) -> CoreBlock:
         require_user(user_id)
         if not label or not label.replace("_", "").isalnum():
             raise UserError(f"invalid block label {label!r}: use letters, digits and '_'")
         if token_limit <= 0:
             raise UserError("token_limit must be a positive number of tokens")
         with self._db.transaction() as conn:
-            exists = conn.execute("SELECT 1 FROM core_blocks WHERE user_id = ? AND label = ?",
-                                  [user_id, label]).fetchall()
+            exists = conn.execute(
+                "SELECT 1 FROM core_blocks WHERE user_id = ? AND label = ?", [user_id, label]
+            ).fetchall()
             if exists:
                 raise UserError(f"core block {label!r} already exists")
-            conn.execute(f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                         [user_id, label, value, token_limit, read_only,
-                          db_time(self._clock.now()), trace_id])
+            conn.execute(
+                f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                [
+                    user_id,
+                    label,
+                    value,
+                    token_limit,
+                    read_only,
+                    db_time(self._clock.now()),
+                    trace_id,
+                ],
+            )
         return self.get(label, user_id=user_id)
 
-    def update(self, label: str, value: str, *, user_id: str, expected_version: int,
-               trace_id: str | None = None) -> CoreBlock:
+    def update(
+        self,
+        label: str,
+        value: str,
+        *,
+        user_id: str,
+        expected_version: int,
+        trace_id: str | None = None,
+    ) -> CoreBlock:
         """Replace a block's value if nobody changed it since ``expected_version``."""
         current = self.get(label, user_id=user_id)
         if current.read_only:
@@ -103,14 +129,32 @@ class CoreBlocks:
         if block.user_id != user_id:
             raise UserError(f"core block {block.label!r} belongs to another user")
         with self._db.transaction() as conn:
-            conn.execute("DELETE FROM core_blocks WHERE user_id = ? AND label = ?",
-                         [user_id, block.label])
-            conn.execute(f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [user_id, block.label, block.value, block.token_limit, block.read_only,
-                          block.version, db_time(block.updated_at), block.trace_id])
+            conn.execute(
+                "DELETE FROM core_blocks WHERE user_id = ? AND label = ?", [user_id, block.label]
+            )
+            conn.execute(
+                f"INSERT INTO core_blocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    user_id,
+                    block.label,
+                    block.value,
+                    block.token_limit,
+                    block.read_only,
+                    block.version,
+                    db_time(block.updated_at),
+                    block.trace_id,
+                ],
+            )
 
 
 def _block(row: tuple[Any, ...]) -> CoreBlock:
-    return CoreBlock(user_id=row[0], label=row[1], value=row[2], token_limit=row[3],
-                     read_only=row[4], version=row[5], updated_at=from_db_time(row[6]),
-                     trace_id=row[7])
+    return CoreBlock(
+        user_id=row[0],
+        label=row[1],
+        value=row[2],
+        token_limit=row[3],
+        read_only=row[4],
+        version=row[5],
+        updated_at=from_db_time(row[6]),
+        trace_id=row[7],
+    )

@@ -13,11 +13,25 @@ from .records import Event
 from .users import require_user
 
 # Kinds the runtime writes; others are allowed (plugins) but these are the contract.
-KINDS = frozenset({
-    "user_message", "assistant_message", "tool_call", "tool_result", "model_request",
-    "memory_read", "memory_write", "memory_forget", "firewall_verdict", "eviction",
-    "session_start", "session_end", "context_report", "error", "import",
-})
+KINDS = frozenset(
+    {
+        "user_message",
+        "assistant_message",
+        "tool_call",
+        "tool_result",
+        "model_request",
+        "memory_read",
+        "memory_write",
+        "memory_forget",
+        "firewall_verdict",
+        "eviction",
+        "session_start",
+        "session_end",
+        "context_report",
+        "error",
+        "import",
+    }
+)
 
 _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
 
@@ -27,22 +41,44 @@ class EventLog:
         self._db = db
         self._clock = clock
 
-    def append(self, *, user_id: str, kind: str, payload: dict[str, Any],
-               trace_id: str | None = None, session_id: str | None = None) -> Event:
+    def append(
+        self,
+        *,
+        user_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        trace_id: str | None = None,
+        session_id: str | None = None,
+    ) -> Event:
         """Commit one event and return it; the id is only returned after commit."""
-        event = self._build(user_id=user_id, kind=kind, payload=payload,
-                            trace_id=trace_id, session_id=session_id)
+        event = self._build(
+            user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
+        )
         with self._db.transaction() as conn:
             self._insert(conn, event)
         return event
 
-    def _build(self, *, user_id: str, kind: str, payload: dict[str, Any],
-               trace_id: str | None, session_id: str | None) -> Event:
+    def _build(
+        self,
+        *,
+        user_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        trace_id: str | None,
+        session_id: str | None,
+    ) -> Event:
         require_user(user_id)
         if not kind or not isinstance(kind, str):
             raise ValueError("event kind is required")
-        return Event(id=new_id("evt"), trace_id=trace_id or new_id("trc"), user_id=user_id,
-                     session_id=session_id, ts=self._clock.now(), kind=kind, payload=payload)
+        return Event(
+            id=new_id("evt"),
+            trace_id=trace_id or new_id("trc"),
+            user_id=user_id,
+            session_id=session_id,
+            ts=self._clock.now(),
+            kind=kind,
+            payload=payload,
+        )
 
     def append_in(self, conn: Any, **kwargs: Any) -> Event:
         """Append inside a caller's open transaction (the write and its event commit together)."""
@@ -54,8 +90,15 @@ class EventLog:
     def _insert(conn: Any, event: Event) -> None:
         conn.execute(
             f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [event.id, event.trace_id, event.user_id, event.session_id, db_time(event.ts),
-             event.kind, json.dumps(event.payload, ensure_ascii=False, default=str)],
+            [
+                event.id,
+                event.trace_id,
+                event.user_id,
+                event.session_id,
+                db_time(event.ts),
+                event.kind,
+                json.dumps(event.payload, ensure_ascii=False, default=str),
+            ],
         )
 
     def get(self, event_id: str, *, user_id: str) -> Event | None:
@@ -69,14 +112,22 @@ class EventLog:
         if not event_ids:
             return []
         rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND list_contains(?, id) ORDER BY seq",
+            f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND list_contains(?, id) "
+            "ORDER BY seq",
             [require_user(user_id), list(event_ids)],
         )
         return [_event(r) for r in rows]
 
-    def list(self, *, user_id: str, kinds: Sequence[str] | None = None,
-             session_id: str | None = None, trace_id: str | None = None,
-             limit: int | None = None, newest_first: bool = False) -> list[Event]:
+    def list(
+        self,
+        *,
+        user_id: str,
+        kinds: Sequence[str] | None = None,
+        session_id: str | None = None,
+        trace_id: str | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Event]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE user_id = ?"
         params: list[Any] = [require_user(user_id)]
         if kinds:
@@ -94,10 +145,20 @@ class EventLog:
         return [_event(r) for r in self._db.query(sql, params)]
 
     def count(self, *, user_id: str) -> int:
-        return int(self._db.query("SELECT count(*) FROM events WHERE user_id = ?",
-                                  [require_user(user_id)])[0][0])
+        return int(
+            self._db.query(
+                "SELECT count(*) FROM events WHERE user_id = ?", [require_user(user_id)]
+            )[0][0]
+        )
 
 
 def _event(row: tuple[Any, ...]) -> Event:
-    return Event(id=row[0], trace_id=row[1], user_id=row[2], session_id=row[3],
-                 ts=from_db_time(row[4]), kind=row[5], payload=json.loads(row[6]))
+    return Event(
+        id=row[0],
+        trace_id=row[1],
+        user_id=row[2],
+        session_id=row[3],
+        ts=from_db_time(row[4]),
+        kind=row[5],
+        payload=json.loads(row[6]),
+    )

@@ -31,7 +31,9 @@ def export_user(store: Store, *, user_id: str) -> dict[str, Any]:
     """Facts with every version, core blocks, passages and quarantine of one user."""
     require_user(user_id)
     doc = ExportDocument(
-        format=FORMAT, version=VERSION, user_id=user_id,
+        format=FORMAT,
+        version=VERSION,
+        user_id=user_id,
         facts=store.facts.list(user_id=user_id, include_inactive=True),
         core_blocks=store.core.list(user_id=user_id),
         passages=store.passages.list(user_id=user_id),
@@ -46,9 +48,11 @@ def parse_export(data: Any) -> ExportDocument:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UserError(f"not an engram export: {where}: {first['msg']} "
-                        f"({exc.error_count()} problem(s)); pass a file written by "
-                        "`engram memory export --json`") from None
+        raise UserError(
+            f"not an engram export: {where}: {first['msg']} "
+            f"({exc.error_count()} problem(s)); pass a file written by "
+            "`engram memory export --json`"
+        ) from None
 
 
 def import_user(store: Store, data: Any, *, user_id: str, trace_id: str) -> dict[str, int]:
@@ -56,10 +60,15 @@ def import_user(store: Store, data: Any, *, user_id: str, trace_id: str) -> dict
     require_user(user_id)
     doc = parse_export(data)
     if doc.user_id != user_id:
-        raise UserError(f"export belongs to user {doc.user_id!r}, not {user_id!r}: "
-                        f"import it with --user {doc.user_id}")
-    owners = {r.user_id for group in (doc.facts, doc.core_blocks, doc.passages, doc.quarantine)
-              for r in group}
+        raise UserError(
+            f"export belongs to user {doc.user_id!r}, not {user_id!r}: "
+            f"import it with --user {doc.user_id}"
+        )
+    owners = {
+        r.user_id
+        for group in (doc.facts, doc.core_blocks, doc.passages, doc.quarantine)
+        for r in group
+    }
     if owners - {user_id}:
         raise UserError(f"export mixes users {sorted(owners)}; it must hold one user only")
     # One transaction: nothing is half-written if any record fails.
@@ -72,8 +81,13 @@ def import_user(store: Store, data: Any, *, user_id: str, trace_id: str) -> dict
             store.passages.restore(passage, user_id=user_id, conn=conn)
         for item in doc.quarantine:
             store.quarantine.restore(item, user_id=user_id, conn=conn)
-        counts = {"facts": len(doc.facts), "core_blocks": len(doc.core_blocks),
-                  "passages": len(doc.passages), "quarantine": len(doc.quarantine)}
-        store.events.append_in(conn, user_id=user_id, kind="import", trace_id=trace_id,
-                               payload={"counts": counts})
+        counts = {
+            "facts": len(doc.facts),
+            "core_blocks": len(doc.core_blocks),
+            "passages": len(doc.passages),
+            "quarantine": len(doc.quarantine),
+        }
+        store.events.append_in(
+            conn, user_id=user_id, kind="import", trace_id=trace_id, payload={"counts": counts}
+        )
     return counts

@@ -22,11 +22,32 @@ from .ids import new_id
 from .records import Fact, FactWrite
 from .users import require_user
 
-MULTI_VALUED_PREDICATES = frozenset({
-    "likes", "dislikes", "loves", "enjoys", "has_child", "has_pet", "has_sibling", "has_friend",
-    "speaks", "allergic_to", "owns", "visited", "hobby", "has_hobby", "knows", "interested_in",
-    "ordered", "has_order", "works_with", "member_of", "prefers_not", "avoids",
-})
+MULTI_VALUED_PREDICATES = frozenset(
+    {
+        "likes",
+        "dislikes",
+        "loves",
+        "enjoys",
+        "has_child",
+        "has_pet",
+        "has_sibling",
+        "has_friend",
+        "speaks",
+        "allergic_to",
+        "owns",
+        "visited",
+        "hobby",
+        "has_hobby",
+        "knows",
+        "interested_in",
+        "ordered",
+        "has_order",
+        "works_with",
+        "member_of",
+        "prefers_not",
+        "avoids",
+    }
+)
 
 MAX_FIELD_CHARS = {"subject": 200, "predicate": 100, "object": 2000}
 
@@ -42,21 +63,34 @@ def normalize_predicate(predicate: str) -> str:
 
 
 def fingerprint(subject: str, predicate: str, obj: str) -> str:
-    key = "\x1f".join((subject.strip().lower(), normalize_predicate(predicate), obj.strip().lower()))
+    key = "\x1f".join(
+        (subject.strip().lower(), normalize_predicate(predicate), obj.strip().lower())
+    )
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 class FactStore:
-    def __init__(self, db: Database, clock: Clock, *,
-                 multi_valued: frozenset[str] = MULTI_VALUED_PREDICATES) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, *, multi_valued: frozenset[str] = MULTI_VALUED_PREDICATES
+    ) -> None:
         self._db = db
         self._clock = clock
         self._multi_valued = multi_valued
 
-    def remember(self, *, user_id: str, subject: str, predicate: str, object: str,
-                 trace_id: str, confidence: float = 0.8, importance: float = 0.5,
-                 valid_from: datetime | None = None, valid_until: datetime | None = None,
-                 source_event_ids: Sequence[str] = ()) -> FactWrite:
+    def remember(
+        self,
+        *,
+        user_id: str,
+        subject: str,
+        predicate: str,
+        object: str,
+        trace_id: str,
+        confidence: float = 0.8,
+        importance: float = 0.5,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        source_event_ids: Sequence[str] = (),
+    ) -> FactWrite:
         """Create, confirm or supersede; committed before it returns."""
         require_user(user_id)
         subject, predicate, obj = _validate(subject, predicate, object)
@@ -70,22 +104,38 @@ class FactStore:
         with self._db.transaction() as conn:
             if self._tombstoned(conn, user_id, subject, predicate, obj, sources):
                 return FactWrite(action="suppressed", fact=None)
-            current = [_fact(r) for r in conn.execute(
-                f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
-                "AND predicate = ? AND status = 'active' "
-                "AND (valid_until IS NULL OR valid_until > ?) ORDER BY created_at",
-                [user_id, subject, predicate, db_time(now)],
-            ).fetchall()]
+            current = [
+                _fact(r)
+                for r in conn.execute(
+                    f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
+                    "AND predicate = ? AND status = 'active' "
+                    "AND (valid_until IS NULL OR valid_until > ?) ORDER BY created_at",
+                    [user_id, subject, predicate, db_time(now)],
+                ).fetchall()
+            ]
             same = next((f for f in current if f.object.lower() == obj.lower()), None)
             if same is not None:
-                return FactWrite(action="confirmed", fact=self._confirm(
-                    conn, same, confidence, valid_until, sources, now))
+                return FactWrite(
+                    action="confirmed",
+                    fact=self._confirm(conn, same, confidence, valid_until, sources, now),
+                )
             previous = None if predicate in self._multi_valued or not current else current[-1]
             fact = Fact(
-                id=new_id("fct"), user_id=user_id, lineage_id="", subject=subject,
-                predicate=predicate, object=obj, confidence=confidence, importance=importance,
-                status="active", valid_from=valid_from, valid_until=valid_until,
-                created_at=now, confirmations=0, version=1, source_event_ids=sources,
+                id=new_id("fct"),
+                user_id=user_id,
+                lineage_id="",
+                subject=subject,
+                predicate=predicate,
+                object=obj,
+                confidence=confidence,
+                importance=importance,
+                status="active",
+                valid_from=valid_from,
+                valid_until=valid_until,
+                created_at=now,
+                confirmations=0,
+                version=1,
+                source_event_ids=sources,
                 trace_id=trace_id,
             )
             if previous is None:
@@ -95,14 +145,23 @@ class FactStore:
             fact.lineage_id = previous.lineage_id
             fact.version = previous.version + 1
             fact.supersedes = previous.id
-            conn.execute("UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
-                         [db_time(now), previous.id])
+            conn.execute(
+                "UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
+                [db_time(now), previous.id],
+            )
             _insert(conn, fact)
             previous.status, previous.invalidated_at = "superseded", now
             return FactWrite(action="superseded", fact=fact, previous=previous)
 
-    def _confirm(self, conn: Any, fact: Fact, confidence: float, valid_until: datetime | None,
-                 sources: list[str], now: datetime) -> Fact:
+    def _confirm(
+        self,
+        conn: Any,
+        fact: Fact,
+        confidence: float,
+        valid_until: datetime | None,
+        sources: list[str],
+        now: datetime,
+    ) -> Fact:
         # A confirmation never lowers confidence, and extends (never shortens) validity.
         merged = list(dict.fromkeys([*fact.source_event_ids, *sources]))
         until = fact.valid_until
@@ -113,15 +172,20 @@ class FactStore:
             "confidence = ?, valid_until = ?, source_event_ids = ? WHERE id = ?",
             [db_time(now), max(fact.confidence, confidence), db_time(until), merged, fact.id],
         )
-        return fact.model_copy(update={
-            "confirmations": fact.confirmations + 1, "last_confirmed_at": now,
-            "confidence": max(fact.confidence, confidence), "valid_until": until,
-            "source_event_ids": merged,
-        })
+        return fact.model_copy(
+            update={
+                "confirmations": fact.confirmations + 1,
+                "last_confirmed_at": now,
+                "confidence": max(fact.confidence, confidence),
+                "valid_until": until,
+                "source_event_ids": merged,
+            }
+        )
 
     @staticmethod
-    def _tombstoned(conn: Any, user_id: str, subject: str, predicate: str, obj: str,
-                    sources: list[str]) -> bool:
+    def _tombstoned(
+        conn: Any, user_id: str, subject: str, predicate: str, obj: str, sources: list[str]
+    ) -> bool:
         if not sources:
             return False
         rows = conn.execute(
@@ -132,11 +196,14 @@ class FactStore:
         return bool(rows)
 
     def get(self, fact_id: str, *, user_id: str) -> Fact:
-        rows = self._db.query(f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND id = ?",
-                              [require_user(user_id), fact_id])
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND id = ?",
+            [require_user(user_id), fact_id],
+        )
         if not rows:
-            raise NotFound(f"no fact {fact_id!r} for user {user_id!r}; list ids with "
-                           "`engram memory list`")
+            raise NotFound(
+                f"no fact {fact_id!r} for user {user_id!r}; list ids with `engram memory list`"
+            )
         return self._effective(_fact(rows[0]))
 
     def history(self, fact_id: str, *, user_id: str) -> list[Fact]:
@@ -148,18 +215,26 @@ class FactStore:
         )
         return [self._effective(_fact(r)) for r in rows]
 
-    def list(self, *, user_id: str, as_of: datetime | None = None,
-             include_inactive: bool = False, subject: str | None = None,
-             limit: int | None = None) -> list[Fact]:
+    def list(
+        self,
+        *,
+        user_id: str,
+        as_of: datetime | None = None,
+        include_inactive: bool = False,
+        subject: str | None = None,
+        limit: int | None = None,
+    ) -> list[Fact]:
         """Facts valid at ``as_of`` (default now); or every row with ``include_inactive``."""
         require_user(user_id)
         params: list[Any] = [user_id]
         sql = f"SELECT {_COLUMNS} FROM facts WHERE user_id = ?"
         if not include_inactive:
             at = db_time(as_of or self._clock.now())
-            sql += (" AND status IN ('active', 'superseded') AND created_at <= ? "
-                    "AND valid_from <= ? AND (valid_until IS NULL OR valid_until > ?) "
-                    "AND (invalidated_at IS NULL OR invalidated_at > ?)")
+            sql += (
+                " AND status IN ('active', 'superseded') AND created_at <= ? "
+                "AND valid_from <= ? AND (valid_until IS NULL OR valid_until > ?) "
+                "AND (invalidated_at IS NULL OR invalidated_at > ?)"
+            )
             params += [at, at, at, at]
         if subject:
             sql += " AND lower(subject) = lower(?)"
@@ -169,48 +244,79 @@ class FactStore:
             sql += f" LIMIT {int(limit)}"
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
 
-    def edit(self, fact_id: str, *, user_id: str, trace_id: str, object: str | None = None,
-             confidence: float | None = None, valid_until: datetime | None = None,
-             source_event_ids: Sequence[str] = ()) -> FactWrite:
+    def edit(
+        self,
+        fact_id: str,
+        *,
+        user_id: str,
+        trace_id: str,
+        object: str | None = None,
+        confidence: float | None = None,
+        valid_until: datetime | None = None,
+        source_event_ids: Sequence[str] = (),
+    ) -> FactWrite:
         """A user's edit is a new version superseding the current one."""
         fact = self.get(fact_id, user_id=user_id)
         if fact.status != "active":
-            raise UserError(f"fact {fact_id} is {fact.status}; edit its current version "
-                            "(see `engram memory history`)")
+            raise UserError(
+                f"fact {fact_id} is {fact.status}; edit its current version "
+                "(see `engram memory history`)"
+            )
         if object is None and confidence is None and valid_until is None:
             raise UserError("nothing to edit: pass --object, --confidence or --valid-until")
         new_obj = _validate(fact.subject, fact.predicate, object)[2] if object else fact.object
         now = self._clock.now()
         if valid_until is not None and valid_until <= now:
             raise UserError("valid_until must be in the future")
-        new = fact.model_copy(update={
-            "id": new_id("fct"), "object": new_obj,
-            "confidence": fact.confidence if confidence is None else confidence,
-            "valid_until": valid_until or fact.valid_until, "created_at": now,
-            "version": fact.version + 1, "supersedes": fact.id, "trace_id": trace_id,
-            "source_event_ids": list(source_event_ids) or fact.source_event_ids,
-            "status": "active", "last_confirmed_at": None, "invalidated_at": None,
-        })
+        new = fact.model_copy(
+            update={
+                "id": new_id("fct"),
+                "object": new_obj,
+                "confidence": fact.confidence if confidence is None else confidence,
+                "valid_until": valid_until or fact.valid_until,
+                "created_at": now,
+                "version": fact.version + 1,
+                "supersedes": fact.id,
+                "trace_id": trace_id,
+                "source_event_ids": list(source_event_ids) or fact.source_event_ids,
+                "status": "active",
+                "last_confirmed_at": None,
+                "invalidated_at": None,
+            }
+        )
         _check_unit("confidence", new.confidence)
         with self._db.transaction() as conn:
-            conn.execute("UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
-                         [db_time(now), fact.id])
+            conn.execute(
+                "UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
+                [db_time(now), fact.id],
+            )
             _insert(conn, new)
         return FactWrite(action="superseded", fact=new, previous=fact)
 
     def forget(self, fact_id: str, *, user_id: str, trace_id: str, conn: Any) -> list[Fact]:
         """Delete every version of the lineage; leave tombstones. Runs in the caller's tx."""
         fact = self.get(fact_id, user_id=user_id)
-        rows = conn.execute(f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lineage_id = ?",
-                            [user_id, fact.lineage_id]).fetchall()
+        rows = conn.execute(
+            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lineage_id = ?",
+            [user_id, fact.lineage_id],
+        ).fetchall()
         versions = [_fact(r) for r in rows]
         now = db_time(self._clock.now())
         for v in versions:
-            conn.execute("INSERT INTO tombstones VALUES (?, ?, 'fact', ?, ?, ?, ?)",
-                         [user_id, v.id, fingerprint(v.subject, v.predicate, v.object),
-                          v.source_event_ids, now, trace_id])
-        conn.execute("DELETE FROM facts WHERE user_id = ? AND lineage_id = ?",
-                     [user_id, fact.lineage_id])
+            conn.execute(
+                "INSERT INTO tombstones VALUES (?, ?, 'fact', ?, ?, ?, ?)",
+                [
+                    user_id,
+                    v.id,
+                    fingerprint(v.subject, v.predicate, v.object),
+                    v.source_event_ids,
+                    now,
+                    trace_id,
+                ],
+            )
+        conn.execute(
+            "DELETE FROM facts WHERE user_id = ? AND lineage_id = ?", [user_id, fact.lineage_id]
+        )
         return versions
 
     def restore(self, fact: Fact, *, user_id: str, conn: Any) -> None:
@@ -226,8 +332,11 @@ class FactStore:
         return fact
 
     def count(self, *, user_id: str) -> int:
-        return int(self._db.query("SELECT count(*) FROM facts WHERE user_id = ?",
-                                  [require_user(user_id)])[0][0])
+        return int(
+            self._db.query("SELECT count(*) FROM facts WHERE user_id = ?", [require_user(user_id)])[
+                0
+            ][0]
+        )
 
 
 def _validate(subject: str, predicate: str, obj: str | None) -> tuple[str, str, str]:
@@ -236,8 +345,9 @@ def _validate(subject: str, predicate: str, obj: str | None) -> tuple[str, str, 
         if not isinstance(value, str) or not value.strip():
             raise UserError(f"fact {name} must be a non-empty string")
         if len(value) > MAX_FIELD_CHARS[name]:
-            raise UserError(f"fact {name} is {len(value)} characters; the limit is "
-                            f"{MAX_FIELD_CHARS[name]}")
+            raise UserError(
+                f"fact {name} is {len(value)} characters; the limit is {MAX_FIELD_CHARS[name]}"
+            )
     predicate = normalize_predicate(predicate)
     if not re.fullmatch(r"[\w.]+", predicate):
         raise UserError(f"invalid predicate {predicate!r}: use words joined by '_'")
@@ -252,20 +362,49 @@ def _check_unit(name: str, value: float) -> None:
 def _insert(conn: Any, fact: Fact) -> None:
     conn.execute(
         f"INSERT INTO facts ({_COLUMNS}) VALUES ({', '.join('?' * 19)})",
-        [fact.id, fact.user_id, fact.lineage_id, fact.subject, fact.predicate, fact.object,
-         fact.confidence, fact.importance, fact.status, db_time(fact.valid_from),
-         db_time(fact.valid_until), db_time(fact.invalidated_at), db_time(fact.created_at),
-         db_time(fact.last_confirmed_at), fact.confirmations, fact.version, fact.supersedes,
-         fact.source_event_ids, fact.trace_id],
+        [
+            fact.id,
+            fact.user_id,
+            fact.lineage_id,
+            fact.subject,
+            fact.predicate,
+            fact.object,
+            fact.confidence,
+            fact.importance,
+            fact.status,
+            db_time(fact.valid_from),
+            db_time(fact.valid_until),
+            db_time(fact.invalidated_at),
+            db_time(fact.created_at),
+            db_time(fact.last_confirmed_at),
+            fact.confirmations,
+            fact.version,
+            fact.supersedes,
+            fact.source_event_ids,
+            fact.trace_id,
+        ],
     )
 
 
 def _fact(row: tuple[Any, ...]) -> Fact:
     return Fact(
-        id=row[0], user_id=row[1], lineage_id=row[2], subject=row[3], predicate=row[4],
-        object=row[5], confidence=row[6], importance=row[7], status=row[8],
-        valid_from=from_db_time(row[9]), valid_until=from_db_time(row[10]),
-        invalidated_at=from_db_time(row[11]), created_at=from_db_time(row[12]),
-        last_confirmed_at=from_db_time(row[13]), confirmations=row[14], version=row[15],
-        supersedes=row[16], source_event_ids=list(row[17] or []), trace_id=row[18],
+        id=row[0],
+        user_id=row[1],
+        lineage_id=row[2],
+        subject=row[3],
+        predicate=row[4],
+        object=row[5],
+        confidence=row[6],
+        importance=row[7],
+        status=row[8],
+        valid_from=from_db_time(row[9]),
+        valid_until=from_db_time(row[10]),
+        invalidated_at=from_db_time(row[11]),
+        created_at=from_db_time(row[12]),
+        last_confirmed_at=from_db_time(row[13]),
+        confirmations=row[14],
+        version=row[15],
+        supersedes=row[16],
+        source_event_ids=list(row[17] or []),
+        trace_id=row[18],
     )

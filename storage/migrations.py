@@ -120,7 +120,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 def applied(conn: duckdb.DuckDBPyConnection) -> list[str]:
     conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP)"
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP)"
     )
     rows = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
     return [r[0] for r in rows]

@@ -22,26 +22,44 @@ class PassageStore:
         self._db = db
         self._clock = clock
 
-    def insert(self, *, user_id: str, text: str, trace_id: str, session_id: str | None = None,
-               source_event_ids: Sequence[str] = (), meta: dict[str, Any] | None = None,
-               conn: Any = None) -> Passage:
+    def insert(
+        self,
+        *,
+        user_id: str,
+        text: str,
+        trace_id: str,
+        session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        meta: dict[str, Any] | None = None,
+        conn: Any = None,
+    ) -> Passage:
         require_user(user_id)
         if not isinstance(text, str) or not text.strip():
             raise UserError("passage text must be a non-empty string")
         if len(text) > MAX_PASSAGE_CHARS:
-            raise UserError(f"passage is {len(text)} characters; the limit is "
-                            f"{MAX_PASSAGE_CHARS}: split it into several passages")
-        passage = Passage(id=new_id("psg"), user_id=user_id, text=text.strip(),
-                          session_id=session_id, created_at=self._clock.now(),
-                          source_event_ids=list(source_event_ids), trace_id=trace_id,
-                          meta=meta or {})
+            raise UserError(
+                f"passage is {len(text)} characters; the limit is "
+                f"{MAX_PASSAGE_CHARS}: split it into several passages"
+            )
+        passage = Passage(
+            id=new_id("psg"),
+            user_id=user_id,
+            text=text.strip(),
+            session_id=session_id,
+            created_at=self._clock.now(),
+            source_event_ids=list(source_event_ids),
+            trace_id=trace_id,
+            meta=meta or {},
+        )
         with self._db.transaction() as tx:
             self.restore(passage, user_id=user_id, conn=conn or tx)
         return passage
 
     def get(self, passage_id: str, *, user_id: str) -> Passage:
-        rows = self._db.query(f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? AND id = ?",
-                              [require_user(user_id), passage_id])
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? AND id = ?",
+            [require_user(user_id), passage_id],
+        )
         if not rows:
             raise NotFound(f"no passage {passage_id!r} for user {user_id!r}")
         return _passage(rows[0])
@@ -71,13 +89,27 @@ class PassageStore:
         conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage.id])
         conn.execute(
             f"INSERT INTO passages ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [passage.id, user_id, passage.text, passage.session_id,
-             db_time(passage.created_at), passage.source_event_ids, passage.trace_id,
-             json.dumps(passage.meta, ensure_ascii=False)],
+            [
+                passage.id,
+                user_id,
+                passage.text,
+                passage.session_id,
+                db_time(passage.created_at),
+                passage.source_event_ids,
+                passage.trace_id,
+                json.dumps(passage.meta, ensure_ascii=False),
+            ],
         )
 
 
 def _passage(row: tuple[Any, ...]) -> Passage:
-    return Passage(id=row[0], user_id=row[1], text=row[2], session_id=row[3],
-                   created_at=from_db_time(row[4]), source_event_ids=list(row[5] or []),
-                   trace_id=row[6], meta=json.loads(row[7]))
+    return Passage(
+        id=row[0],
+        user_id=row[1],
+        text=row[2],
+        session_id=row[3],
+        created_at=from_db_time(row[4]),
+        source_event_ids=list(row[5] or []),
+        trace_id=row[6],
+        meta=json.loads(row[7]),
+    )

@@ -9,8 +9,9 @@ from pathlib import Path
 import platformdirs
 
 
-def resolve_data_dir(explicit: str | os.PathLike[str] | None = None, *,
-                     env: Mapping[str, str] | None = None) -> Path:
+def resolve_data_dir(
+    explicit: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None
+) -> Path:
     """Never /tmp by default: Mem0 lost users' data that way."""
     environ = os.environ if env is None else env
     if explicit:

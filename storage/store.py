@@ -40,8 +40,9 @@ _TABLE = {"fact": "facts", "passage": "passages", "turn": "turns"}
 class Store:
     """Open with ``Store.open(data_dir)``; one writer process per directory."""
 
-    def __init__(self, data_dir: Path, *, embedder: Embedder | str | None = None,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *, embedder: Embedder | str | None = None, clock: Clock | None = None
+    ) -> None:
         self.data_dir = Path(data_dir)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -65,8 +66,13 @@ class Store:
         self.passages = PassageStore(self.db, self.clock)
 
     @classmethod
-    def open(cls, data_dir: Path | str, *, embedder: Embedder | str | None = None,
-             clock: Clock | None = None) -> Store:
+    def open(
+        cls,
+        data_dir: Path | str,
+        *,
+        embedder: Embedder | str | None = None,
+        clock: Clock | None = None,
+    ) -> Store:
         return cls(Path(data_dir), embedder=embedder, clock=clock)
 
     def close(self) -> None:
@@ -96,10 +102,14 @@ class Store:
             from .vectors import VectorIndex
 
             vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
-            self._index = IndexSync(vectors, {
-                "facts": self._fact_items, "passages": self._passage_items,
-                "turns": self._turn_items,
-            })
+            self._index = IndexSync(
+                vectors,
+                {
+                    "facts": self._fact_items,
+                    "passages": self._passage_items,
+                    "turns": self._turn_items,
+                },
+            )
         return self._index
 
     def _queue(self, table: str, build: Any, record: Any) -> None:
@@ -108,76 +118,164 @@ class Store:
 
     # -- writes: record + event in one transaction --
 
-    def remember_fact(self, *, user_id: str, subject: str, predicate: str, object: str,
-                      trace_id: str, session_id: str | None = None,
-                      source_event_ids: Sequence[str] = (), confidence: float = 0.8,
-                      importance: float = 0.5, valid_from: datetime | None = None,
-                      valid_until: datetime | None = None, origin: str = "model") -> FactWrite:
+    def remember_fact(
+        self,
+        *,
+        user_id: str,
+        subject: str,
+        predicate: str,
+        object: str,
+        trace_id: str,
+        session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        confidence: float = 0.8,
+        importance: float = 0.5,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        origin: str = "model",
+    ) -> FactWrite:
         with self.db.transaction() as conn:
             write = self.facts.remember(
-                user_id=user_id, subject=subject, predicate=predicate, object=object,
-                trace_id=trace_id, confidence=confidence, importance=importance,
-                valid_from=valid_from, valid_until=valid_until,
-                source_event_ids=source_event_ids)
+                user_id=user_id,
+                subject=subject,
+                predicate=predicate,
+                object=object,
+                trace_id=trace_id,
+                confidence=confidence,
+                importance=importance,
+                valid_from=valid_from,
+                valid_until=valid_until,
+                source_event_ids=source_event_ids,
+            )
             if write.fact is not None:
-                self.events.append_in(conn, user_id=user_id, kind="memory_write",
-                                      trace_id=trace_id, session_id=session_id, payload={
-                                          "record": "fact", "id": write.fact.id,
-                                          "action": write.action, "origin": origin,
-                                          "previous": write.previous.id if write.previous
-                                          else None,
-                                          "source_event_ids": list(source_event_ids)})
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="memory_write",
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    payload={
+                        "record": "fact",
+                        "id": write.fact.id,
+                        "action": write.action,
+                        "origin": origin,
+                        "previous": write.previous.id if write.previous else None,
+                        "source_event_ids": list(source_event_ids),
+                    },
+                )
         if write.fact is not None and write.action != "confirmed":
             self._queue("facts", _fact_item, write.fact)
         return write
 
-    def edit_fact(self, fact_id: str, *, user_id: str, trace_id: str, object: str | None = None,
-                  confidence: float | None = None, valid_until: datetime | None = None,
-                  session_id: str | None = None) -> FactWrite:
+    def edit_fact(
+        self,
+        fact_id: str,
+        *,
+        user_id: str,
+        trace_id: str,
+        object: str | None = None,
+        confidence: float | None = None,
+        valid_until: datetime | None = None,
+        session_id: str | None = None,
+    ) -> FactWrite:
         with self.db.transaction() as conn:
-            write = self.facts.edit(fact_id, user_id=user_id, trace_id=trace_id, object=object,
-                                    confidence=confidence, valid_until=valid_until)
+            write = self.facts.edit(
+                fact_id,
+                user_id=user_id,
+                trace_id=trace_id,
+                object=object,
+                confidence=confidence,
+                valid_until=valid_until,
+            )
             assert write.fact is not None
-            self.events.append_in(conn, user_id=user_id, kind="memory_write", trace_id=trace_id,
-                                  session_id=session_id, payload={
-                                      "record": "fact", "id": write.fact.id, "action": "edited",
-                                      "origin": "user", "previous": fact_id})
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="memory_write",
+                trace_id=trace_id,
+                session_id=session_id,
+                payload={
+                    "record": "fact",
+                    "id": write.fact.id,
+                    "action": "edited",
+                    "origin": "user",
+                    "previous": fact_id,
+                },
+            )
         self._queue("facts", _fact_item, write.fact)
         return write
 
-    def insert_passage(self, *, user_id: str, text: str, trace_id: str,
-                       session_id: str | None = None, source_event_ids: Sequence[str] = (),
-                       meta: dict[str, Any] | None = None, origin: str = "model") -> Passage:
+    def insert_passage(
+        self,
+        *,
+        user_id: str,
+        text: str,
+        trace_id: str,
+        session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        meta: dict[str, Any] | None = None,
+        origin: str = "model",
+    ) -> Passage:
         with self.db.transaction() as conn:
-            passage = self.passages.insert(user_id=user_id, text=text, trace_id=trace_id,
-                                           session_id=session_id,
-                                           source_event_ids=source_event_ids, meta=meta)
-            self.events.append_in(conn, user_id=user_id, kind="memory_write", trace_id=trace_id,
-                                  session_id=session_id, payload={
-                                      "record": "passage", "id": passage.id, "origin": origin,
-                                      "source_event_ids": list(source_event_ids)})
+            passage = self.passages.insert(
+                user_id=user_id,
+                text=text,
+                trace_id=trace_id,
+                session_id=session_id,
+                source_event_ids=source_event_ids,
+                meta=meta,
+            )
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="memory_write",
+                trace_id=trace_id,
+                session_id=session_id,
+                payload={
+                    "record": "passage",
+                    "id": passage.id,
+                    "origin": origin,
+                    "source_event_ids": list(source_event_ids),
+                },
+            )
         self._queue("passages", _passage_item, passage)
         return passage
 
-    def log_turn(self, *, user_id: str, role: Literal["user", "assistant"], content: str,
-                 trace_id: str | None = None, session_id: str | None = None,
-                 payload: dict[str, Any] | None = None) -> Event:
+    def log_turn(
+        self,
+        *,
+        user_id: str,
+        role: Literal["user", "assistant"],
+        content: str,
+        trace_id: str | None = None,
+        session_id: str | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> Event:
         """Log a dialogue message (committed) and queue it for the turn index."""
-        event = self.events.append(user_id=user_id, kind=f"{role}_message",
-                                   trace_id=trace_id, session_id=session_id,
-                                   payload={"content": content, **(payload or {})})
+        event = self.events.append(
+            user_id=user_id,
+            kind=f"{role}_message",
+            trace_id=trace_id,
+            session_id=session_id,
+            payload={"content": content, **(payload or {})},
+        )
         self._queue("turns", _turn_item, event)
         return event
 
-    def forget(self, record_id: str, *, user_id: str, trace_id: str,
-               session_id: str | None = None) -> dict[str, Any]:
+    def forget(
+        self, record_id: str, *, user_id: str, trace_id: str, session_id: str | None = None
+    ) -> dict[str, Any]:
         """Remove a record and what derives from it; the event keeps ids, not content."""
         require_user(user_id)
         removed: list[str]
         with self.db.transaction() as conn:
             if record_id.startswith("fct_"):
-                removed = [f.id for f in self.facts.forget(record_id, user_id=user_id,
-                                                           trace_id=trace_id, conn=conn)]
+                removed = [
+                    f.id
+                    for f in self.facts.forget(
+                        record_id, user_id=user_id, trace_id=trace_id, conn=conn
+                    )
+                ]
                 table = "facts"
             elif record_id.startswith("psg_"):
                 removed = [self.passages.delete(record_id, user_id=user_id, conn=conn).id]
@@ -187,9 +285,14 @@ class Store:
                 removed, table = [record_id], ""
             else:
                 raise UserError(f"cannot forget {record_id!r}: ids start with fct_, psg_ or qtn_")
-            self.events.append_in(conn, user_id=user_id, kind="memory_forget",
-                                  trace_id=trace_id, session_id=session_id,
-                                  payload={"id": record_id, "removed": removed})
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="memory_forget",
+                trace_id=trace_id,
+                session_id=session_id,
+                payload={"id": record_id, "removed": removed},
+            )
         if table:
             try:
                 self.index.forget(table, removed, user_id=user_id)
@@ -199,10 +302,16 @@ class Store:
 
     # -- reads --
 
-    def search(self, query: str, *, user_id: str,
-               kinds: Sequence[SearchKind] = ("fact", "passage", "turn"),
-               mode: str = "hybrid", limit: int = 10,
-               as_of: datetime | None = None) -> list[SearchHit]:
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        kinds: Sequence[SearchKind] = ("fact", "passage", "turn"),
+        mode: str = "hybrid",
+        limit: int = 10,
+        as_of: datetime | None = None,
+    ) -> list[SearchHit]:
         """Search the user's memory; facts are filtered to those valid at ``as_of``."""
         require_user(user_id)
         if not isinstance(query, str) or not query.strip():
@@ -211,8 +320,13 @@ class Store:
         for kind in kinds:
             table = _TABLE[kind]
             self.index.sync(table, user_id=user_id)
-            found = self.index.index.search(table, query, user_id=user_id, mode=mode,
-                                            limit=limit * 2 if kind == "fact" else limit)
+            found = self.index.index.search(
+                table,
+                query,
+                user_id=user_id,
+                mode=mode,
+                limit=limit * 2 if kind == "fact" else limit,
+            )
             if kind == "fact":
                 valid = {f.id for f in self.facts.list(user_id=user_id, as_of=as_of)}
                 found = [h for h in found if h.id in valid][:limit]
@@ -235,25 +349,46 @@ class Store:
 def _fact_item(fact: Fact) -> IndexedText:
     from .vectors import IndexedText
 
-    return IndexedText(id=fact.id, user_id=fact.user_id, text=fact.text(), kind="fact",
-                       ts=fact.created_at, trace_id=fact.trace_id,
-                       meta={"lineage_id": fact.lineage_id})
+    return IndexedText(
+        id=fact.id,
+        user_id=fact.user_id,
+        text=fact.text(),
+        kind="fact",
+        ts=fact.created_at,
+        trace_id=fact.trace_id,
+        meta={"lineage_id": fact.lineage_id},
+    )
 
 
 def _passage_item(passage: Passage) -> IndexedText:
     from .vectors import IndexedText
 
-    return IndexedText(id=passage.id, user_id=passage.user_id, text=passage.text,
-                       kind="passage", ts=passage.created_at, session_id=passage.session_id,
-                       trace_id=passage.trace_id)
+    return IndexedText(
+        id=passage.id,
+        user_id=passage.user_id,
+        text=passage.text,
+        kind="passage",
+        ts=passage.created_at,
+        session_id=passage.session_id,
+        trace_id=passage.trace_id,
+    )
 
 
 def _turn_item(event: Event) -> IndexedText:
     from .vectors import IndexedText
 
     role = "user" if event.kind == "user_message" else "assistant"
-    meta = {"role": role, **{k: v for k, v in event.payload.items()
-                             if k in ("speaker", "dia_id", "image_caption")}}
-    return IndexedText(id=event.id, user_id=event.user_id,
-                       text=str(event.payload.get("content", "")), kind="turn", ts=event.ts,
-                       session_id=event.session_id, trace_id=event.trace_id, meta=meta)
+    meta = {
+        "role": role,
+        **{k: v for k, v in event.payload.items() if k in ("speaker", "dia_id", "image_caption")},
+    }
+    return IndexedText(
+        id=event.id,
+        user_id=event.user_id,
+        text=str(event.payload.get("content", "")),
+        kind="turn",
+        ts=event.ts,
+        session_id=event.session_id,
+        trace_id=event.trace_id,
+        meta=meta,
+    )

@@ -17,8 +17,11 @@ _real_connect = socket.socket.connect
 
 def _loopback_only(self: socket.socket, address: object) -> None:
     host = address[0] if isinstance(address, tuple) else address
-    if isinstance(host, str) and host not in ("127.0.0.1", "::1", "localhost") \
-            and self.family in (socket.AF_INET, socket.AF_INET6):
+    if (
+        isinstance(host, str)
+        and host not in ("127.0.0.1", "::1", "localhost")
+        and self.family in (socket.AF_INET, socket.AF_INET6)
+    ):
         raise OSError(f"tests may not reach the network ({host})")
     _real_connect(self, address)  # type: ignore[arg-type]
 

@@ -17,8 +17,19 @@ def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path):
 
 
 def add(cli, subject="alice", predicate="lives_in", obj="Paris", *extra, user="alice"):
-    return cli("memory", "add", "--subject", subject, "--predicate", predicate,
-               "--object", obj, *extra, "--json", user=user)
+    return cli(
+        "memory",
+        "add",
+        "--subject",
+        subject,
+        "--predicate",
+        predicate,
+        "--object",
+        obj,
+        *extra,
+        "--json",
+        user=user,
+    )
 
 
 def test_add_prints_committed_record_id_first(cli) -> None:
@@ -33,8 +44,12 @@ def test_add_prints_committed_record_id_first(cli) -> None:
 
 def test_json_output_is_json_only(cli) -> None:
     add(cli)
-    for args in (["memory", "list"], ["memory", "search", "Paris"], ["memory", "export"],
-                 ["memory", "list", "--quarantine"]):
+    for args in (
+        ["memory", "list"],
+        ["memory", "search", "Paris"],
+        ["memory", "export"],
+        ["memory", "list", "--quarantine"],
+    ):
         r = cli(*args, "--json")
         assert r.code == 0, r.err
         json.loads(r.out)
@@ -82,18 +97,47 @@ def test_export_import_round_trip_is_exact(cli, tmp_path: Path) -> None:
     assert json.loads(again) == json.loads(exported)
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["memory", "show", "fct_nope"], "no fact"),
-    (["memory", "add", "--subject", "", "--predicate", "p", "--object", "o"], "subject"),
-    (["memory", "add", "--subject", "a", "--predicate", "p"], "--object"),
-    (["memory", "add", "--subject", "a", "--predicate", "p", "--object", "o",
-      "--confidence", "abc"], "confidence"),
-    (["memory", "add", "--subject", "a", "--predicate", "p", "--object", "o",
-      "--valid-until", "soon"], "ISO-8601"),
-    (["memory", "forget", "nonsense"], "fct_"),
-    (["memory", "history", "fct_missing"], "no fact"),
-    (["memory", "import", "/nonexistent/file.json"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["memory", "show", "fct_nope"], "no fact"),
+        (["memory", "add", "--subject", "", "--predicate", "p", "--object", "o"], "subject"),
+        (["memory", "add", "--subject", "a", "--predicate", "p"], "--object"),
+        (
+            [
+                "memory",
+                "add",
+                "--subject",
+                "a",
+                "--predicate",
+                "p",
+                "--object",
+                "o",
+                "--confidence",
+                "abc",
+            ],
+            "confidence",
+        ),
+        (
+            [
+                "memory",
+                "add",
+                "--subject",
+                "a",
+                "--predicate",
+                "p",
+                "--object",
+                "o",
+                "--valid-until",
+                "soon",
+            ],
+            "ISO-8601",
+        ),
+        (["memory", "forget", "nonsense"], "fct_"),
+        (["memory", "history", "fct_missing"], "no fact"),
+        (["memory", "import", "/nonexistent/file.json"], "no such file"),
+    ],
+)
 def test_bad_input_one_line_nonzero(cli, args, needle) -> None:
     r = cli(*args)
     assert r.code != 0
@@ -126,8 +170,19 @@ def test_import_of_another_users_export_is_refused(cli, tmp_path: Path) -> None:
 
 def test_env_sets_data_dir(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "via-env"))
-    r = run_cli(capsys, "memory", "add", "--subject", "a", "--predicate", "p", "--object", "o",
-                "--user", "zed")
+    r = run_cli(
+        capsys,
+        "memory",
+        "add",
+        "--subject",
+        "a",
+        "--predicate",
+        "p",
+        "--object",
+        "o",
+        "--user",
+        "zed",
+    )
     assert r.code == 0, r.err
     assert (tmp_path / "via-env" / "engram.duckdb").exists()
 

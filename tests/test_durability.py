@@ -37,8 +37,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _spawn(code: str, data: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", code, str(data)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_acknowledged_writes_survive_sigkill(tmp_path: Path) -> None:
@@ -62,8 +67,9 @@ def test_acknowledged_writes_survive_sigkill(tmp_path: Path) -> None:
         assert set(acknowledged) <= stored
         assert len(acknowledged) > 20
         # the store is usable after the crashes: it accepts and returns a new write
-        w = store.remember_fact(user_id="crash", subject="after", predicate="has_value",
-                                object="ok", trace_id="t")
+        w = store.remember_fact(
+            user_id="crash", subject="after", predicate="has_value", object="ok", trace_id="t"
+        )
         assert store.facts.get(w.fact.id, user_id="crash").object == "ok"
 
 
@@ -73,8 +79,22 @@ def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
         result = subprocess.run(
-            [sys.executable, "-m", "agent", "memory", "list", "--data-dir", str(data),
-             "--user", "u"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+            [
+                sys.executable,
+                "-m",
+                "agent",
+                "memory",
+                "list",
+                "--data-dir",
+                str(data),
+                "--user",
+                "u",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
         assert result.returncode == 2
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "in use by another engram process" in lines[0]

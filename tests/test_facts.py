@@ -31,8 +31,10 @@ def test_create_confirm_supersede_keeps_lineage(store: Store, clock: ManualClock
     active = store.facts.list(user_id="alice")
     assert [f.object for f in active] == ["Shanghai"]
     history = store.facts.history(moved.fact.id, user_id="alice")
-    assert [(f.object, f.status) for f in history] == [("Paris", "superseded"),
-                                                       ("Shanghai", "active")]
+    assert [(f.object, f.status) for f in history] == [
+        ("Paris", "superseded"),
+        ("Shanghai", "active"),
+    ]
 
 
 def test_as_of_reads_the_past(store: Store, clock: ManualClock) -> None:
@@ -51,8 +53,12 @@ def test_multi_valued_predicates_accumulate(store: Store) -> None:
 
 
 def test_ttl_expires(store: Store, clock: ManualClock) -> None:
-    w = remember(store, predicate="staying_at", object="Hotel Lux",
-                 valid_until=clock.now() + timedelta(days=2))
+    w = remember(
+        store,
+        predicate="staying_at",
+        object="Hotel Lux",
+        valid_until=clock.now() + timedelta(days=2),
+    )
     assert store.facts.list(user_id="alice")
     clock.advance(timedelta(days=3))
     assert store.facts.list(user_id="alice") == []
@@ -61,10 +67,18 @@ def test_ttl_expires(store: Store, clock: ManualClock) -> None:
     assert remember(store, predicate="staying_at", object="Hotel Nord").action == "created"
 
 
-@pytest.mark.parametrize("bad", [
-    {"subject": ""}, {"predicate": "  "}, {"object": ""}, {"confidence": 1.5},
-    {"importance": -0.1}, {"subject": "x" * 500}, {"predicate": "lives in!"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"subject": ""},
+        {"predicate": "  "},
+        {"object": ""},
+        {"confidence": 1.5},
+        {"importance": -0.1},
+        {"subject": "x" * 500},
+        {"predicate": "lives in!"},
+    ],
+)
 def test_bad_fact_input_is_refused_and_nothing_written(store: Store, bad: dict) -> None:
     with pytest.raises(UserError):
         remember(store, **bad)
@@ -109,8 +123,9 @@ def test_core_blocks_defaults_and_versions(store: Store) -> None:
     labels = [b.label for b in store.core.list(user_id="alice")]
     assert labels[:2] == ["persona", "human"]
     human = store.core.get("human", user_id="alice")
-    updated = store.core.update("human", "Name: Alice", user_id="alice",
-                                expected_version=human.version)
+    updated = store.core.update(
+        "human", "Name: Alice", user_id="alice", expected_version=human.version
+    )
     assert updated.version == human.version + 1
     with pytest.raises(VersionConflict):
         store.core.update("human", "Name: Bob", user_id="alice", expected_version=human.version)
@@ -118,9 +133,13 @@ def test_core_blocks_defaults_and_versions(store: Store) -> None:
 
 
 def test_quarantine_hold_and_resolve(store: Store) -> None:
-    item = store.quarantine.hold(user_id="alice", tool="fact_remember",
-                                 arguments={"subject": "x"}, reasons=["injection"],
-                                 trace_id="trc_q")
+    item = store.quarantine.hold(
+        user_id="alice",
+        tool="fact_remember",
+        arguments={"subject": "x"},
+        reasons=["injection"],
+        trace_id="trc_q",
+    )
     assert [i.id for i in store.quarantine.list(user_id="alice")] == [item.id]
     with store.db.transaction() as conn:
         store.quarantine.resolve(item.id, user_id="alice", status="rejected", conn=conn)

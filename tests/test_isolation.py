@@ -11,11 +11,18 @@ SECRET = "zanzibar-7731"
 
 def fill(store: Store, user: str, word: str) -> dict:
     event = store.log_turn(user_id=user, role="user", content=f"my code word is {word}")
-    fact = store.remember_fact(user_id=user, subject=user, predicate="code_word", object=word,
-                               trace_id="t", source_event_ids=[event.id]).fact
+    fact = store.remember_fact(
+        user_id=user,
+        subject=user,
+        predicate="code_word",
+        object=word,
+        trace_id="t",
+        source_event_ids=[event.id],
+    ).fact
     passage = store.insert_passage(user_id=user, text=f"{user} notes: {word}", trace_id="t")
-    held = store.quarantine.hold(user_id=user, tool="fact_remember", arguments={"o": word},
-                                 reasons=["test"], trace_id="t")
+    held = store.quarantine.hold(
+        user_id=user, tool="fact_remember", arguments={"o": word}, reasons=["test"], trace_id="t"
+    )
     return {"event": event.id, "fact": fact.id, "passage": passage.id, "held": held.id}
 
 

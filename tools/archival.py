@@ -10,14 +10,16 @@ from storage.clock import iso
 from storage.errors import UserError
 from tools.context import ToolContext
 from tools.guard import guarded_write, note_read
+from tools.params import SearchLimit, SearchQuery
 from tools.registry import ToolError, tool
 
 
 @tool
 def archival_memory_insert(
     ctx: ToolContext,
-    content: Annotated[str, Field(description="Self-contained text to keep, with names, "
-                                              "numbers and dates.")],
+    content: Annotated[
+        str, Field(description="Self-contained text to keep, with names, numbers and dates.")
+    ],
 ) -> str:
     """Save a passage to archival memory for later search (orders, plans, documents, details).
 
@@ -28,8 +30,12 @@ def archival_memory_insert(
     args = guarded_write(ctx, "archival_memory_insert", {"content": content})
     try:
         passage = ctx.store.insert_passage(
-            user_id=ctx.user_id, text=args["content"], trace_id=ctx.trace_id,
-            session_id=ctx.session_id, source_event_ids=ctx.source_event_ids)
+            user_id=ctx.user_id,
+            text=args["content"],
+            trace_id=ctx.trace_id,
+            session_id=ctx.session_id,
+            source_event_ids=ctx.source_event_ids,
+        )
     except UserError as exc:
         raise ToolError(str(exc)) from None
     return f"saved {passage.id}"
@@ -38,8 +44,8 @@ def archival_memory_insert(
 @tool
 def archival_memory_search(
     ctx: ToolContext,
-    query: Annotated[str, Field(description="What to look for, in natural words.")],
-    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+    query: SearchQuery,
+    limit: SearchLimit = 5,
 ) -> str:
     """Search archival memory passages by meaning and keywords.
 
@@ -56,8 +62,8 @@ def archival_memory_search(
 @tool
 def conversation_search(
     ctx: ToolContext,
-    query: Annotated[str, Field(description="What was said, in natural words.")],
-    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+    query: SearchQuery,
+    limit: SearchLimit = 5,
 ) -> str:
     """Search past conversation turns (all sessions), including ones no longer in context.
 
@@ -71,5 +77,6 @@ def conversation_search(
     note_read(ctx, "conversation_search", query, [h.id for h in hits])
     if not hits:
         return "no matching turns"
-    return "\n".join(f"{h.id} ({iso(h.ts)[:16]}, {h.meta.get('role', '?')}): {h.text}"
-                     for h in hits)
+    return "\n".join(
+        f"{h.id} ({iso(h.ts)[:16]}, {h.meta.get('role', '?')}): {h.text}" for h in hits
+    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from tools import archival, core_memory, fact_tools, messaging
 from tools.registry import ToolRegistry
 
-WRITE_TOOLS = frozenset({"core_memory_append", "core_memory_replace", "archival_memory_insert",
-                         "fact_remember"})
+WRITE_TOOLS = frozenset(
+    {"core_memory_append", "core_memory_replace", "archival_memory_insert", "fact_remember"}
+)
 
 
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:

@@ -25,14 +25,27 @@ def _write_block(ctx: ToolContext, label: str, new_value: str, expected_version:
         raise ToolError(
             f"block '{label}' would be {size} tokens; its limit is {block.token_limit} "
             f"(now {_tokens(ctx, block.value)}). Replace or shorten old content with "
-            "core_memory_replace, or save details with archival_memory_insert instead")
-    updated = ctx.store.core.update(label, new_value, user_id=ctx.user_id,
-                                    expected_version=expected_version, trace_id=ctx.trace_id)
-    ctx.store.events.append(user_id=ctx.user_id, kind="memory_write", trace_id=ctx.trace_id,
-                            session_id=ctx.session_id, payload={
-                                "record": "core_block", "label": label,
-                                "version": updated.version,
-                                "source_event_ids": ctx.source_event_ids})
+            "core_memory_replace, or save details with archival_memory_insert instead"
+        )
+    updated = ctx.store.core.update(
+        label,
+        new_value,
+        user_id=ctx.user_id,
+        expected_version=expected_version,
+        trace_id=ctx.trace_id,
+    )
+    ctx.store.events.append(
+        user_id=ctx.user_id,
+        kind="memory_write",
+        trace_id=ctx.trace_id,
+        session_id=ctx.session_id,
+        payload={
+            "record": "core_block",
+            "label": label,
+            "version": updated.version,
+            "source_event_ids": ctx.source_event_ids,
+        },
+    )
     return f"saved: block '{label}' is now {size}/{block.token_limit} tokens"
 
 
@@ -71,9 +84,14 @@ def core_memory_replace(
     """
     block = ctx.store.core.get(label, user_id=ctx.user_id)
     if not old_content or old_content not in block.value:
-        raise ToolError(f"'{old_content}' is not in block '{label}'; copy the exact text from "
-                        "the block shown in your context")
-    args = guarded_write(ctx, "core_memory_replace", {
-        "label": label, "old_content": old_content, "new_content": new_content})
+        raise ToolError(
+            f"'{old_content}' is not in block '{label}'; copy the exact text from "
+            "the block shown in your context"
+        )
+    args = guarded_write(
+        ctx,
+        "core_memory_replace",
+        {"label": label, "old_content": old_content, "new_content": new_content},
+    )
     value = block.value.replace(old_content, args["new_content"], 1).strip()
     return _write_block(ctx, label, value, block.version)

@@ -10,6 +10,7 @@ from storage.clock import iso, parse_time
 from storage.errors import UserError
 from tools.context import ToolContext
 from tools.guard import guarded_write, note_read
+from tools.params import SearchLimit, SearchQuery
 from tools.registry import ToolError, tool
 
 
@@ -21,8 +22,10 @@ def fact_remember(
     object: Annotated[str, Field(description="The value, e.g. 'Stockholm'.")],
     confidence: Annotated[float, Field(description="How sure you are, 0 to 1.")] = 0.9,
     importance: Annotated[float, Field(description="How much it matters later, 0 to 1.")] = 0.5,
-    valid_until: Annotated[str | None, Field(
-        description="ISO date after which the fact no longer holds, if temporary.")] = None,
+    valid_until: Annotated[
+        str | None,
+        Field(description="ISO date after which the fact no longer holds, if temporary."),
+    ] = None,
 ) -> str:
     """Save one fact about the user or their world. A new value for the same subject and
     predicate replaces the old one (the old stays in history); the same value again confirms it.
@@ -31,16 +34,32 @@ def fact_remember(
     Bad: fact_remember(subject="user", predicate="info", object="Maya lives in Stockholm and
     has a daughter") (one fact per call, specific predicate).
     """
-    args = guarded_write(ctx, "fact_remember", {
-        "subject": subject, "predicate": predicate, "object": object,
-        "confidence": confidence, "importance": importance, "valid_until": valid_until})
+    args = guarded_write(
+        ctx,
+        "fact_remember",
+        {
+            "subject": subject,
+            "predicate": predicate,
+            "object": object,
+            "confidence": confidence,
+            "importance": importance,
+            "valid_until": valid_until,
+        },
+    )
     try:
         until = parse_time(args["valid_until"]) if args.get("valid_until") else None
         write = ctx.store.remember_fact(
-            user_id=ctx.user_id, subject=args["subject"], predicate=args["predicate"],
-            object=args["object"], trace_id=ctx.trace_id, session_id=ctx.session_id,
-            source_event_ids=ctx.source_event_ids, confidence=args["confidence"],
-            importance=args["importance"], valid_until=until)
+            user_id=ctx.user_id,
+            subject=args["subject"],
+            predicate=args["predicate"],
+            object=args["object"],
+            trace_id=ctx.trace_id,
+            session_id=ctx.session_id,
+            source_event_ids=ctx.source_event_ids,
+            confidence=args["confidence"],
+            importance=args["importance"],
+            valid_until=until,
+        )
     except UserError as exc:
         raise ToolError(str(exc)) from None
     if write.fact is None:
@@ -56,8 +75,8 @@ def fact_remember(
 @tool
 def fact_search(
     ctx: ToolContext,
-    query: Annotated[str, Field(description="What to look for, in natural words.")],
-    limit: Annotated[int, Field(description="Maximum results.", ge=1, le=20)] = 5,
+    query: SearchQuery,
+    limit: SearchLimit = 5,
 ) -> str:
     """Search saved facts about the user (current values only).
 
@@ -70,8 +89,10 @@ def fact_search(
     for hit in hits:
         fact = facts.get(hit.id)
         if fact is not None:
-            lines.append(f"{fact.id} ({iso(fact.created_at)[:10]}, confidence "
-                         f"{fact.confidence:.2f}): {fact.text()}")
+            lines.append(
+                f"{fact.id} ({iso(fact.created_at)[:10]}, confidence "
+                f"{fact.confidence:.2f}): {fact.text()}"
+            )
     note_read(ctx, "fact_search", query, [h.id for h in hits if h.id in facts])
     return "\n".join(lines) if lines else "no matching facts"
 
@@ -88,8 +109,9 @@ def fact_forget(
     """
     ctx.count_write()
     try:
-        report = ctx.store.forget(fact_id, user_id=ctx.user_id, trace_id=ctx.trace_id,
-                                  session_id=ctx.session_id)
+        report = ctx.store.forget(
+            fact_id, user_id=ctx.user_id, trace_id=ctx.trace_id, session_id=ctx.session_id
+        )
     except UserError as exc:
         raise ToolError(str(exc)) from None
     return f"forgot {fact_id} ({len(report['removed'])} version(s) removed)"

@@ -46,24 +46,40 @@ def guarded_write(ctx: ToolContext, tool: str, arguments: dict[str, Any]) -> dic
     if guard is None:
         raise ToolError("memory writes are disabled: no write firewall is configured")
     ctx.count_write()
-    proposal = WriteProposal(user_id=ctx.user_id, tool=tool, arguments=arguments,
-                             source=ctx.extras.get("write_source", "model"),
-                             context=ctx.extras.get("recent_messages", []))
+    proposal = WriteProposal(
+        user_id=ctx.user_id,
+        tool=tool,
+        arguments=arguments,
+        source=ctx.extras.get("write_source", "model"),
+        context=ctx.extras.get("recent_messages", []),
+    )
     verdict = guard(proposal)
-    ctx.store.events.append(user_id=ctx.user_id, kind="firewall_verdict", trace_id=ctx.trace_id,
-                            session_id=ctx.session_id, payload={
-                                "tool": tool, "verdict": verdict.verdict,
-                                "reasons": verdict.reasons})
+    ctx.store.events.append(
+        user_id=ctx.user_id,
+        kind="firewall_verdict",
+        trace_id=ctx.trace_id,
+        session_id=ctx.session_id,
+        payload={"tool": tool, "verdict": verdict.verdict, "reasons": verdict.reasons},
+    )
     if verdict.verdict == "reject":
-        raise ToolError(f"write refused by the memory firewall ({'; '.join(verdict.reasons)}); "
-                        "do not retry it, tell the user what you could not save")
+        raise ToolError(
+            f"write refused by the memory firewall ({'; '.join(verdict.reasons)}); "
+            "do not retry it, tell the user what you could not save"
+        )
     if verdict.verdict == "quarantine":
         item = ctx.store.quarantine.hold(
-            user_id=ctx.user_id, tool=tool, arguments=arguments, reasons=verdict.reasons,
-            trace_id=ctx.trace_id, confidence=verdict.confidence,
-            source_event_ids=ctx.source_event_ids)
-        raise ToolError(f"write held in quarantine as {item.id} ({'; '.join(verdict.reasons)}); "
-                        "it will not be used until the user confirms it")
+            user_id=ctx.user_id,
+            tool=tool,
+            arguments=arguments,
+            reasons=verdict.reasons,
+            trace_id=ctx.trace_id,
+            confidence=verdict.confidence,
+            source_event_ids=ctx.source_event_ids,
+        )
+        raise ToolError(
+            f"write held in quarantine as {item.id} ({'; '.join(verdict.reasons)}); "
+            "it will not be used until the user confirms it"
+        )
     return verdict.stored if verdict.verdict == "redact" and verdict.stored else arguments
 
 
@@ -71,6 +87,10 @@ def note_read(ctx: ToolContext, tool: str, query: str, ids: list[str]) -> None:
     """Log a memory read and remember which ids entered the model's context this turn."""
     seen: list[str] = ctx.extras.setdefault("memory_ids", [])
     seen.extend(i for i in ids if i not in seen)
-    ctx.store.events.append(user_id=ctx.user_id, kind="memory_read", trace_id=ctx.trace_id,
-                            session_id=ctx.session_id,
-                            payload={"tool": tool, "query": query, "ids": ids})
+    ctx.store.events.append(
+        user_id=ctx.user_id,
+        kind="memory_read",
+        trace_id=ctx.trace_id,
+        session_id=ctx.session_id,
+        payload={"tool": tool, "query": query, "ids": ids},
+    )

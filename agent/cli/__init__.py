@@ -24,8 +24,12 @@ from .trace import trace
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--data-dir", type=click.Path(file_okay=False), default=None,
-              help="Data directory (default: $ENGRAM_HOME or ~/.local/share/engram).")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Data directory (default: $ENGRAM_HOME or ~/.local/share/engram).",
+)
 @click.option("--user", default=None, help="User id (default: $ENGRAM_USER or 'default').")
 @click.version_option(package_name="engram")
 @click.pass_context
@@ -40,8 +44,11 @@ for command in (memory, chat, replay_cmd, trace, tools):
 
 def _configure_logging() -> None:
     logger.remove()
-    logger.add(sys.stderr, level=os.environ.get("ENGRAM_LOG_LEVEL", "WARNING"),
-               format="{time:HH:mm:ss} {level} {message}")
+    logger.add(
+        sys.stderr,
+        level=os.environ.get("ENGRAM_LOG_LEVEL", "WARNING"),
+        format="{time:HH:mm:ss} {level} {message}",
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,18 +18,38 @@ from .common import common_options, emit_error, invocation, open_store
 
 @click.command("chat")
 @common_options
-@click.option("--model", "model_name", default=None,
-              help="ollama:NAME or replay:FILE (default: $ENGRAM_MODEL or ollama:qwen2.5:7b).")
-@click.option("--num-ctx", type=click.IntRange(256), default=None,
-              help="Context window (the smaller of this and the served model's wins).")
+@click.option(
+    "--model",
+    "model_name",
+    default=None,
+    help="ollama:NAME or replay:FILE (default: $ENGRAM_MODEL or ollama:qwen2.5:7b).",
+)
+@click.option(
+    "--num-ctx",
+    type=click.IntRange(256),
+    default=None,
+    help="Context window (the smaller of this and the served model's wins).",
+)
 @click.option("--session", default=None, help="Session id; reuse one to resume it.")
-@click.option("--record", type=click.Path(dir_okay=False), default=None,
-              help="Write the conversation as a transcript to this file.")
-@click.option("--show-context", is_flag=True,
-              help="Print each request's per-section token report on stderr.")
-def chat(data_dir: str | None, user: str | None, as_json: bool, model_name: str | None,
-         num_ctx: int | None, session: str | None, record: str | None,
-         show_context: bool) -> None:
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the conversation as a transcript to this file.",
+)
+@click.option(
+    "--show-context", is_flag=True, help="Print each request's per-section token report on stderr."
+)
+def chat(
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    model_name: str | None,
+    num_ctx: int | None,
+    session: str | None,
+    record: str | None,
+    show_context: bool,
+) -> None:
     """Talk to the agent. Each answer is printed on stdout (JSON lines with --json)."""
     inv = invocation(data_dir, user, as_json)
     name = model_name or os.environ.get("ENGRAM_MODEL") or "ollama:qwen2.5:7b"
@@ -37,16 +57,29 @@ def chat(data_dir: str | None, user: str | None, as_json: bool, model_name: str 
     session_id = session or datetime.now(UTC).strftime("s-%Y%m%d-%H%M%S")
     interactive = sys.stdin.isatty()
     with open_store(inv) as store:
-        agent = Agent(user_id=inv.user_id, session_id=session_id, model=model, store=store,
-                      num_ctx=num_ctx)
-        writer = TranscriptWriter(record, {"user_id": inv.user_id, "num_ctx": agent.window,
-                                           "start": store.clock.now().isoformat()}) \
-            if record else None
+        agent = Agent(
+            user_id=inv.user_id, session_id=session_id, model=model, store=store, num_ctx=num_ctx
+        )
+        writer = (
+            TranscriptWriter(
+                record,
+                {
+                    "user_id": inv.user_id,
+                    "num_ctx": agent.window,
+                    "start": store.clock.now().isoformat(),
+                },
+            )
+            if record
+            else None
+        )
         if writer:
             writer.write({"type": "session", "id": session_id})
         if interactive and not as_json:
-            click.echo(f"engram chat · user {inv.user_id} · session {session_id} · "
-                       f"{name} · window {agent.window} (Ctrl-D to quit)", err=True)
+            click.echo(
+                f"engram chat · user {inv.user_id} · session {session_id} · "
+                f"{name} · window {agent.window} (Ctrl-D to quit)",
+                err=True,
+            )
         try:
             for message in _messages(interactive):
                 turn = agent.step(message)
@@ -80,10 +113,18 @@ def _show(turn: Turn, as_json: bool, show_context: bool) -> None:
     if turn.error:
         emit_error(turn.error)
     if as_json:
-        click.echo(json.dumps({"answer": turn.answer, "trace_id": turn.trace_id,
-                               "tool_calls": [c.name for c in turn.tool_calls],
-                               "memory_ids": turn.memory_ids,
-                               "prompt_tokens": turn.prompt_tokens, "error": turn.error},
-                              ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {
+                    "answer": turn.answer,
+                    "trace_id": turn.trace_id,
+                    "tool_calls": [c.name for c in turn.tool_calls],
+                    "memory_ids": turn.memory_ids,
+                    "prompt_tokens": turn.prompt_tokens,
+                    "error": turn.error,
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         click.echo(turn.answer)

@@ -28,8 +28,12 @@ def common_options(fn: F) -> F:
     """``--data-dir``, ``--user`` and ``--json`` after the command's own name."""
     fn = click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")(fn)
     fn = click.option("--user", default=None, help="User id (overrides the global --user).")(fn)
-    fn = click.option("--data-dir", type=click.Path(file_okay=False), default=None,
-                      help="Data directory (overrides the global --data-dir).")(fn)
+    fn = click.option(
+        "--data-dir",
+        type=click.Path(file_okay=False),
+        default=None,
+        help="Data directory (overrides the global --data-dir).",
+    )(fn)
     return fn
 
 
@@ -45,8 +49,9 @@ def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocat
     state = click.get_current_context().find_object(CliState) or CliState()
     resolved = resolve_data_dir(data_dir or state.data_dir)
     user_id = user or state.user or os.environ.get("ENGRAM_USER") or "default"
-    return Invocation(data_dir=str(resolved), user_id=user_id, as_json=as_json,
-                      trace_id=new_id("trc"))
+    return Invocation(
+        data_dir=str(resolved), user_id=user_id, as_json=as_json, trace_id=new_id("trc")
+    )
 
 
 @contextmanager

@@ -23,14 +23,20 @@ def memory() -> None:
 
 def _fact_line(fact: Fact) -> str:
     until = f" until {fact.valid_until.date()}" if fact.valid_until else ""
-    return (f"{fact.id}  [{fact.status} v{fact.version} c={fact.confidence:.2f} "
-            f"x{fact.confirmations}]  {fact.subject} | {fact.predicate} | {fact.object}{until}")
+    return (
+        f"{fact.id}  [{fact.status} v{fact.version} c={fact.confidence:.2f} "
+        f"x{fact.confirmations}]  {fact.subject} | {fact.predicate} | {fact.object}{until}"
+    )
 
 
 def _command_event(store: Store, inv: Invocation, command: str, args: dict[str, Any]) -> str:
     """The user's CLI command is the source event of what it writes."""
-    event = store.events.append(user_id=inv.user_id, kind="user_command", trace_id=inv.trace_id,
-                                payload={"command": command, "arguments": args})
+    event = store.events.append(
+        user_id=inv.user_id,
+        kind="user_command",
+        trace_id=inv.trace_id,
+        payload={"command": command, "arguments": args},
+    )
     return event.id
 
 
@@ -39,8 +45,14 @@ def _command_event(store: Store, inv: Invocation, command: str, args: dict[str, 
 @click.option("--quarantine", is_flag=True, help="List writes held in quarantine.")
 @click.option("--all", "include_all", is_flag=True, help="Include superseded and expired facts.")
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
-def list_cmd(data_dir: str | None, user: str | None, as_json: bool, quarantine: bool,
-             include_all: bool, as_of: str | None) -> None:
+def list_cmd(
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    quarantine: bool,
+    include_all: bool,
+    as_of: str | None,
+) -> None:
     """List facts, core blocks and passages (or the quarantine)."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
@@ -49,8 +61,10 @@ def list_cmd(data_dir: str | None, user: str | None, as_json: bool, quarantine: 
             if as_json:
                 emit_json({"quarantine": [i.model_dump(mode="json") for i in items]})
             for item in [] if as_json else items:
-                click.echo(f"{item.id}  {item.tool}  {json.dumps(item.arguments, ensure_ascii=False)}"
-                           f"  reasons: {', '.join(item.reasons)}")
+                click.echo(
+                    f"{item.id}  {item.tool}  {json.dumps(item.arguments, ensure_ascii=False)}"
+                    f"  reasons: {', '.join(item.reasons)}"
+                )
             return
         when = parse_time(as_of) if as_of else None
         facts = store.facts.list(user_id=inv.user_id, as_of=when, include_inactive=include_all)
@@ -58,16 +72,22 @@ def list_cmd(data_dir: str | None, user: str | None, as_json: bool, quarantine: 
         passages = store.passages.list(user_id=inv.user_id)
         held = store.quarantine.list(user_id=inv.user_id)
     if as_json:
-        emit_json({"user_id": inv.user_id,
-                   "facts": [f.model_dump(mode="json") for f in facts],
-                   "core_blocks": [b.model_dump(mode="json") for b in blocks],
-                   "passages": [p.model_dump(mode="json") for p in passages],
-                   "quarantine_held": len(held)})
+        emit_json(
+            {
+                "user_id": inv.user_id,
+                "facts": [f.model_dump(mode="json") for f in facts],
+                "core_blocks": [b.model_dump(mode="json") for b in blocks],
+                "passages": [p.model_dump(mode="json") for p in passages],
+                "quarantine_held": len(held),
+            }
+        )
         return
     click.echo(f"core blocks ({len(blocks)}):")
     for block in blocks:
-        click.echo(f"  {block.label} (v{block.version}, limit {block.token_limit} tokens): "
-                   f"{block.value or '(empty)'}")
+        click.echo(
+            f"  {block.label} (v{block.version}, limit {block.token_limit} tokens): "
+            f"{block.value or '(empty)'}"
+        )
     click.echo(f"facts ({len(facts)}):")
     for fact in facts:
         click.echo(f"  {_fact_line(fact)}")
@@ -111,25 +131,58 @@ def _get_record(store: Store, record_id: str, user_id: str) -> dict[str, Any]:
 @memory.command("search")
 @click.argument("query")
 @common_options
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(["fact", "passage", "turn"]),
-              help="Restrict to these kinds (repeatable); default all.")
-@click.option("--mode", type=click.Choice(["hybrid", "vector", "fts"]), default="hybrid",
-              show_default=True)
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(["fact", "passage", "turn"]),
+    help="Restrict to these kinds (repeatable); default all.",
+)
+@click.option(
+    "--mode", type=click.Choice(["hybrid", "vector", "fts"]), default="hybrid", show_default=True
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
-def search_cmd(query: str, data_dir: str | None, user: str | None, as_json: bool,
-               kinds: tuple[str, ...], mode: str, limit: int, as_of: str | None) -> None:
+def search_cmd(
+    query: str,
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    kinds: tuple[str, ...],
+    mode: str,
+    limit: int,
+    as_of: str | None,
+) -> None:
     """Search facts, archival passages and past turns."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
-        hits = store.search(query, user_id=inv.user_id, kinds=kinds or ("fact", "passage", "turn"),
-                            mode=mode, limit=limit,
-                            as_of=parse_time(as_of) if as_of else None)
+        hits = store.search(
+            query,
+            user_id=inv.user_id,
+            kinds=kinds or ("fact", "passage", "turn"),
+            mode=mode,
+            limit=limit,
+            as_of=parse_time(as_of) if as_of else None,
+        )
     if as_json:
-        emit_json({"query": query, "hits": [
-            {"id": h.id, "kind": h.kind, "score": h.score, "route": h.route, "text": h.text,
-             "ts": h.ts.isoformat(), "session_id": h.session_id, "trace_id": h.trace_id}
-            for h in hits]})
+        emit_json(
+            {
+                "query": query,
+                "hits": [
+                    {
+                        "id": h.id,
+                        "kind": h.kind,
+                        "score": h.score,
+                        "route": h.route,
+                        "text": h.text,
+                        "ts": h.ts.isoformat(),
+                        "session_id": h.session_id,
+                        "trace_id": h.trace_id,
+                    }
+                    for h in hits
+                ],
+            }
+        )
         return
     if not hits:
         click.echo("no matches")
@@ -146,9 +199,18 @@ def search_cmd(query: str, data_dir: str | None, user: str | None, as_json: bool
 @click.option("--importance", type=float, default=0.5, show_default=True)
 @click.option("--valid-until", default=None, help="Expiry (UTC ISO-8601): the fact's TTL.")
 @click.option("--text", default=None, help="Add an archival passage instead of a fact.")
-def add_cmd(data_dir: str | None, user: str | None, as_json: bool, subject: str | None,
-            predicate: str | None, obj: str | None, confidence: float, importance: float,
-            valid_until: str | None, text: str | None) -> None:
+def add_cmd(
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    subject: str | None,
+    predicate: str | None,
+    obj: str | None,
+    confidence: float,
+    importance: float,
+    valid_until: str | None,
+    text: str | None,
+) -> None:
     """Add a fact (or with --text an archival passage); prints it after commit."""
     inv = invocation(data_dir, user, as_json)
     if text is not None:
@@ -156,34 +218,57 @@ def add_cmd(data_dir: str | None, user: str | None, as_json: bool, subject: str 
             raise UserError("pass either --text or --subject/--predicate/--object, not both")
         with open_store(inv) as store:
             source = _command_event(store, inv, "memory add", {"text": text})
-            passage = store.insert_passage(user_id=inv.user_id, text=text, trace_id=inv.trace_id,
-                                           source_event_ids=[source], origin="user")
+            passage = store.insert_passage(
+                user_id=inv.user_id,
+                text=text,
+                trace_id=inv.trace_id,
+                source_event_ids=[source],
+                origin="user",
+            )
         if as_json:
             emit_json(passage.model_dump(mode="json"))
         else:
             click.echo(f"{passage.id}  passage  {passage.text[:120]}")
         return
-    missing = [n for n, v in (("--subject", subject), ("--predicate", predicate),
-                              ("--object", obj)) if v is None]
+    missing = [
+        n
+        for n, v in (("--subject", subject), ("--predicate", predicate), ("--object", obj))
+        if v is None
+    ]
     if missing:
-        raise UserError(f"missing {', '.join(missing)}: a fact needs --subject, --predicate "
-                        "and --object")
+        raise UserError(
+            f"missing {', '.join(missing)}: a fact needs --subject, --predicate and --object"
+        )
     until = parse_time(valid_until) if valid_until else None
     with open_store(inv) as store:
-        source = _command_event(store, inv, "memory add", {
-            "subject": subject, "predicate": predicate, "object": obj})
+        source = _command_event(
+            store, inv, "memory add", {"subject": subject, "predicate": predicate, "object": obj}
+        )
         write = store.remember_fact(
-            user_id=inv.user_id, subject=subject or "", predicate=predicate or "",
-            object=obj or "", trace_id=inv.trace_id, source_event_ids=[source],
-            confidence=confidence, importance=importance, valid_until=until, origin="user")
+            user_id=inv.user_id,
+            subject=subject or "",
+            predicate=predicate or "",
+            object=obj or "",
+            trace_id=inv.trace_id,
+            source_event_ids=[source],
+            confidence=confidence,
+            importance=importance,
+            valid_until=until,
+            origin="user",
+        )
     _print_write(write, as_json)
 
 
 def _print_write(write: Any, as_json: bool) -> None:
     if as_json:
-        emit_json({"id": write.fact.id if write.fact else None, "action": write.action,
-                   "fact": write.fact.model_dump(mode="json") if write.fact else None,
-                   "previous": write.previous.id if write.previous else None})
+        emit_json(
+            {
+                "id": write.fact.id if write.fact else None,
+                "action": write.action,
+                "fact": write.fact.model_dump(mode="json") if write.fact else None,
+                "previous": write.previous.id if write.previous else None,
+            }
+        )
         return
     if write.fact is None:
         click.echo(f"not stored ({write.action}): it was forgotten before")
@@ -199,19 +284,33 @@ def _print_write(write: Any, as_json: bool) -> None:
 @click.option("--confidence", type=float, default=None)
 @click.option("--valid-until", default=None, help="New expiry (UTC ISO-8601).")
 @click.option("--value", default=None, help="New value for a core block (by label).")
-def edit_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool,
-             obj: str | None, confidence: float | None, valid_until: str | None,
-             value: str | None) -> None:
+def edit_cmd(
+    record_id: str,
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    obj: str | None,
+    confidence: float | None,
+    valid_until: str | None,
+    value: str | None,
+) -> None:
     """Edit a fact (a new version supersedes it) or a core block's value."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
         if not record_id.startswith("fct_"):
             if value is None:
-                raise UserError(f"{record_id!r} is not a fact id; to edit a core block pass "
-                                "its label with --value TEXT")
+                raise UserError(
+                    f"{record_id!r} is not a fact id; to edit a core block pass "
+                    "its label with --value TEXT"
+                )
             block = store.core.get(record_id, user_id=inv.user_id)
-            updated = store.core.update(record_id, value, user_id=inv.user_id,
-                                        expected_version=block.version, trace_id=inv.trace_id)
+            updated = store.core.update(
+                record_id,
+                value,
+                user_id=inv.user_id,
+                expected_version=block.version,
+                trace_id=inv.trace_id,
+            )
             _command_event(store, inv, "memory edit", {"label": record_id, "value": value})
             if as_json:
                 emit_json(updated.model_dump(mode="json"))
@@ -219,9 +318,14 @@ def edit_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bo
                 click.echo(f"{updated.label} v{updated.version}: {updated.value}")
             return
         _command_event(store, inv, "memory edit", {"id": record_id, "object": obj})
-        write = store.edit_fact(record_id, user_id=inv.user_id, trace_id=inv.trace_id,
-                                object=obj, confidence=confidence,
-                                valid_until=parse_time(valid_until) if valid_until else None)
+        write = store.edit_fact(
+            record_id,
+            user_id=inv.user_id,
+            trace_id=inv.trace_id,
+            object=obj,
+            confidence=confidence,
+            valid_until=parse_time(valid_until) if valid_until else None,
+        )
     _print_write(write, as_json)
 
 
@@ -248,19 +352,30 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
         versions = store.facts.history(fact_id, user_id=inv.user_id)
-        sources = {v.id: store.events.many(v.source_event_ids, user_id=inv.user_id)
-                   for v in versions}
+        sources = {
+            v.id: store.events.many(v.source_event_ids, user_id=inv.user_id) for v in versions
+        }
     if as_json:
-        emit_json({"id": fact_id, "versions": [
-            {**v.model_dump(mode="json"),
-             "source_events": [e.model_dump(mode="json") for e in sources[v.id]]}
-            for v in versions]})
+        emit_json(
+            {
+                "id": fact_id,
+                "versions": [
+                    {
+                        **v.model_dump(mode="json"),
+                        "source_events": [e.model_dump(mode="json") for e in sources[v.id]],
+                    }
+                    for v in versions
+                ],
+            }
+        )
         return
     for v in versions:
         click.echo(_fact_line(v))
         for event in sources[v.id]:
-            click.echo(f"    from {event.id} ({event.kind}, {event.ts.isoformat()}): "
-                       f"{json.dumps(event.payload, ensure_ascii=False)[:160]}")
+            click.echo(
+                f"    from {event.id} ({event.kind}, {event.ts.isoformat()}): "
+                f"{json.dumps(event.payload, ensure_ascii=False)[:160]}"
+            )
 
 
 @memory.command("export")
@@ -284,8 +399,10 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
     except FileNotFoundError:
         raise UserError(f"no such file: {file}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"{file} is not valid JSON ({exc}); pass a file written by "
-                        "`engram memory export --json`") from None
+        raise UserError(
+            f"{file} is not valid JSON ({exc}); pass a file written by "
+            "`engram memory export --json`"
+        ) from None
     with open_store(inv) as store:
         counts = import_user(store, data, user_id=inv.user_id, trace_id=inv.trace_id)
     if as_json:

@@ -17,20 +17,44 @@ from .common import common_options, emit_json, invocation
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @common_options
-@click.option("--model", "model_name", default=None,
-              help="Answer with a live model (ollama:NAME) instead of the recorded turns.")
-@click.option("--num-ctx", type=click.IntRange(256), default=None,
-              help="Context window override (the smaller of this and the model's wins).")
-@click.option("--into", type=click.Path(file_okay=False), default=None,
-              help="Fresh directory for the replay's store (default: DATA_DIR/replays/<id>).")
-def replay_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool,
-               model_name: str | None, num_ctx: int | None, into: str | None) -> None:
+@click.option(
+    "--model",
+    "model_name",
+    default=None,
+    help="Answer with a live model (ollama:NAME) instead of the recorded turns.",
+)
+@click.option(
+    "--num-ctx",
+    type=click.IntRange(256),
+    default=None,
+    help="Context window override (the smaller of this and the model's wins).",
+)
+@click.option(
+    "--into",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Fresh directory for the replay's store (default: DATA_DIR/replays/<id>).",
+)
+def replay_cmd(
+    file: str,
+    data_dir: str | None,
+    user: str | None,
+    as_json: bool,
+    model_name: str | None,
+    num_ctx: int | None,
+    into: str | None,
+) -> None:
     """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
     inv = invocation(data_dir, user, as_json)
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
     model = model_from_name(model_name, num_ctx=num_ctx) if model_name else None
-    report = replay(file, data_dir=target, model=model, num_ctx=num_ctx,
-                    embedder=os.environ.get("ENGRAM_EMBEDDER"))
+    report = replay(
+        file,
+        data_dir=target,
+        model=model,
+        num_ctx=num_ctx,
+        embedder=os.environ.get("ENGRAM_EMBEDDER"),
+    )
     if as_json:
         emit_json(report.as_dict())
     else:
@@ -44,10 +68,11 @@ def print_report(report: ReplayReport) -> None:
         mark = "PASS" if probe.passed else "FAIL"
         click.echo(f"{mark}  line {probe.line:<4} {probe.label}: {probe.detail}")
     m = report.metrics()
-    click.echo(f"\nprobes {m['probes']['passed']}/{m['probes']['total']} passed · "
-               f"{m['turns']} turns in {m['sessions']} sessions ({m['restarts']} restarts) · "
-               f"{m['tool_calls']} tool calls · {m['invalid_calls']} invalid "
-               f"({m['repaired_calls']} repaired) · {m['writes']} writes · prompt tokens "
-               f"mean {m['prompt_tokens']['mean']} max {m['prompt_tokens']['max']}")
-    click.echo(f"store: {report.data_dir} (inspect with --data-dir and --user "
-               f"{report.user_id})")
+    click.echo(
+        f"\nprobes {m['probes']['passed']}/{m['probes']['total']} passed · "
+        f"{m['turns']} turns in {m['sessions']} sessions ({m['restarts']} restarts) · "
+        f"{m['tool_calls']} tool calls · {m['invalid_calls']} invalid "
+        f"({m['repaired_calls']} repaired) · {m['writes']} writes · prompt tokens "
+        f"mean {m['prompt_tokens']['mean']} max {m['prompt_tokens']['max']}"
+    )
+    click.echo(f"store: {report.data_dir} (inspect with --data-dir and --user {report.user_id})")

@@ -26,8 +26,10 @@ def trace(ref: str, data_dir: str | None, user: str | None, as_json: bool) -> No
     for event in chain["events"]:
         payload = event["payload"]
         if event["kind"] == "model_request":
-            detail = (f"{payload.get('total')} tokens of {payload.get('window')} "
-                      f"{json.dumps(payload.get('sections'))}")
+            detail = (
+                f"{payload.get('total')} tokens of {payload.get('window')} "
+                f"{json.dumps(payload.get('sections'))}"
+            )
         elif "content" in payload:
             detail = str(payload["content"])[:200]
         else:
