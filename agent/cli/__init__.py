@@ -15,6 +15,7 @@ from loguru import logger
 
 from storage.errors import EngramError, StoreLocked
 
+from .bench import bench
 from .chat import chat
 from .common import CliState, emit_error
 from .memory import memory
@@ -38,7 +39,7 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-for command in (memory, chat, replay_cmd, trace, tools):
+for command in (memory, chat, replay_cmd, trace, tools, bench):
     cli.add_command(command)
 
 

@@ -1,4 +1,4 @@
-"""``engram bench``: performance figures of the storage layer, shown against the design's targets."""
+"""``engram bench``: performance figures of the storage layer, shown against its targets."""
 
 from __future__ import annotations
 
@@ -22,32 +22,77 @@ def bench() -> None:
 
 @bench.command("storage")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
-@click.option("--sizes", default="10000,100000", show_default=True,
-              help="Archive sizes in passages (two users half/half), comma-separated.")
-@click.option("--queries", type=int, default=100, show_default=True,
-              help="Timed queries per search mode and size.")
-@click.option("--writes", type=int, default=500, show_default=True,
-              help="Timed fact writes (creates, confirmations, supersedes).")
-@click.option("--turns", type=int, default=2_000, show_default=True,
-              help="Turns logged and indexed to measure the ingest rate.")
-@click.option("--embedder", type=click.Choice(["minilm", "hash"]), default="minilm",
-              show_default=True, help="minilm is the real offline default; hash is a stand-in.")
-@click.option("--data-dir", type=click.Path(file_okay=False), default=None,
-              help="Where to make the scratch directory (default ./.bench-data); "
-                   "it is removed afterwards.")
-def storage(as_json: bool, sizes: str, queries: int, writes: int, turns: int, embedder: str,
-            data_dir: str | None) -> None:
+@click.option(
+    "--sizes",
+    default="10000,100000",
+    show_default=True,
+    help="Archive sizes in passages (two users half/half), comma-separated.",
+)
+@click.option(
+    "--queries",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Timed queries per search mode and size.",
+)
+@click.option(
+    "--writes",
+    type=int,
+    default=500,
+    show_default=True,
+    help="Timed fact writes (creates, confirmations, supersedes).",
+)
+@click.option(
+    "--turns",
+    type=int,
+    default=2_000,
+    show_default=True,
+    help="Turns logged and indexed to measure the ingest rate.",
+)
+@click.option(
+    "--embedder",
+    type=click.Choice(["minilm", "hash"]),
+    default="minilm",
+    show_default=True,
+    help="minilm is the real offline default; hash is a stand-in.",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where to make the scratch directory (default ./.bench-data); it is removed afterwards.",
+)
+def storage(
+    as_json: bool,
+    sizes: str,
+    queries: int,
+    writes: int,
+    turns: int,
+    embedder: str,
+    data_dir: str | None,
+) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
     # Imported here: LanceDB and rich take ~2 s to import, which every `engram` call would pay.
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from evals.bench_storage import run_storage_bench
 
     console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         tasks: dict[str, Any] = {}
 
@@ -58,8 +103,13 @@ def storage(as_json: bool, sizes: str, queries: int, writes: int, turns: int, em
 
         result = run_storage_bench(
             data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
-            sizes=parse_sizes(sizes), queries=queries, writes=writes, turns=turns,
-            embedder=embedder, progress=progress)
+            sizes=parse_sizes(sizes),
+            queries=queries,
+            writes=writes,
+            turns=turns,
+            embedder=embedder,
+            progress=progress,
+        )
     if as_json:
         emit_json(result)
     else:
@@ -75,25 +125,38 @@ def parse_sizes(text: str) -> list[int]:
         try:
             sizes.append(int(word.removesuffix("k")) * scale)
         except ValueError:
-            raise UserError(f"invalid --sizes {text!r}: give passage counts separated by "
-                            "commas, e.g. --sizes 10000,100000") from None
+            raise UserError(
+                f"invalid --sizes {text!r}: give passage counts separated by "
+                "commas, e.g. --sizes 10000,100000"
+            ) from None
     return sizes
 
 
 def _table(result: dict[str, Any]) -> Table:
     from rich.table import Table
 
-    from evals.bench_storage import (TARGET_HYBRID_AT, TARGET_HYBRID_P95_MS,
-                                     TARGET_INGEST_TURNS_PER_S, TARGET_WRITE_P95_MS)
+    from evals.bench_storage import (
+        TARGET_HYBRID_AT,
+        TARGET_HYBRID_P95_MS,
+        TARGET_INGEST_TURNS_PER_S,
+        TARGET_WRITE_P95_MS,
+    )
 
-    table = Table(title=f"engram bench storage: embedder {result['embedder']}, "
-                        f"{result['machine']['cpus']} CPUs")
-    for name in ("measure", "result", "target", "status"):
-        table.add_column(name)
+    table = Table(
+        title=f"engram bench storage ({result['embedder']} embedder, "
+        f"{result['machine']['cpus']} CPUs)",
+        caption="latencies in ms; search times include embedding the query",
+    )
+    for name in ("measure", "p50 / p95", "target", "status"):
+        table.add_column(name, no_wrap=True)
     write = result["write_ms"]
-    table.add_row("fact write, committed", _latency(write), f"p95 ≤ {TARGET_WRITE_P95_MS:g} ms",
-                  _verdict(write["p95"] <= TARGET_WRITE_P95_MS))
-    hybrid_target = f"p95 ≤ {TARGET_HYBRID_P95_MS:g} ms"
+    table.add_row(
+        "fact write (committed)",
+        _latency(write),
+        f"p95 ≤ {TARGET_WRITE_P95_MS:g}",
+        _verdict(write["p95"] <= TARGET_WRITE_P95_MS),
+    )
+    hybrid_target = f"p95 ≤ {TARGET_HYBRID_P95_MS:g}"
     targeted = False
     for entry in result["results"]:
         for mode, figures in entry["search_ms"].items():
@@ -101,20 +164,21 @@ def _table(result: dict[str, Any]) -> Table:
             if mode == "hybrid" and entry["passages"] == TARGET_HYBRID_AT:
                 target, targeted = hybrid_target, True
                 status = _verdict(figures["p95"] <= TARGET_HYBRID_P95_MS)
-            table.add_row(f"search {mode}, {entry['passages']:,} passages", _latency(figures),
-                          target, status)
+            table.add_row(f"{mode} @ {entry['passages']:,}", _latency(figures), target, status)
     if not targeted:
-        table.add_row(f"search hybrid, {TARGET_HYBRID_AT:,} passages", "not run",
-                      hybrid_target, f"add {TARGET_HYBRID_AT} to --sizes")
+        table.add_row(f"hybrid @ {TARGET_HYBRID_AT:,}", "not run", hybrid_target, "-")
     rate = result["ingest_turns_per_s"]
-    table.add_row("turn ingest with embeddings", f"{rate:,.0f} turns/s",
-                  f"≥ {TARGET_INGEST_TURNS_PER_S:g} turns/s",
-                  _verdict(rate >= TARGET_INGEST_TURNS_PER_S))
+    table.add_row(
+        "turn ingest",
+        f"{rate:,.0f} turns/s",
+        f"≥ {TARGET_INGEST_TURNS_PER_S:g} turns/s",
+        _verdict(rate >= TARGET_INGEST_TURNS_PER_S),
+    )
     return table
 
 
 def _latency(figures: dict[str, float]) -> str:
-    return f"p50 {figures['p50']:.2f} ms, p95 {figures['p95']:.2f} ms"
+    return f"{figures['p50']:.2f} / {figures['p95']:.2f}"
 
 
 def _verdict(met: bool) -> str:

@@ -1,0 +1,390 @@
+"""Storage benchmark: committed fact-write latency, archival search latency, turn ingest rate.
+
+Figures are measured and returned, never asserted. Everything runs in a scratch
+directory made under ``data_dir`` and removed afterwards. Texts are synthetic but
+varied (names, places, topics, numbers) so BM25 and vectors behave as on real notes.
+
+The archive is bulk-loaded straight into a ``VectorIndex`` (no DuckDB records), so
+searches are timed on ``VectorIndex.search``: that is ``Store.search`` minus its
+index sync, which is a dictionary lookup once the user's index is reconciled. The
+query is embedded inside every timed call; no query text is ever repeated.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from loguru import logger
+
+from storage import StorageError, Store, UserError
+from storage.embedders import Embedder, embedder_from_name
+from storage.ids import new_id
+from storage.vectors import MODES, IndexedText, VectorIndex
+
+# What the design asks of a 2-core laptop; the CLI shows each figure against these.
+TARGET_WRITE_P95_MS = 10.0
+TARGET_HYBRID_P95_MS = 25.0
+TARGET_HYBRID_AT = 100_000  # passages in the shared table
+TARGET_INGEST_TURNS_PER_S = 500.0
+
+LOAD_BATCH = 2_000  # passages per VectorIndex.add while bulk loading
+WARMUP_QUERIES = 5  # per mode and size, untimed
+WARMUP_WRITES = 5  # untimed: the first statements also pay for DuckDB's plan caches
+USERS = ("bench-a", "bench-b")  # share the archive half/half; searches run as the first
+
+# (stage, done, total): the CLI draws it; the library never prints.
+ProgressFn = Callable[[str, int, int], None]
+
+
+def _words(text: str, sep: str | None = None) -> tuple[str, ...]:
+    return tuple(text.split(sep))
+
+
+_NAMES = _words(
+    "Maria Alice Bruno Chen Dmitri Elena Farid Grace Hiro Ines Jonas Kofi Lena Mateo "
+    "Nadia Oscar Priya Quentin Rosa Samir Tomas Uma Viktor Wen Yusuf Zoe Amara Diego "
+    "Freya Ivan Keiko Liam Mira Noor Pavel Sofia"
+)
+_PLACES = _words(
+    "Lisbon Osaka Nairobi Montreal Krakow Lima Hanoi Oslo Porto Tbilisi Kyoto Bergen "
+    "Valencia Dakar Quito Tallinn Cork Adelaide Hamburg Seville Zurich Busan Accra "
+    "Ljubljana"
+)
+_THINGS = _words(
+    "dentist appointment, piano lesson, garden budget, flight booking, passport renewal, "
+    "bicycle repair, mortgage payment, lasagna recipe, birthday party, jazz concert, "
+    "library loan, apartment lease, flu vaccine, laptop repair, wedding gift, "
+    "marathon training, tax return, car insurance, guitar course, pottery class, "
+    "job interview, school meeting, hiking trip, coffee grinder, bakery order, "
+    "book club, yoga retreat, chess tournament, violin recital, roof leak, "
+    "electricity bill, phone contract, museum visit, ferry ticket, camping gear, "
+    "team offsite, visa application, kitchen renovation, dog walker, gym membership",
+    sep=", ",
+)
+_ADJECTIVES = _words(
+    "urgent cheap expensive delayed rescheduled overdue quiet noisy broken new old "
+    "shared monthly weekly annual surprise cancelled confirmed tentative"
+)
+_VERBS = _words(
+    "booked paid cancelled moved forgot discussed planned signed renewed postponed "
+    "recommended ordered returned borrowed fixed"
+)
+_MONTHS = _words(
+    "January February March April May June July August September October November December"
+)
+_PASSAGE_TEMPLATES = (
+    "{name} {verb} the {adj} {thing} in {place} for {amount} euros on {month} {day}.",
+    "Note from {month} {day}: {name} said the {thing} with {other} is {adj}; "
+    "follow up before the {day2}th.",
+    "{name} and {other} {verb} a {thing} near {place}; it took {hours} hours and cost {amount}.",
+    "Reminder: the {adj} {thing} for {name} is at {hour}:{minute} on {month} {day} in {place}.",
+    "{name} prefers the {thing} in {place} over the one in {place2}, mostly because it is {adj}.",
+    "Call with {other} about the {thing}: {verb} for {amount}, reference number {ref}.",
+    "{name} mentioned a {adj} {thing} last {month}; {other} {verb} it after {hours} days.",
+    "Order {ref}: {thing} for {name}, delivered to {place} on {month} {day}, {amount} paid.",
+)
+_QUERY_TEMPLATES = (
+    "what did {name} say about the {thing}",
+    "when is the {thing} in {place}",
+    "{adj} {thing} {name} {month}",
+    "how much was the {thing} {other} {verb}",
+    "{name} {place} {thing} reference {ref}",
+    "who {verb} the {adj} {thing} near {place}",
+)
+_TURN_TEMPLATES = (
+    "Can you remind me what {name} said about the {thing} in {place}?",
+    "I {verb} the {thing} yesterday, it was {amount} euros and honestly a bit {adj}.",
+    "{other} wants to meet on {month} {day} at {hour}:{minute} to talk about the {thing}.",
+    "Sure, I noted that the {thing} is {adj} and that {name} {verb} it.",
+    "Last {month} we went to {place} with {other}; the {thing} there was {adj}.",
+    "Please keep in mind that my {thing} is due on the {day}th, reference {ref}.",
+)
+_SINGLE_VALUED = ("lives_in", "works_at", "favorite_color", "phone", "birthday", "diet")
+_MULTI_VALUED = ("likes", "speaks", "has_pet", "visited")
+_OBJECTS = _PLACES + _THINGS + _ADJECTIVES
+_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def run_storage_bench(
+    *,
+    data_dir: Path | str,
+    sizes: Sequence[int] = (10_000, 100_000),
+    queries: int = 100,
+    writes: int = 500,
+    turns: int = 2_000,
+    embedder: str = "minilm",
+    seed: int = 7,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """Run the three measurements in a scratch directory under ``data_dir``; return figures."""
+    ordered = _check(sizes, queries, writes, turns)
+    report: ProgressFn = progress or (lambda _stage, _done, _total: None)
+    model = embedder_from_name(embedder)
+    model.embed(["load the model before anything is timed"])
+    rng = random.Random(seed)
+    with _scratch_dir(Path(data_dir)) as work:
+        write_ms = _bench_writes(work / "facts", model, rng, writes, report)
+        ingest = _bench_ingest(work / "turns", model, rng, turns, report)
+        results = _bench_search(work / "archive", model, rng, ordered, queries, report)
+    return {
+        "write_ms": write_ms,
+        "ingest_turns_per_s": ingest,
+        "results": results,
+        "embedder": embedder,
+        "machine": {"cpus": os.cpu_count() or 1},
+    }
+
+
+def _check(sizes: Sequence[int], queries: int, writes: int, turns: int) -> list[int]:
+    if not sizes:
+        raise UserError("no sizes to benchmark: pass passage counts, e.g. --sizes 10000,100000")
+    for size in sizes:
+        if isinstance(size, bool) or not isinstance(size, int) or size < len(USERS):
+            raise UserError(
+                f"invalid size {size!r}: each size is a passage count of at least "
+                f"{len(USERS)} (two users share the table), e.g. 10000"
+            )
+    for name, value in (("queries", queries), ("writes", writes), ("turns", turns)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UserError(f"{name} must be a positive whole number, got {value!r}")
+    return sorted(set(sizes))  # loaded incrementally: each size reuses the smaller one's rows
+
+
+@contextmanager
+def _scratch_dir(base: Path) -> Iterator[Path]:
+    created = not base.exists()
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="bench-", dir=base))
+    except OSError as exc:
+        raise UserError(
+            f"cannot make a scratch directory under {base} ({exc}): pass a writable --data-dir"
+        ) from exc
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if created:
+            with suppress(OSError):  # only if empty: another run may be using it
+                base.rmdir()
+
+
+# --- measurements -------------------------------------------------------------------------
+
+
+def _bench_writes(
+    path: Path, model: Embedder, rng: random.Random, writes: int, report: ProgressFn
+) -> dict[str, float]:
+    """Latency of ``remember_fact`` until it returns, i.e. until DuckDB has committed."""
+    plan = _fact_plan(rng, WARMUP_WRITES + writes)
+    timings: list[float] = []
+    actions: Counter[str] = Counter()
+    with Store.open(path, embedder=model) as store:
+        for i, (subject, predicate, obj) in enumerate(plan):
+            trace_id = new_id("trc")
+            start = time.perf_counter()
+            write = store.remember_fact(
+                user_id=USERS[0],
+                subject=subject,
+                predicate=predicate,
+                object=obj,
+                trace_id=trace_id,
+            )
+            elapsed = time.perf_counter() - start
+            actions[write.action] += 1
+            if i >= WARMUP_WRITES:
+                timings.append(elapsed)
+            if (i + 1) % 50 == 0 or i + 1 == len(plan):
+                report("fact writes", i + 1, len(plan))
+    logger.debug("benchmark fact writes by action: {}", dict(actions))
+    return _percentiles(timings)
+
+
+def _bench_ingest(
+    path: Path, model: Embedder, rng: random.Random, turns: int, report: ProgressFn
+) -> float:
+    """Turns per second from the first ``log_turn`` until all of them are searchable."""
+    texts = [_fill(rng.choice(_TURN_TEMPLATES), rng) for _ in range(turns)]
+    user = USERS[0]
+    with Store.open(path, embedder=model) as store:
+        store.index.sync("turns", user_id=user)  # a running agent has reconciled already
+        report("log turns, then embed and index them", 0, turns + 1)
+        start = time.perf_counter()
+        for i, text in enumerate(texts):
+            store.log_turn(
+                user_id=user,
+                role="user" if i % 2 == 0 else "assistant",
+                content=text,
+                session_id=f"ses_bench{i // 40:04d}",
+            )
+            if (i + 1) % 100 == 0:
+                report("log turns, then embed and index them", i + 1, turns + 1)
+        store.index.sync("turns", user_id=user)
+        elapsed = time.perf_counter() - start
+        report("log turns, then embed and index them", turns + 1, turns + 1)
+        indexed = store.index.index.count("turns", user_id=user)
+    if indexed != turns:
+        raise StorageError(f"turn ingest benchmark: {indexed} of {turns} turns are searchable")
+    return round(turns / elapsed, 1)
+
+
+def _bench_search(
+    path: Path,
+    model: Embedder,
+    rng: random.Random,
+    sizes: list[int],
+    queries: int,
+    report: ProgressFn,
+) -> list[dict[str, Any]]:
+    index = VectorIndex(path, model)
+    loaded = dict.fromkeys(USERS, 0)
+    seen: set[str] = set()
+    results = []
+    for size in sizes:
+        _load(index, rng, loaded, size, report)
+        index.optimize("passages")
+        timed = _time_queries(index, rng, size, queries, seen, report)
+        results.append({"passages": size, "search_ms": timed})
+    return results
+
+
+def _load(
+    index: VectorIndex, rng: random.Random, loaded: dict[str, int], size: int, report: ProgressFn
+) -> None:
+    """Grow the shared table to ``size`` rows, half per user, in large batches."""
+    wanted = {USERS[0]: size - size // 2, USERS[1]: size // 2}
+    stage = f"load {size:,} passages"
+    report(stage, sum(loaded.values()), size)
+    while any(loaded[user] < wanted[user] for user in USERS):
+        for user in USERS:
+            count = min(LOAD_BATCH, wanted[user] - loaded[user])
+            if count <= 0:
+                continue
+            items = [_passage(rng, user, loaded[user] + k) for k in range(count)]
+            index.add("passages", items, user_id=user)
+            loaded[user] += count
+            report(stage, sum(loaded.values()), size)
+
+
+def _time_queries(
+    index: VectorIndex,
+    rng: random.Random,
+    size: int,
+    queries: int,
+    seen: set[str],
+    report: ProgressFn,
+) -> dict[str, dict[str, float]]:
+    stage = f"search {size:,} passages"
+    timed: dict[str, dict[str, float]] = {}
+    done = 0
+    for mode in MODES:
+        timings: list[float] = []
+        for i, text in enumerate(_fresh_queries(rng, WARMUP_QUERIES + queries, seen)):
+            start = time.perf_counter()
+            index.search("passages", text, user_id=USERS[0], mode=mode, limit=10)
+            elapsed = time.perf_counter() - start
+            if i >= WARMUP_QUERIES:
+                timings.append(elapsed)
+                done += 1
+                report(stage, done, len(MODES) * queries)
+        timed[mode] = _percentiles(timings)
+    return timed
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float]:
+    ms = np.asarray(seconds, dtype=np.float64) * 1000.0
+    return {
+        "p50": round(float(np.percentile(ms, 50)), 3),
+        "p95": round(float(np.percentile(ms, 95)), 3),
+    }
+
+
+# --- synthetic data -----------------------------------------------------------------------
+
+
+def _fill(template: str, rng: random.Random) -> str:
+    name, other = rng.sample(_NAMES, 2)
+    place, place2 = rng.sample(_PLACES, 2)
+    return template.format(
+        name=name,
+        other=other,
+        place=place,
+        place2=place2,
+        thing=rng.choice(_THINGS),
+        adj=rng.choice(_ADJECTIVES),
+        verb=rng.choice(_VERBS),
+        month=rng.choice(_MONTHS),
+        day=rng.randint(1, 28),
+        day2=rng.randint(1, 28),
+        hours=rng.randint(2, 72),
+        hour=rng.randint(7, 21),
+        minute=f"{rng.choice((0, 15, 30, 45)):02d}",
+        amount=rng.randint(5, 4_000),
+        ref=f"{rng.choice('ABCDEFGHJK')}{rng.randint(1_000, 99_999)}",
+    )
+
+
+def _passage(rng: random.Random, user: str, n: int) -> IndexedText:
+    return IndexedText(
+        id=f"psg_{user}_{n:07d}",
+        user_id=user,
+        text=_fill(rng.choice(_PASSAGE_TEMPLATES), rng),
+        kind="passage",
+        ts=_EPOCH + timedelta(minutes=n),
+        session_id=f"ses_{user}_{n // 50:05d}",
+    )
+
+
+def _fresh_queries(rng: random.Random, count: int, seen: set[str]) -> list[str]:
+    """Query texts never used before in this run, so no layer can answer from a cache."""
+    out: list[str] = []
+    while len(out) < count:
+        text = _fill(rng.choice(_QUERY_TEMPLATES), rng)
+        if text not in seen:
+            seen.add(text)
+            out.append(text)
+    return out
+
+
+def _fact_plan(rng: random.Random, count: int) -> list[tuple[str, str, str]]:
+    """(subject, predicate, object) writes: about half new facts, a quarter each
+    confirmations (the current value again) and supersedes (a new single value)."""
+    current: dict[tuple[str, str], str] = {}  # the last object written per subject+predicate
+    singles: list[tuple[str, str]] = []
+    plan: list[tuple[str, str, str]] = []
+    for _ in range(count):
+        roll = rng.random()
+        if current and roll < 0.25:
+            key = rng.choice(list(current))
+            plan.append((*key, current[key]))
+            continue
+        if singles and roll < 0.5:
+            key = rng.choice(singles)
+            obj = rng.choice([o for o in _OBJECTS if o.lower() != current[key].lower()])
+        else:
+            key = _new_key(rng, current)
+            obj = rng.choice(_OBJECTS)
+            if key[1] in _SINGLE_VALUED:
+                singles.append(key)
+        current[key] = obj
+        plan.append((*key, obj))
+    return plan
+
+
+def _new_key(rng: random.Random, taken: dict[tuple[str, str], str]) -> tuple[str, str]:
+    while True:
+        subject = f"{rng.choice(_NAMES)} {rng.choice(_NAMES)[0]}."
+        predicate = rng.choice(_SINGLE_VALUED + _MULTI_VALUED)
+        if (subject, predicate) not in taken:
+            return subject, predicate
