@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from paging.budget import SectionCaps
+from paging.pagein import ScoreWeights
+from paging.pressure import PressureConfig
 
 SYSTEM_PROMPT = """\
 You are Engram, an assistant with long-term memory that lasts across sessions.
@@ -35,3 +41,12 @@ class AgentConfig(BaseModel):
         default=8192, ge=512, description="Window when the model does not report one."
     )
     system_prompt: str = SYSTEM_PROMPT
+    caps: SectionCaps = Field(default_factory=SectionCaps)
+    pressure: PressureConfig = Field(default_factory=PressureConfig)
+    page_floor: float = Field(default=0.30, ge=0, le=1,
+                              description="Relevance below which nothing is paged in.")
+    page_limit: int = Field(default=12, ge=0, le=100, description="Candidates per page-in.")
+    weights: ScoreWeights = Field(default_factory=ScoreWeights)
+    summarizer: Literal["extractive", "model"] = Field(
+        default="extractive", description="Who writes eviction summaries (model: the chat "
+                                          "model, with the extractive one as fallback).")

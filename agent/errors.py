@@ -16,6 +16,7 @@ exceptions that escape a tool, such as ``EndTurn`` from ``send_message``.
 """
 
 from agent.models.base import ModelError, ModelUnavailable
+from paging.assembler import BudgetExceeded
 from storage.errors import (
     EngramError,
     NotFound,
@@ -25,11 +26,6 @@ from storage.errors import (
     VersionConflict,
 )
 from tools.registry import ToolControl, ToolError
-
-
-class BudgetExceeded(EngramError):
-    """The system prompt, core memory and the user's message alone exceed the window."""
-
 
 __all__ = [
     "BudgetExceeded",

@@ -1,9 +1,10 @@
 """The guarded agent loop: one ``step`` per user message.
 
-Log the user message (committed) -> assemble the prompt inside the budget ->
-call the model -> validate and run tool calls (writes through the firewall) ->
-loop until the model answers or a cap stops it -> log the answer with the ids
-of every memory that was in context.
+Log the user message (committed) -> page in memory for it -> assemble each
+request inside the budget -> call the model -> validate and run tool calls
+(writes through the firewall) -> loop until the model answers or a cap stops
+it -> log the answer with the ids of every memory in context -> at the turn
+boundary, check memory pressure and evict old dialogue into a summary.
 """
 
 from __future__ import annotations
@@ -13,15 +14,22 @@ from collections.abc import Callable
 from typing import Any
 
 from loguru import logger
-from pydantic import BaseModel, Field
 
+from agent.citations import cited_ids, is_correction
 from agent.config import AgentConfig
 from agent.errors import BudgetExceeded, ModelError
-from agent.firewall import Firewall
+from agent.firewall import Firewall, redact_secrets
 from agent.models.base import AssistantTurn, ChatModel, ToolCall
-from agent.prompt import PromptReport, assemble, tool_message
-from paging.tokens import counter_for_model
+from agent.turn import ToolCallRecord, Turn
+from paging.assembler import PromptParts, assemble, render_core, tool_message
+from paging.budget import ContextBudget
+from paging.eviction import evict, turns_to_evict
+from paging.pagein import MemoryItem, PageIn
+from paging.pressure import MemoryPressure
+from paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
+from paging.tokens import count_messages, counter_for_model
 from storage import Store
+from storage.clock import iso
 from storage.ids import new_id
 from storage.users import require_user
 from tools.builtin import builtin_registry
@@ -31,52 +39,18 @@ from tools.messaging import EndTurn
 from tools.registry import ToolRegistry, ToolResult
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
-
-
-class ToolCallRecord(BaseModel):
-    name: str
-    arguments: dict[str, Any]
-    ok: bool
-    result: str
-
-
-class Turn(BaseModel):
-    """What one step did, for the caller, transcripts and evals."""
-
-    answer: str
-    trace_id: str
-    user_event_id: str
-    answer_event_id: str
-    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
-    memory_ids: list[str] = Field(default_factory=list)
-    prompt_tokens: list[int] = Field(default_factory=list)
-    completion_tokens: int = 0
-    window: int = 0
-    steps: int = 0
-    invalid_calls: int = 0
-    repaired_calls: int = 0
-    writes: int = 0
-    capped: str | None = None
-    error: str | None = None
-    context_reports: list[dict[str, Any]] = Field(default_factory=list)
-    # Each model response of the step, as a transcript ``assistant`` event records it.
-    responses: list[dict[str, Any]] = Field(default_factory=list)
+# Tools left out first when even bare schemas do not fit a small window.
+DROP_FIRST = ("send_message", "fact_forget", "core_memory_replace", "conversation_search",
+              "archival_memory_search", "archival_memory_insert")
+NOTHING_RELEVANT = ("No stored memory matched this message. If it depends on something the "
+                    "user told you before, search your memory or ask them; do not guess.")
 
 
 class Agent:
-    def __init__(
-        self,
-        *,
-        user_id: str,
-        session_id: str,
-        model: ChatModel,
-        store: Store,
-        config: AgentConfig | None = None,
-        registry: ToolRegistry | None = None,
-        guard: WriteGuard | None = None,
-        external_tool: ExternalTool | None = None,
-        num_ctx: int | None = None,
-    ) -> None:
+    def __init__(self, *, user_id: str, session_id: str, model: ChatModel, store: Store,
+                 config: AgentConfig | None = None, registry: ToolRegistry | None = None,
+                 guard: WriteGuard | None = None, external_tool: ExternalTool | None = None,
+                 num_ctx: int | None = None) -> None:
         self.user_id = require_user(user_id)
         self.session_id = session_id
         self.model = model
@@ -87,144 +61,158 @@ class Agent:
         self.external_tool = external_tool
         self.counter = counter_for_model(getattr(model, "name", None))
         window = model.context_length or self.config.default_window
-        self.window = min(window, num_ctx) if num_ctx else window
-        self.reserve = self.config.reply_reserve or min(1024, self.window // 4)
-        self.history = self._load_history()
+        window = min(window, num_ctx) if num_ctx else window
+        self.budget = ContextBudget(window, reserve=self.config.reply_reserve,
+                                    caps=self.config.caps)
+        self.window = window
+        self.pagein = PageIn(store, counter=self.counter, floor=self.config.page_floor,
+                             weights=self.config.weights)
+        self.pressure = MemoryPressure(self.config.pressure)
+        self.summarizer: Summarizer = (ModelSummarizer(model) if self.config.summarizer == "model"
+                                       else ExtractiveSummarizer())
+        self.specs = self._offered_tools()
+        self.turns = self._load_window()
+        self.execution: dict[str, Any] = {"session": session_id}
+        self._pending_notes: list[str] = []
+        self._last_cited: list[str] = []
         self.log = logger.bind(user_id=user_id, session_id=session_id)
 
-    def _load_history(self) -> list[dict[str, Any]]:
-        """Resume a session: its recent dialogue from the event log."""
-        events = self.store.events.list(
-            user_id=self.user_id,
-            session_id=self.session_id,
-            kinds=["user_message", "assistant_message"],
-            newest_first=True,
-            limit=200,
-        )
-        return [
-            {
-                "role": "user" if e.kind == "user_message" else "assistant",
-                "content": str(e.payload.get("content", "")),
-            }
-            for e in reversed(events)
-        ]
+    # -- set-up --
+
+    def _offered_tools(self) -> list[dict[str, Any]]:
+        """Tool specs at the most detail that fits a quarter of the budget.
+
+        Full docstrings, then first lines without parameter descriptions, then bare
+        signatures: a 2k window cannot afford 1.5k tokens of schemas.
+        """
+        full = self.registry.specs()
+        allowance = self.budget.usable // 4
+        for level in ("full", "compact", "minimal"):
+            specs = full if level == "full" else [_shrink(s, level) for s in full]
+            if self.counter.count(json.dumps(specs)) <= allowance:
+                return specs
+        # Still too big: advertise fewer tools (the rest stay callable if named).
+        for name in DROP_FIRST:
+            if self.counter.count(json.dumps(specs)) <= allowance:
+                break
+            specs = [s for s in specs if s["function"]["name"] != name]
+        return specs
+
+    def _load_window(self) -> list[DialogueTurn]:
+        """Resume a session: its dialogue since the last eviction, from the event log."""
+        evicted = {i for e in self.store.events.list(user_id=self.user_id, kinds=["eviction"],
+                                                     session_id=self.session_id)
+                   for i in e.payload.get("evicted_event_ids", [])}
+        events = [e for e in self.store.events.list(
+            user_id=self.user_id, session_id=self.session_id,
+            kinds=["user_message", "assistant_message"]) if e.id not in evicted]
+        turns: list[DialogueTurn] = []
+        for event in events:
+            content = str(event.payload.get("content", ""))
+            if event.kind == "user_message":
+                turns.append(DialogueTurn(content, "", event.id, "", event.ts))
+            elif turns and not turns[-1].assistant_event_id:
+                turns[-1].assistant, turns[-1].assistant_event_id = content, event.id
+        return turns
+
+    # -- one step --
 
     def step(self, user_message: str) -> Turn:
         """Answer one user message; every event carries the turn's trace id."""
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
         trace_id = new_id("trc")
-        user_event = self.store.log_turn(
-            user_id=self.user_id,
-            role="user",
-            content=user_message,
-            trace_id=trace_id,
-            session_id=self.session_id,
-        )
+        user_event = self.store.log_turn(user_id=self.user_id, role="user", content=user_message,
+                                         trace_id=trace_id, session_id=self.session_id)
+        if self._last_cited and is_correction(user_message):
+            self.store.usage.record(self._last_cited, "corrected", user_id=self.user_id)
         ctx = ToolContext(
-            user_id=self.user_id,
-            session_id=self.session_id,
-            trace_id=trace_id,
-            store=self.store,
-            clock=self.store.clock,
-            source_event_ids=[user_event.id],
+            user_id=self.user_id, session_id=self.session_id, trace_id=trace_id,
+            store=self.store, clock=self.store.clock, source_event_ids=[user_event.id],
             max_writes=self.config.max_writes,
-            extras={
-                "guard": self.guard,
-                "model_name": getattr(self.model, "name", None),
-                "write_source": "model",
-                "recent_messages": [*self.history[-6:], {"role": "user", "content": user_message}],
-            },
-        )
-        turn = Turn(
-            answer="",
-            trace_id=trace_id,
-            user_event_id=user_event.id,
-            answer_event_id="",
-            window=self.window,
-        )
+            extras={"guard": self.guard, "model_name": getattr(self.model, "name", None),
+                    "write_source": "model",
+                    "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
+                    + [{"role": "user", "content": user_message}]})
+        turn = Turn(answer="", trace_id=trace_id, user_event_id=user_event.id,
+                    window=self.window)
+        paged: list[MemoryItem] = []
         try:
-            turn.answer = self._run(user_message, ctx, turn)
+            paged = self._page_in(user_message, user_event.id, ctx)
+            turn.answer = self._run(user_message, paged, ctx, turn)
         except (ModelError, BudgetExceeded) as exc:
             turn.error = str(exc)
             turn.answer = f"I could not answer: {exc}"
             self._event(ctx, "error", {"error": str(exc), "kind": type(exc).__name__})
-        turn.memory_ids = list(ctx.extras.get("memory_ids", []))
+        in_prompt = [i for i in paged if i.id in set(turn.paged_ids)]
+        turn.cited_ids = cited_ids(turn.answer, in_prompt)
+        self.store.usage.record(turn.cited_ids, "cited", user_id=self.user_id)
+        self._last_cited = turn.cited_ids or turn.paged_ids
+        turn.memory_ids = list(dict.fromkeys([*ctx.extras.get("memory_ids", []),
+                                              *turn.paged_ids]))
         turn.writes = ctx.writes
         answer_event = self.store.log_turn(
-            user_id=self.user_id,
-            role="assistant",
-            content=turn.answer,
-            trace_id=trace_id,
-            session_id=self.session_id,
-            payload={
-                "in_reply_to": user_event.id,
-                "memory_ids": turn.memory_ids,
-                "tool_calls": [c.name for c in turn.tool_calls],
-                "capped": turn.capped,
-            },
-        )
+            user_id=self.user_id, role="assistant", content=turn.answer, trace_id=trace_id,
+            session_id=self.session_id, payload={
+                "in_reply_to": user_event.id, "memory_ids": turn.memory_ids,
+                "cited_ids": turn.cited_ids, "tool_calls": [c.name for c in turn.tool_calls],
+                "capped": turn.capped})
         turn.answer_event_id = answer_event.id
-        self.history += [
-            {"role": "user", "content": user_message},
-            {"role": "assistant", "content": turn.answer},
-        ]
+        self.turns.append(DialogueTurn(user_message, turn.answer, user_event.id,
+                                       answer_event.id, user_event.ts))
+        turn.evicted_turns = self._relieve_pressure(ctx)
         return turn
 
-    def _run(self, user_message: str, ctx: ToolContext, turn: Turn) -> str:
+    def _page_in(self, message: str, user_event_id: str, ctx: ToolContext) -> list[MemoryItem]:
+        in_window = {i for t in self.turns for i in (t.user_event_id, t.assistant_event_id)}
+        items = self.pagein.retrieve(
+            message, user_id=self.user_id, as_of=self.store.clock.now(),
+            limit=self.config.page_limit, exclude_ids=in_window | {user_event_id},
+            session_id=self.session_id)
+        items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
+        self._event(ctx, "page_in", {"query": message[:500], "ids": [i.id for i in items],
+                                     "scores": [round(i.score, 4) for i in items],
+                                     "routes": [list(i.routes) for i in items]})
+        return items
+
+    def _run(self, user_message: str, paged: list[MemoryItem], ctx: ToolContext,
+             turn: Turn) -> str:
         scratch: list[dict[str, Any]] = []
+        notes, self._pending_notes = self._pending_notes, []
+        if not paged:
+            notes.append(NOTHING_RELEVANT)
         core = self.store.core.list(user_id=self.user_id)
-        ctx.extras.setdefault("memory_ids", []).extend(f"core:{b.label}@v{b.version}" for b in core)
-        specs = self.registry.specs()
+        ctx.extras.setdefault("memory_ids", []).extend(
+            f"core:{b.label}@v{b.version}" for b in core)
         for _ in range(self.config.max_steps):
-            core = self.store.core.list(user_id=self.user_id)
-            messages, report = assemble(
-                counter=self.counter,
-                window=self.window,
-                reserve=self.reserve,
+            summary, _ = self.store.summaries.get(user_id=self.user_id,
+                                                  session_id=self.session_id)
+            parts = PromptParts(
                 system_prompt=self.config.system_prompt,
-                core=core,
-                tools=specs,
-                history=self.history,
-                user_message=user_message,
-                scratch=scratch,
-            )
-            self._request_event(ctx, turn, report)
-            reply = self.model.chat(messages, specs, {"num_ctx": self.window})
+                core=self.store.core.list(user_id=self.user_id), user_message=user_message,
+                tools=self.specs, summary=summary, notes=notes, paged=paged,
+                execution={**self.execution, "time": iso(self.store.clock.now())},
+                history=[t.messages() for t in self.turns], scratch=scratch)
+            messages, report = assemble(parts, self.budget, self.counter)
+            turn.prompt_tokens.append(report.total)
+            turn.context_reports.append(report.as_dict())
+            turn.paged_ids = list(dict.fromkeys([*turn.paged_ids, *report.paged_ids]))
+            self._event(ctx, "model_request", {"step": turn.steps, **report.as_dict(),
+                                               "model": getattr(self.model, "name", "?")})
+            reply = self.model.chat(messages, self.specs, {"num_ctx": self.window})
             turn.steps += 1
-            turn.responses.append(
-                {
-                    "content": reply.content,
-                    "tool_calls": [
-                        {"name": c.name, "arguments": c.arguments} for c in reply.tool_calls
-                    ],
-                }
-            )
             turn.completion_tokens += reply.usage.completion_tokens
-            if reply.invented_output:
-                self._event(
-                    ctx,
-                    "error",
-                    {"kind": "invented_tool_output", "text": (reply.raw_tool_text or "")[:500]},
-                )
-            if reply.parse_errors:
-                turn.invalid_calls += len(reply.parse_errors)
-                self._event(
-                    ctx, "error", {"kind": "invalid_tool_call", "errors": reply.parse_errors}
-                )
+            turn.responses.append({"content": reply.content, "tool_calls": [
+                {"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+            self._check_reply(reply, ctx, turn)
             if not reply.tool_calls:
                 if reply.parse_errors and turn.repaired_calls < self.config.max_repairs:
                     turn.repaired_calls += 1
-                    scratch += [
-                        {"role": "assistant", "content": reply.raw_tool_text or reply.content},
-                        {
-                            "role": "user",
-                            "content": "Your tool call could not be "
-                            "used: "
-                            + "; ".join(reply.parse_errors)
-                            + ". Send a corrected call or answer in plain text.",
-                        },
-                    ]
+                    scratch += [{"role": "assistant", "content": reply.raw_tool_text
+                                 or reply.content},
+                                {"role": "user", "content": "Your tool call could not be "
+                                 "used: " + "; ".join(reply.parse_errors)
+                                 + ". Send a corrected call or answer in plain text."}]
                     continue
                 return reply.content.strip() or "(the model gave an empty answer)"
             ended = self._run_calls(reply, ctx, turn, scratch)
@@ -232,61 +220,45 @@ class Agent:
                 return ended
         turn.capped = "max_steps"
         self._event(ctx, "error", {"kind": "step_cap", "max_steps": self.config.max_steps})
-        return (
-            f"I stopped after {self.config.max_steps} model steps without finishing this "
-            "request; ask me to continue or narrow it down."
-        )
+        return (f"I stopped after {self.config.max_steps} model steps without finishing this "
+                "request; ask me to continue or narrow it down.")
 
-    def _run_calls(
-        self, reply: AssistantTurn, ctx: ToolContext, turn: Turn, scratch: list[dict[str, Any]]
-    ) -> str | None:
-        scratch.append(
-            {
-                "role": "assistant",
-                "content": reply.content,
-                "tool_calls": [
-                    {"function": {"name": c.name, "arguments": c.arguments}}
-                    for c in reply.tool_calls
-                ],
-            }
-        )
+    def _check_reply(self, reply: AssistantTurn, ctx: ToolContext, turn: Turn) -> None:
+        if reply.invented_output:
+            self._event(ctx, "error", {"kind": "invented_tool_output",
+                                       "text": (reply.raw_tool_text or "")[:500]})
+        if reply.parse_errors:
+            turn.invalid_calls += len(reply.parse_errors)
+            self._event(ctx, "error", {"kind": "invalid_tool_call", "errors": reply.parse_errors})
+
+    def _run_calls(self, reply: AssistantTurn, ctx: ToolContext, turn: Turn,
+                   scratch: list[dict[str, Any]]) -> str | None:
+        scratch.append({"role": "assistant", "content": reply.content, "tool_calls": [
+            {"function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls]})
         for call in reply.tool_calls:
-            self._event(
-                ctx, "tool_call", {"name": call.name, "arguments": call.arguments, "id": call.id}
-            )
+            self._event(ctx, "tool_call", {"name": call.name, "arguments": call.arguments,
+                                           "id": call.id})
             try:
                 result = self._call(call, ctx)
             except EndTurn as end:
-                self._event(
-                    ctx, "tool_result", {"name": call.name, "ok": True, "content": "(message sent)"}
-                )
-                turn.tool_calls.append(
-                    ToolCallRecord(
-                        name=call.name, arguments=call.arguments, ok=True, result="(message sent)"
-                    )
-                )
+                self._event(ctx, "tool_result", {"name": call.name, "ok": True,
+                                                 "content": "(message sent)"})
+                turn.tool_calls.append(ToolCallRecord(name=call.name, arguments=call.arguments,
+                                                      ok=True, result="(message sent)"))
                 return end.message
             if result.error in ("unknown_tool", "invalid_arguments"):
                 turn.invalid_calls += 1
                 if turn.repaired_calls < self.config.max_repairs:
                     turn.repaired_calls += 1
-            self._event(
-                ctx,
-                "tool_result",
-                {
-                    "name": call.name,
-                    "ok": result.ok,
-                    "error": result.error,
-                    "content": result.content[:4000],
-                },
-            )
-            turn.tool_calls.append(
-                ToolCallRecord(
-                    name=call.name, arguments=call.arguments, ok=result.ok, result=result.content
-                )
-            )
-            scratch.append(tool_message(call.name, result.content))
-            ctx.extras["recent_messages"].append({"role": "tool", "content": result.content})
+            content, _ = redact_secrets(result.content)  # secrets never enter a prompt
+            self._event(ctx, "tool_result", {"name": call.name, "ok": result.ok,
+                                             "error": result.error, "content": content[:4000]})
+            turn.tool_calls.append(ToolCallRecord(name=call.name, arguments=call.arguments,
+                                                  ok=result.ok, result=content))
+            scratch.append(tool_message(call.name, content))
+            self.execution.update({"last_tool": call.name, "last_arguments": call.arguments,
+                                   "last_result": content[:2000]})
+            ctx.extras["recent_messages"].append({"role": "tool", "content": content})
         return None
 
     def _call(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
@@ -296,20 +268,60 @@ class Agent:
                 return ToolResult(name=call.name, ok=True, content=recorded)
         return self.registry.call(call.name, call.arguments, ctx)
 
-    def _request_event(self, ctx: ToolContext, turn: Turn, report: PromptReport) -> None:
-        turn.prompt_tokens.append(report.total)
-        turn.context_reports.append(report.as_dict())
-        self._event(
-            ctx,
-            "model_request",
-            {"step": turn.steps, **report.as_dict(), "model": getattr(self.model, "name", "?")},
-        )
+    # -- memory pressure, at the turn boundary --
+
+    def base_tokens(self) -> int:
+        """What the next prompt costs before paging: system, tools, core, summary, dialogue."""
+        summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
+        core = render_core(self.store.core.list(user_id=self.user_id))
+        head = {"role": "system", "content": f"{self.config.system_prompt}\n\n{core}\n{summary}"}
+        dialogue = [m for t in self.turns for m in t.messages()]
+        return (count_messages(self.counter, [head, *dialogue])
+                + self.counter.count(json.dumps(self.specs, ensure_ascii=False)))
+
+    def _relieve_pressure(self, ctx: ToolContext) -> int:
+        fill = self.base_tokens() / self.budget.usable
+        note = self.pressure.note(fill)
+        if note:
+            self._pending_notes.append(note)
+            self._event(ctx, "context_report", {"pressure": round(fill, 3), "level": "warn"})
+        if self.pressure.level(fill) != "flush":
+            return 0
+        excess = self.base_tokens() - int(self.config.pressure.target * self.budget.usable)
+        count = turns_to_evict(self.turns, counter=self.counter, excess_tokens=excess)
+        if not count:
+            return 0
+        try:
+            result = evict(self.store, user_id=self.user_id, session_id=self.session_id,
+                           turns=self.turns[:count], summarizer=self.summarizer,
+                           counter=self.counter, summary_cap=self.budget.cap("summary"),
+                           trace_id=ctx.trace_id)
+        except Exception as exc:  # the window stays as it was; the failure is an event
+            self.log.warning("eviction failed, window kept: {}", exc)
+            self._event(ctx, "error", {"kind": "eviction_failed", "error": str(exc)})
+            return 0
+        del self.turns[:count]
+        self._pending_notes.append("Older turns were summarized out of the window; search "
+                                   "with conversation_search if you need their exact words.")
+        return result.evicted
 
     def _event(self, ctx: ToolContext, kind: str, payload: dict[str, Any]) -> None:
-        self.store.events.append(
-            user_id=self.user_id,
-            kind=kind,
-            trace_id=ctx.trace_id,
-            session_id=self.session_id,
-            payload=json.loads(json.dumps(payload, default=str)),
-        )
+        self.store.events.append(user_id=self.user_id, kind=kind, trace_id=ctx.trace_id,
+                                 session_id=self.session_id,
+                                 payload=json.loads(json.dumps(payload, default=str)))
+
+
+def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:
+    fn = json.loads(json.dumps(spec["function"]))
+    params = fn["parameters"]
+    for prop in params.get("properties", {}).values():
+        prop.pop("description", None)
+        prop.pop("default", None)
+    if level == "minimal":
+        required = set(params.get("required", []))
+        params["properties"] = {k: v for k, v in params.get("properties", {}).items()
+                                if k in required}
+        fn["description"] = fn["description"].splitlines()[0].split(";")[0][:60]
+    else:
+        fn["description"] = fn["description"].splitlines()[0]
+    return {"type": "function", "function": fn}

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agent.loop import Turn
+from agent.turn import Turn
 from evals.transcripts import ExpectEvent
 from storage import Store
 

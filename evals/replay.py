@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.loop import Agent, Turn
+from agent.loop import Agent
 from agent.models.base import ChatModel
+from agent.turn import Turn
 from evals.probes import ProbeResult, evaluate
 from evals.replay_model import ReplayModel
 from evals.transcripts import (

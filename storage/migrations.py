@@ -112,9 +112,46 @@ _TOMBSTONES = _sql(
     """CREATE INDEX facts_user_subject ON facts (user_id, subject, predicate)""",
 )
 
+_PAGING = _sql(
+    # The rolling recursive summary of evicted dialogue, one row per user and session.
+    """CREATE TABLE summaries (
+        user_id VARCHAR NOT NULL,
+        session_id VARCHAR NOT NULL,
+        text VARCHAR NOT NULL,
+        version INTEGER NOT NULL,
+        updated_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        PRIMARY KEY (user_id, session_id)
+    )""",
+    # Session segment summaries (written at eviction and at session end).
+    """CREATE TABLE episodes (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        session_id VARCHAR,
+        start_ts TIMESTAMP NOT NULL,
+        end_ts TIMESTAMP NOT NULL,
+        summary VARCHAR NOT NULL,
+        entities VARCHAR[] NOT NULL,
+        source_event_ids VARCHAR[] NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL
+    )""",
+    # What page-in learned from use: items cited gain, items corrected lose.
+    """CREATE TABLE memory_usage (
+        user_id VARCHAR NOT NULL,
+        item_id VARCHAR NOT NULL,
+        paged_in INTEGER NOT NULL DEFAULT 0,
+        cited INTEGER NOT NULL DEFAULT 0,
+        corrected INTEGER NOT NULL DEFAULT 0,
+        last_used_at TIMESTAMP,
+        PRIMARY KEY (user_id, item_id)
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
+    Migration("003_summaries_episodes_usage", _PAGING),
 )
 
 

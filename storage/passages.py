@@ -71,6 +71,13 @@ class PassageStore:
         )
         return [_passage(r) for r in rows]
 
+    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> list[Passage]:
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? "
+            "AND contains(lower(text), lower(?)) ORDER BY created_at DESC LIMIT ?",
+            [require_user(user_id), needle, limit])
+        return [_passage(r) for r in rows]
+
     def list(self, *, user_id: str) -> list[Passage]:
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? ORDER BY created_at, id",

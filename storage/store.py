@@ -17,6 +17,7 @@ from loguru import logger
 from .clock import Clock, SystemClock
 from .core_blocks import CoreBlocks
 from .database import Database
+from .episodes import Episode, EpisodeStore, RollingSummaries
 from .errors import StorageError, UserError
 from .events import EventLog
 from .facts import FactStore
@@ -25,6 +26,7 @@ from .migrations import migrate
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .records import Event, Fact, FactWrite, Passage
+from .usage import MemoryUsage
 from .users import require_user
 
 if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
@@ -33,8 +35,8 @@ if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .vectors import IndexedText, SearchHit
 
 TURN_KINDS = ("user_message", "assistant_message")
-SearchKind = Literal["fact", "passage", "turn"]
-_TABLE = {"fact": "facts", "passage": "passages", "turn": "turns"}
+SearchKind = Literal["fact", "passage", "turn", "episode"]
+_TABLE = {"fact": "facts", "passage": "passages", "turn": "turns", "episode": "episodes"}
 
 
 class Store:
@@ -64,6 +66,9 @@ class Store:
         self.facts = FactStore(self.db, self.clock)
         self.quarantine = Quarantine(self.db, self.clock)
         self.passages = PassageStore(self.db, self.clock)
+        self.episodes = EpisodeStore(self.db, self.clock)
+        self.summaries = RollingSummaries(self.db, self.clock)
+        self.usage = MemoryUsage(self.db, self.clock)
 
     @classmethod
     def open(
@@ -108,6 +113,7 @@ class Store:
                     "facts": self._fact_items,
                     "passages": self._passage_items,
                     "turns": self._turn_items,
+                    "episodes": self._episode_items,
                 },
             )
         return self._index
@@ -342,6 +348,9 @@ class Store:
     def _passage_items(self, user_id: str) -> list[IndexedText]:
         return [_passage_item(p) for p in self.passages.list(user_id=user_id)]
 
+    def _episode_items(self, user_id: str) -> list[IndexedText]:
+        return [_episode_item(e) for e in self.episodes.list(user_id=user_id)]
+
     def _turn_items(self, user_id: str) -> list[IndexedText]:
         return [_turn_item(e) for e in self.events.list(user_id=user_id, kinds=TURN_KINDS)]
 
@@ -372,6 +381,16 @@ def _passage_item(passage: Passage) -> IndexedText:
         session_id=passage.session_id,
         trace_id=passage.trace_id,
     )
+
+
+def _episode_item(episode: Episode) -> IndexedText:
+    from .vectors import IndexedText
+
+    return IndexedText(id=episode.id, user_id=episode.user_id, text=episode.summary,
+                       kind="episode", ts=episode.end_ts, session_id=episode.session_id,
+                       trace_id=episode.trace_id,
+                       meta={"start": episode.start_ts.isoformat(),
+                             "sources": episode.source_event_ids[:50]})
 
 
 def _turn_item(event: Event) -> IndexedText:

@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 import click
 
-from agent.loop import Agent, Turn
+from agent.loop import Agent
 from agent.models.names import model_from_name
+from agent.turn import Turn
 from evals.transcripts import TranscriptWriter
 
 from .common import common_options, emit_error, invocation, open_store

@@ -1,0 +1,38 @@
+"""What one agent step returns: the answer and everything needed to audit it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ToolCallRecord(BaseModel):
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    result: str
+
+
+class Turn(BaseModel):
+    answer: str
+    trace_id: str
+    user_event_id: str
+    answer_event_id: str = ""
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    memory_ids: list[str] = Field(default_factory=list)
+    paged_ids: list[str] = Field(default_factory=list)
+    cited_ids: list[str] = Field(default_factory=list)
+    prompt_tokens: list[int] = Field(default_factory=list)
+    completion_tokens: int = 0
+    window: int = 0
+    steps: int = 0
+    invalid_calls: int = 0
+    repaired_calls: int = 0
+    writes: int = 0
+    evicted_turns: int = 0
+    capped: str | None = None
+    error: str | None = None
+    context_reports: list[dict[str, Any]] = Field(default_factory=list)
+    # Each model response of the step, as a transcript ``assistant`` event records it.
+    responses: list[dict[str, Any]] = Field(default_factory=list)
