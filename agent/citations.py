@@ -46,6 +46,10 @@ def cited_ids(answer: str, items: list[MemoryItem]) -> list[str]:
     text = answer.lower()
     cited = []
     for item in items:
+        value = str(item.meta.get("object", "")).lower()
+        if value and value in text:  # a fact's value repeated in the answer
+            cited.append(item.id)
+            continue
         idents = [i.lower() for i in identifiers(item.text)]
         if idents and any(i in text for i in idents):
             cited.append(item.id)

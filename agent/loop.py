@@ -145,6 +145,7 @@ class Agent:
             turn.answer = f"I could not answer: {exc}"
             self._event(ctx, "error", {"error": str(exc), "kind": type(exc).__name__})
         in_prompt = [i for i in paged if i.id in set(turn.paged_ids)]
+        turn.paged_texts = [i.text for i in in_prompt]
         turn.cited_ids = cited_ids(turn.answer, in_prompt)
         self.store.usage.record(turn.cited_ids, "cited", user_id=self.user_id)
         self._last_cited = turn.cited_ids or turn.paged_ids
@@ -170,6 +171,8 @@ class Agent:
             limit=self.config.page_limit, exclude_ids=in_window | {user_event_id},
             session_id=self.session_id)
         items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
+        for item in items:  # secrets never enter a prompt, whatever the store holds
+            item.text, _ = redact_secrets(item.text)
         self._event(ctx, "page_in", {"query": message[:500], "ids": [i.id for i in items],
                                      "scores": [round(i.score, 4) for i in items],
                                      "routes": [list(i.routes) for i in items]})

@@ -23,6 +23,8 @@ class Turn(BaseModel):
     memory_ids: list[str] = Field(default_factory=list)
     paged_ids: list[str] = Field(default_factory=list)
     cited_ids: list[str] = Field(default_factory=list)
+    # The text of each paged-in memory the model saw (for probes and audits).
+    paged_texts: list[str] = Field(default_factory=list)
     prompt_tokens: list[int] = Field(default_factory=list)
     completion_tokens: int = 0
     window: int = 0

@@ -136,19 +136,22 @@ def assemble(parts: PromptParts, budget: ContextBudget,
     report.dropped_turns = len(parts.history) - len(kept)
     sections["dialogue"] = sum(count_messages(counter, t) for t in kept)
 
-    allowed_tail = tail_cost + min(budget.cap("paged"), room)
+    # Paged-in memory is shed before dialogue: none at all if an old turn had to go.
+    allowed_tail = tail_cost + (0 if report.dropped_turns else min(budget.cap("paged"), room))
     paged_text, paged_ids = _fit_paged(counter, parts.paged, tail_fixed, allowed_tail, report)
     sections["paged"] = counter.count(paged_text) if paged_text else 0
 
     def build() -> list[dict[str, Any]]:
         tail = "\n\n".join(x for x in (tail_fixed, paged_text) if x)
         tail_message = [{"role": "system", "content": tail}] if tail else []
-        return [system, *(m for t in kept for m in t), *tail_message, user, *scratch]
+        head = [system] if summary else [{"role": "system", "content": head_fixed}]
+        return [*head, *(m for t in kept for m in t), *tail_message, user, *scratch]
 
     messages = build()
     report.total = count_messages(counter, messages) + tools_tokens
     # Joins between sections can cost a few tokens more than the parts; shed in order.
-    while report.total > budget.usable and (paged_text or kept or tail_fixed or scratch):
+    while report.total > budget.usable and (paged_text or kept or tail_fixed or summary
+                                            or scratch):
         if paged_text:
             paged_text, paged_ids, sections["paged"] = "", [], 0
             report.dropped_paged += len(parts.paged)
@@ -157,6 +160,8 @@ def assemble(parts: PromptParts, budget: ContextBudget,
             report.dropped_turns += 1
         elif tail_fixed:
             tail_fixed, sections["execution"] = "", 0
+        elif summary:
+            summary, sections["summary"] = "", 0
         else:
             scratch.pop(0)
             report.cut_tool_result = True

@@ -215,7 +215,8 @@ class PageIn:
             items.append(MemoryItem(
                 id=cand.id, kind=cand.kind, text=cand.text, ts=cand.ts, score=score,
                 similarity=similarity, routes=tuple(sorted(cand.routes)),
-                confidence=fact.confidence if fact else None, meta=cand.meta,
+                confidence=fact.confidence if fact else None,
+                meta={**cand.meta, "object": fact.object} if fact else cand.meta,
                 source_turn_ids=[cand.id] if cand.kind == "turn" else []))
         items.sort(key=lambda i: (-i.score, i.id))
         return items[:limit]

@@ -125,20 +125,25 @@ def pin_identifiers(summary: str, turns: Sequence[DialogueTurn]) -> str:
 def fold(previous: str, segment: str, *, cap: int, counter: TokenCounter) -> str:
     """The rolling recursive summary: previous + new segment, compacted to ``cap`` tokens.
 
-    Oldest low-salience lines go first; identifiers of dropped lines stay pinned.
+    Older lines go before the new segment's, low-salience ones first; identifiers of
+    dropped lines stay pinned on one line.
     """
-    lines = [ln for ln in (previous.splitlines() + segment.splitlines()) if ln.strip()]
-    pinned: list[str] = []
-    while lines and counter.count("\n".join(lines + _pin_line(pinned))) > cap:
-        victim = min(range(len(lines)), key=lambda i: (salience(lines[i]), i))
-        if lines[victim].startswith("- identifiers:") and len(lines) > 1:
-            victim = next(i for i, ln in enumerate(lines) if not ln.startswith("- identifiers:"))
-        dropped = lines.pop(victim)
+    old = [ln for ln in previous.splitlines() if ln.strip() and not ln.startswith(_PINNED)]
+    pinned = [p.strip() for ln in previous.splitlines() if ln.startswith(_PINNED)
+              for p in ln[len(_PINNED):].split(",") if p.strip()]
+    new = [ln for ln in segment.splitlines() if ln.strip()]
+    while counter.count("\n".join(old + new + _pin_line(pinned))) > cap and (old or new):
+        pool = old if old else new
+        victim = min(range(len(pool)), key=lambda i: (salience(pool[i]), i))
+        dropped = pool.pop(victim)
         pinned += [i for i in identifiers(dropped) if i not in pinned]
-        if counter.count("\n".join(_pin_line(pinned))) > cap // 2:
-            pinned = pinned[len(pinned) // 2:]
-    return "\n".join(lines + _pin_line(pinned))
+        while pinned and counter.count("\n".join(_pin_line(pinned))) > cap // 2:
+            pinned.pop(0)
+    return "\n".join(old + new + _pin_line(pinned))
+
+
+_PINNED = "- earlier identifiers: "
 
 
 def _pin_line(pinned: list[str]) -> list[str]:
-    return [f"- earlier identifiers: {', '.join(pinned)}"] if pinned else []
+    return [_PINNED + ", ".join(pinned)] if pinned else []

@@ -268,6 +268,20 @@ class Store:
         self._queue("turns", _turn_item, event)
         return event
 
+    def save_eviction(self, *, user_id: str, session_id: str, summary: str,
+                      episode: Episode, evicted_event_ids: Sequence[str], trace_id: str) -> int:
+        """Commit the new rolling summary, the episode and the eviction event together."""
+        with self.db.transaction() as conn:
+            version = self.summaries.put(summary, user_id=user_id, session_id=session_id,
+                                         trace_id=trace_id, conn=conn)
+            self.episodes.insert(episode, conn=conn)
+            self.events.append_in(conn, user_id=user_id, kind="eviction", trace_id=trace_id,
+                                  session_id=session_id, payload={
+                                      "episode_id": episode.id, "summary_version": version,
+                                      "evicted_event_ids": list(evicted_event_ids)})
+        self._queue("episodes", _episode_item, episode)
+        return version
+
     def forget(
         self, record_id: str, *, user_id: str, trace_id: str, session_id: str | None = None
     ) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from tools.context import ToolContext
 from tools.guard import guarded_write, note_read
 from tools.params import SearchLimit, SearchQuery
 from tools.registry import ToolError, tool
+from tools.search import search_memory
 
 
 @tool
@@ -52,7 +53,7 @@ def archival_memory_search(
     Good: archival_memory_search(query="standing desk order number")
     Bad: archival_memory_search(query="") (say what you need).
     """
-    hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["passage"], limit=limit)
+    hits = search_memory(ctx, query, kinds=("passage",), limit=limit)
     note_read(ctx, "archival_memory_search", query, [h.id for h in hits])
     if not hits:
         return "no matching passages"
@@ -70,10 +71,7 @@ def conversation_search(
     Good: conversation_search(query="what did I say about my daughter's school")
     Bad: conversation_search(query="stuff") (too vague to match anything).
     """
-    try:
-        hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["turn"], limit=limit)
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
+    hits = search_memory(ctx, query, kinds=("turn",), limit=limit)
     note_read(ctx, "conversation_search", query, [h.id for h in hits])
     if not hits:
         return "no matching turns"

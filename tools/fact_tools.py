@@ -12,6 +12,7 @@ from tools.context import ToolContext
 from tools.guard import guarded_write, note_read
 from tools.params import SearchLimit, SearchQuery
 from tools.registry import ToolError, tool
+from tools.search import search_memory
 
 
 @tool
@@ -83,7 +84,7 @@ def fact_search(
     Good: fact_search(query="daughter name age")
     Bad: fact_search(query="*") (describe what you need).
     """
-    hits = ctx.store.search(query, user_id=ctx.user_id, kinds=["fact"], limit=limit)
+    hits = search_memory(ctx, query, kinds=("fact",), limit=limit)
     facts = {f.id: f for f in ctx.store.facts.list(user_id=ctx.user_id)}
     lines = []
     for hit in hits:

@@ -1,0 +1,121 @@
+"""Page-in routes, validity, scoring, floor and learning from use."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from agent.citations import cited_ids, is_correction
+from agent.loop import NOTHING_RELEVANT, Agent
+from agent.models.scripted import ScriptedModel
+from paging.pagein import MemoryItem, PageIn
+from storage import ManualClock, Store
+
+
+def fact(store: Store, predicate: str, obj: str, **kw) -> str:
+    write = store.remember_fact(user_id="u", subject="Maya", predicate=predicate, object=obj,
+                                trace_id="t", **kw)
+    return write.fact.id
+
+
+def test_exact_identifier_route_beats_weak_similarity(store: Store) -> None:
+    for i in range(30):
+        store.insert_passage(user_id="u", text=f"Order ORD-{58200 + i}: item number {i}",
+                             trace_id="t")
+    hits = PageIn(store).retrieve("status of ORD-58213?", user_id="u", kinds=("passage",))
+    assert "ORD-58213" in hits[0].text and "exact" in hits[0].routes
+
+
+def test_superseded_expired_and_quarantined_never_page_in(store: Store,
+                                                           clock: ManualClock) -> None:
+    old = fact(store, "lives_in", "Paris")
+    clock.advance(timedelta(hours=1))
+    new = fact(store, "lives_in", "Shanghai")
+    expired = fact(store, "staying_at", "Hotel Lux", valid_until=clock.now() + timedelta(days=1))
+    store.quarantine.hold(user_id="u", tool="fact_remember", reasons=["injection"],
+                          arguments={"subject": "Maya", "predicate": "lives_in",
+                                     "object": "Atlantis"}, trace_id="t")
+    clock.advance(timedelta(days=2))
+    ids = [i.id for i in PageIn(store, floor=0).retrieve(
+        "where does Maya live, which hotel, Paris Shanghai Atlantis Lux", user_id="u")]
+    assert new in ids and old not in ids and expired not in ids
+    assert not any("Atlantis" in i.text for i in PageIn(store, floor=0).retrieve(
+        "Atlantis", user_id="u"))
+
+
+def test_time_route_prefers_what_was_said_then(store: Store, clock: ManualClock) -> None:
+    store.log_turn(user_id="u", role="user", content="We talked about the garden design",
+                   session_id="a")
+    clock.advance(timedelta(days=6))
+    store.log_turn(user_id="u", role="user", content="We talked about the garden budget",
+                   session_id="b")
+    clock.advance(timedelta(days=1))
+    hits = PageIn(store, floor=0).retrieve("what did we say yesterday about the garden?",
+                                           user_id="u", kinds=("turn",))
+    assert "budget" in hits[0].text and "time" in hits[0].routes
+
+
+def test_floor_pages_nothing_and_the_prompt_says_so(store: Store) -> None:
+    fact(store, "lives_in", "Stockholm")
+    assert PageIn(store, floor=0.99).retrieve("quantum chromodynamics", user_id="u") == []
+    model = ScriptedModel(["ok"])
+    agent = Agent(user_id="u", session_id="s", store=store, model=model)
+    agent.pagein.floor = 0.99
+    agent.step("tell me about quantum chromodynamics")
+    assert any(NOTHING_RELEVANT in m["content"] for m in model.calls[0].messages)
+
+
+def test_use_teaches_the_scorer(store: Store) -> None:
+    a = fact(store, "likes", "green tea")
+    b = fact(store, "likes", "green apples")
+    pagein = PageIn(store, floor=0)
+    before = {i.id: i.score for i in pagein.retrieve("green", user_id="u", kinds=("fact",))}
+    store.usage.record([a], "cited", user_id="u")
+    store.usage.record([b], "corrected", user_id="u")
+    after = {i.id: i.score for i in pagein.retrieve("green", user_id="u", kinds=("fact",))}
+    assert after[a] > before[a] and after[b] < before[b]
+
+
+def test_plain_confirmation_is_not_a_correction() -> None:
+    for yes in ("yes, that's right", "Yes!", "correct", "对", "exactly"):
+        assert not is_correction(yes)
+    for no in ("No, I moved to Oslo", "Actually it's 7", "that's wrong", "不对，是上海"):
+        assert is_correction(no)
+
+
+def test_cited_ids_by_identifier_or_words(store: Store, clock: ManualClock) -> None:
+    items = [MemoryItem(id="p1", kind="passage", text="Order ORD-58213: oak desk",
+                        ts=clock.now(), score=1),
+             MemoryItem(id="f1", kind="fact", text="Maya daughter name Elsa", ts=clock.now(),
+                        score=1)]
+    assert cited_ids("Your order ORD-58213 ships soon", items) == ["p1"]
+    assert cited_ids("Your daughter's name is Elsa", items) == ["f1"]
+
+
+def test_agent_pages_in_and_records_ids(store: Store) -> None:
+    fid = fact(store, "lives_in", "Stockholm", importance=0.9)
+    model = ScriptedModel(["You live in Stockholm."])
+    turn = Agent(user_id="u", session_id="s", store=store, model=model).step(
+        "Remind me, where does Maya live?")
+    assert fid in turn.paged_ids and fid in turn.memory_ids and fid in turn.cited_ids
+    prompt = "\n".join(m["content"] for m in model.calls[0].messages)
+    assert f"[{fid} · fact ·" in prompt
+    [event] = store.events.list(user_id="u", kinds=["page_in"])
+    assert fid in event.payload["ids"]
+
+
+def test_pack_is_greedy_by_score_per_token(store: Store, clock: ManualClock) -> None:
+    long = MemoryItem(id="long", kind="turn", text="word " * 400, ts=clock.now(), score=0.9)
+    short = MemoryItem(id="short", kind="turn", text="short fact", ts=clock.now(), score=0.5)
+    packed = PageIn(store).pack([long, short], budget_tokens=100)
+    assert [i.id for i in packed] == ["short"]
+
+
+def test_secrets_in_tool_results_are_masked_before_the_prompt(store: Store) -> None:
+    from agent.models.base import AssistantTurn, ToolCall
+
+    store.insert_passage(user_id="u", text="deploy key sk-abcdefghijklmnopqrstuvwx", trace_id="t")
+    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
+        id="1", name="archival_memory_search", arguments={"query": "deploy key"})]), "done"])
+    Agent(user_id="u", session_id="s", store=store, model=model).step("what's the deploy key?")
+    prompt = "\n".join(str(m.get("content")) for m in model.calls[1].messages)
+    assert "sk-abcdefghijklmnopqrstuvwx" not in prompt and "[REDACTED:api_key]" in prompt
