@@ -30,6 +30,7 @@ from loguru import logger
 from storage import StorageError, Store, UserError
 from storage.embedders import Embedder, embedder_from_name
 from storage.ids import new_id
+from storage.store import MEMORY_TABLE
 from storage.vectors import MODES, IndexedText, VectorIndex
 
 # What the design asks of a 2-core laptop; the CLI shows each figure against these.
@@ -218,7 +219,7 @@ def _bench_ingest(
     texts = [_fill(rng.choice(_TURN_TEMPLATES), rng) for _ in range(turns)]
     user = USERS[0]
     with Store.open(path, embedder=model) as store:
-        store.index.sync("turns", user_id=user)  # a running agent has reconciled already
+        store.index.sync(MEMORY_TABLE, user_id=user)  # a running agent has reconciled already
         report("log turns, then embed and index them", 0, turns + 1)
         start = time.perf_counter()
         for i, text in enumerate(texts):
@@ -230,10 +231,10 @@ def _bench_ingest(
             )
             if (i + 1) % 100 == 0:
                 report("log turns, then embed and index them", i + 1, turns + 1)
-        store.index.sync("turns", user_id=user)
+        store.index.sync(MEMORY_TABLE, user_id=user)
         elapsed = time.perf_counter() - start
         report("log turns, then embed and index them", turns + 1, turns + 1)
-        indexed = store.index.index.count("turns", user_id=user)
+        indexed = store.index.index.count(MEMORY_TABLE, user_id=user)
     if indexed != turns:
         raise StorageError(f"turn ingest benchmark: {indexed} of {turns} turns are searchable")
     return round(turns / elapsed, 1)

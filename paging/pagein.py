@@ -20,13 +20,14 @@ from typing import Any
 from paging.summarize import identifiers
 from paging.timeparse import TimeWindow, resolve_time
 from paging.tokens import TokenCounter, counter_for_model
+from paging.turn_order import TurnOrder
 from storage import Store
+from storage.store import MEMORY_TABLE
 from storage.users import require_user
 
-TABLES = {"fact": "facts", "episode": "episodes", "passage": "passages", "turn": "turns"}
 ALL_KINDS = ("fact", "episode", "passage", "turn")
 BASE_IMPORTANCE = {"fact": 0.5, "episode": 0.5, "passage": 0.5, "turn": 0.3}
-_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="engram-pagein")
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-pagein")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,23 @@ class ScoreWeights:
 
 
 SIMILARITY_ONLY = ScoreWeights(similarity=1.0, importance=0.0, recency=0.0, confirmation=0.0)
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    """How routes and context combine into similarity (measured on LoCoMo dev, see README).
+
+    fts_weight: share of BM25 (normalized by the query's best) against vector similarity
+    (min-max normalized). neighbour: a turn gains this share of an adjacent turn's
+    similarity (answers sit next to questions). session: a prior for turns of sessions
+    where many strong matches cluster. speaker: a boost for the turns of a speaker the
+    query names.
+    """
+
+    fts_weight: float = 0.6
+    neighbour: float = 0.3
+    session: float = 0.15
+    speaker: float = 0.1
 
 
 @dataclass
@@ -63,46 +81,80 @@ class _Candidate:
     text: str
     ts: datetime
     meta: dict[str, Any]
+    session_id: str | None = None
     vector: float = 0.0
-    fts: float = 0.0
+    fts: float = 0.0  # raw BM25
     exact: float = 0.0
     time: float = 0.0
+    fused: float = 0.0  # query-relative similarity: both routes normalized, then context
+    relevance: float = 0.0  # absolute similarity, for the floor
     routes: set[str] = field(default_factory=set)
 
 
 class PageIn:
-    def __init__(self, store: Store, *, counter: TokenCounter | None = None,
-                 weights: ScoreWeights | None = None, floor: float = 0.30,
-                 per_route: int = 20) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        counter: TokenCounter | None = None,
+        weights: ScoreWeights | None = None,
+        floor: float = 0.30,
+        per_route: int = 20,
+        ranking: RankingConfig | None = None,
+    ) -> None:
         self.store = store
+        self.ranking = ranking or RankingConfig()
+        self.turn_order = TurnOrder(store)
         self.counter = counter or counter_for_model(None)
         self.weights = weights or ScoreWeights()
         self.floor = floor
         self.per_route = per_route
 
-    def retrieve(self, query: str, *, user_id: str, as_of: datetime | None = None,
-                 kinds: Sequence[str] = ALL_KINDS, limit: int = 20,
-                 exclude_ids: Collection[str] = (), session_id: str | None = None,
-                 weights: ScoreWeights | None = None) -> list[MemoryItem]:
+    def retrieve(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        as_of: datetime | None = None,
+        kinds: Sequence[str] = ALL_KINDS,
+        limit: int = 20,
+        exclude_ids: Collection[str] = (),
+        session_id: str | None = None,
+        weights: ScoreWeights | None = None,
+    ) -> list[MemoryItem]:
         """Ranked memory for ``query`` above the relevance floor, best first."""
         require_user(user_id)
         if not query.strip():
             return []
         now = as_of or self.store.clock.now()
         found: dict[str, _Candidate] = {}
-        self._search_routes(query, user_id, kinds, found)
+        self._search_routes(query, user_id, kinds, found, max(self.per_route, limit))
         self._exact_route(query, user_id, kinds, found)
         window = resolve_time(query, now)
         if window is not None:
             self._time_route(window, user_id, kinds, session_id, found)
-        return self._score(found, user_id=user_id, now=now, exclude=set(exclude_ids),
-                           weights=weights or self.weights, limit=limit)
+        return self._score(
+            found,
+            query=query,
+            user_id=user_id,
+            now=now,
+            exclude=set(exclude_ids),
+            weights=weights or self.weights,
+            limit=limit,
+        )
 
-    def rank_turns(self, query: str, *, user_id: str, as_of: datetime | None = None,
-                   limit: int = 50) -> list[MemoryItem]:
+    def rank_turns(
+        self, query: str, *, user_id: str, as_of: datetime | None = None, limit: int = 50
+    ) -> list[MemoryItem]:
         """Raw turns ranked for ``query``: turns found directly, then via episodes/facts."""
-        items = self.retrieve(query, user_id=user_id, as_of=as_of, limit=limit * 2,
-                              kinds=("turn", "episode"), weights=SIMILARITY_ONLY)
+        items = self.retrieve(
+            query,
+            user_id=user_id,
+            as_of=as_of,
+            limit=limit * 2,
+            kinds=("turn",),
+            weights=SIMILARITY_ONLY,
+        )
         ranked: dict[str, MemoryItem] = {}
         for item in items:
             if item.kind == "turn":
@@ -115,8 +167,9 @@ class PageIn:
             item.tokens = item.tokens or self.counter.count(item.text) + 12
         chosen: set[int] = set()
         used = 0
-        for n in sorted(range(len(items)),
-                        key=lambda i: items[i].score / max(items[i].tokens, 1), reverse=True):
+        for n in sorted(
+            range(len(items)), key=lambda i: items[i].score / max(items[i].tokens, 1), reverse=True
+        ):
             if used + items[n].tokens <= budget_tokens:
                 chosen.add(n)
                 used += items[n].tokens
@@ -124,50 +177,91 @@ class PageIn:
 
     # -- routes --
 
-    def _search_routes(self, query: str, user_id: str, kinds: Sequence[str],
-                       found: dict[str, _Candidate]) -> None:
+    def _search_routes(
+        self,
+        query: str,
+        user_id: str,
+        kinds: Sequence[str],
+        found: dict[str, _Candidate],
+        per_route: int,
+    ) -> None:
         index = self.store.index
-        tables = [TABLES[k] for k in kinds]
-        for table in tables:
-            index.sync(table, user_id=user_id)
+        index.sync(MEMORY_TABLE, user_id=user_id)
+        limit = per_route * max(1, len(kinds))
+        # Full-text search runs while the query is embedded; then the vector search.
+        fts = _POOL.submit(
+            index.index.search,
+            MEMORY_TABLE,
+            query,
+            user_id=user_id,
+            mode="fts",
+            limit=limit,
+            kinds=list(kinds),
+        )
         vector = self.store.embedder.embed([query])[0]
-        jobs = [(table, mode) for table in tables for mode in ("vector", "fts")]
-        results = _POOL.map(lambda job: index.index.search(
-            job[0], query, user_id=user_id, mode=job[1], limit=self.per_route,
-            query_vector=vector if job[1] == "vector" else None), jobs)
-        for (_, mode), hits in zip(jobs, results, strict=True):
+        vector_hits = index.index.search(
+            MEMORY_TABLE,
+            query,
+            user_id=user_id,
+            mode="vector",
+            limit=limit,
+            kinds=list(kinds),
+            query_vector=vector,
+        )
+        modes = ("vector", "fts")
+        results = (vector_hits, fts.result())
+        for mode, hits in zip(modes, results, strict=True):
             for hit in hits:
-                cand = found.setdefault(hit.id, _Candidate(hit.id, hit.kind, hit.text, hit.ts,
-                                                           hit.meta))
+                cand = found.setdefault(
+                    hit.id, _Candidate(hit.id, hit.kind, hit.text, hit.ts, hit.meta, hit.session_id)
+                )
                 if mode == "vector":
                     cand.vector = max(cand.vector, hit.score)
                 else:
-                    cand.fts = max(cand.fts, hit.score / (hit.score + 4.0))
+                    cand.fts = max(cand.fts, hit.score)
                 cand.routes.add(mode)
 
-    def _exact_route(self, query: str, user_id: str, kinds: Sequence[str],
-                     found: dict[str, _Candidate]) -> None:
+    def _exact_route(
+        self, query: str, user_id: str, kinds: Sequence[str], found: dict[str, _Candidate]
+    ) -> None:
         for ident in identifiers(query)[:5]:
             hits: list[tuple[str, str, str, datetime, dict[str, Any]]] = []
             if "fact" in kinds:
-                hits += [(f.id, "fact", f.text(), f.created_at, {}) for f in
-                         self.store.facts.list(user_id=user_id)
-                         if ident.lower() in f.text().lower()]
+                hits += [
+                    (f.id, "fact", f.text(), f.created_at, {})
+                    for f in self.store.facts.containing(ident, user_id=user_id)
+                ]
             if "passage" in kinds:
-                hits += [(p.id, "passage", p.text, p.created_at, {}) for p in
-                         self.store.passages.containing(ident, user_id=user_id)]
+                hits += [
+                    (p.id, "passage", p.text, p.created_at, {})
+                    for p in self.store.passages.containing(ident, user_id=user_id)
+                ]
             if "turn" in kinds:
-                hits += [(e.id, "turn", str(e.payload.get("content", "")), e.ts,
-                          {"role": e.kind.split("_")[0]}) for e in
-                         self.store.events.containing(
-                             ident, user_id=user_id, kinds=["user_message", "assistant_message"])]
+                hits += [
+                    (
+                        e.id,
+                        "turn",
+                        str(e.payload.get("content", "")),
+                        e.ts,
+                        {"role": e.kind.split("_")[0]},
+                    )
+                    for e in self.store.events.containing(
+                        ident, user_id=user_id, kinds=["user_message", "assistant_message"]
+                    )
+                ]
             for rid, kind, text, ts, meta in hits:
                 cand = found.setdefault(rid, _Candidate(rid, kind, text, ts, meta))
                 cand.exact = 1.0
                 cand.routes.add("exact")
 
-    def _time_route(self, window: TimeWindow, user_id: str, kinds: Sequence[str],
-                    session_id: str | None, found: dict[str, _Candidate]) -> None:
+    def _time_route(
+        self,
+        window: TimeWindow,
+        user_id: str,
+        kinds: Sequence[str],
+        session_id: str | None,
+        found: dict[str, _Candidate],
+    ) -> None:
         episodes = self.store.episodes.list(user_id=user_id, start=window.start, end=window.end)
         if window.last_time:
             earlier = [e for e in episodes if e.session_id != session_id]
@@ -175,8 +269,9 @@ class PageIn:
             episodes = [e for e in earlier if e.session_id == last_session]
         if "episode" in kinds:
             for ep in episodes[-5:]:
-                cand = found.setdefault(ep.id, _Candidate(ep.id, "episode", ep.summary,
-                                                          ep.end_ts, {}))
+                cand = found.setdefault(
+                    ep.id, _Candidate(ep.id, "episode", ep.summary, ep.end_ts, {})
+                )
                 cand.time = 1.0
                 cand.routes.add("time")
         for cand in found.values():
@@ -186,9 +281,82 @@ class PageIn:
 
     # -- scoring --
 
-    def _score(self, found: dict[str, _Candidate], *, user_id: str, now: datetime,
-               exclude: set[str], weights: ScoreWeights, limit: int) -> list[MemoryItem]:
-        facts = {f.id: f for f in self.store.facts.list(user_id=user_id, as_of=now)}
+    def _fuse(self, found: dict[str, _Candidate], query: str, user_id: str) -> None:
+        """Similarity relative to this query's candidates, then turn context."""
+        cfg = self.ranking
+        vectors = [c.vector for c in found.values() if "vector" in c.routes]
+        vmin, vmax = (min(vectors), max(vectors)) if vectors else (0.0, 1.0)
+        fmax = max((c.fts for c in found.values()), default=0.0) or 1.0
+        for c in found.values():
+            v = (c.vector - vmin) / ((vmax - vmin) or 1.0) if "vector" in c.routes else 0.0
+            c.fused = (1 - cfg.fts_weight) * v + cfg.fts_weight * c.fts / fmax
+            c.fused = max(c.fused, c.exact) + 0.25 * c.time
+            c.relevance = max(c.vector, c.fts / (c.fts + 4.0), c.exact) + 0.25 * c.time
+            if {"vector", "fts"} <= c.routes:  # found by meaning and by words
+                c.relevance += 0.1
+        turns = sorted((c for c in found.values() if c.kind == "turn"), key=lambda c: -c.fused)
+        if cfg.neighbour and turns:
+            self._neighbours(turns[:50], found, user_id)
+        if cfg.session and turns:
+            sessions: dict[str | None, float] = {}
+            for c in turns[:30]:
+                sessions[c.session_id] = sessions.get(c.session_id, 0.0) + c.fused
+            top_session = max(sessions.values()) or 1.0
+            top_score = turns[0].fused
+            for c in found.values():
+                if c.kind in ("turn", "episode") and c.session_id in sessions:
+                    c.fused += cfg.session * sessions[c.session_id] / top_session * top_score
+        if cfg.speaker:
+            speakers = {str(c.meta.get("speaker")) for c in turns if c.meta.get("speaker")}
+            named = [s for s in speakers if s.lower() in query.lower()]
+            if len(named) == 1:
+                for c in turns:
+                    if c.meta.get("speaker") == named[0]:
+                        c.fused *= 1 + cfg.speaker
+
+    def _neighbours(
+        self, turns: list[_Candidate], found: dict[str, _Candidate], user_id: str
+    ) -> None:
+        bonus: dict[str, tuple[float, float]] = {}
+        for c in turns:
+            for n in self.turn_order.neighbours(c.id, user_id=user_id):
+                gain = self.ranking.neighbour * c.fused
+                if gain > bonus.get(n, (0.0, 0.0))[0]:
+                    bonus[n] = (gain, c.relevance)
+        missing = [n for n in bonus if n not in found]
+        for event in self.store.events.many(missing, user_id=user_id):
+            role = "user" if event.kind == "user_message" else "assistant"
+            meta = {
+                "role": role,
+                **{k: v for k, v in event.payload.items() if k in ("speaker", "dia_id")},
+            }
+            found[event.id] = _Candidate(
+                event.id,
+                "turn",
+                str(event.payload.get("content", "")),
+                event.ts,
+                meta,
+                event.session_id,
+                routes={"context"},
+            )
+        for n, (gain, parent_relevance) in bonus.items():
+            if n in found:
+                found[n].fused += gain
+                found[n].relevance = max(found[n].relevance, parent_relevance * 0.8)
+
+    def _score(
+        self,
+        found: dict[str, _Candidate],
+        *,
+        query: str,
+        user_id: str,
+        now: datetime,
+        exclude: set[str],
+        weights: ScoreWeights,
+        limit: int,
+    ) -> list[MemoryItem]:
+        facts = self.store.facts.valid_among(list(found), user_id=user_id, as_of=now)
+        self._fuse(found, query, user_id)
         usage = self.store.usage.stats([c for c in found], user_id=user_id)
         items: list[MemoryItem] = []
         for cand in found.values():
@@ -197,26 +365,35 @@ class PageIn:
             fact = facts.get(cand.id)
             if cand.kind == "fact" and fact is None:
                 continue  # superseded, expired, forgotten or quarantined: never paged in
-            similarity = max(cand.vector, 0.9 * cand.fts, cand.exact)
-            if len(cand.routes - {"time"}) > 1:
-                similarity += 0.1
-            similarity = min(1.0, similarity + 0.25 * cand.time)
-            if similarity < self.floor:
+            if cand.relevance < self.floor:
                 continue
+            similarity = min(1.0, cand.fused)
             importance = fact.importance if fact else BASE_IMPORTANCE[cand.kind]
             hours = max(0.0, (now - cand.ts).total_seconds() / 3600)
             recency = 1.0 / (1.0 + hours / 168)
             confirmation = min(1.0, fact.confirmations / 3) if fact else 0.0
             paged, cited, corrected = usage.get(cand.id, (0, 0, 0))
             learned = 0.05 * math.log1p(cited) - 0.1 * corrected
-            score = (weights.similarity * similarity + weights.importance * importance
-                     + weights.recency * recency + weights.confirmation * confirmation
-                     + (learned if weights.similarity < 1.0 else 0.0))
-            items.append(MemoryItem(
-                id=cand.id, kind=cand.kind, text=cand.text, ts=cand.ts, score=score,
-                similarity=similarity, routes=tuple(sorted(cand.routes)),
-                confidence=fact.confidence if fact else None,
-                meta={**cand.meta, "object": fact.object} if fact else cand.meta,
-                source_turn_ids=[cand.id] if cand.kind == "turn" else []))
+            score = (
+                weights.similarity * similarity
+                + weights.importance * importance
+                + weights.recency * recency
+                + weights.confirmation * confirmation
+                + (learned if weights.similarity < 1.0 else 0.0)
+            )
+            items.append(
+                MemoryItem(
+                    id=cand.id,
+                    kind=cand.kind,
+                    text=cand.text,
+                    ts=cand.ts,
+                    score=score,
+                    similarity=similarity,
+                    routes=tuple(sorted(cand.routes)),
+                    confidence=fact.confidence if fact else None,
+                    meta={**cand.meta, "object": fact.object} if fact else cand.meta,
+                    source_turn_ids=[cand.id] if cand.kind == "turn" else [],
+                )
+            )
         items.sort(key=lambda i: (-i.score, i.id))
         return items[:limit]

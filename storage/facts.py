@@ -244,6 +244,29 @@ class FactStore:
             sql += f" LIMIT {int(limit)}"
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
 
+    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> list[Fact]:
+        """Active facts whose subject or object contains ``needle`` (case-insensitive)."""
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND status = 'active' AND "
+            "(contains(lower(object), lower(?)) OR contains(lower(subject), lower(?))) "
+            "ORDER BY created_at DESC LIMIT ?", [require_user(user_id), needle, needle, limit])
+        return [_fact(r) for r in rows]
+
+    def valid_among(self, ids: Sequence[str], *, user_id: str,
+                    as_of: datetime | None = None) -> dict[str, Fact]:
+        """Of these ids, the facts valid at ``as_of`` (what page-in may show)."""
+        ids = [i for i in ids if i.startswith("fct_")]
+        if not ids:
+            return {}
+        at = db_time(as_of or self._clock.now())
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND id IN (SELECT unnest(?)) "
+            "AND status IN ('active', 'superseded') AND created_at <= ? AND valid_from <= ? "
+            "AND (valid_until IS NULL OR valid_until > ?) "
+            "AND (invalidated_at IS NULL OR invalidated_at > ?)",
+            [require_user(user_id), ids, at, at, at, at])
+        return {r[0]: _fact(r) for r in rows}
+
     def edit(
         self,
         fact_id: str,

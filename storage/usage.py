@@ -38,6 +38,6 @@ class MemoryUsage:
             return {}
         rows = self._db.query(
             "SELECT item_id, paged_in, cited, corrected FROM memory_usage "
-            "WHERE user_id = ? AND list_contains(?, item_id)",
+            "WHERE user_id = ? AND item_id IN (SELECT unnest(?))",
             [require_user(user_id), list(ids)])
         return {r[0]: (r[1], r[2], r[3]) for r in rows}

@@ -1,0 +1,48 @@
+"""The order of dialogue turns per user, kept incrementally, for neighbouring-turn context."""
+
+from __future__ import annotations
+
+from storage import Store
+
+MESSAGE_KINDS = ("user_message", "assistant_message")
+
+
+class TurnOrder:
+    """Which message came right before and after another, within its session."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._ids: dict[str, list[str]] = {}
+        self._pos: dict[str, dict[str, int]] = {}
+        self._session: dict[str, dict[str, str | None]] = {}
+        self._last_seq: dict[str, int] = {}
+
+    def _refresh(self, user_id: str) -> None:
+        rows = self.store.db.query(
+            "SELECT seq, id, session_id FROM events WHERE user_id = ? AND seq > ? "
+            "AND list_contains(?, kind) ORDER BY seq",
+            [user_id, self._last_seq.get(user_id, 0), list(MESSAGE_KINDS)])
+        if not rows:
+            return
+        ids = self._ids.setdefault(user_id, [])
+        pos = self._pos.setdefault(user_id, {})
+        session = self._session.setdefault(user_id, {})
+        for _seq, event_id, session_id in rows:
+            pos[event_id] = len(ids)
+            ids.append(event_id)
+            session[event_id] = session_id
+        self._last_seq[user_id] = rows[-1][0]
+
+    def neighbours(self, event_id: str, *, user_id: str) -> list[str]:
+        """The previous and next message of the same session (0 to 2 ids)."""
+        self._refresh(user_id)
+        pos = self._pos.get(user_id, {}).get(event_id)
+        if pos is None:
+            return []
+        ids, session = self._ids[user_id], self._session[user_id]
+        return [ids[j] for j in (pos - 1, pos + 1)
+                if 0 <= j < len(ids) and session[ids[j]] == session[event_id]]
+
+    def session_of(self, event_id: str, *, user_id: str) -> str | None:
+        self._refresh(user_id)
+        return self._session.get(user_id, {}).get(event_id)
