@@ -74,6 +74,9 @@ class ReplayReport:
                     "answer": t.answer,
                     "tools": [c.name for c in t.tool_calls],
                     "prompt_tokens": t.prompt_tokens,
+                    "window": t.window,
+                    "evictions": t.evicted_turns,
+                    "paged_in": len(t.paged_ids),
                 }
                 for t in self.turns
             ],

@@ -318,8 +318,9 @@ class PageIn:
         self, turns: list[_Candidate], found: dict[str, _Candidate], user_id: str
     ) -> None:
         bonus: dict[str, tuple[float, float]] = {}
+        adjacent = self.turn_order.neighbours([c.id for c in turns], user_id=user_id)
         for c in turns:
-            for n in self.turn_order.neighbours(c.id, user_id=user_id):
+            for n in adjacent.get(c.id, []):
                 gain = self.ranking.neighbour * c.fused
                 if gain > bonus.get(n, (0.0, 0.0))[0]:
                     bonus[n] = (gain, c.relevance)

@@ -33,16 +33,15 @@ class TurnOrder:
             session[event_id] = session_id
         self._last_seq[user_id] = rows[-1][0]
 
-    def neighbours(self, event_id: str, *, user_id: str) -> list[str]:
-        """The previous and next message of the same session (0 to 2 ids)."""
+    def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[str]]:
+        """For each id, the previous and next message of the same session (0 to 2 ids)."""
         self._refresh(user_id)
-        pos = self._pos.get(user_id, {}).get(event_id)
-        if pos is None:
-            return []
-        ids, session = self._ids[user_id], self._session[user_id]
-        return [ids[j] for j in (pos - 1, pos + 1)
-                if 0 <= j < len(ids) and session[ids[j]] == session[event_id]]
-
-    def session_of(self, event_id: str, *, user_id: str) -> str | None:
-        self._refresh(user_id)
-        return self._session.get(user_id, {}).get(event_id)
+        pos_of = self._pos.get(user_id, {})
+        ids, session = self._ids.get(user_id, []), self._session.get(user_id, {})
+        found: dict[str, list[str]] = {}
+        for event_id in event_ids:
+            pos = pos_of.get(event_id)
+            if pos is not None:
+                found[event_id] = [ids[j] for j in (pos - 1, pos + 1) if 0 <= j < len(ids)
+                                   and session[ids[j]] == session[event_id]]
+        return found

@@ -72,6 +72,30 @@ def storage(
     data_dir: str | None,
 ) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
+    from rich.console import Console
+
+    from evals.bench_storage import run_storage_bench
+
+    counts = parse_sizes(sizes)
+    result = _with_progress(
+        lambda progress: run_storage_bench(
+            data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
+            sizes=counts,
+            queries=queries,
+            writes=writes,
+            turns=turns,
+            embedder=embedder,
+            progress=progress,
+        )
+    )
+    if as_json:
+        emit_json(result)
+    else:
+        Console().print(_table(result))
+
+
+def _with_progress(run: Any) -> Any:
+    """Run a benchmark with a progress bar on stderr (only on a terminal)."""
     # Imported here: LanceDB and rich take ~2 s to import, which every `engram` call would pay.
     from rich.console import Console
     from rich.progress import (
@@ -83,8 +107,6 @@ def storage(
         TimeRemainingColumn,
     )
 
-    from evals.bench_storage import run_storage_bench
-
     console = Console(stderr=True)
     columns = (
         TextColumn("{task.description}"),
@@ -93,7 +115,9 @@ def storage(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
         tasks: dict[str, Any] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
@@ -101,19 +125,7 @@ def storage(
                 tasks[stage] = bar.add_task(stage, total=total)
             bar.update(tasks[stage], completed=done, total=total)
 
-        result = run_storage_bench(
-            data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
-            sizes=parse_sizes(sizes),
-            queries=queries,
-            writes=writes,
-            turns=turns,
-            embedder=embedder,
-            progress=progress,
-        )
-    if as_json:
-        emit_json(result)
-    else:
-        Console().print(_table(result))
+        return run(progress)
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -183,3 +195,80 @@ def _latency(figures: dict[str, float]) -> str:
 
 def _verdict(met: bool) -> str:
     return "[green]met[/green]" if met else "[red]missed[/red]"
+
+
+@bench.command("paging")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--memories",
+    default="10000,100000",
+    show_default=True,
+    help="Store sizes (mixed turns, facts, passages, episodes), comma-separated.",
+)
+@click.option(
+    "--queries", type=int, default=100, show_default=True, help="Timed page-ins per size."
+)
+@click.option(
+    "--embedder",
+    type=click.Choice(["minilm", "hash"]),
+    default="minilm",
+    show_default=True,
+    help="minilm is the real offline default.",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where to make the scratch directory (default ./.bench-data).",
+)
+def paging_cmd(
+    as_json: bool, memories: str, queries: int, embedder: str, data_dir: str | None
+) -> None:
+    """Page-in latency (embedding, routes, scoring, packing) and assembly time by size."""
+    from evals.bench_paging import TARGET_ASSEMBLY_P95_MS, TARGET_PAGE_IN_P95_MS, run_paging_bench
+
+    sizes = parse_sizes(memories)
+    result = _with_progress(
+        lambda progress: run_paging_bench(
+            sizes=sizes,
+            queries=queries,
+            embedder=embedder,
+            data_dir=Path(data_dir) if data_dir else None,
+            progress=progress,
+        )
+    )
+    if as_json:
+        emit_json(result)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"engram bench paging ({embedder})")
+    for column in (
+        "memories",
+        "page-in p50 ms",
+        "page-in p95 ms",
+        "assembly p50 ms",
+        "assembly p95 ms",
+        "items",
+    ):
+        table.add_column(column, justify="right")
+    for row in result["results"]:
+        page_ok = row["page_in_ms"]["p95"] <= TARGET_PAGE_IN_P95_MS
+        asm_ok = row["assembly_ms"]["p95"] <= TARGET_ASSEMBLY_P95_MS
+        table.add_row(
+            str(row["memories"]),
+            f"{row['page_in_ms']['p50']:.2f}",
+            f"{row['page_in_ms']['p95']:.2f} {'met' if page_ok else 'MISSED'}",
+            f"{row['assembly_ms']['p50']:.2f}",
+            f"{row['assembly_ms']['p95']:.2f} {'met' if asm_ok else 'MISSED'}",
+            str(row["paged_items_mean"]),
+        )
+    Console().print(table)
+    rows = result["results"]
+    if len(rows) >= 2:
+        ratio = rows[-1]["page_in_ms"]["p95"] / max(rows[0]["page_in_ms"]["p95"], 1e-9)
+        click.echo(
+            f"p95 at {rows[-1]['memories']} / p95 at {rows[0]['memories']}: {ratio:.2f} "
+            f"(target <= 2)"
+        )

@@ -35,6 +35,13 @@ from .common import common_options, emit_json, invocation
     default=None,
     help="Fresh directory for the replay's store (default: DATA_DIR/replays/<id>).",
 )
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write a self-contained HTML report (probes, tokens, evictions, page-ins).",
+)
 def replay_cmd(
     file: str,
     data_dir: str | None,
@@ -43,6 +50,7 @@ def replay_cmd(
     model_name: str | None,
     num_ctx: int | None,
     into: str | None,
+    html_out: str | None,
 ) -> None:
     """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
     inv = invocation(data_dir, user, as_json)
@@ -55,6 +63,11 @@ def replay_cmd(
         num_ctx=num_ctx,
         embedder=os.environ.get("ENGRAM_EMBEDDER"),
     )
+    if html_out:
+        from evals.report_html import replay_report
+
+        path = replay_report(report.as_dict(), html_out)
+        click.echo(f"report: {path}", err=True)
     if as_json:
         emit_json(report.as_dict())
     else:

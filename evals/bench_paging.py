@@ -1,0 +1,170 @@
+"""``engram bench paging``: page-in and prompt assembly latency over a large user store.
+
+A store of N mixed memories (turns, facts, passages, episodes; one user) is built,
+then each query is timed end to end: query embedding, every route, scoring, packing.
+Assembly is timed separately. Figures are returned, never asserted.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from evals.bench_storage import (
+    _EPOCH,
+    _PASSAGE_TEMPLATES,
+    _QUERY_TEMPLATES,
+    _TURN_TEMPLATES,
+    _fill,
+    _percentiles,
+    _scratch_dir,
+)
+from paging.assembler import PromptParts, assemble
+from paging.budget import ContextBudget
+from paging.pagein import PageIn
+from paging.tokens import counter_for_model
+from storage import ManualClock, Store, UserError
+from storage.store import MEMORY_TABLE
+
+TARGET_PAGE_IN_P95_MS = 25.0
+TARGET_ASSEMBLY_P95_MS = 5.0
+USER = "bench-user"
+MIX = (("turn", 0.5), ("fact", 0.2), ("passage", 0.2), ("episode", 0.1))
+ProgressFn = Callable[[str, int, int], None]
+
+
+def run_paging_bench(
+    *,
+    sizes: Sequence[int] = (10_000, 100_000),
+    queries: int = 100,
+    embedder: str = "minilm",
+    data_dir: Path | None = None,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    if not sizes or any(not isinstance(n, int) or n < 100 for n in sizes):
+        raise UserError("--memories takes sizes of at least 100, e.g. 10000,100000")
+    if queries < 1:
+        raise UserError("--queries must be at least 1")
+    report = progress or (lambda stage, done, total: None)
+    results = []
+    with _scratch_dir(data_dir or Path.cwd() / ".bench-data") as work:
+        for size in sorted(set(sizes)):
+            results.append(_one_size(work / f"m{size}", size, queries, embedder, report))
+    return {
+        "results": results,
+        "embedder": embedder,
+        "targets": {
+            "page_in_p95_ms": TARGET_PAGE_IN_P95_MS,
+            "assembly_p95_ms": TARGET_ASSEMBLY_P95_MS,
+        },
+    }
+
+
+def _one_size(
+    path: Path, size: int, queries: int, embedder: str, report: ProgressFn
+) -> dict[str, Any]:
+    rng = random.Random(size)
+    clock = ManualClock(_EPOCH)
+    with Store.open(path, embedder=embedder, clock=clock) as store:
+        _fill_store(store, clock, size, rng, report)
+        report(f"indexing {size}", 0, 1)
+        store.index.sync(MEMORY_TABLE, user_id=USER)
+        store.index.index.optimize(MEMORY_TABLE)
+        report(f"indexing {size}", 1, 1)
+        pagein = PageIn(store, floor=0.0)
+        texts = [_fill(rng.choice(_QUERY_TEMPLATES), rng) for _ in range(queries + 5)]
+        for text in texts[:5]:  # warm-up: caches, ONNX session, first queries
+            pagein.retrieve(text, user_id=USER, limit=12)
+        page_in, assembly, paged = [], [], []
+        budget = ContextBudget(8192)
+        counter = counter_for_model("qwen2.5:7b")
+        history = [
+            [
+                {"role": "user", "content": _fill(rng.choice(_TURN_TEMPLATES), rng)},
+                {"role": "assistant", "content": "Noted."},
+            ]
+            for _ in range(20)
+        ]
+        core = store.core.list(user_id=USER)
+        for n, text in enumerate(texts[5:], 1):
+            start = time.perf_counter()
+            items = pagein.pack(
+                pagein.retrieve(text, user_id=USER, limit=12), budget_tokens=budget.cap("paged")
+            )
+            page_in.append(time.perf_counter() - start)
+            paged.append(len(items))
+            parts = PromptParts(
+                system_prompt="You are Engram.",
+                core=core,
+                user_message=text,
+                paged=items,
+                history=history,
+                execution={"session": "b"},
+            )
+            start = time.perf_counter()
+            assemble(parts, budget, counter)
+            assembly.append(time.perf_counter() - start)
+            report(f"queries at {size}", n, queries)
+    return {
+        "memories": size,
+        "page_in_ms": _percentiles(page_in),
+        "assembly_ms": _percentiles(assembly),
+        "paged_items_mean": round(sum(paged) / len(paged), 2),
+    }
+
+
+def _fill_store(
+    store: Store, clock: ManualClock, size: int, rng: random.Random, report: ProgressFn
+) -> None:
+    """Write ``size`` records in committed batches, spread over a year of sessions."""
+    counts = {kind: int(size * share) for kind, share in MIX}
+    counts["turn"] += size - sum(counts.values())
+    plan = [kind for kind, n in counts.items() for _ in range(n)]
+    rng.shuffle(plan)
+    step = timedelta(minutes=525_600 / max(size, 1))
+    for start in range(0, len(plan), 2_000):
+        with store.db.transaction() as conn:
+            for n, kind in enumerate(plan[start : start + 2_000], start):
+                clock.advance(step)
+                session = f"s{n // 40}"
+                if kind == "turn":
+                    store.events.append_in(
+                        conn,
+                        user_id=USER,
+                        kind="user_message",
+                        session_id=session,
+                        payload={"content": _fill(rng.choice(_TURN_TEMPLATES), rng)},
+                    )
+                elif kind == "fact":
+                    store.facts.remember(
+                        user_id=USER,
+                        subject="user",
+                        predicate=f"note_{n}",
+                        trace_id="trc_bench",
+                        object=_fill(rng.choice(_PASSAGE_TEMPLATES), rng)[:200],
+                    )
+                elif kind == "passage":
+                    store.passages.insert(
+                        user_id=USER,
+                        trace_id="trc_bench",
+                        conn=conn,
+                        text=_fill(rng.choice(_PASSAGE_TEMPLATES), rng),
+                    )
+                else:
+                    summary = " ".join(_fill(rng.choice(_PASSAGE_TEMPLATES), rng) for _ in range(3))
+                    episode = store.episodes.build(
+                        user_id=USER,
+                        session_id=session,
+                        start_ts=clock.now() - step * 40,
+                        end_ts=clock.now(),
+                        summary=summary,
+                        entities=[],
+                        source_event_ids=[],
+                        trace_id="trc_bench",
+                    )
+                    store.episodes.insert(episode, conn=conn)
+        report(f"writing {size}", min(start + 2_000, size), size)
