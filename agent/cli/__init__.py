@@ -17,10 +17,9 @@ from storage.errors import EngramError, StoreLocked
 
 from .bench import bench
 from .chat import chat
-from .eval import eval_group
-from .firewall import firewall_group
-from .health import health
 from .common import CliState, emit_error
+from .eval import eval_group
+from .health import health
 from .memory import memory
 from .replay import replay_cmd
 from .tools_cmd import tools
@@ -42,8 +41,7 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-for command in (memory, chat, replay_cmd, trace, tools, bench, eval_group, health,
-                firewall_group):
+for command in (memory, chat, replay_cmd, trace, tools, bench, eval_group, health):
     cli.add_command(command)
 
 

@@ -1,0 +1,311 @@
+"""``engram eval``: benchmarks of the memory against public datasets (LoCoMo)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from storage.errors import EngramError, StoreLocked, UserError
+from storage.ids import new_id
+
+from .common import emit_json, invocation
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+CATEGORY_NAMES = {
+    "1": "multi-hop",
+    "2": "temporal",
+    "3": "open-domain",
+    "4": "single-hop",
+    "5": "adversarial",
+}
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Evaluations of retrieval and answers on public benchmarks."""
+
+
+@eval_group.command("locomo")
+@click.option(
+    "--data",
+    "data_file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="A LoCoMo JSON file (e.g. locomo10.json).",
+)
+@click.option("--k", "ks", default="5,10,25", show_default=True, help="Cut-offs for recall@k.")
+@click.option(
+    "--budget",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Token budget for recall at budget (raw turns packed in rank order).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write an HTML report with plots to this file.",
+)
+@click.option(
+    "--limit-conversations",
+    type=click.IntRange(1),
+    default=None,
+    help="Only the first N conversations.",
+)
+@click.option(
+    "--answer-model",
+    default=None,
+    help="Answer each question with this model (ollama:NAME) and score F1.",
+)
+@click.option(
+    "--judge-model",
+    default=None,
+    help="Judge the answers CORRECT/WRONG with this model (ollama:NAME).",
+)
+@click.option("--keep", is_flag=True, help="Keep the per-conversation stores afterwards.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Data directory; stores go under DATA_DIR/evals/<run id>.",
+)
+def locomo(
+    data_file: str,
+    ks: str,
+    budget: int,
+    as_json: bool,
+    html_out: str | None,
+    limit_conversations: int | None,
+    answer_model: str | None,
+    judge_model: str | None,
+    keep: bool,
+    data_dir: str | None,
+) -> None:
+    """Strict evidence recall of Engram's page-in vs BM25, dense and recency on LoCoMo."""
+    try:
+        _locomo(
+            data_file,
+            parse_ks(ks),
+            budget,
+            as_json,
+            html_out,
+            limit_conversations,
+            answer_model,
+            judge_model,
+            keep,
+            data_dir,
+        )
+    except StoreLocked:
+        raise
+    except EngramError as exc:  # one line, also when the group runs on its own
+        raise click.ClickException(" ".join(str(exc).split())) from exc
+
+
+def _locomo(
+    data_file: str,
+    ks: list[int],
+    budget: int,
+    as_json: bool,
+    html_out: str | None,
+    limit_conversations: int | None,
+    answer_model: str | None,
+    judge_model: str | None,
+    keep: bool,
+    data_dir: str | None,
+) -> None:
+    from rich.console import Console
+
+    from evals.locomo import run_locomo
+
+    inv = invocation(data_dir, None, as_json)
+    run_id = new_id("run")
+    started = time.perf_counter()
+    with _progress_bars() as progress:
+        result = run_locomo(
+            data_file,
+            data_dir=inv.data_dir,
+            ks=ks,
+            budget=budget,
+            embedder=os.environ.get("ENGRAM_EMBEDDER"),
+            limit_conversations=limit_conversations,
+            keep=keep,
+            run_id=run_id,
+            live_qa=_live_qa(answer_model, judge_model),
+            progress=progress,
+        )
+    elapsed = time.perf_counter() - started
+    if html_out:
+        from evals.report_html import locomo_report
+
+        locomo_report(result, html_out)
+    if as_json:
+        emit_json(result)
+    else:
+        console = Console()
+        console.print(_summary_line(result, elapsed))
+        console.print(_overall_table(result))
+        console.print(_category_table(result))
+        if "qa" in result:
+            console.print(_qa_table(result["qa"]))
+    err = Console(stderr=True)
+    if html_out:
+        err.print(f"HTML report: {html_out}")
+    if keep:
+        err.print(f"stores kept in {Path(inv.data_dir) / 'evals' / run_id}")
+
+
+def parse_ks(text: str) -> list[int]:
+    try:
+        ks = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        ks = []
+    if not ks or ks[0] < 1:
+        raise UserError(
+            f"invalid --k {text!r}: give positive cut-offs separated by commas, e.g. --k 5,10,25"
+        )
+    return ks
+
+
+def _live_qa(answer_model: str | None, judge_model: str | None) -> Any:
+    if judge_model and not answer_model:
+        raise UserError("--judge-model needs --answer-model: the judge grades its answers")
+    if not answer_model:
+        return None
+    from agent.models.names import model_from_name
+    from evals.live_qa import LiveQA
+
+    return LiveQA(
+        answer_model=model_from_name(answer_model),
+        answer_name=answer_model,
+        judge_model=model_from_name(judge_model) if judge_model else None,
+        judge_name=judge_model,
+    )
+
+
+@contextmanager
+def _progress_bars() -> Iterator[Callable[[str, int, int], None]]:
+    """One rich progress bar per conversation, on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(name: str, done: int, total: int) -> None:
+            if name not in tasks:
+                tasks[name] = bar.add_task(name, total=total)
+            bar.update(tasks[name], completed=done, total=total)
+
+        yield progress
+
+
+def _summary_line(result: dict[str, Any], elapsed: float) -> str:
+    return (
+        f"LoCoMo {result['dataset']}: {result['conversations']} conversations, "
+        f"{result['questions']} questions scored ({result['skipped_questions']} skipped, "
+        f"{result['skipped_evidence']} malformed or missing evidence ids), budget "
+        f"{result['budget']} tokens, {elapsed:.0f} s"
+    )
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _overall_table(result: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    table = Table(
+        title="Strict evidence recall, categories 1-4 (%)",
+        caption="tokens: mean size of the budget set; latency: one ranking call",
+    )
+    table.add_column("system")
+    for k in result["k"]:
+        table.add_column(f"R@{k}", justify="right")
+    for name in ("R@budget", "tokens/query", "p50 ms", "p95 ms"):
+        table.add_column(name, justify="right")
+    for system, m in result["systems"].items():
+        table.add_row(
+            system,
+            *[_pct(m["recall_at_k"][str(k)]) for k in result["k"]],
+            _pct(m["recall_at_budget"]),
+            f"{m['tokens_per_query'] or 0:.0f}",
+            f"{m['latency_ms']['p50']:.1f}",
+            f"{m['latency_ms']['p95']:.1f}",
+        )
+    return table
+
+
+def _category_table(result: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    table = Table(title="Recall by category (%)")
+    table.add_column("category")
+    table.add_column("n", justify="right")
+    table.add_column("system")
+    for k in result["k"]:
+        table.add_column(f"R@{k}", justify="right")
+    table.add_column("R@budget", justify="right")
+    categories = next(iter(result["systems"].values()))["by_category"]
+    for cat in categories:
+        for n, (system, m) in enumerate(result["systems"].items()):
+            figures = m["by_category"][cat]
+            label = f"{cat} {CATEGORY_NAMES.get(cat, '')}".strip() if n == 0 else ""
+            table.add_row(
+                label,
+                str(figures["questions"]) if n == 0 else "",
+                system,
+                *[_pct(figures["recall_at_k"][str(k)]) for k in result["k"]],
+                _pct(figures["recall_at_budget"]),
+                end_section=n == len(result["systems"]) - 1,
+            )
+    return table
+
+
+def _qa_table(qa: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    table = Table(title=f"Live QA: {qa['model']}, judge {qa['judge'] or 'none'}")
+    for name in (
+        "category",
+        "n",
+        "F1 %",
+        "judge %",
+        "unparseable",
+        "no gold",
+        "tokens",
+        "p50 ms",
+        "p95 ms",
+    ):
+        table.add_column(name, justify="left" if name == "category" else "right")
+    rows = [("overall 1-4", qa["overall"]), *qa["by_category"].items()]
+    for label, f in rows:
+        table.add_row(
+            f"{label} {CATEGORY_NAMES.get(label, '')}".strip(),
+            str(f["questions"]),
+            _pct(f["f1"]),
+            _pct(f["judge_accuracy"]),
+            str(f["unparseable_judgements"]),
+            str(f["no_gold_answer"]),
+            "-" if f["tokens_per_answer"] is None else f"{f['tokens_per_answer']:.0f}",
+            f"{f['latency_ms']['p50']:.0f}",
+            f"{f['latency_ms']['p95']:.0f}",
+        )
+    return table

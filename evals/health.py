@@ -1,0 +1,276 @@
+"""Memory health for one user: freshness, page-in hit rate, quarantine, amnesia alerts.
+
+Read-only: it lists records and events through ``Store`` and writes nothing.
+Event contracts it reads: ``page_in`` ``{"ids", "query", "scores"}``,
+``assistant_message`` ``{"content", "memory_ids", "cited_ids"}`` (``cited_ids``
+absent in older events counts as ``[]``) and ``memory_write`` with
+``action == "confirmed"``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from storage import Event, Fact, Store
+from storage.clock import iso
+
+FACT_STATUSES = ("active", "expired", "superseded", "retracted", "quarantined")
+
+# Answers that say the agent does not know or remember; curly apostrophes included.
+_APOS = "['\u2019]"
+AMNESIA_PATTERN = re.compile(
+    "|".join(
+        [
+            rf"\bI\s+(?:don{_APOS}t|do\s+not)\s+(?:know|remember|recall)\b",
+            rf"\bI{_APOS}?m\s+not\s+sure\b",
+            r"\bI\s+am\s+not\s+sure\b",
+            rf"\bI\s+(?:don{_APOS}t|do\s+not)\s+have\s+(?:any\s+)?"
+            r"(?:information|record|records|memory|memories|details)\b",
+            r"\bI\s+have\s+no\s+(?:information|record|records|memory|memories)\b",
+            r"\bno\s+records?\b",
+            rf"\bI\s+(?:can{_APOS}t|cannot)\s+(?:remember|recall)\b",
+            "不知道",
+            "不记得",
+            "不清楚",
+            "没有记录",
+            "没有相关(?:信息|记录)",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+_SNIPPET_CHARS = 160
+
+
+def health_report(store: Store, *, user_id: str) -> dict[str, Any]:
+    """Health figures for ``user_id``; ratios are rounded to 4 places, ``None`` when undefined."""
+    facts = store.facts.list(user_id=user_id, include_inactive=True)
+    passages = store.passages.list(user_id=user_id)
+    held = store.quarantine.list(user_id=user_id, status="held")
+    events = store.events.list(user_id=user_id)
+    by_status: Counter[str] = Counter(f.status for f in facts)
+    statuses = {s: by_status.get(s, 0) for s in FACT_STATUSES}
+    statuses.update({s: n for s, n in by_status.items() if s not in statuses})
+    return {
+        "user_id": user_id,
+        "as_of": iso(store.clock.now()),
+        "freshness": _freshness(statuses, len(facts), len(passages)),
+        "facts": statuses,
+        "page_in": _hit_rate(events, facts),
+        "quarantine_held": len(held),
+        "amnesia": _amnesia(events),
+        "events": {
+            "count": len(events),
+            "last_activity": iso(max((e.ts for e in events), default=None)),
+            "by_kind": dict(sorted(Counter(e.kind for e in events).items())),
+        },
+        "records": {
+            "facts": len(facts),
+            "passages": len(passages),
+            "quarantine_held": len(held),
+            "events": len(events),
+        },
+    }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _freshness(statuses: dict[str, int], facts: int, passages: int) -> dict[str, Any]:
+    # Passages have no validity window: every stored passage counts as active.
+    active = statuses.get("active", 0)
+    return {
+        "ratio": _ratio(active + passages, facts + passages),
+        "active": active,
+        "expired": statuses.get("expired", 0),
+        "superseded": statuses.get("superseded", 0),
+        "other": facts - active - statuses.get("expired", 0) - statuses.get("superseded", 0),
+        "passages": passages,
+    }
+
+
+def _ids(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [str(v) for v in value if isinstance(v, str | int) and str(v)]
+
+
+def _hit_rate(events: Sequence[Event], facts: Iterable[Fact]) -> dict[str, Any]:
+    """Each id counts once per trace, from its first page-in in that trace.
+
+    A hit is an id cited by a later answer of the same trace, or a fact confirmed
+    after the page-in: by a later ``memory_write`` confirmation event (exact order,
+    even when a replay clock stands still) or by the fact's ``last_confirmed_at``.
+    """
+    first: dict[tuple[str, str], int] = {}
+    last_cited: dict[tuple[str, str], int] = {}
+    last_confirm_event: dict[str, int] = {}
+    page_ins = 0
+    for pos, event in enumerate(events):
+        payload = event.payload
+        if event.kind == "page_in":
+            page_ins += 1
+            for item in _ids(payload.get("ids")):
+                first.setdefault((event.trace_id, item), pos)
+        elif event.kind == "assistant_message":
+            for item in _ids(payload.get("cited_ids")):
+                last_cited[(event.trace_id, item)] = pos
+        elif (
+            event.kind == "memory_write"
+            and payload.get("action") == "confirmed"
+            and isinstance(payload.get("id"), str)
+        ):
+            last_confirm_event[payload["id"]] = pos
+    confirmed_at: dict[str, datetime] = {
+        f.id: f.last_confirmed_at for f in facts if f.confirmations > 0 and f.last_confirmed_at
+    }
+    cited = confirmed = hits = 0
+    for (trace_id, item), pos in first.items():
+        was_cited = last_cited.get((trace_id, item), -1) > pos
+        was_confirmed = last_confirm_event.get(item, -1) > pos or (
+            item in confirmed_at and confirmed_at[item] > events[pos].ts
+        )
+        cited += was_cited
+        confirmed += was_confirmed
+        hits += was_cited or was_confirmed
+    return {
+        "hit_rate": _ratio(hits, len(first)),
+        "paged_in": len(first),
+        "hits": hits,
+        "cited": cited,
+        "confirmed": confirmed,
+        "page_in_events": page_ins,
+    }
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _SNIPPET_CHARS else flat[: _SNIPPET_CHARS - 1] + "…"
+
+
+def _amnesia(events: Sequence[Event]) -> dict[str, Any]:
+    """Answers saying "I don't know" in turns whose page-ins returned nothing.
+
+    A turn without any ``page_in`` event counts as one that paged nothing in.
+    """
+    paged: dict[str, int] = Counter()
+    for event in events:
+        if event.kind == "page_in":
+            paged[event.trace_id] += len(_ids(event.payload.get("ids")))
+    alerts = []
+    for event in events:
+        if event.kind != "assistant_message" or paged.get(event.trace_id, 0):
+            continue
+        content = event.payload.get("content")
+        if isinstance(content, str) and AMNESIA_PATTERN.search(content):
+            alerts.append(
+                {"trace_id": event.trace_id, "ts": iso(event.ts), "answer": _snippet(content)}
+            )
+    return {"count": len(alerts), "alerts": alerts}
+
+
+# -- Prometheus text exposition format --
+
+
+def _label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _value(value: float) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    return repr(float(value))
+
+
+def prometheus_text(report: dict[str, Any]) -> str:
+    """The report as Prometheus text exposition (version 0.0.4); null figures are omitted."""
+    user = _label(str(report["user_id"]))
+    lines: list[str] = []
+
+    def family(
+        name: str, kind: str, help_text: str, samples: list[tuple[dict[str, str], Any]]
+    ) -> None:
+        samples = [(labels, v) for labels, v in samples if v is not None]
+        if not samples:
+            return
+        lines.append(f"# HELP {name} {help_text}")
+        lines.append(f"# TYPE {name} {kind}")
+        for labels, value in samples:
+            extra = "".join(f',{k}="{_label(str(v))}"' for k, v in labels.items())
+            lines.append(f'{name}{{user="{user}"{extra}}} {_value(value)}')
+
+    fresh, page_in = report["freshness"], report["page_in"]
+    last = report["events"]["last_activity"]
+    family(
+        "engram_memory_freshness_ratio",
+        "gauge",
+        "Share of active, unexpired records among all facts and passages.",
+        [({}, fresh["ratio"])],
+    )
+    family(
+        "engram_facts",
+        "gauge",
+        "Fact rows by status.",
+        [({"status": s}, n) for s, n in report["facts"].items()],
+    )
+    family("engram_passages", "gauge", "Archival passages stored.", [({}, fresh["passages"])])
+    family(
+        "engram_quarantine_held",
+        "gauge",
+        "Writes held in quarantine awaiting confirmation.",
+        [({}, report["quarantine_held"])],
+    )
+    family(
+        "engram_page_in_hit_ratio",
+        "gauge",
+        "Share of paged-in items later cited or confirmed.",
+        [({}, page_in["hit_rate"])],
+    )
+    family(
+        "engram_page_in_items",
+        "gauge",
+        "Paged-in items (each id once per trace).",
+        [({}, page_in["paged_in"])],
+    )
+    family(
+        "engram_page_in_hits",
+        "gauge",
+        "Paged-in items later cited or confirmed.",
+        [({}, page_in["hits"])],
+    )
+    family(
+        "engram_amnesia_alerts_total",
+        "counter",
+        "Answers saying the agent does not know after a page-in that returned nothing.",
+        [({}, report["amnesia"]["count"])],
+    )
+    family("engram_events_total", "counter", "Events logged.", [({}, report["events"]["count"])])
+    family(
+        "engram_last_activity_timestamp_seconds",
+        "gauge",
+        "Unix time of the newest event.",
+        [({}, _unix(last) if last else None)],
+    )
+    family(
+        "engram_records",
+        "gauge",
+        "Stored records by kind.",
+        [({"kind": k}, n) for k, n in report["records"].items()],
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _unix(ts: str) -> float:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
