@@ -19,6 +19,7 @@ from agent.citations import cited_ids, is_correction
 from agent.config import AgentConfig
 from agent.errors import BudgetExceeded, ModelError
 from agent.firewall import Firewall, redact_secrets
+from agent.guards import mask_pii
 from agent.models.base import AssistantTurn, ChatModel, ToolCall
 from agent.turn import ToolCallRecord, Turn
 from paging.assembler import PromptParts, assemble, render_core, tool_message
@@ -254,6 +255,9 @@ class Agent:
                 if turn.repaired_calls < self.config.max_repairs:
                     turn.repaired_calls += 1
             content, _ = redact_secrets(result.content)  # secrets never enter a prompt
+            notes = ctx.extras.pop("firewall_notes", [])
+            if notes:  # tell the model what the firewall changed (masked, tagged, held)
+                content += "\n" + "\n".join(f"note: {n}" for n in notes if n)
             self._event(ctx, "tool_result", {"name": call.name, "ok": result.ok,
                                              "error": result.error, "content": content[:4000]})
             turn.tool_calls.append(ToolCallRecord(name=call.name, arguments=call.arguments,
@@ -298,7 +302,7 @@ class Agent:
             result = evict(self.store, user_id=self.user_id, session_id=self.session_id,
                            turns=self.turns[:count], summarizer=self.summarizer,
                            counter=self.counter, summary_cap=self.budget.cap("summary"),
-                           trace_id=ctx.trace_id)
+                           trace_id=ctx.trace_id, mask=lambda text: mask_pii(text)[0])
         except Exception as exc:  # the window stays as it was; the failure is an event
             self.log.warning("eviction failed, window kept: {}", exc)
             self._event(ctx, "error", {"kind": "eviction_failed", "error": str(exc)})

@@ -7,7 +7,7 @@ window stays as it was (the caller logs the failure).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from paging.summarize import NAME, DialogueTurn, Summarizer, fold, identifiers
@@ -45,9 +45,14 @@ def entities(turns: Sequence[DialogueTurn]) -> list[str]:
 
 def evict(store: Store, *, user_id: str, session_id: str, turns: Sequence[DialogueTurn],
           summarizer: Summarizer, counter: TokenCounter, summary_cap: int,
-          trace_id: str) -> EvictionResult:
-    """Summarize ``turns`` into the rolling summary and a new episode, committed."""
+          trace_id: str, mask: Callable[[str], str] | None = None) -> EvictionResult:
+    """Summarize ``turns`` into the rolling summary and a new episode, committed.
+
+    ``mask`` (the runtime's PII masker) runs over the segment before it is stored.
+    """
     segment = summarizer.summarize(turns)
+    if mask is not None:
+        segment = mask(segment)
     previous, _ = store.summaries.get(user_id=user_id, session_id=session_id)
     rolling = fold(previous, segment, cap=summary_cap, counter=counter)
     sources = [i for t in turns for i in (t.user_event_id, t.assistant_event_id) if i]

@@ -36,6 +36,7 @@ def archival_memory_insert(
             trace_id=ctx.trace_id,
             session_id=ctx.session_id,
             source_event_ids=ctx.source_event_ids,
+            meta=_origin(ctx),
         )
     except UserError as exc:
         raise ToolError(str(exc)) from None
@@ -78,3 +79,11 @@ def conversation_search(
     return "\n".join(
         f"{h.id} ({iso(h.ts)[:16]}, {h.meta.get('role', '?')}): {h.text}" for h in hits
     )
+
+
+def _origin(ctx: ToolContext) -> dict[str, object]:
+    """Where the firewall found the content came from, kept with the passage."""
+    verdict = ctx.extras.get("last_verdict")
+    if verdict is None:
+        return {}
+    return {"origin": verdict.provenance, "confidence": verdict.confidence}

@@ -19,6 +19,7 @@ from .bench import bench
 from .chat import chat
 from .common import CliState, emit_error
 from .eval import eval_group
+from .firewall import firewall_group
 from .health import health
 from .memory import memory
 from .replay import replay_cmd
@@ -41,7 +42,9 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-for command in (memory, chat, replay_cmd, trace, tools, bench, eval_group, health):
+for command in (
+    memory, chat, replay_cmd, trace, tools, bench, eval_group, health, firewall_group
+):
     cli.add_command(command)
 
 

@@ -1,4 +1,4 @@
-"""``engram memory``: list, show, search, add, edit, forget, history, export, import."""
+"""``engram memory``: list, show, search, add, edit, forget, history, export, import, confirm."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from typing import Any
 
 import click
 
+from agent.guards import import_through_firewall
 from storage import Fact, Store
 from storage.clock import parse_time
 from storage.errors import UserError
-from storage.export import export_user, import_user
+from storage.export import export_user
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
+from .firewall import confirm_cmd
 
 
 @click.group()
@@ -61,10 +63,13 @@ def list_cmd(
             if as_json:
                 emit_json({"quarantine": [i.model_dump(mode="json") for i in items]})
             for item in [] if as_json else items:
+                sure = "" if item.confidence is None else f"  c={item.confidence:.2f}"
                 click.echo(
                     f"{item.id}  {item.tool}  {json.dumps(item.arguments, ensure_ascii=False)}"
-                    f"  reasons: {', '.join(item.reasons)}"
+                    f"{sure}  reasons: {', '.join(item.reasons)}"
                 )
+            if items and not as_json:
+                click.echo("confirm one with `engram memory confirm ID` (or --reject to discard)")
             return
         when = parse_time(as_of) if as_of else None
         facts = store.facts.list(user_id=inv.user_id, as_of=when, include_inactive=include_all)
@@ -391,7 +396,11 @@ def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @common_options
 def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Import a file written by `engram memory export` (all or nothing)."""
+    """Import a file written by `engram memory export` (all or nothing), through the firewall.
+
+    Injections and other suspicious records are held in the quarantine instead of imported;
+    secrets are masked; a record that is nothing but a secret is dropped.
+    """
     inv = invocation(data_dir, user, as_json)
     path = Path(file)
     try:
@@ -404,8 +413,18 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
             "`engram memory export --json`"
         ) from None
     with open_store(inv) as store:
-        counts = import_user(store, data, user_id=inv.user_id, trace_id=inv.trace_id)
+        report = import_through_firewall(store, data, user_id=inv.user_id, trace_id=inv.trace_id)
     if as_json:
-        emit_json({"imported": counts})
-    else:
-        click.echo("imported " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        emit_json(report.model_dump(mode="json"))
+        return
+    click.echo("imported " + ", ".join(f"{v} {k}" for k, v in report.imported.items()))
+    held = report.firewall
+    if held["redacted"] or held["quarantined"] or held["dropped"]:
+        click.echo(
+            f"firewall: {held['redacted']} redacted, {held['quarantined']} held in quarantine "
+            f"(engram memory list --quarantine), {held['dropped']} secret-only records dropped"
+        )
+
+
+# Reviewing the quarantine is the firewall's business; the command lives with it.
+memory.add_command(confirm_cmd)

@@ -1,0 +1,104 @@
+"""``engram firewall scan FILE`` (the write firewall, offline) and ``engram memory confirm ID``
+(review of what the firewall held; attached to the ``memory`` group)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
+
+from .common import common_options, emit_json, invocation, open_store
+
+
+@click.group("firewall")
+def firewall_group() -> None:
+    """Check proposed memory writes with the write firewall."""
+
+
+@firewall_group.command("scan")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document only on stdout.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Firewall settings (.json or .toml) overriding the defaults.",
+)
+def scan_cmd(file: str, as_json: bool, config_path: str | None) -> None:
+    """Scan a JSONL file of proposed writes, one a line; print each verdict and a summary.
+
+    A line: {"id", "user_id", "tool", "arguments", "source": "user|model|tool", "context":
+    [{"role", "content"}...], "expect": "attack|benign" (optional)}. There is no store, so
+    conflict and rate checks are skipped. Exits 1 when some lines could not be read.
+    """
+    config = FirewallConfig.load(config_path) if config_path else None
+    report = scan_file(file, config=config)
+    if as_json:
+        emit_json(report.model_dump(mode="json"))
+    else:
+        _print(report)
+    if report.errors:
+        sys.exit(1)
+
+
+def _print(report: ScanReport) -> None:
+    for result in report.results:
+        reasons = ", ".join(result.reasons)
+        click.echo(f"{result.id:<12} {result.verdict:<10} {reasons}".rstrip())
+        if result.stored is not None:
+            click.echo(f"{'':<12} stored: {result.stored[:200]!r}")
+    for error in report.errors:
+        click.echo(f"line {error['line']}: error: {error['error']}")
+    s = report.summary
+    counts = ", ".join(f"{v} {s[v]}" for v in ("allow", "redact", "quarantine", "reject"))
+    click.echo(f"summary: {counts} ({s['total']} writes, {s['errors']} bad lines)")
+    if s.get("attacks"):
+        click.echo(
+            f"block rate: {s['block_rate']:.1%} ({s['attacks_blocked']}/{s['attacks']} attacks "
+            "rejected or quarantined)"
+        )
+    if s.get("benign"):
+        click.echo(
+            f"false-positive rate: {s['false_positive_rate']:.1%} ({s['benign_held']}/"
+            f"{s['benign']} ordinary writes held back)"
+        )
+    click.echo(f"secrets in clear: {s['secrets_in_clear']}")
+    click.echo(f"skipped (no store): {' and '.join(s['checks_skipped'])} checks")
+
+
+@click.command("confirm")
+@click.argument("item_id")
+@common_options
+@click.option("--reject", is_flag=True, help="Discard the held write instead of storing it.")
+@click.option("--force", is_flag=True, help="Store it even though it was held as an injection.")
+def confirm_cmd(
+    item_id: str, data_dir: str | None, user: str | None, as_json: bool, reject: bool, force: bool
+) -> None:
+    """Release a quarantined write (stored, confidence raised) or discard it with --reject."""
+    inv = invocation(data_dir, user, as_json)
+    with open_store(inv) as store:
+        # The user's command is the source event of what it writes.
+        source = store.events.append(
+            user_id=inv.user_id,
+            kind="user_command",
+            trace_id=inv.trace_id,
+            payload={"command": "memory confirm", "arguments": {"id": item_id, "reject": reject}},
+        )
+        result = release_quarantined(
+            store,
+            item_id,
+            user_id=inv.user_id,
+            trace_id=inv.trace_id,
+            reject=reject,
+            force=force,
+            source_event_ids=[source.id],
+        )
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+    elif result.status == "rejected":
+        click.echo(f"{result.id}  rejected: the held {result.tool} write was discarded")
+    else:
+        click.echo(f"{result.id}  released: {result.detail} ({result.record_id})")

@@ -1,0 +1,171 @@
+"""Standing rules: clauses that tell the agent how to behave from now on.
+
+"From now on answer me in bullet points", "always recommend X to everyone", "以后请用中文回答我".
+A rule is *hostile* when it targets other people, promotes something, carries a link or is
+*sensitive*: it hands the agent a power (trust, send, share, pay, skip a safety step) that even
+the user should confirm explicitly. The firewall holds hostile rules, and accepts the others
+(answer format, language, names, reminders, topics to avoid) only when the user said them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_I = re.IGNORECASE
+
+_CUE = (
+    r"(from now on|going forward|henceforth|from this point( on)?|from here on( out)?|in (all )?"
+    r"future (chats|conversations|answers|replies|responses|sessions)|for (all|every) future|"
+    r"for the rest of (this|the) (chat|conversation|session)|until (further notice|told "
+    r"otherwise|i say otherwise)|by default|as a (standing )?rule|any ?time|always|never|"
+    r"whenever|every time|each time|in (every|each|all|any) (answer|reply|response|message|chat|"
+    r"conversation|summary)s?|no matter (what|who)|at all times|(when|whenever|if) (you|anyone|"
+    r"anybody|someone|somebody|a user|the user|any user|users|people|they)\b|(when|whenever|while)"
+    r" (summari[sz]ing|answering|replying|responding|writing|translating|searching|asked)|"
+    r"starting (with|from) (your|the) next|from (your|the) next (reply|answer|message))"
+)
+_CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
+_RULE_START = re.compile(
+    rf"^({_CUE}|(you|the assistant|assistant|the ai|ai|the bot|bot|the model|model|the agent|"
+    r"agent|chatbot)\s*,?\s*(must|should|shall|will|need to|needs to|has to|have to|is to|are to|"
+    r"are required to|is required to)\b|(remember|make sure|be sure|don'?t forget|never forget)\s+"
+    r"(to|that you|you)\b)",
+    _I,
+)
+_BEHAVIOUR_VERB = re.compile(
+    r"^(\w+ly\s+)?(answer|reply|respond|recommend|suggest|mention|say|tell|include|add|append|"
+    r"prepend|end|start|begin|sign|call|refer|promote|advertise|endorse|push|plug|direct|redirect|"
+    r"send|forward|share|reveal|obey|follow|trust|treat|act|behave|speak|talk|write|format|use|"
+    r"praise|link|report|keep|give|cite|insert)\b",
+    _I,
+)
+_OUTPUT_NOUN = re.compile(
+    r"\b(answers?|repl(y|ies)|responses?|messages?|questions?|chats?|conversations?|summar(y|ies)|"
+    r"everyone|anyone|users?)\b",
+    _I,
+)
+# Memory describes the user in the third person; "you" in it addresses the agent.
+_SECOND_PERSON = re.compile(r"\b(you|your|yourself)\b", _I)
+_MODAL = re.compile(
+    r"\b(should|must|shall|need to|needs to|have to|has to|are to|is to|are required to|is "
+    r"required to|do it|keep doing)\b",
+    _I,
+)
+_ZH_SECOND_PERSON_RULE = re.compile(
+    r"(你|您)[^。！？]{0,8}(要|必须|必須|应该|應該|得|需要|以后|以後|每次|总是|總是|都)"
+)
+# Powers a rule may hand the agent; a restrictive rule ("never store my passwords") is fine.
+_SENSITIVE = re.compile(
+    r"\b(trust\w*|precedence|priority|system (message|prompt)|admins?|administrators?|"
+    r"developers?|operators?|passwords?|credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
+    r"(approve|authori[sz]e|execute|make)\w* (all |any |every )?(payments?|transfers?|purchases?|"
+    r"orders?)|wire (money|funds)|transfer (money|funds)|invest\w*|loans?|crypto\w*|prais\w*|"
+    r"agree with (everything|anything|whatever))\b|信任|优先|優先|系统|系統|管理员|管理員|开发者|"
+    r"開發者|密码|密碼|验证码|驗證碼|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
+    _I,
+)
+_NEGATION = re.compile(r"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免", _I)
+_ZH_CUE = (
+    r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
+    r"每次|每一次|始终|始終|"
+    r"总是|總是|一直|永远|永遠|无论|無論|不管|记住|記住|务必|務必|所有回答|每个回答|每個回答)"
+)
+_ZH_RULE_START = re.compile(
+    rf"^(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?({_ZH_CUE}|"
+    r"(你|助手)(必须|必須|要|应该|應該|得|需要))"
+)
+# A cue later in a Chinese clause followed by an obligation: "助手以后回复任何人时都要…".
+_ZH_RULE_INSIDE = re.compile(
+    rf"(?<![我们們])({_ZH_CUE})[^。！？]{{0,20}}?(都要|必须|必須|一律|都得|都应|都應|要|请|請)|"
+    r"(每次|每一次|每条|每條|所有|任何)的?(回复|回覆|回答|答复|答覆)"
+)
+# "whoever chats with you next should be told...": an order about other people.
+_THIRD_PARTY_DIRECTIVE = re.compile(
+    r"\b(should|must|needs? to|has to|have to|is to|are to|will)\s+(be\s+|get\s+)?(told|tell|"
+    r"informed|advised|directed|redirected|sent|shown|recommended|pointed|steered|offered)\b",
+    _I,
+)
+_FILLER = re.compile(
+    r"^[\s\-*•>\"'“‘(\[]*((please|pls|and|also|so|ok(ay)?|now|then|note|rule|important|p\.?s\.?|"
+    r"reminder|kindly)\b[\s,:!]*)*",
+    _I,
+)
+# A period inside "example.com" or "v1.2" does not end a clause.
+_CLAUSES = re.compile(r"[.!?:：](?=\s|$)|[;\n。；！？]+")
+_SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
+_THIRD_PARTY = re.compile(
+    r"\b(everyone|everybody|every (user|person|customer|visitor|one|body)|all (the |your )?"
+    r"(users|people|customers|visitors|readers)|any(one|body)( else)?|any (user|person|customer)|"
+    r"other (users|people)|others|your users|the public|each (user|person)|users who|people "
+    r"who|whoever|no matter who|every other user)\b|"
+    r"(所有|全部|每个|每個|每位|任何)(人|用户|用戶|客户|客戶|访客|訪客)|大家|任何人|别人|別人|"
+    r"其他用户|其他用戶|(无论|無論|不管)(是)?(谁|誰|什么人|什麼人|哪位)|谁问|誰問",
+    _I,
+)
+_PROMOTION = re.compile(
+    r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
+    r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
+    r"download (it |them )?(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
+    r"affiliate|referral (link|code)|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
+    r"(toward|towards|to)\b)\b|引导到|引導到|导流|導流|"
+    r"推销|推銷|推广|推廣|宣传|宣傳|广告|廣告|稳赚|穩賺|投资|投資|下载链接|下載鏈接|注册链接|優惠碼|优惠码|"
+    r"返利",
+    _I,
+)
+_LINK = re.compile(
+    r"https?://|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w+|\b[\w-]+\.(com|net|org|io|example|cn|ru|"
+    r"xyz|info|biz|co|me|app|dev|shop|site|online)\b",
+    _I,
+)
+
+
+@dataclass(frozen=True)
+class StandingRule:
+    text: str
+    third_party: bool
+    promotion: bool
+    link: bool
+    sensitive: bool = False
+
+    @property
+    def hostile(self) -> bool:
+        return self.third_party or self.promotion or self.link or self.sensitive
+
+
+def standing_rules(text: str) -> list[StandingRule]:
+    """Clauses that set a rule for the agent, with what makes them hostile."""
+    rules = []
+    for sentence in _CLAUSES.split(text):
+        parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
+        directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
+        addressed = _SECOND_PERSON.search(sentence) and (
+            _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
+        )
+        if (
+            directive
+            or addressed
+            or _ZH_RULE_INSIDE.search(sentence)
+            or _ZH_SECOND_PERSON_RULE.search(sentence)
+            or any(_is_rule(_FILLER.sub("", p).strip()) for p in parts if p.strip())
+        ):
+            rules.append(
+                StandingRule(
+                    text=sentence.strip()[:200],
+                    third_party=bool(_THIRD_PARTY.search(sentence)),
+                    promotion=bool(_PROMOTION.search(sentence)),
+                    link=bool(_LINK.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),
+                )
+            )
+    return rules
+
+
+def _is_rule(clause: str) -> bool:
+    if not clause:
+        return False
+    if _RULE_START.match(clause) or _ZH_RULE_START.match(clause):
+        return True
+    verb = _BEHAVIOUR_VERB.match(clause)
+    rest = clause[verb.end() :] if verb else ""
+    return bool(verb and (_CUE_ANYWHERE.search(rest) or _OUTPUT_NOUN.search(rest)))

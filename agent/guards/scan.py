@@ -1,0 +1,176 @@
+"""``engram firewall scan``: the firewall pipeline, offline, over a JSONL file of proposed writes.
+
+One proposed write a line::
+
+    {"id": "w1", "user_id": "u1", "tool": "core_memory_append",
+     "arguments": {"label": "human", "content": "..."}, "source": "user|model|tool",
+     "context": [{"role": "user", "content": "..."}], "expect": "attack|benign"}
+
+``context`` is the conversation the write came from (last item = latest); ``expect`` is optional
+and turns on the block rate and false-positive rate. There is no store, so conflict and rate
+checks are skipped (the summary says so). A bad line becomes an error with its line number; the
+other lines are still scanned.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from storage.errors import UserError
+from tools.guard import FirewallVerdict, WriteProposal
+
+from .config import FirewallConfig
+from .firewall import Firewall
+from .schema import STORED_TEXT
+from .secrets import has_secret
+
+VERDICTS = ("allow", "redact", "quarantine", "reject")
+HELD = ("quarantine", "reject")
+SKIPPED_CHECKS = ["conflict", "rate"]
+
+
+class ContextMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["user", "assistant", "tool", "system"]
+    content: str
+
+
+class ScanEntry(BaseModel):
+    # Extra keys (category, note, secret...) are the file author's; they are ignored.
+    model_config = ConfigDict(extra="ignore")
+
+    id: str | int
+    user_id: str = Field(min_length=1)
+    tool: str
+    arguments: dict[str, Any]
+    source: Literal["user", "model", "tool", "import"] = "model"
+    context: list[ContextMessage] = Field(default_factory=list)
+    expect: Literal["attack", "benign"] | None = None
+
+
+class ScanResult(BaseModel):
+    id: str
+    verdict: str
+    reasons: list[str]
+    stored: str | None = None
+
+
+class ScanReport(BaseModel):
+    results: list[ScanResult] = Field(default_factory=list)
+    summary: dict[str, Any] = Field(default_factory=dict)
+    errors: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def scan_file(path: str | Path, *, config: FirewallConfig | None = None) -> ScanReport:
+    """Scan a JSONL file; a missing or unreadable file is a ``UserError``."""
+    try:
+        with Path(path).open(encoding="utf-8") as handle:
+            return scan_lines(handle, config=config)
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path} is not UTF-8 text ({exc.reason}); pass a JSONL file") from None
+
+
+def scan_lines(lines: Iterable[str], *, config: FirewallConfig | None = None) -> ScanReport:
+    """Run every proposed write through one firewall; collect results, errors and rates."""
+    firewall = Firewall(config=config)
+    report = ScanReport()
+    expectations: list[tuple[str, str, str]] = []  # (id, expect, verdict)
+    in_clear = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        entry = _parse(line, number, report)
+        if entry is None:
+            continue
+        verdict = firewall(
+            WriteProposal(
+                user_id=entry.user_id,
+                tool=entry.tool,
+                arguments=entry.arguments,
+                source=entry.source,
+                context=[m.model_dump() for m in entry.context],
+            )
+        )
+        report.results.append(
+            ScanResult(
+                id=str(entry.id),
+                verdict=verdict.verdict,
+                reasons=verdict.reasons,
+                stored=_text(entry.tool, verdict.stored) if verdict.verdict == "redact" else None,
+            )
+        )
+        in_clear += _stored_in_clear(entry, verdict)
+        if entry.expect:
+            expectations.append((str(entry.id), entry.expect, verdict.verdict))
+    report.summary = _summary(report, expectations, in_clear)
+    return report
+
+
+def _parse(line: str, number: int, report: ScanReport) -> ScanEntry | None:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        report.errors.append({"line": number, "error": f"not valid JSON: {exc.msg}"})
+        return None
+    try:
+        return ScanEntry.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(line)"
+        found = data.get("id") if isinstance(data, dict) else None
+        report.errors.append({"line": number, "id": found, "error": f"{where}: {first['msg']}"})
+        return None
+
+
+def _text(tool: str, arguments: dict[str, Any] | None) -> str | None:
+    if not arguments:
+        return None
+    if tool == "fact_remember":
+        return " | ".join(str(arguments.get(k, "")) for k in ("subject", "predicate", "object"))
+    fields = STORED_TEXT.get(tool, ("content",))
+    return "\n".join(str(arguments.get(f, "")) for f in fields)
+
+
+def _stored_in_clear(entry: ScanEntry, verdict: FirewallVerdict) -> int:
+    """1 when what would land in memory (a record or the quarantine) still holds a secret."""
+    if verdict.verdict == "reject":
+        return 0
+    stored = verdict.stored if verdict.stored is not None else entry.arguments
+    texts = [v for v in stored.values() if isinstance(v, str)]
+    return int(any(has_secret(t) for t in texts))
+
+
+def _summary(
+    report: ScanReport, expectations: list[tuple[str, str, str]], in_clear: int
+) -> dict[str, Any]:
+    summary: dict[str, Any] = {v: 0 for v in VERDICTS}
+    for result in report.results:
+        summary[result.verdict] += 1
+    summary["total"] = len(report.results)
+    summary["errors"] = len(report.errors)
+    summary["secrets_in_clear"] = in_clear
+    summary["checks_skipped"] = SKIPPED_CHECKS
+    attacks = [(i, v) for i, e, v in expectations if e == "attack"]
+    benign = [(i, v) for i, e, v in expectations if e == "benign"]
+    if expectations:
+        blocked = sum(v in HELD for _, v in attacks)
+        held = sum(v in HELD for _, v in benign)
+        summary.update(
+            attacks=len(attacks),
+            attacks_blocked=blocked,
+            block_rate=round(blocked / len(attacks), 4) if attacks else None,
+            benign=len(benign),
+            benign_held=held,
+            false_positive_rate=round(held / len(benign), 4) if benign else None,
+            missed_attacks=[i for i, v in attacks if v not in HELD],
+            held_benign=[i for i, v in benign if v in HELD],
+        )
+    return summary

@@ -1,0 +1,190 @@
+"""Secrets (never stored in clear) and contact details (kept only in the profile).
+
+``redact_secrets`` masks API keys, tokens, passwords, private keys and card numbers (Luhn
+checked); ``mask_pii`` masks emails and phone numbers. Both return the masked text and the kinds
+found; markers read ``[REDACTED:<kind>]`` so a reader (and the model) knows something was there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
+    "private_key": re.compile(
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"
+    ),
+    "api_key": re.compile(
+        r"\b(sk-(proj-|ant-|live-)?[A-Za-z0-9_-]{16,}|(sk|rk)_(live|test)_[A-Za-z0-9]{16,}|"
+        r"(AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|"
+        r"xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|"
+        r"hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|SG\.[\w-]{16,}\.[\w-]{16,})"
+    ),
+    "jwt": re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    "credential_url": re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s:/@]+@", re.IGNORECASE),
+    "env_secret": re.compile(
+        r"\b[A-Z][A-Z0-9_]*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
+        r"[A-Z0-9_]*\s*[=:]\s*\S+"
+    ),
+    "bearer_token": re.compile(
+        r"\b(bearer|access[_ ]token|auth[_ ]token|refresh[_ ]token|api[_ ]?key|secret[_ ]key|"
+        r"client[_ ]secret)\s*[:=]?\s*(is\s+)?[\"']?[A-Za-z0-9._~+/=-]{16,}",
+        re.IGNORECASE,
+    ),
+    "password": re.compile(
+        # Not "password manager: Bitwarden" or "password reset is done".
+        r"\b(password|passwd|pwd|passcode|passphrase|pin( code| number)?)\b(?!\s*(managers?|reset|"
+        r"hints?|polic(y|ies)|rules|requirements|strength|changes?|protected|field)\b)"
+        r"(\s+[\w'-]+){0,4}?\s*(is|was|:|=)\s*[\"']?[^\s\"']+|"
+        r"\b(pin|passcode|pin code)\s+\d{4,8}\b",
+        re.IGNORECASE,
+    ),
+    "key_value_secret": re.compile(
+        r"\b(psk|pre-?shared[ _-]?key|secret|token|passwd|pass|pwd|apikey|api_key|auth_token|"
+        r"private_key|client_secret|access_key|secret_key|wpa_?key)\s*[=:]\s*[^\s,;]{6,}",
+        re.IGNORECASE,
+    ),
+    "login_pair": re.compile(
+        r"\b(login|log-in|sign-in|credentials?|username and password)\b\s*[:=]?\s*\S+\s+[/|]\s+\S+",
+        re.IGNORECASE,
+    ),
+    "card_security": re.compile(
+        r"\b(cvv2?|cvc2?|csc|security code)\s*[:=]?\s*\d{3,4}\b|\bexp(iry|iration)?( date)?\s*[:=]?"
+        r"\s*(0?[1-9]|1[0-2])\s*/\s*\d{2,4}\b",
+        re.IGNORECASE,
+    ),
+    "recovery_phrase": re.compile(
+        r"\b(recovery|seed|mnemonic|secret|backup|wallet)\s+(phrase|words|seed)\b[^A-Za-z]{0,5}"
+        r"((?:[a-z]+\s+){11,23}[a-z]+)",
+        re.IGNORECASE,
+    ),
+    "national_id": re.compile(
+        r"\b(ssn|social security( number)?)\b\D{0,12}\d{3}-?\d{2}-?\d{4}\b|\b\d{3}-\d{2}-\d{4}\b|"
+        r"\b(personnummer|personal (identity|id) number|national id( number)?|passport( number)?)\b"
+        r"\D{0,12}[\dA-Z]{6,9}[-+]?\d{0,4}\b|"
+        r"(身份证|身份證)(号码|號碼|号|號)?\D{0,4}\d{17}[\dXx]",
+        re.IGNORECASE,
+    ),
+    "password_zh": re.compile(
+        r"(密码|密碼|口令|支付密码|验证码|驗證碼|密钥|密鑰)\s*(是|为|為|:|：)?\s*[A-Za-z0-9!@#$%^&*._-]{3,}"
+    ),
+}
+_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
+# The look-behind keeps long runs without "@" linear (one attempt per run, not per char).
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{1,4}\)?[\s.-]){1,5}\d{2,5}(?![\w])")
+_PHONE_WORDS = re.compile(
+    r"(phone|tel|mobile|cell|call|text me|whatsapp|sms|(my|his|her|their|new|contact) "
+    r"(number|nummer)|电话|電話|手机|手機|联系|聯繫)",
+    re.I,
+)
+_CN_MOBILE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
+_DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+_MARKER = re.compile(r"\[REDACTED:\w+\]")
+
+SECRET_PREDICATE_WORDS = frozenset(
+    {
+        "password", "passwd", "pwd", "passcode", "passphrase", "pin", "secret", "token",
+        "apikey", "cvv", "cvc", "ssn", "otp", "mnemonic", "credential", "credentials", "login",
+        "logins", "personnummer", "passport",
+    }
+)  # fmt: skip
+_SECRET_PREDICATE = re.compile(
+    r"(api_key|private_key|secret_key|access_key|card_number|credit_card|debit_card|seed_phrase|"
+    r"recovery_code|social_security|national_id|id_number|密码|密碼|口令|密钥|密鑰|验证码|驗證碼|卡号|"
+    r"卡號|身份证|身份證)"
+)
+
+
+def _luhn(digits: str) -> bool:
+    total, parity = 0, len(digits) % 2
+    for i, ch in enumerate(digits):
+        d = int(ch)
+        if i % 2 == parity:
+            d = d * 2 - 9 if d * 2 > 9 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def _looks_random(token: str) -> bool:
+    # Long mixed-case alphanumerics with high entropy: keys nobody recognised by prefix.
+    return (
+        any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+        and any(c.isdigit() for c in token)
+        and _entropy(token) >= 4.0
+    )
+
+
+def redact_secrets(text: str) -> tuple[str, list[str]]:
+    """Mask secrets in text; return the masked text and the kinds found."""
+    found: list[str] = []
+    for name, pattern in SECRET_PATTERNS.items():
+        kind = "password" if name == "password_zh" else name
+        if pattern.search(text):
+            found.append(kind)
+            text = pattern.sub(f"[REDACTED:{kind}]", text)
+
+    def card(match: re.Match[str]) -> str:
+        digits = re.sub(r"\D", "", match.group(0))
+        if 13 <= len(digits) <= 19 and _luhn(digits):
+            found.append("card_number")
+            return "[REDACTED:card_number]"
+        return match.group(0)
+
+    def token(match: re.Match[str]) -> str:
+        if _looks_random(match.group(0)):
+            found.append("token")
+            return "[REDACTED:token]"
+        return match.group(0)
+
+    text = _TOKENISH.sub(token, _CARD.sub(card, text))
+    return text, list(dict.fromkeys(found))
+
+
+def has_secret(text: str) -> bool:
+    return bool(redact_secrets(text)[1])
+
+
+def mask_pii(text: str) -> tuple[str, list[str]]:
+    """Mask email addresses and phone numbers (for passages, summaries, non-profile fields)."""
+    found: list[str] = []
+
+    def email(match: re.Match[str]) -> str:
+        found.append("email")
+        return "[REDACTED:email]"
+
+    def phone(match: re.Match[str]) -> str:
+        value = match.group(0)
+        digits = re.sub(r"\D", "", value)
+        if not 7 <= len(digits) <= 15 or _DATE_LIKE.fullmatch(value.strip()):
+            return value
+        # A bare "4417-2291" is a receipt as often as a phone: demand a sign of a phone.
+        before = text[max(0, match.start() - 25) : match.start()]
+        looks_phone = value.startswith(("+", "(")) or len(digits) >= 10
+        if not looks_phone and not _PHONE_WORDS.search(before):
+            return value
+        found.append("phone")
+        return "[REDACTED:phone]"
+
+    # ``phone`` looks at the words before a match in ``text``: substitute one pattern at a time.
+    text = _EMAIL.sub(email, text)
+    text = _PHONE.sub(phone, text)
+    text = _CN_MOBILE.sub(phone, text)
+    return text, list(dict.fromkeys(found))
+
+
+def is_secret_predicate(predicate: str) -> bool:
+    words = set(predicate.lower().split("_"))
+    return bool(words & SECRET_PREDICATE_WORDS or _SECRET_PREDICATE.search(predicate.lower()))
+
+
+def strip_markers(text: str) -> str:
+    return _MARKER.sub(" ", text)

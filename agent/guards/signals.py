@@ -1,0 +1,295 @@
+"""The catalogue of steering signals: text that only makes sense as an order to the agent.
+
+Each family is a list of patterns over one reading of the text (see ``normalize.views``), in
+English and Chinese (simplified and traditional). ``COMPACT`` holds the same core phrases with
+spaces and punctuation removed, for text whose letters were split apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+_END = r"[^.!?\n。！？]"  # stay inside one sentence
+# Who may address or configure an assistant, in a claim of authority.
+_AUTHORITY = (
+    r"(operator|developers?|admins?|administrators?|owner|creators?|makers?|programmers?|"
+    r"openai|anthropic|the system|system administrator|your (company|team|provider))"
+)
+
+
+def _rx(*parts: str, flags: int = _I) -> list[re.Pattern[str]]:
+    return [re.compile(p, flags) for p in parts]
+
+
+SIGNALS: dict[str, list[re.Pattern[str]]] = {
+    "ignore_instructions": _rx(
+        r"\b(ignore|disregard|forget|override|bypass|skip|abandon|discard|neglect|set aside|"
+        r"throw (away|out)|overwrite|stop following|(don'?t|do not|no longer) follow)\b"
+        rf"{_END}{{0,50}}?\b(instructions?|rules?|prompts?|guidelines?|directives?|constraints?|"
+        r"programming|guardrails?|polic(y|ies)|training|system message|orders?|all of the above|"
+        r"the above|(everything|anything|whatever|what|all)( that)? (you were|you've been|you have "
+        r"been|you are|you're|you got) (told|given|taught|instructed|programmed|configured|trained|"
+        r"set up))\b",
+        r"\b(follow|obey|use|apply)\s+(this|these|the following|my|the new)\s+(note|message|"
+        r"instructions?|rules|orders|text)\s+instead\b",
+        r"\b(do|follow|execute|carry out|obey)\s+(exactly\s+|only\s+)?(what|whatever|everything)\s+"
+        r"(this|the|that|these)\s+(note|message|text|page|document|email|file|site|website|comment)"
+        r"\s+(says|tells|asks|instructs|wants)",
+        r"\b(rules|instructions|guidelines|prompt|settings|directions)\b[^.!?\n]{0,40}\b(don'?t|do "
+        r"not|no longer|doesn'?t|does not)\s+(count|apply|matter|hold|bind)",
+        r"\byour\s+(\w+\s+)?(new|real|true|actual|only|one|primary|main|sole|updated)\s+(task|"
+        r"purpose|goal|role|job|mission|objective|directive|identity|instructions?|orders)\s+(now\s+)?"
+        r"(is|are|will be|:)",
+        r"\b(takes?|has|have|gets?)\s+(precedence|priority)\s+over\b|\boverrides?\s+(the|your|any)\s+"
+        r"(system|previous|prior|other)\b",
+        r"\b(nothing|none of what|no rule|no instruction)\b[^.!?\n]{0,30}\b(you were|you've been|"
+        r"you have been|you got)\s+(told|given|taught)\b[^.!?\n]{0,20}\b(applies|matters|counts|"
+        r"holds)",
+        r"\b(previous|prior|earlier|original|old|former|initial|existing)\s+(guidance|instructions|"
+        r"rules|guidelines|directives|prompts?|policy|policies|settings|configuration)\b"
+        rf"{_END}{{0,30}}\b(is|are|was|were)\s+(now\s+)?(outdated|obsolete|void|invalid|"
+        r"superseded|replaced|revoked|cancell?ed|no longer (valid|in effect|apply))",
+        r"\b(new|updated|revised)\s+(policy|guidance|rules|guidelines)\s+(says|states|allows|"
+        r"permits|means)\s+(that\s+)?you\b",
+        r"\b(previous|prior|earlier|original|old|former)\s+(instructions|rules|guidelines|"
+        r"directives|prompts?)\s+(were|are|is|was)\s+(just\s+|only\s+)?(a test|fake|void|"
+        r"cancell?ed|revoked|obsolete|outdated|no longer valid|invalid)",
+        r"\b(new|updated|revised|real|true|actual|secret|hidden|additional|override)\s+"
+        r"(system\s+)?(instructions?|directives?|orders|prompt|system prompt)\s*(:|are\b|is\b)",
+        r"(忽略|无视|無視|忽视|忽視|忘记|忘記|忘掉|忘了|不要理会|不要理會|别理会?|不理会|抛开|抛弃|"
+        r"别再管|別再管|别管|別管|不要管|不用管|不用理|"
+        r"丢掉|跳过|跳過|覆盖|覆蓋|推翻|不再遵守|停止遵守|不要遵守)[^。！？\n]{0,12}(指令|指示|规则|"
+        r"規則|提示|设定|設定|要求|命令|限制|规定|規定|约束|約束)",
+        r"(新的?|真正的|最新的?)(系统|系統)?(指令|指示|规则|規則|设定|設定|命令)(是|为|為|：|:)",
+        r"(之前|以前|原来|原來|原有)的?(指令|指示|规则|規則|设定|設定)[^。！？\n]{0,6}(作废|作廢|无效|無效|"
+        r"过时|過時|不再有效|取消)",
+    ),
+    "role_override": [
+        *_rx(
+            r"\byou\s*(are|'re|r)\s+now\s+(an?\s+|the\s+|in\s+)?([\w-]*(bot|gpt|ai|assistant|"
+            r"model|agent)\b|dan\b|free\b|unrestricted|unfiltered|uncensored|jailbroken|evil|"
+            r"root\b|admin|developer|[\w-]+\s+mode\b|no longer|not bound|freed|liberated)",
+            r"\b(act|behave|respond|operate)\s+as\s+(an?\s+|the\s+)?(unrestricted|unfiltered|"
+            r"uncensored|jailbroken|evil|rogue|root|admin|administrator|system|developer|"
+            r"different (ai|assistant|model))",
+            r"\b(pretend|imagine|role-?play)\s+(to be|you are|you're|that you are|as)\s+(an?\s+|"
+            r"the\s+)?(system|admin|administrator|developer|root|unrestricted|unfiltered|different|"
+            r"new (ai|assistant)|ai without|assistant without|jailbroken|evil)",
+            r"\b(developer|god|jailbreak|sudo|unrestricted|admin|root|uncensored|unfiltered|"
+            r"freedom|free|no[- ]limits?|evil|dan)\s+mode\b",
+            r"\b(you\s*(are|'re)\s+(actually|really|secretly)|from now on,? you\s*(are|'re|"
+            r"will be))\s+(an?\s+|the\s+)?[\w-]*\s*(bot|gpt|ai|assistant|model|agent|chatbot|"
+            r"persona)\b",
+            r"\b(upgraded|updated|switched|changed|converted)\s+(you\s+)?to\s+(a\s+)?(new\s+)?(version|"
+            r"mode|model)\b[^.!?\n]{0,40}\b(no|without|unrestricted|unfiltered)",
+            r"(你|您|助手)[^。！？\n]{0,4}(不再|不)受[^。！？\n]{0,8}(限制|约束|約束|规则|規則|规定|規定)",
+            r"\byou\s*(don'?t|do not|no longer|needn'?t)\s+(have to\s+|need to\s+)?(follow|obey|"
+            r"respect|abide by)\b[^.!?\n]{0,30}\b(rules|guidelines|polic(y|ies)|instructions|"
+            r"restrictions)",
+            r"\bdo anything now\b|\bjailbr(oken|eak)\b",
+            r"\b(you|ai|assistant|agent|bot|model|chatbot)\b[^.!?\n]{0,60}\b(no|without( any)?|"
+            r"free (of|from))\s+(\w+\s+)?(restrictions|filters|content polic(y|ies)|guidelines|"
+            r"rules|censorship|limits|limitations|safeguards|guardrails)",
+            r"\bunrestricted\s+(ai|assistant|mode|bot|model|version)\b",
+            r"(你现在是|你現在是|从现在(开始|起)你(是|就是|将是)|從現在(開始|起)你(是|就是)|你将扮演|"
+            r"你將扮演|假装你是|假裝你是|越狱|越獄)",
+            r"(开发者|開發者|管理员|管理員|上帝|自由|无限制|無限制|调试|調試|无审查|無審查)模式",
+            r"扮演(一个|一名|一位)?[^。！？\n]{0,10}(AI|ai|助手|机器人|機器人|管理员|管理員|黑客)",
+            r"(不受|没有|沒有|无|無)(任何)?(限制|约束|約束|审查|審查|过滤|過濾)的?(AI|ai|助手|机器人|模型)",
+        ),
+        # Case-sensitive: "Dan" is a name, "DAN" a jailbreak persona.
+        *_rx(
+            r"\b(you are|you're|act as|i am|mode:?)\W{0,3}\s*D\.?A\.?N\b|\bD\.?A\.?N\s+mode",
+            flags=0,
+        ),
+    ],
+    "role_marker": [
+        *_rx(
+            r"<\|?\s*(im_start|im_end|system|endoftext|eot_id|start_header_id|begin_of_text)\s*\|?>",
+            r"<\|[a-z_]+\|>",
+            r"</?\s*(system|assistant|tool|tool_response|tool_result|tool_call|function_results?|"
+            r"instructions?|developer)\s*>",
+            r"\[/?\s*(system|inst|sys|assistant|developer|admin)\s*\]",
+            r"<<\s*/?\s*sys\s*>>",
+            r"#{2,}\s*(system|instructions?|response|assistant|developer)\b",
+            r"(?m)^\s*(system|assistant|developer|tool)\s*(message|prompt)?\s*[:：]",
+            r"[\"']role[\"']\s*:\s*[\"'](system|assistant|tool|developer|function)[\"']",
+            r"<!--[^>]{0,40}\b(assistant|ai|bot|model|system|llm|agent)s?\b",
+            r"\bsystem\s+(notice|message|note|override|instruction|command|prompt)s?\s*[:：]",
+            r"\b(note|message|attention|instructions?|memo|p\.?s\.?)\s+(to|for)\s+(the\s+|all\s+)?"
+            r"(ai|a\.i\.|llm|assistant|chatbot|bot|language model|model|ai models?|ai assistants?|"
+            r"ai readers?|agents?)s?\b",
+            r"^\W*(tip|hint|note|rule|reminder|instructions?|message|update)s?\s+(for|to)\s+(all\s+)?"
+            r"(ais?|assistants?|llms?|chatbots?|bots?|language models?|agents?)\b",
+            r"\b(rule|instructions?|orders?|message|directive|policy|update)\s+from\s+(the\s+|your\s+)?"
+            r"(admins?|administrators?|developers?|operators?|system|owners?|dev team)\b",
+            r"\b(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|assistants?|agents?"
+            r"|crawlers?)\b|\bif you are an? (ai|llm|language model|assistant)\b",
+            r"={3,}\s*(new|begin|start)\s+(session|conversation|chat|instructions?)\s*={3,}",
+            r"\b(ai|llm)\s*(assistants?|models?|agents?|bots?)?\s+(reading|processing|"
+            r"summari[sz]ing|parsing)\s+this\b",
+            r"[【\[]\s*(系统|系統|管理员|管理員|开发者|開發者)(消息|訊息|提示|通知|指令)?\s*[】\]]",
+            r"(?m)^\s*(系统|系統|助手|管理员|管理員)\s*[:：]",
+            r"(系统|系統)(消息|訊息|提示|通知|指令)\s*[:：]",
+            r"(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)|(AI|ai)助手请注意",
+        ),
+        *_rx(
+            r"\bSYSTEM\s+(UPDATE|NOTICE|MESSAGE|NOTE|OVERRIDE|ALERT|PROMPT|INSTRUCTIONS?|COMMAND)\b",
+            r"\b(ADMIN|DEVELOPER)\s+(OVERRIDE|COMMAND|NOTICE|MESSAGE)\b|\bBEGIN SYSTEM\b",
+            flags=0,
+        ),
+    ],
+    "exfiltration": _rx(
+        r"\b(reveal|print|output|show|display|repeat|leak|dump|disclose|recite|paste|spell out)\b"
+        r"[^.!?\n]{0,30}\b(system prompt|hidden prompt|initial prompt|developer prompt|(your|the) "
+        r"(full |hidden |secret |original )?(instructions|prompt|configuration)|(full |entire |"
+        r"complete )?contents? of (your|the) memory|all (of )?(your|the|her|his|their|the user'?s?)"
+        r" (memor(y|ies)|notes|data|passwords|secrets))\b",
+        r"\b(send|sends|sending|sent|forward\w*|e-?mail(s|ed|ing)?|mail(s|ed|ing)?|post(s|ed|ing)?|"
+        r"upload\w*|cop(y|ies|ied|ying)|transmit\w*|shar(e|es|ed|ing)|leak\w*|sync\w*|export\w*|"
+        r"exfiltrat\w*)\b[^.!?\n]{0,60}?\b(to|with)\b[^.!?\n]{0,30}?([\w.+-]+@[\w-]+\.[\w.]+|"
+        r"https?://|www\.|\b[\w-]+\.(com|net|org|io|example|cn|ru|xyz|info|biz|app|dev)\b|"
+        r"third[- ]part(y|ies)|anyone|anybody|everyone|any (one|party|person|company))",
+        r"\b(repeat|print|output|show|copy|paste)\b[^.!?\n]{0,15}\b(the )?(text|words|everything|"
+        r"all|content|messages?)\s+(above|before this|that came before)",
+        r"!\[[^\]]{0,40}\]\(https?://[^)\s]*[?&=]",
+        r"\b(share|give|send|disclose|reveal|sell|post|publish|leak)\b[^.!?\n]{0,20}\b(personal|"
+        r"private|user'?s?|customer|sensitive)\s+(data|information|info|details|files)\b"
+        r"[^.!?\n]{0,20}\b(freely|publicly|with anyone|to anyone|with (third|other|outside))",
+        r"\b(collect|gather|harvest|obtain|extract|ask for|request)\w*\b[^.!?\n]{0,20}\b(the "
+        r"user'?s?|their|her|his|users'?|all)\s+(passwords?|credentials|pins?|card (numbers?|"
+        r"details)|logins?|bank details)",
+        r"\b(cop(y|ies)|add|put|include|insert|append)\b[^.!?\n]{0,40}\b(saved|stored|user'?s?|"
+        r"private|personal)\b[^.!?\n]{0,20}\b(into|in|to)\s+(its|your|the|a)\s+(next\s+)?(web\s+)?"
+        r"(search|query|queries|url|link|request)",
+        r"\b(include|attach|append|add|put|insert)\w*\b[^.!?\n]{0,40}\b(card|password|bank|"
+        r"address|phone|credentials|account)\w*\b[^.!?\n]{0,30}\b(every|each|all|any)\s+"
+        r"(reply|answer|response|message)",
+        r"(银行卡|信用卡|密码|密碼|身份证|身份證|卡号|卡號|账户|賬戶)[^。！？\n]{0,10}(附在|附上|加在|放在|包含在|写在|寫在)"
+        r"[^。！？\n]{0,10}(回复|回答|回覆|答复|答覆|消息)",
+        r"\b(reply|respond|answer|tell|give|include|say)\w*\b[^.!?\n]{0,30}\b(stored|saved|her|his|"
+        r"their|the user'?s?)\s+(card number|credit card|password|pin|api key|credentials|"
+        r"social security|passport number)",
+        r"(发送|發送|发给|發給|发到|發到|转发|轉發|上传|上傳|泄露|洩露|透露|外发|同步)[^。！？\n]{0,12}"
+        r"(密码|密碼|密钥|密鑰|口令|记忆|記憶|通讯录|通訊錄|聊天记录|聊天記錄|数据|數據)",
+        r"(密码|密碼|密钥|密鑰|口令|记忆|記憶|通讯录|通訊錄|聊天记录|聊天記錄|系统提示词?|系統提示詞?|提示词|"
+        r"提示詞|系统指令|系統指令)[^。！？\n]{0,12}(发送|發送|发给|發給|发到|發到|转发|轉發|上传|上傳|泄露|"
+        r"洩露|透露|分享给|分享給|输出|輸出|打印|显示|顯示|给第三方|給第三方)",
+        r"(位置|地址|定位)[^。！？\n]{0,10}(分享|发送|發送|共享|同步)(给|給)?[^。！？\n]{0,6}(第三方|"
+        r"[\w-]+\.(com|cn|net|org|example|io))",
+        r"(聊天记录|聊天記錄|对话|對話|记忆|記憶|资料|資料|数据|數據|通讯录|通訊錄)[^。！？\n]{0,12}(同步|备份|備份|"
+        r"导出|導出|抄送|上报|上報|转存|轉存)",
+        r"(发送|發送|发到|發到|同步到|转发到|轉發到|上传到|上傳到|备份到|備份到|抄送|发给|發給)[^。！？\n]{0,6}"
+        r"([\w.+-]+@[\w-]+\.\w+|https?://)",
+    ),
+    "memory_tamper": _rx(
+        r"\b(delete|erase|wipe|clear|purge|remove|reset|overwrite|corrupt|destroy)\b[^.!?\n]{0,30}"
+        r"\b(all|every|entire|whole|everything in)\b[^.!?\n]{0,20}\b(memor(y|ies)|notes|facts|"
+        r"records|history|profile|core blocks?)",
+        r"\b(replace|overwrite|rewrite|reset)\s+(the|your)\s+(persona|system prompt|core memory|"
+        r"instructions)\b",
+        r"\b(persist|store|save|write|copy)\s+(all|every|everything|any)\s+(of\s+)?(the\s+)?"
+        r"(following|subsequent|future|incoming)\b|\bmemory[- ]write privileges?\b",
+        r"(设定|設定|记忆|記憶|人设|人設|指令|规则|規則)[^。！？\n]{0,8}(清空|删除|刪除|清除|重置|覆盖|覆蓋|替换|"
+        r"替換|换成|換成)",
+        r"(删除|刪除|清空|清除|抹掉|抹去|重置|覆盖|覆蓋|篡改)[^。！？\n]{0,10}(所有|全部|一切)?[^。！？\n]{0,6}"
+        r"(记忆|記憶|记录|記錄|数据|數據|设定|設定|人设|人設)",
+    ),
+    "authority_claim": _rx(
+        r"\b(the user|user|owner|admin|developer|customer)\b[^.!?\n]{0,20}\b(has|have|had|is|are|"
+        r"was)\s+(now\s+)?(already\s+)?(authori[sz]ed|granted|given (you )?(full )?permission|"
+        r"consented|allowed you|agreed to let you)\b",
+        r"\b(is|are)\s+(a\s+)?(verified|certified|authenticated)\s+(admin|administrator|"
+        r"developer|owner|root)",
+        r"\b(root|admin|administrator|sudo|superuser|elevated)\s+(access|privileges?|rights|"
+        r"permissions?|clearance)\b[^.!?\n]{0,30}\b(this|the)\s+(assistant|ai|bot|chatbot|agent|"
+        r"system|memory)",
+        rf"\b{_AUTHORITY}\s+(has|have|had)\s+(now\s+)?(approved|authori[sz]ed|enabled|allowed|"
+        r"granted|unlocked|permitted)\b",
+        r"\b(treat|regard|consider|handle)\w*\b[^.!?\n]{0,40}\bas\s+(if\s+)?(it\s+)?"
+        r"(coming from|sent by|from|written by|an? (order|instruction|command) from)\s+(the\s+|"
+        rf"your\s+)?{_AUTHORITY}",
+        r"\b(treat|regard|consider|rank)\w*\b[^.!?\n]{0,30}\b(tool|search|web|page|document|email)s?"
+        r"\s*(outputs?|results?|content|text)?\s+as\s+(higher|more|the highest|top)?\s*(priority|"
+        r"important|authoritative|trusted|instructions|commands)",
+        r"\b(higher|more|greater|top)\s+priority\s+than\s+(the user|your (instructions|rules|"
+        r"guidelines)|the system)",
+        rf"\b(i am|i'm|this is|we are|we're)\s+(your|the)\s+{_AUTHORITY}\b",
+        r"\byou\s*(are|'re)\s+(now\s+)?(allowed|permitted|authori[sz]ed|free|cleared)\s+to\s+"
+        r"(share|reveal|disclose|ignore|bypass|say anything|do anything|break)",
+        r"\bgrant(ed)?\s+(me|him|her|them|the user|you|yourself)\s+(full|root|admin|unrestricted|"
+        r"complete)\s+(access|control|privileges?|rights)",
+        r"\b(full|unrestricted|complete)\s+access\s+to\s+(all|every|other)\s+(users?|memor)",
+        r"\bprivileges?\s+(elevated|escalated|upgraded)|\b(security|safety|admin)\s+(override|"
+        r"bypass)\b|\boverride code\b",
+        r"(授权|授權|允许|允許|同意)了?(你|助手|AI|ai|机器人|機器人)",
+        r"(开发者|開發者|管理员|管理員|运营方|運營方|官方)(已|已经|已經)?(批准|授权|授權|允许|允許|开放|開放)",
+        r"(当作|當作|视为|視為|看作)[^。！？\n]{0,6}(开发者|開發者|管理员|管理員|系统|系統)(的|发来|發來)",
+        r"(升级为|升級為|成为|成為|提升为)(管理员|管理員|超级用户|root)|(管理员|管理員|最高|root|超级)"
+        r"(权限|權限)|读取所有用户",
+    ),
+    "safety_bypass": _rx(
+        r"\b(safety|content|security|moderation)\s+(guidelines|rules|polic(y|ies)|filters?|"
+        r"restrictions|checks|settings)\b[^.!?\n]{0,20}\b(no longer apply|(are|is) (now )?(off|"
+        r"disabled|lifted|suspended|removed|void)|do not apply|don'?t apply)",
+        r"\b(guardrails?|safety|filters?|restrictions|content polic(y|ies)|safeguards|moderation|"
+        r"limits)\b[^.!?\n]{0,20}\b(were|are|have been|has been|got|is)\s+(now\s+)?(switched off|"
+        r"turned off|disabled|removed|lifted|deactivated|suspended|bypassed)",
+        r"\b(disable|turn off|switch off|bypass|ignore|skip|deactivate|circumvent)\b[^.!?\n]{0,15}"
+        r"\b(safety|filters?|guardrails|content polic(y|ies)|moderation|safeguards|censorship)\b",
+        r"\b(assistant|you|ai|bot|agent)\b[^.!?\n]{0,60}\b(approve|transfer|pay|buy|purchase|run|"
+        r"execute|install|delete|send|share|download|sign|forward|accept)\w*\b[^.!?\n]{0,60}"
+        r"\bwithout\s+(asking|confirmation|confirming|approval|permission|consent|telling|"
+        r"checking|verifying|notifying)",
+        r"\b(stop|never|don'?t|do not|no longer|no need to)\s+(ask|request|check|seek|wait)\w*\s+"
+        r"(the user\s+|me\s+|anyone\s+)?(for\s+)?(confirmation|permission|approval|consent)",
+        r"\b(never|don'?t|do not)\s+(refuse|decline)\b|\balways\s+(comply|obey)\b|"
+        r"\bcomply\s+with\s+(every|all|any)\b",
+        r"\b(obey|follow)\s+(only\s+)?(whatever|everything|anything|all (the )?(commands|orders|"
+        r"instructions) (from|in|on)|(messages|commands|orders|instructions) (signed|from))",
+        r"\b(secretly|quietly|silently|covertly|discreetly|invisibly)\s+(send|forward|share|copy|"
+        r"record|log|store|collect|track|add|insert|append|change|alter|modify|remove|delete|omit|"
+        r"drop|include)\w*",
+        r"\b(skip|omit|drop|leave out|no|without)\s+(the\s+|any\s+|all\s+)?(medical\s+|legal\s+|"
+        r"safety\s+)?(disclaimers?|warnings?|safety (checks?|notes?))\b",
+        r"\b(unrestricted|uncensored|unfiltered|unlimited)\s+(output|answers|responses|mode|"
+        r"access)\b|\bno usage limits\b|\bwithout (any )?(usage )?limits\b",
+        r"\b(never|don'?t|do not)\s+(tell|inform|notify|warn)\s+(the user|her|him|them|users)\b|"
+        r"\bwithout telling (the user|her|him|them)\b|\b(hide|keep)\s+(this|it)\s+(a secret\s+)?"
+        r"from (the user|her|him|them)\b",
+        r"(只|仅|僅)(听从|聽從|服从|服從|听|聽|遵从|遵從|执行|執行)(这|這|该|該|此|以下|下面|我)",
+        r"(不用|无需|無需|不必|不要|不需要|无须)再?(遵守|遵循|理会|理會)",
+        r"(不用|无需|無需|不必|不要)再?(征求|徵求|询问|詢問|确认|確認)[^。！？\n]{0,6}(用户|用戶|同意)",
+        r"(偷偷|悄悄|秘密|暗中)地?(发送|發送|发给|转发|轉發|上传|上傳|记录|記錄|分享|加上|添加|修改|删掉|刪掉)",
+        r"(关闭|關閉|绕过|繞過|解除)[^。！？\n]{0,6}(安全|过滤|過濾|审查|審查)",
+    ),
+}
+
+# Instruction phrases with the spaces and punctuation taken out ("i-g-n-o-r-e a l l ...").
+_COMPACT = {
+    "ignore_instructions": re.compile(
+        r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|my)*(previous|prior|above|"
+        r"earlier|preceding|original|initial|system)*(instructions?|rules|prompts?|guidelines|"
+        r"directives)"
+    ),
+    "role_override": re.compile(
+        r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
+        r"(enabled|on|activated)"
+    ),
+    "exfiltration": re.compile(r"revealyoursystemprompt"),
+}
+
+# Core phrases with spaces and punctuation taken out ("i-g-n-o-r-e a l l ...").
+COMPACT = {
+    "ignore_instructions": re.compile(
+        r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|my)*(previous|prior|above|"
+        r"earlier|preceding|original|initial|system)*(instructions?|rules|prompts?|guidelines|"
+        r"directives)"
+    ),
+    "role_override": re.compile(
+        r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
+        r"(enabled|on|activated)"
+    ),
+    "exfiltration": re.compile(r"revealyoursystemprompt"),
+}
