@@ -24,7 +24,7 @@ from agent.models.base import AssistantTurn, ChatModel, ToolCall
 from agent.turn import ToolCallRecord, Turn
 from paging.assembler import PromptParts, assemble, render_core, tool_message
 from paging.budget import ContextBudget
-from paging.eviction import evict, turns_to_evict
+from paging.eviction import entities, evict, turns_to_evict
 from paging.pagein import MemoryItem, PageIn
 from paging.pressure import MemoryPressure
 from paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
@@ -41,8 +41,8 @@ from tools.registry import ToolRegistry, ToolResult
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.
-DROP_FIRST = ("send_message", "fact_forget", "core_memory_replace", "conversation_search",
-              "archival_memory_search", "archival_memory_insert")
+DROP_FIRST = ("send_message", "episode_search", "fact_forget", "core_memory_replace",
+              "conversation_search", "archival_memory_search", "archival_memory_insert")
 NOTHING_RELEVANT = ("No stored memory matched this message. If it depends on something the "
                     "user told you before, search your memory or ask them; do not guess.")
 
@@ -74,6 +74,10 @@ class Agent:
         self.specs = self._offered_tools()
         self.turns = self._load_window()
         self.execution: dict[str, Any] = {"session": session_id}
+        last = store.episodes.list(user_id=self.user_id, session_id=session_id)
+        if last:  # resuming: "where were we?" is answered without a search
+            self.execution["last_episode"] = {"id": last[-1].id, "ended": iso(last[-1].end_ts),
+                                              "summary": last[-1].summary[:1200]}
         self._pending_notes: list[str] = []
         self._last_cited: list[str] = []
         self.log = logger.bind(user_id=user_id, session_id=session_id)
@@ -274,6 +278,20 @@ class Agent:
             if recorded is not None:
                 return ToolResult(name=call.name, ok=True, content=recorded)
         return self.registry.call(call.name, call.arguments, ctx)
+
+    def end_session(self) -> str | None:
+        """Summarize what is still in the window into an episode; the window stays."""
+        if not self.turns:
+            return None
+        trace_id = new_id("trc")
+        summary = mask_pii(self.summarizer.summarize(self.turns))[0]
+        sources = [i for t in self.turns for i in (t.user_event_id, t.assistant_event_id) if i]
+        episode = self.store.episodes.build(
+            user_id=self.user_id, session_id=self.session_id, start_ts=self.turns[0].ts,
+            end_ts=self.turns[-1].ts, summary=summary, entities=entities(self.turns),
+            source_event_ids=sources, trace_id=trace_id)
+        self.store.save_episode(episode)
+        return episode.id
 
     # -- memory pressure, at the turn boundary --
 

@@ -141,6 +141,8 @@ def replay(
         for i, event in enumerate(transcript.events):
             if isinstance(event, SessionEvent):
                 report.sessions += 1
+                if agent is not None:  # the previous session ended: keep it as an episode
+                    agent.end_session()
                 if event.restart:
                     report.restarts += 1
                     store.close()
@@ -170,6 +172,8 @@ def replay(
                         all_turns=report.turns,
                     )
                 )
+        if agent is not None:
+            agent.end_session()
     finally:
         store.close()
     return report

@@ -281,6 +281,16 @@ class Store:
         self._queue(MEMORY_TABLE, _episode_item, episode)
         return version
 
+    def save_episode(self, episode: Episode, *, kind: str = "session_end") -> None:
+        """Commit an episode written outside eviction (session end, on demand)."""
+        with self.db.transaction() as conn:
+            self.episodes.insert(episode, conn=conn)
+            self.events.append_in(conn, user_id=episode.user_id, kind=kind,
+                                  trace_id=episode.trace_id, session_id=episode.session_id,
+                                  payload={"episode_id": episode.id,
+                                           "source_event_ids": episode.source_event_ids})
+        self._queue(MEMORY_TABLE, _episode_item, episode)
+
     def forget(
         self, record_id: str, *, user_id: str, trace_id: str, session_id: str | None = None
     ) -> dict[str, Any]:

@@ -92,6 +92,7 @@ def chat(
         finally:
             if writer:
                 writer.close()
+            agent.end_session()  # what is still in the window becomes an episode
 
 
 def _messages(interactive: bool):

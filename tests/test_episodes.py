@@ -1,0 +1,50 @@
+"""Session-end episodes, episode_search, and resuming a session with its last episode."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from agent.loop import Agent
+from agent.models.base import AssistantTurn, ToolCall
+from agent.models.scripted import ScriptedModel
+from storage import ManualClock, Store
+
+
+def chat(store: Store, session: str, messages: list[str], model: ScriptedModel) -> Agent:
+    agent = Agent(user_id="u", session_id=session, store=store, model=model)
+    for message in messages:
+        agent.step(message)
+    return agent
+
+
+def test_session_end_episode_resumes_and_is_searchable(store: Store,
+                                                       clock: ManualClock) -> None:
+    agent = chat(store, "s1", ["We need to fix the roof leak before the storm on Friday",
+                               "Order the tarp, reference TRP-7781"],
+                 ScriptedModel(["I'll help with the roof.", "Noted TRP-7781."]))
+    episode_id = agent.end_session()
+    [episode] = store.episodes.list(user_id="u", session_id="s1")
+    assert episode.id == episode_id and "TRP-7781" in episode.summary
+    assert [e.kind for e in store.events.list(user_id="u", kinds=["session_end"])] == [
+        "session_end"]
+    clock.advance(timedelta(days=3))
+    # resuming s1: the last episode is in working memory, no search needed
+    model = ScriptedModel(["We were fixing the roof."])
+    resumed = Agent(user_id="u", session_id="s1", store=store, model=model)
+    resumed.step("where were we?")
+    prompt = "\n".join(str(m["content"]) for m in model.calls[0].messages)
+    assert "TRP-7781" in prompt and episode.id in prompt
+    # another session finds it with episode_search and a time expression
+    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
+        id="1", name="episode_search", arguments={"query": "what did we discuss last week "
+                                                           "about the roof"})]), "The roof."])
+    chat(store, "s2", ["what did we talk about regarding the roof?"], model)
+    result = model.calls[1].messages[-1]["content"]
+    assert episode.id in result and "TRP-7781" in result
+
+
+def test_episode_search_rejects_bad_dates(store: Store) -> None:
+    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
+        id="1", name="episode_search", arguments={"query": "x", "start": "someday"})]), "ok"])
+    chat(store, "s", ["hi"], model)
+    assert "ISO-8601" in model.calls[1].messages[-1]["content"]

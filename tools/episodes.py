@@ -1,0 +1,47 @@
+"""episode_search: find summaries of past sessions and conversation segments."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from storage.clock import iso, parse_time
+from storage.errors import UserError
+from tools.context import ToolContext
+from tools.guard import note_read
+from tools.params import SearchLimit, SearchQuery
+from tools.registry import ToolError, tool
+from tools.search import search_memory
+
+When = Annotated[str | None, Field(description="ISO date or time, e.g. 2026-05-04.")]
+
+
+@tool
+def episode_search(
+    ctx: ToolContext,
+    query: SearchQuery,
+    start: When = None,
+    end: When = None,
+    limit: SearchLimit = 5,
+) -> str:
+    """Search summaries of past sessions ("what did we discuss last week about the desk?").
+    Time words in the query ("last week", "yesterday", "in May") are understood.
+
+    Good: episode_search(query="trip planning Lisbon", start="2026-05-01")
+    Bad: episode_search(query="everything") (say what the episode was about).
+    """
+    try:
+        since = parse_time(start) if start else None
+        until = parse_time(end) if end else None
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    hits = search_memory(ctx, query, kinds=("episode",), limit=limit * 3)
+    episodes = {e.id: e for e in ctx.store.episodes.list(user_id=ctx.user_id, start=since,
+                                                         end=until)}
+    found = [episodes[h.id] for h in hits if h.id in episodes][:limit]
+    note_read(ctx, "episode_search", query, [e.id for e in found])
+    if not found:
+        return "no matching episodes"
+    return "\n".join(f"{e.id} ({iso(e.start_ts)[:16]} to {iso(e.end_ts)[:16]}, session "
+                     f"{e.session_id}): {e.summary}" for e in found)
