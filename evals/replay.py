@@ -107,11 +107,12 @@ def replay(
     model: ChatModel | None = None,
     embedder: str | None = None,
     num_ctx: int | None = None,
+    reuse_store: bool = False,
 ) -> ReplayReport:
     """Run every step of the transcript; recorded model turns unless ``model`` is given."""
     transcript = load_transcript(path)
     header = transcript.header
-    if data_dir.exists() and any(data_dir.iterdir()):
+    if not reuse_store and data_dir.exists() and any(data_dir.iterdir()):
         raise UserError(f"replay needs a fresh data directory; {data_dir} is not empty")
     clock = ManualClock(header.start)
     window = num_ctx or header.num_ctx

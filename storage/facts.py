@@ -18,6 +18,7 @@ from typing import Any
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound, UserError
+from .forgetting import source_hashes
 from .ids import new_id
 from .records import Fact, FactWrite
 from .users import require_user
@@ -190,8 +191,10 @@ class FactStore:
             return False
         rows = conn.execute(
             "SELECT 1 FROM tombstones WHERE user_id = ? AND fingerprint = ? "
-            "AND len(list_intersect(source_event_ids, ?)) > 0 LIMIT 1",
-            [user_id, fingerprint(subject, predicate, obj), sources],
+            "AND (len(list_intersect(source_event_ids, ?)) > 0 "
+            "OR len(list_intersect(source_hashes, ?)) > 0) LIMIT 1",
+            [user_id, fingerprint(subject, predicate, obj), sources,
+             source_hashes(conn, user_id, sources)],
         ).fetchall()
         return bool(rows)
 
@@ -327,15 +330,12 @@ class FactStore:
         now = db_time(self._clock.now())
         for v in versions:
             conn.execute(
-                "INSERT INTO tombstones VALUES (?, ?, 'fact', ?, ?, ?, ?)",
-                [
-                    user_id,
-                    v.id,
-                    fingerprint(v.subject, v.predicate, v.object),
-                    v.source_event_ids,
-                    now,
-                    trace_id,
-                ],
+                "INSERT INTO tombstones (user_id, record_id, kind, fingerprint, "
+                "source_event_ids, forgotten_at, trace_id, source_hashes) "
+                "VALUES (?, ?, 'fact', ?, ?, ?, ?, ?)",
+                [user_id, v.id, fingerprint(v.subject, v.predicate, v.object),
+                 v.source_event_ids, now, trace_id,
+                 source_hashes(conn, user_id, v.source_event_ids)],
             )
         conn.execute(
             "DELETE FROM facts WHERE user_id = ? AND lineage_id = ?", [user_id, fact.lineage_id]

@@ -21,6 +21,7 @@ from .episodes import Episode, EpisodeStore, RollingSummaries
 from .errors import StorageError, UserError
 from .events import EventLog
 from .facts import FactStore
+from .forgetting import cascade
 from .lock import DataDirLock
 from .migrations import migrate
 from .passages import PassageStore
@@ -298,13 +299,12 @@ class Store:
         require_user(user_id)
         removed: list[str]
         with self.db.transaction() as conn:
+            derived: dict[str, list[str]] = {}
             if record_id.startswith("fct_"):
-                removed = [
-                    f.id
-                    for f in self.facts.forget(
-                        record_id, user_id=user_id, trace_id=trace_id, conn=conn
-                    )
-                ]
+                versions = self.facts.forget(record_id, user_id=user_id, trace_id=trace_id,
+                                             conn=conn)
+                derived = cascade(conn, user_id=user_id, versions=versions)
+                removed = [f.id for f in versions] + derived["passages"]
                 table = MEMORY_TABLE
             elif record_id.startswith("psg_"):
                 removed = [self.passages.delete(record_id, user_id=user_id, conn=conn).id]
@@ -320,11 +320,18 @@ class Store:
                 kind="memory_forget",
                 trace_id=trace_id,
                 session_id=session_id,
-                payload={"id": record_id, "removed": removed},
+                payload={"id": record_id, "removed": removed,
+                         "redacted": {k: v for k, v in derived.items() if k != "passages"}},
             )
         if table:
             try:
                 self.index.forget(table, removed, user_id=user_id)
+                redacted = derived.get("episodes", [])
+                if redacted:  # re-index the redacted episodes
+                    self.index.forget(table, redacted, user_id=user_id)
+                    for episode_id in redacted:
+                        self._queue(MEMORY_TABLE, _episode_item,
+                                    self.episodes.get(episode_id, user_id=user_id))
             except Exception as exc:  # the next reconcile removes them; never lose the forget
                 logger.warning("index cleanup after forget deferred: {}", exc)
         return {"id": record_id, "removed": removed}

@@ -9,6 +9,7 @@ import click
 
 from agent.models.names import model_from_name
 from evals.replay import ReplayReport, replay
+from storage.errors import UserError
 from storage.ids import new_id
 
 from .common import common_options, emit_json, invocation
@@ -36,6 +37,12 @@ from .common import common_options, emit_json, invocation
     help="Fresh directory for the replay's store (default: DATA_DIR/replays/<id>).",
 )
 @click.option(
+    "--reuse-store",
+    is_flag=True,
+    help="Replay into the existing --into store (e.g. to check that forgotten memory stays "
+    "forgotten) instead of requiring a fresh one.",
+)
+@click.option(
     "--html",
     "html_out",
     type=click.Path(dir_okay=False),
@@ -51,17 +58,21 @@ def replay_cmd(
     num_ctx: int | None,
     into: str | None,
     html_out: str | None,
+    reuse_store: bool,
 ) -> None:
     """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
     inv = invocation(data_dir, user, as_json)
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
     model = model_from_name(model_name, num_ctx=num_ctx) if model_name else None
+    if reuse_store and not into:
+        raise UserError("--reuse-store needs --into DIR: the store to replay into")
     report = replay(
         file,
         data_dir=target,
         model=model,
         num_ctx=num_ctx,
         embedder=os.environ.get("ENGRAM_EMBEDDER"),
+        reuse_store=reuse_store,
     )
     if html_out:
         from evals.report_html import replay_report

@@ -1,0 +1,86 @@
+"""Forgetting that sticks.
+
+A forgotten fact takes with it what derives from the same source events: passages
+from those events that state its value, and mentions of the value in episodes and
+rolling summaries of those events (redacted). Tombstones keep the fact's
+fingerprint, its source event ids and a hash of each source message's text, so
+neither the same events nor a replay of the same words can create it again; the
+user stating it anew, in other words, can.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .records import Fact
+
+FORGOTTEN = "[forgotten]"
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()[:32]
+
+
+def source_hashes(conn: Any, user_id: str, event_ids: Sequence[str]) -> list[str]:
+    """Hashes of the message text of these events (what a replay would say again)."""
+    if not event_ids:
+        return []
+    rows = conn.execute(
+        "SELECT payload FROM events WHERE user_id = ? AND id IN (SELECT unnest(?))",
+        [user_id, list(event_ids)]).fetchall()
+    hashes = []
+    for (payload,) in rows:
+        content = json.loads(payload).get("content")
+        if isinstance(content, str) and content.strip():
+            hashes.append(content_hash(content))
+    return hashes
+
+
+def redact(text: str, values: Iterable[str]) -> str:
+    for value in sorted(values, key=len, reverse=True):
+        pattern = re.escape(value)
+        if value[:1].isalnum():
+            pattern = r"(?<!\w)" + pattern
+        if value[-1:].isalnum():
+            pattern += r"(?!\w)"
+        text = re.sub(pattern, FORGOTTEN, text, flags=re.IGNORECASE)
+    return text
+
+
+def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, list[str]]:
+    """Remove or redact what derives from the forgotten versions; runs in the caller's tx."""
+    sources = sorted({s for v in versions for s in v.source_event_ids})
+    values = {v.object.strip() for v in versions if len(v.object.strip()) >= 2}
+    report: dict[str, list[str]] = {"passages": [], "episodes": [], "summaries": []}
+    if not sources or not values:
+        return report
+    for passage_id, text in conn.execute(
+            "SELECT id, text FROM passages WHERE user_id = ? "
+            "AND len(list_intersect(source_event_ids, ?)) > 0", [user_id, sources]).fetchall():
+        if redact(text, values) != text:
+            conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage_id])
+            report["passages"].append(passage_id)
+    for episode_id, summary in conn.execute(
+            "SELECT id, summary FROM episodes WHERE user_id = ? "
+            "AND len(list_intersect(source_event_ids, ?)) > 0", [user_id, sources]).fetchall():
+        cleaned = redact(summary, values)
+        if cleaned != summary:
+            conn.execute("UPDATE episodes SET summary = ? WHERE user_id = ? AND id = ?",
+                         [cleaned, user_id, episode_id])
+            report["episodes"].append(episode_id)
+    sessions = [r[0] for r in conn.execute(
+        "SELECT DISTINCT session_id FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
+        "AND session_id IS NOT NULL", [user_id, sources]).fetchall()]
+    for session_id, text in conn.execute(
+            "SELECT session_id, text FROM summaries WHERE user_id = ? "
+            "AND session_id IN (SELECT unnest(?))", [user_id, sessions]).fetchall():
+        cleaned = redact(text, values)
+        if cleaned != text:
+            conn.execute("UPDATE summaries SET text = ?, version = version + 1 "
+                         "WHERE user_id = ? AND session_id = ?", [cleaned, user_id, session_id])
+            report["summaries"].append(session_id)
+    return report
