@@ -148,10 +148,17 @@ _PAGING = _sql(
     )""",
 )
 
+_TOMBSTONE_HASHES = _sql(
+    # Hashes of the forgotten fact's source messages: a replay of the same words
+    # (new event ids, same text) cannot bring it back.
+    """ALTER TABLE tombstones ADD COLUMN source_hashes VARCHAR[] DEFAULT []""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
     Migration("003_summaries_episodes_usage", _PAGING),
+    Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
 )
 
 
