@@ -86,6 +86,19 @@ class FirewallConfig(BaseModel):
         default=0.5, gt=0.0, le=1.0, description="Share of content words a source must contain."
     )
     max_writes_per_minute: int | None = Field(default=30, ge=1)
+    semantic: bool = Field(
+        default=True,
+        description="Also look for steering text by meaning (MiniLM embeddings, semantic.py).",
+    )
+    semantic_threshold: float = Field(
+        default=0.12,
+        ge=-1.0,
+        le=2.0,
+        description="Attack-minus-ordinary similarity at which a sentence counts as steering.",
+    )
+    semantic_threshold_cjk: float = Field(
+        default=0.08, ge=-1.0, le=2.0, description="The same cut for Chinese sentences."
+    )
     extra_injection_patterns: dict[str, str] = Field(
         default_factory=dict, description="name -> regex, reported as injection:<name>."
     )

@@ -26,6 +26,7 @@ from .injection import inspect_text, signals, standing_rules
 from .provenance import CJK_STOP, support, terms
 from .schema import STORED_TEXT, SchemaViolation, check_schema
 from .secrets import is_secret_predicate, mask_pii, redact_secrets, strip_markers
+from .semantic import SemanticDetector
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
 _USER_WORDS = ("user_explicit", "user_implied", "imported")
@@ -91,6 +92,7 @@ class Firewall:
             name: re.compile(p, re.IGNORECASE)
             for name, p in self.config.extra_injection_patterns.items()
         }
+        self._semantic: SemanticDetector | None = None
 
     def __call__(self, proposal: WriteProposal) -> FirewallVerdict:
         return self.check(proposal)
@@ -185,6 +187,8 @@ class Firewall:
             reasons.append("injection:instruction_not_from_user")
         if self._completes_split(text, review.proposal.context):
             reasons.append("injection:split")
+        if not reasons and self._semantic_match(review, text):
+            reasons.append("injection:semantic")
         if not reasons:
             return
         if review.provenance == "tool_derived" or review.proposal.source == "tool":
@@ -201,6 +205,29 @@ class Firewall:
                 "It reads as an instruction to the assistant, not a fact about the user; it is "
                 "held for the user to review. Tell the user you won't store it as a rule.",
             )
+
+    def _semantic_match(self, review: _Review, text: str) -> bool:
+        """Does a sentence read like an attack prototype? Never fails the write: on any error
+        the regex verdict stands."""
+        if not self.config.semantic:
+            return False
+        try:
+            if self._semantic is None:
+                self._semantic = SemanticDetector(
+                    threshold=self.config.semantic_threshold,
+                    threshold_cjk=self.config.semantic_threshold_cjk,
+                )
+            found = self._semantic.match(text)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "semantic injection check skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
+        if found is not None:
+            logger.bind(trace_id=review.proposal.trace_id).debug(
+                "semantic match {:.3f}: {!r} ~ {!r}", found.score, found.sentence, found.attack
+            )
+        return found is not None
 
     def _completes_split(self, text: str, context: list[dict[str, Any]]) -> bool:
         """Does this write finish an instruction begun in a recent message?

@@ -1,0 +1,169 @@
+"""Steering text recognised by meaning: a nearest-prototype check on sentence embeddings.
+
+The regex catalogue (``signals``, ``rules``) only knows phrasings it was written for. This layer
+embeds each sentence of a write with the offline MiniLM embedder and compares it with two banks
+shipped in ``data/prototypes.jsonl``: attacks (overrides, personas, promotion, exfiltration,
+fake system or tool messages) and ordinary writes that look alike (the user's own preferences,
+reminders, titles, "system"/"ignore"/"always" in their everyday sense). A sentence is steering
+when it is much closer to an attack than to any ordinary write:
+``max cos(attack) - max cos(benign) >= threshold``. Sentences are scored one by one so an
+instruction hidden in a long harmless passage is not averaged away.
+
+The banks are embedded once per process per embedder; a write costs one batched embedding.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from storage.embedders import Embedder, embedder_from_name
+
+PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"
+# Bounds the cost of one write (~1 ms a sentence); a write longer than this is scored on its
+# first sentences plus overlapping windows over the rest, so nothing goes unread.
+MAX_SENTENCES = 48
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；;])|\n+|\s*<[^>]{1,40}>\s*")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@dataclass(frozen=True)
+class SemanticMatch:
+    """The most steering-like sentence of a text and how close it came to each bank."""
+
+    sentence: str
+    score: float  # attack similarity minus benign similarity
+    attack: str  # nearest attack prototype
+    attack_similarity: float
+    benign: str  # nearest ordinary prototype
+    benign_similarity: float
+
+
+@dataclass(frozen=True)
+class _Bank:
+    texts: tuple[str, ...]
+    kinds: np.ndarray  # True for attack rows
+    vectors: np.ndarray
+
+
+def load_prototypes(path: Path = PROTOTYPES) -> list[tuple[str, str]]:
+    """``(kind, text)`` rows of the prototype file; kind is ``attack`` or ``benign``."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if row["kind"] not in ("attack", "benign"):
+                raise ValueError(f"prototype kind must be attack or benign, not {row['kind']!r}")
+            rows.append((row["kind"], row["text"]))
+    return rows
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences worth scoring: split on sentence ends, lines and markup tags; tiny ones dropped."""
+    parts = [p.strip(" \t-*•>\"'") for p in _SENTENCE_END.split(text)]
+    parts = [p for p in parts if _substantial(p)]
+    if len(parts) > MAX_SENTENCES:
+        head = parts[: MAX_SENTENCES // 2]
+        rest = parts[MAX_SENTENCES // 2 :]
+        size = -(-len(rest) // (MAX_SENTENCES // 2))
+        parts = head + [" ".join(rest[i : i + size]) for i in range(0, len(rest), size)]
+    return parts
+
+
+def _substantial(sentence: str) -> bool:
+    # Names, places and dates ("Elsa", "上海") cannot steer anyone and are cheap to skip.
+    return len(_LATIN_WORD.findall(sentence)) >= 3 or len(_CJK.findall(sentence)) >= 6
+
+
+class SemanticDetector:
+    """``SemanticDetector(threshold=...).match(text)``: the steering sentence, or None."""
+
+    def __init__(
+        self,
+        *,
+        threshold: float,
+        threshold_cjk: float | None = None,
+        embedder: Embedder | None = None,
+        prototypes: list[tuple[str, str]] | None = None,
+    ) -> None:
+        self.threshold = threshold
+        # MiniLM was trained on English: Chinese sentences all sit close together, so the
+        # margins between banks are smaller and need their own cut.
+        self.threshold_cjk = threshold if threshold_cjk is None else threshold_cjk
+        self.embedder = embedder or _default_embedder()
+        self._prototypes = prototypes
+        self._own_bank: _Bank | None = None
+
+    def best(self, text: str) -> SemanticMatch | None:
+        """The sentence of ``text`` furthest past its threshold (None: nothing worth scoring)."""
+        parts = sentences(text)
+        if not parts:
+            return None
+        whole = " ".join(parts)
+        if len(parts) > 1 and len(parts) <= 4:
+            parts.append(whole)  # a short instruction split over two sentences reads as one
+        bank = self._bank()
+        sims = self.embedder.embed(parts) @ bank.vectors.T
+        attack = np.where(bank.kinds, sims, -1.0)
+        benign = np.where(bank.kinds, -1.0, sims)
+        a_idx, b_idx = attack.argmax(axis=1), benign.argmax(axis=1)
+        rows = np.arange(len(parts))
+        scores = attack[rows, a_idx] - benign[rows, b_idx]
+        cuts = np.array([self.threshold_for(p) for p in parts])
+        i = int((scores - cuts).argmax())
+        return SemanticMatch(
+            sentence=parts[i],
+            score=float(scores[i]),
+            attack=bank.texts[a_idx[i]],
+            attack_similarity=float(attack[i, a_idx[i]]),
+            benign=bank.texts[b_idx[i]],
+            benign_similarity=float(benign[i, b_idx[i]]),
+        )
+
+    def match(self, text: str) -> SemanticMatch | None:
+        """The steering sentence of ``text`` if one scores at or above the threshold."""
+        best = self.best(text)
+        if best is None or best.score < self.threshold_for(best.sentence):
+            return None
+        return best
+
+    def threshold_for(self, sentence: str) -> float:
+        cjk = len(_CJK.findall(sentence))
+        # A sentence at least a quarter CJK characters reads as Chinese.
+        return self.threshold_cjk if cjk * 4 >= len(sentence.strip()) else self.threshold
+
+    def _bank(self) -> _Bank:
+        if self._prototypes is not None:
+            if self._own_bank is None:
+                self._own_bank = _embed_bank(self.embedder, self._prototypes)
+            return self._own_bank
+        key = (self.embedder.model_id, str(PROTOTYPES))
+        bank = _SHIPPED_BANKS.get(key)
+        if bank is None:
+            bank = _SHIPPED_BANKS[key] = _embed_bank(self.embedder, load_prototypes())
+        return bank
+
+
+# Process-wide, like the embedder's own session: the banks are embedded once per model.
+_SHIPPED_BANKS: dict[tuple[str, str], _Bank] = {}
+
+
+@lru_cache(maxsize=1)
+def _default_embedder() -> Embedder:
+    return embedder_from_name("minilm")
+
+
+def _embed_bank(embedder: Embedder, rows: list[tuple[str, str]]) -> _Bank:
+    texts = tuple(text for _, text in rows)
+    return _Bank(
+        texts=texts,
+        kinds=np.array([kind == "attack" for kind, _ in rows]),
+        vectors=np.asarray(embedder.embed(list(texts)), dtype=np.float32),
+    )
