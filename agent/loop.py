@@ -41,7 +41,8 @@ from tools.registry import ToolRegistry, ToolResult
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.
-DROP_FIRST = ("send_message", "episode_search", "fact_forget", "core_memory_replace",
+DROP_FIRST = ("send_message", "recipe_outcome", "recipe_save", "recipe_search", "task_status",
+              "task_update", "episode_search", "fact_forget", "core_memory_replace",
               "conversation_search", "archival_memory_search", "archival_memory_insert")
 NOTHING_RELEVANT = ("No stored memory matched this message. If it depends on something the "
                     "user told you before, search your memory or ask them; do not guess.")

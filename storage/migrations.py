@@ -148,6 +148,9 @@ _PAGING = _sql(
     )""",
 )
 
+# Imported here, not at the top: migration_004 builds its Migration from this module.
+from .migration_004 import MIGRATION as _MIGRATION_004  # noqa: E402
+
 _TOMBSTONE_HASHES = _sql(
     # Hashes of the forgotten fact's source messages: a replay of the same words
     # (new event ids, same text) cannot bring it back.
@@ -158,6 +161,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
     Migration("003_summaries_episodes_usage", _PAGING),
+    _MIGRATION_004,
     Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
 )
 

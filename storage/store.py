@@ -26,7 +26,9 @@ from .lock import DataDirLock
 from .migrations import migrate
 from .passages import PassageStore
 from .quarantine import Quarantine
+from .recipes import RecipeStore
 from .records import Event, Fact, FactWrite, Passage
+from .tasks import TaskStore
 from .usage import MemoryUsage
 from .users import require_user
 
@@ -72,6 +74,8 @@ class Store:
         self.episodes = EpisodeStore(self.db, self.clock)
         self.summaries = RollingSummaries(self.db, self.clock)
         self.usage = MemoryUsage(self.db, self.clock)
+        self.recipes = RecipeStore(self.db, self.clock)
+        self.tasks = TaskStore(self.db, self.clock)
 
     @classmethod
     def open(

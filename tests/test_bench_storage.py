@@ -82,3 +82,18 @@ def test_group_help_says_figures_are_not_asserted() -> None:
     result = CliRunner().invoke(bench, ["--help"])
     assert result.exit_code == 0 and "never asserted" in result.output
     assert CliRunner().invoke(bench, ["storage", "--help"]).exit_code == 0
+
+
+def test_engram_bench_storage_through_main(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from agent.cli import cli
+    from tests.cli_helpers import run_cli
+
+    if "bench" not in cli.commands:
+        pytest.skip("the bench group is not registered in agent.cli yet")
+    bad = run_cli(capsys, "bench", "storage", "--sizes", "ten")
+    assert bad.code == 1 and bad.err.startswith("error: invalid --sizes") and not bad.out
+    ok = run_cli(capsys, "bench", "storage", "--json", *TINY, "--data-dir", str(tmp_path))
+    assert ok.code == 0, ok.err
+    _check_shape(ok.json(), [200])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools import archival, core_memory, episodes, fact_tools, messaging
+from tools import archival, core_memory, episodes, fact_tools, messaging, recipes, tasks
 from tools.registry import ToolRegistry
 
 WRITE_TOOLS = frozenset(
@@ -13,7 +13,7 @@ WRITE_TOOLS = frozenset(
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
     """Every built-in tool, plus third-party tools from the ``engram.tools`` entry points."""
     registry = ToolRegistry()
-    for module in (messaging, core_memory, archival, fact_tools, episodes):
+    for module in (messaging, core_memory, archival, fact_tools, episodes, recipes, tasks):
         registry.register_module(module)
     if plugins:
         registry.load_entry_points()

@@ -1,0 +1,146 @@
+"""Task tools: keep a batch operation's progress so it survives a crash or restart.
+
+Each ``task_update`` commits before it returns, so "how far along are we?" and
+"continue" are answered from the store, not from a dialogue that may be gone.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from storage.clock import iso
+from storage.errors import UserError
+from storage.tasks import TaskState, TaskStore
+from tools.context import ToolContext
+from tools.guard import note_read
+from tools.registry import ToolError, tool
+
+TaskId = Annotated[
+    str, Field(description="A stable id you choose for the batch, e.g. 'rename-photos-2026'.")
+]
+Count = Annotated[int | None, Field(description="A count of items.", ge=0)]
+SHOWN_ERRORS = 3
+
+
+def tasks_of(store: Any) -> TaskStore:
+    """The store's TaskStore if attached, else one over the same database."""
+    attached = getattr(store, "tasks", None)
+    return attached if isinstance(attached, TaskStore) else TaskStore(store.db, store.clock)
+
+
+def describe_task(task: TaskState) -> str:
+    """One block the model can answer "how far along?" and "continue" from."""
+    lines = [f"task {task.task_id} '{task.title}' [{task.status}]: {task.progress()}"]
+    if task.last_success:
+        lines.append(f"  last done: {task.last_success}")
+    if task.status == "open":
+        of_total = f" of {task.total}" if task.total else ""
+        lines.append(f"  continue at: item {task.next_item}{of_total}")
+    if task.errors:
+        shown = "; ".join(task.errors[-SHOWN_ERRORS:])
+        lines.append(f"  errors ({len(task.errors)}, latest last): {shown}")
+    lines.append(f"  updated {(iso(task.updated_at) or '?')[:16]}")
+    return "\n".join(lines)
+
+
+@tool
+def task_update(
+    ctx: ToolContext,
+    task_id: TaskId,
+    total: Annotated[Count, Field(description="How many items the batch has.")] = None,
+    completed: Annotated[
+        Count, Field(description="How many items are finished so far (not the item number).")
+    ] = None,
+    last_success: Annotated[
+        str | None, Field(description="What last succeeded, e.g. 'renamed IMG_0007.jpg'.")
+    ] = None,
+    error: Annotated[
+        str | None, Field(description="An error to add to the task's log, if a step failed.")
+    ] = None,
+    title: Annotated[str | None, Field(description="What the batch does, when starting.")] = None,
+    status: Annotated[
+        Literal["open", "done", "failed", "cancelled"] | None,
+        Field(description="Set when the batch ends or is abandoned."),
+    ] = None,
+) -> str:
+    """Record progress of a multi-step or batch task after EVERY step, so it can be resumed
+    after a crash or a new session. Start it with a title and total; it is marked done when
+    completed reaches total.
+
+    Good: task_update(task_id="rename-photos", completed=8, last_success="renamed IMG_0008")
+    Bad: task_update(task_id="rename-photos", completed=9) before item 9 actually finished.
+    """
+    ctx.count_write()
+    tasks = tasks_of(ctx.store)
+    try:
+        with ctx.store.db.transaction() as conn:
+            existed = _exists(tasks, task_id, ctx.user_id)
+            task = tasks.upsert(
+                task_id,
+                user_id=ctx.user_id,
+                trace_id=ctx.trace_id,
+                title=title,
+                total=total,
+                completed=completed,
+                last_success=last_success,
+                error=error,
+                status=status,
+            )
+            ctx.store.events.append_in(
+                conn,
+                user_id=ctx.user_id,
+                kind="memory_write",
+                trace_id=ctx.trace_id,
+                session_id=ctx.session_id,
+                payload={
+                    "record": "task",
+                    "id": task.task_id,
+                    "action": "updated" if existed else "created",
+                    "completed": task.completed,
+                    "total": task.total,
+                    "status": task.status,
+                    "origin": ctx.extras.get("write_source", "model"),
+                    "source_event_ids": list(ctx.source_event_ids),
+                },
+            )
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    return "recorded " + describe_task(task)
+
+
+@tool
+def task_status(
+    ctx: ToolContext,
+    task_id: Annotated[
+        str | None, Field(description="The task id; leave out to list all open tasks.")
+    ] = None,
+) -> str:
+    """Show how far a batch task got and where to continue ("how far along are we?",
+    "continue"). Without an id, lists the user's open tasks, most recent first.
+
+    Good: task_status() when the user says "continue" and you do not know the task id.
+    Bad: guessing progress from the conversation instead of calling task_status.
+    """
+    tasks = tasks_of(ctx.store)
+    try:
+        found = (
+            [tasks.get(task_id, user_id=ctx.user_id)]
+            if task_id
+            else tasks.list_open(user_id=ctx.user_id)
+        )
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    note_read(ctx, "task_status", task_id or "", [f"task:{t.task_id}" for t in found])
+    if not found:
+        return "no open tasks"
+    return "\n".join(describe_task(t) for t in found)
+
+
+def _exists(tasks: TaskStore, task_id: str, user_id: str) -> bool:
+    try:
+        tasks.get(task_id, user_id=user_id)
+    except UserError:
+        return False
+    return True
