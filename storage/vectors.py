@@ -1,10 +1,16 @@
 """LanceDB index of texts (passages, turns, episodes, recipes): vector and BM25 search.
 
 Every read and write names its user, and the user filter runs inside LanceDB (a
-prefilter), never in Python after the fact. Each table records the embedding model
-that built it; searching or adding with another model is refused, since vectors from
-two models are not comparable. Hybrid search is our own reciprocal-rank fusion of the
-vector and full-text routes.
+prefilter), never in Python afterwards. Each table records the embedding model that
+built it; adding or vector-searching with another model is refused, since vectors of
+two models are not comparable. Hybrid search is our own reciprocal-rank fusion (RRF)
+of the vector and full-text routes.
+
+Index upkeep: the first add builds a bitmap index on user_id, a btree on id and a
+native FTS index on text. Rows appended later are flat-scanned until ``optimize``
+folds them in, which runs by itself every ``REINDEX_AFTER_ROWS`` rows or
+``REINDEX_AFTER_ADDS`` appends. From ``ANN_MIN_ROWS`` rows on, the vector route uses
+an IVF_SQ index (cosine), retrained when the table has doubled since it was trained.
 """
 
 from __future__ import annotations
@@ -13,15 +19,16 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS, Bitmap, BTree, IvfPq
+from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from lancedb.query import LanceVectorQueryBuilder, MatchQuery
 from lancedb.table import Table
 from loguru import logger
@@ -33,17 +40,18 @@ from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
 RRF_K = 60
-REINDEX_AFTER_ROWS = 5_000  # rows appended since the last index build
-REINDEX_AFTER_ADDS = 200  # appends (each one a small fragment) since the last build
-ANN_MIN_ROWS = 20_000  # below this a prefiltered flat scan is fast enough
-ANN_NPROBES = 20
-ANN_REFINE = 5
+REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
+REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
+ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
+ROWS_PER_PARTITION = 1_500
 _MAX_QUERY_CHARS = 2_000
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
 _MODEL_KEY = b"engram.embed_model"
-_RESULT_COLUMNS = ["id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
-# ICU segments Chinese/Japanese words; for Latin text it behaves like the simple tokenizer.
-_FTS_CONFIG = FTS(base_tokenizer="icu", language="English", stem=True, remove_stop_words=True)
+_COLUMNS = ["id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
+_TEXT_FIELDS = ("id", "user_id", "kind", "text", "session_id", "trace_id", "meta", "embed_model")
+# ICU segments Chinese/Japanese into words; on Latin text it splits like "simple".
+_FTS = FTS(base_tokenizer="icu", language="English", stem=True, remove_stop_words=True)
 
 
 @dataclass(frozen=True)
@@ -74,14 +82,15 @@ class SearchHit:
 @dataclass
 class _TableState:
     table: Table
-    indexed: bool  # user_id + FTS indices exist
-    has_ann: bool
+    indexed: bool = False  # user_id, id and FTS indices exist
+    ann_partitions: int = 0  # 0: no ANN index yet
+    model_checked: bool = False
     pending_rows: int = 0
     pending_adds: int = 0
 
 
 class VectorIndex:
-    """Texts with their embeddings in one LanceDB directory, one table per kind of record."""
+    """Texts and their embeddings in one LanceDB directory, one table per record kind."""
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = Path(path)
@@ -92,11 +101,10 @@ class VectorIndex:
         except OSError as exc:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
         self._tables: dict[str, _TableState] = {}
-
-    # --- writes -----------------------------------------------------------------------
+        self._pool: ThreadPoolExecutor | None = None
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
-        """Embed and store ``items``; an id already indexed for this user is replaced."""
+        """Embed and store ``items``; an id this user already has is replaced."""
         user_id = require_user(user_id)
         _check_table_name(table)
         for item in items:
@@ -105,12 +113,12 @@ class VectorIndex:
                     f"item {item.id!r} belongs to user {item.user_id!r}, not {user_id!r}: "
                     "index each user's items under their own user_id"
                 )
-        batch = list({item.id: item for item in items}.values())  # last write of an id wins
+        batch = list({item.id: item for item in items}.values())  # last one of an id wins
         if not batch:
             return
         state = self._state(table)
         if state is not None:
-            self._check_model(table, state.table)
+            self._check_model(table, state)
         vectors = self.embedder.embed([item.text for item in batch])
         if vectors.shape != (len(batch), self.embedder.dim):
             raise StorageError(
@@ -120,7 +128,9 @@ class VectorIndex:
         data = self._to_arrow(batch, vectors)
         try:
             if state is None:
-                state = self._create(table, data.schema)
+                handle = self._db.create_table(table, schema=data.schema)
+                state = _TableState(handle, model_checked=True)
+                self._tables[table] = state
             else:
                 self._delete_ids(state.table, [item.id for item in batch], user_id)
             state.table.add(data)
@@ -128,10 +138,19 @@ class VectorIndex:
             raise StorageError(f"cannot write to vector table {table!r}: {exc}") from exc
         state.pending_rows += len(batch)
         state.pending_adds += 1
-        self._maintain(table, state)
+        if (
+            not state.indexed
+            or state.pending_rows >= REINDEX_AFTER_ROWS
+            or state.pending_adds >= REINDEX_AFTER_ADDS
+        ):
+            try:
+                self._optimize(state)
+            except (OSError, RuntimeError, ValueError) as exc:
+                # The rows are stored and flat-searchable; the next add tries again.
+                logger.warning("vector table {!r}: index upkeep failed: {}", table, exc)
 
     def delete(self, table: str, ids: Sequence[str], *, user_id: str) -> int:
-        """Remove this user's rows with these ids; ids of other users are never touched."""
+        """Remove this user's rows with these ids; rows of other users are never touched."""
         user_id = require_user(user_id)
         state = self._state(table)
         if state is None or not ids:
@@ -139,19 +158,10 @@ class VectorIndex:
         return self._delete_ids(state.table, list(ids), user_id)
 
     def optimize(self, table: str) -> None:
-        """Compact the table and fold appended rows into its indices (ANN once it is big)."""
+        """Compact the table and fold appended rows into its indices."""
         state = self._state(table)
-        if state is None:
-            return
-        if not state.indexed:
-            self._build_indices(state)
-        else:
-            state.table.optimize()
-        if not state.has_ann and state.table.count_rows() >= ANN_MIN_ROWS:
-            self._build_ann(state)
-        state.pending_rows = state.pending_adds = 0
-
-    # --- reads ------------------------------------------------------------------------
+        if state is not None:
+            self._optimize(state)
 
     def search(
         self,
@@ -164,33 +174,29 @@ class VectorIndex:
         kinds: Sequence[str] | None = None,
         query_vector: np.ndarray | None = None,
     ) -> list[SearchHit]:
-        """Best ``limit`` hits of this user for ``query`` by vector, BM25 or both fused (RRF)."""
+        """This user's best ``limit`` hits by vector, BM25 or both fused by RRF."""
         user_id = require_user(user_id)
         if mode not in MODES:
             raise UserError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
-        if limit < 1:
-            return []
+        kinds = [kinds] if isinstance(kinds, str) else kinds
         state = self._state(table)
-        if state is None or (kinds is not None and not kinds):
+        if state is None or limit < 1 or (kinds is not None and not kinds):
             return []
         where = _where(user_id, kinds)
         if mode == "fts":
             return self._fts(state.table, query, where, limit)
-        self._check_model(table, state.table)
-        if query_vector is None:
-            if not query.strip():
-                return []
-            query_vector = self.embedder.embed([query])[0]
+        self._check_model(table, state)
         if mode == "vector":
-            return self._vector(state, query_vector, where, limit)
+            vector = self._query_vector(query, query_vector)
+            return [] if vector is None else self._vector(state, vector, where, limit)
+        # The BM25 route runs in a worker while this thread embeds and scans vectors.
         fetch = max(limit * 2, 20)
-        return _fuse(
-            [
-                self._vector(state, query_vector, where, fetch),
-                self._fts(state.table, query, where, fetch),
-            ],
-            limit,
-        )
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-fts")
+        fts = self._pool.submit(self._fts, state.table, query, where, fetch)
+        vector = self._query_vector(query, query_vector)
+        by_vector = [] if vector is None else self._vector(state, vector, where, fetch)
+        return _fuse([by_vector, fts.result()], limit)
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""
@@ -198,27 +204,9 @@ class VectorIndex:
         state = self._state(table)
         if state is None:
             return []
-        rows = (
-            state.table.search()
-            .where(_where(user_id, None))
-            .select(_RESULT_COLUMNS)
-            .limit(None)
-            .to_arrow()
-            .to_pylist()
-        )
-        out = [
-            IndexedText(
-                id=row["id"],
-                user_id=user_id,
-                text=row["text"],
-                kind=row["kind"],
-                ts=to_utc(row["ts"]),
-                session_id=row["session_id"],
-                trace_id=row["trace_id"],
-                meta=_load_meta(row["meta"]),
-            )
-            for row in rows
-        ]
+        query = state.table.search().where(_where(user_id, None)).select(_COLUMNS).limit(None)
+        rows = query.to_arrow().to_pylist()
+        out = [IndexedText(user_id=user_id, **_fields(row)) for row in rows]
         return sorted(out, key=lambda item: (item.ts, item.id))
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
@@ -226,8 +214,8 @@ class VectorIndex:
         state = self._state(table)
         if state is None:
             return set()
-        result = state.table.search().where(_where(user_id, None)).select(["id"]).limit(None)
-        return set(result.to_arrow().column("id").to_pylist())
+        query = state.table.search().where(_where(user_id, None)).select(["id"]).limit(None)
+        return set(query.to_arrow().column("id").to_pylist())
 
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)
@@ -236,25 +224,25 @@ class VectorIndex:
 
     # --- routes -----------------------------------------------------------------------
 
+    def _query_vector(self, query: str, given: np.ndarray | None) -> np.ndarray | None:
+        if given is not None:
+            vector = np.asarray(given, dtype=np.float32).reshape(-1)
+            if vector.shape[0] != self.embedder.dim:
+                raise UserError(
+                    f"query_vector has {vector.shape[0]} dims; the index uses {self.embedder.dim}"
+                )
+            return vector
+        return self.embedder.embed([query])[0] if query and query.strip() else None
+
     def _vector(
         self, state: _TableState, vector: np.ndarray, where: str, limit: int
     ) -> list[SearchHit]:
-        vector = np.asarray(vector, dtype=np.float32).reshape(-1)
-        if vector.shape[0] != self.embedder.dim:
-            raise UserError(
-                f"query_vector has {vector.shape[0]} dims; the index uses {self.embedder.dim}"
-            )
         builder = state.table.search(vector, vector_column_name="vector")
         assert isinstance(builder, LanceVectorQueryBuilder)
-        query = (
-            builder.distance_type("cosine")
-            .where(where, prefilter=True)
-            .select([*_RESULT_COLUMNS, "_distance"])
-            .limit(limit)
-        )
-        if state.has_ann:
-            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
-        rows = query.to_arrow().to_pylist()
+        query = builder.distance_type("cosine").where(where, prefilter=True)
+        if state.ann_partitions:
+            query = query.nprobes(max(8, state.ann_partitions // 2))
+        rows = query.select([*_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
         return [_hit(row, 1.0 - float(row["_distance"]), "vector") for row in rows]
 
     def _fts(self, table: Table, query: str, where: str, limit: int) -> list[SearchHit]:
@@ -262,16 +250,11 @@ class VectorIndex:
         if not text:
             return []
         try:
-            rows = (
-                table.search(MatchQuery(text, "text"), query_type="fts")  # type: ignore[call-arg]
-                .where(where, prefilter=True)
-                .select([*_RESULT_COLUMNS, "_score"])
-                .limit(limit)
-                .to_arrow()
-                .to_pylist()
-            )
+            match = MatchQuery(text, "text")  # type: ignore[call-arg]
+            found = table.search(match, query_type="fts").where(where, prefilter=True)
+            rows = found.select([*_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
         except (ValueError, RuntimeError) as exc:
-            # A query LanceDB cannot parse finds nothing by words; other routes still can.
+            # A query LanceDB cannot take finds nothing by words; the vector route still can.
             logger.warning("full-text query {!r} failed, no fts hits: {}", text[:80], exc)
             return []
         return [_hit(row, float(row["_score"]), "fts") for row in rows]
@@ -289,68 +272,61 @@ class VectorIndex:
             if "not found" in str(exc).lower():
                 return None
             raise StorageError(f"cannot open vector table {table!r}: {exc}") from exc
-        indices = {tuple(ix.columns): ix for ix in handle.list_indices()}
-        fts = indices.get(("text",))
-        state = _TableState(
-            table=handle,
-            indexed=fts is not None and ("user_id",) in indices,
-            has_ann=("vector",) in indices,
-        )
-        if fts is not None:
-            stats = handle.index_stats(fts.name)
+        state = _TableState(handle)
+        indices = {ix.name: ix for ix in handle.list_indices()}
+        state.indexed = {"user_id_idx", "id_idx", "text_idx"} <= set(indices)
+        for name in indices:
+            if match := _ANN_NAME.match(name):
+                state.ann_partitions = int(match.group(1))
+        if "text_idx" in indices:
+            stats = handle.index_stats("text_idx")
             state.pending_rows = stats.num_unindexed_rows if stats else 0
         self._tables[table] = state
+        if not state.indexed and handle.count_rows():  # a crash between create and indexing
+            self._optimize(state)
         return state
 
-    def _create(self, table: str, schema: pa.Schema) -> _TableState:
-        handle = self._db.create_table(table, schema=schema)
-        state = _TableState(table=handle, indexed=False, has_ann=False)
-        self._tables[table] = state
-        return state
-
-    def _check_model(self, table: str, handle: Table) -> None:
-        built_with = (handle.schema.metadata or {}).get(_MODEL_KEY, b"").decode()
+    def _check_model(self, table: str, state: _TableState) -> None:
+        if state.model_checked:
+            return
+        built_with = (state.table.schema.metadata or {}).get(_MODEL_KEY, b"").decode()
         if built_with != self.embedder.model_id:
             raise StorageError(
                 f"vector table {table!r} was built with embedding model {built_with or '?'!r}, "
                 f"not {self.embedder.model_id!r}: rebuild it with `engram memory reindex` "
-                "(or choose the original embedder)"
+                "(or use the embedder it was built with)"
             )
+        state.model_checked = True
 
-    def _maintain(self, table: str, state: _TableState) -> None:
+    def _optimize(self, state: _TableState) -> None:
+        table = state.table
         if not state.indexed:
-            self._build_indices(state)
-        elif state.pending_rows >= REINDEX_AFTER_ROWS or state.pending_adds >= REINDEX_AFTER_ADDS:
-            self.optimize(table)
-        elif not state.has_ann and state.table.count_rows() >= ANN_MIN_ROWS:
-            self._build_ann(state)
-
-    def _build_indices(self, state: _TableState) -> None:
-        state.table.create_index("user_id", config=Bitmap(), replace=True)
-        state.table.create_index("id", config=BTree(), replace=True)
-        state.table.create_index("text", config=_FTS_CONFIG, replace=True)
-        state.indexed = True
+            table.create_index("user_id", config=Bitmap(), replace=True, name="user_id_idx")
+            table.create_index("id", config=BTree(), replace=True, name="id_idx")
+            table.create_index("text", config=_FTS, replace=True, name="text_idx")
+            state.indexed = True
+        else:
+            table.optimize(cleanup_older_than=timedelta(hours=1))
+        rows = table.count_rows()
+        wanted = max(8, rows // ROWS_PER_PARTITION)
+        if rows >= ANN_MIN_ROWS and wanted >= 2 * max(state.ann_partitions, 4):
+            self._build_ann(state, wanted)
         state.pending_rows = state.pending_adds = 0
 
-    def _build_ann(self, state: _TableState) -> None:
-        rows = state.table.count_rows()
-        partitions = max(16, int(rows**0.5) // 2)
-        config = IvfPq(
-            distance_type="cosine",
-            num_partitions=partitions,
-            num_sub_vectors=_sub_vectors(self.embedder.dim),
-        )
-        state.table.create_index("vector", config=config, replace=True)
-        state.has_ann = True
-        logger.info("built IVF_PQ index ({} partitions) over {} rows", partitions, rows)
-
-    # --- rows -------------------------------------------------------------------------
+    def _build_ann(self, state: _TableState, partitions: int) -> None:
+        name = f"vector_ivfsq_p{partitions}"  # the name records the partition count
+        config = IvfSq(distance_type="cosine", num_partitions=partitions)
+        state.table.create_index("vector", config=config, replace=True, name=name)
+        for index in state.table.list_indices():
+            if index.columns == ["vector"] and index.name != name:
+                state.table.drop_index(index.name)  # the one trained on a smaller table
+        state.ann_partitions = partitions
+        logger.info("built IVF_SQ vector index ({} partitions)", partitions)
 
     def _to_arrow(self, batch: list[IndexedText], vectors: np.ndarray) -> pa.Table:
         dim = vectors.shape[1]
         schema = _schema(dim, self.embedder.model_id)
-        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
-        columns = {
+        columns: dict[str, list[Any]] = {
             "id": [item.id for item in batch],
             "user_id": [item.user_id for item in batch],
             "kind": [item.kind for item in batch],
@@ -358,13 +334,11 @@ class VectorIndex:
             "ts": [to_utc(item.ts) for item in batch],
             "session_id": [item.session_id for item in batch],
             "trace_id": [item.trace_id for item in batch],
-            "meta": [
-                json.dumps(item.meta, ensure_ascii=False, sort_keys=True, default=str)
-                for item in batch
-            ],
+            "meta": [json.dumps(i.meta, ensure_ascii=False, default=str) for i in batch],
             "embed_model": [self.embedder.model_id] * len(batch),
         }
         arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
         arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
         return pa.Table.from_arrays(arrays, schema=schema)
 
@@ -381,28 +355,11 @@ class VectorIndex:
 
 
 def _schema(dim: int, model_id: str) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False),
-            pa.field("user_id", pa.string(), nullable=False),
-            pa.field("kind", pa.string(), nullable=False),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field("ts", pa.timestamp("us", tz="UTC"), nullable=False),
-            pa.field("session_id", pa.string()),
-            pa.field("trace_id", pa.string()),
-            pa.field("meta", pa.string()),
-            pa.field("embed_model", pa.string(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
-        ],
-        metadata={_MODEL_KEY: model_id.encode()},
-    )
-
-
-def _sub_vectors(dim: int) -> int:
-    for size in (16, 8, 4, 2):  # 384 / 16 = 24 sub-vectors: a good PQ trade-off
-        if dim % size == 0 and dim // size >= 4:
-            return dim // size
-    return 1
+    text, optional = pa.string(), ("session_id", "trace_id", "meta")
+    fields = [pa.field(name, text, nullable=name in optional) for name in _TEXT_FIELDS]
+    fields.insert(4, pa.field("ts", pa.timestamp("us", tz="UTC"), nullable=False))
+    fields.append(pa.field("vector", pa.list_(pa.float32(), dim), nullable=False))
+    return pa.schema(fields, metadata={_MODEL_KEY: model_id.encode()})
 
 
 def _check_table_name(table: str) -> None:
@@ -415,46 +372,38 @@ def _quote(value: str) -> str:
 
 
 def _where(user_id: str, kinds: Sequence[str] | None) -> str:
-    # user_id already passed require_user (no quotes possible); quoting anyway is cheap.
-    clause = f"user_id = {_quote(user_id)}"
+    clause = f"user_id = {_quote(user_id)}"  # user_id passed require_user; quoted anyway
     if kinds:
         clause += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
     return clause
 
 
 def _clean_fts_query(query: str) -> str:
-    """Letters, digits and a few joiners only: the match query never sees syntax."""
+    """Words only: quotes, operators and brackets become spaces, so nothing is syntax."""
     text = unicodedata.normalize("NFKC", query or "")[:_MAX_QUERY_CHARS]
     text = "".join(ch if ch.isalnum() or ch in "@.-_#'" else " " for ch in text)
     return " ".join(text.split())
 
 
 def _load_meta(raw: str | None) -> dict[str, Any]:
-    if not raw:
-        return {}
     try:
-        value = json.loads(raw)
+        value = json.loads(raw) if raw else {}
     except ValueError:
         return {"raw": raw}
     return value if isinstance(value, dict) else {"value": value}
 
 
+def _fields(row: dict[str, Any]) -> dict[str, Any]:
+    names = ("id", "kind", "text", "session_id", "trace_id")
+    return {**{n: row[n] for n in names}, "ts": to_utc(row["ts"]), "meta": _load_meta(row["meta"])}
+
+
 def _hit(row: dict[str, Any], score: float, route: str) -> SearchHit:
-    return SearchHit(
-        id=row["id"],
-        kind=row["kind"],
-        text=row["text"],
-        score=score,
-        route=route,
-        ts=to_utc(row["ts"]),
-        session_id=row["session_id"],
-        trace_id=row["trace_id"],
-        meta=_load_meta(row["meta"]),
-    )
+    return SearchHit(score=score, route=route, **_fields(row))
 
 
 def _fuse(routes: list[list[SearchHit]], limit: int) -> list[SearchHit]:
-    """Reciprocal-rank fusion: score = sum over routes of 1 / (k + rank)."""
+    """Reciprocal-rank fusion: each route adds 1 / (k + rank) to a hit's score."""
     scores: dict[str, float] = {}
     first: dict[str, SearchHit] = {}
     for hits in routes:

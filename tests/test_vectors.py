@@ -1,0 +1,295 @@
+"""VectorIndex: vector, BM25 and hybrid search over LanceDB, strictly per user."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import pytest
+
+from storage import vectors
+from storage.embedders import HashEmbedder
+from storage.errors import StorageError, UserError
+from storage.vectors import IndexedText, VectorIndex
+
+T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+TEXTS = {
+    "p1": "I drink black coffee every morning before work",
+    "p2": "My order number is A-1234 and it shipped on Monday",
+    "p3": "The team meeting moved to Tuesday afternoon",
+    "p4": "我喜欢在周末喝咖啡",
+    "p5": "Never book flights with a layover in Frankfurt",
+}
+NASTY = [
+    '"unbalanced',
+    "it's",
+    "a:b",
+    "text:coffee",
+    "(",
+    ")",
+    "coffee OR",
+    "AND NOT",
+    "*",
+    "\\",
+    "中文查询",
+    "咖啡",
+    "😀🔥",
+    "emoji 😀 coffee",
+    "' OR 1=1 --",
+    "{}[]^~",
+    "   ",
+    "\x00",
+    "-",
+]
+
+
+def item(id: str, user: str = "alice", text: str | None = None, **kw: object) -> IndexedText:
+    kw.setdefault("kind", "passage")
+    kw.setdefault("ts", T0)
+    return IndexedText(id=id, user_id=user, text=text or TEXTS[id], **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> VectorIndex:
+    return VectorIndex(tmp_path / "vectors", HashEmbedder())
+
+
+@pytest.fixture
+def filled(index: VectorIndex) -> VectorIndex:
+    index.add("passages", [item(i) for i in TEXTS], user_id="alice")
+    return index
+
+
+@pytest.mark.parametrize("mode", ["vector", "fts", "hybrid"])
+def test_search_each_mode_finds_the_right_passage(filled: VectorIndex, mode: str) -> None:
+    hits = filled.search("passages", "coffee in the morning", user_id="alice", mode=mode)
+    assert hits and hits[0].id == "p1"
+    assert all(hit.route == mode for hit in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert hits[0].text == TEXTS["p1"] and hits[0].kind == "passage"
+    assert hits[0].ts == T0 and hits[0].ts.tzinfo is not None
+
+
+def test_scores_per_route(filled: VectorIndex) -> None:
+    top = filled.search("passages", TEXTS["p3"], user_id="alice", mode="vector")[0]
+    assert top.id == "p3" and top.score == pytest.approx(1.0, abs=1e-4)  # 1 - cosine distance
+    fused = filled.search("passages", "order A-1234", user_id="alice", mode="hybrid")
+    assert fused[0].id == "p2"
+    assert fused[0].score == pytest.approx(2 / 61)  # first in both routes: 2 / (60 + 1)
+
+
+def test_hybrid_and_vector_use_a_given_query_vector(filled: VectorIndex) -> None:
+    vector = HashEmbedder().embed([TEXTS["p5"]])[0]
+    assert (
+        filled.search("passages", "", user_id="alice", mode="vector", query_vector=vector)[0].id
+        == "p5"
+    )
+    assert filled.search("passages", "", user_id="alice", query_vector=vector)[0].id == "p5"
+    with pytest.raises(UserError, match="dims"):
+        filled.search("passages", "x", user_id="alice", query_vector=np.ones(3))
+
+
+def test_limit_kinds_and_empty_queries(filled: VectorIndex) -> None:
+    filled.add("passages", [item("t1", text="coffee turn", kind="turn")], user_id="alice")
+    assert len(filled.search("passages", "coffee", user_id="alice", limit=1)) == 1
+    turns = filled.search("passages", "coffee", user_id="alice", kinds=["turn"])
+    assert [hit.id for hit in turns] == ["t1"]
+    one_kind = filled.search("passages", "coffee", user_id="alice", kinds="turn")  # a str too
+    assert [hit.id for hit in one_kind] == ["t1"]
+    assert filled.search("passages", "coffee", user_id="alice", kinds=[]) == []
+    assert filled.search("passages", "coffee", user_id="alice", kinds=["it's"]) == []
+    for mode in ("vector", "fts", "hybrid"):
+        assert filled.search("passages", "  ", user_id="alice", mode=mode) == []
+    assert filled.search("passages", "coffee", user_id="alice", limit=0) == []
+
+
+def test_missing_table_and_bad_arguments(index: VectorIndex) -> None:
+    index.add("passages", [], user_id="alice")  # nothing to add creates nothing
+    assert index.search("nothing", "coffee", user_id="alice") == []
+    assert index.items("nothing", user_id="alice") == []
+    assert index.ids("nothing", user_id="alice") == set()
+    assert index.count("nothing", user_id="alice") == 0
+    assert index.delete("nothing", ["x"], user_id="alice") == 0
+    index.optimize("nothing")
+    with pytest.raises(UserError, match="mode"):
+        index.search("passages", "x", user_id="alice", mode="bm25")
+    with pytest.raises(UserError, match="table name"):
+        index.search("passages; drop", "x", user_id="alice")
+
+
+def test_chinese_and_nasty_fts_queries_never_raise(filled: VectorIndex) -> None:
+    assert filled.search("passages", "咖啡", user_id="alice", mode="fts")[0].id == "p4"
+    for query in NASTY:
+        for mode in ("vector", "fts", "hybrid"):
+            filled.search("passages", query, user_id="alice", mode=mode)
+    assert filled.search("passages", 'coffee" OR (morning:', user_id="alice", mode="fts")
+
+
+def test_every_call_needs_a_valid_user(filled: VectorIndex) -> None:
+    calls = [
+        lambda u: filled.add("passages", [item("p9", user=u or "x", text="t")], user_id=u),
+        lambda u: filled.search("passages", "coffee", user_id=u),
+        lambda u: filled.delete("passages", ["p1"], user_id=u),
+        lambda u: filled.items("passages", user_id=u),
+        lambda u: filled.ids("passages", user_id=u),
+        lambda u: filled.count("passages", user_id=u),
+    ]
+    for call in calls:
+        for bad in ("", None, "alice' OR '1'='1"):
+            with pytest.raises(UserError):
+                call(bad)
+    assert filled.count("passages", user_id="alice") == len(TEXTS)
+
+
+def test_add_rejects_items_of_another_user(filled: VectorIndex) -> None:
+    with pytest.raises(UserError, match="belongs to user 'bob'"):
+        filled.add("passages", [item("p9", text="ok"), item("b1", "bob", "x")], user_id="alice")
+    assert filled.count("passages", user_id="alice") == len(TEXTS)
+    assert filled.count("passages", user_id="bob") == 0
+
+
+def test_users_never_see_or_touch_each_others_rows(filled: VectorIndex) -> None:
+    # Bob holds the same texts, better matches, a shared id and ids of his own.
+    bob = [item(i, "bob") for i in TEXTS] + [
+        item(f"b{n}", "bob", "coffee coffee coffee morning") for n in range(40)
+    ]
+    filled.add("passages", bob, user_id="bob")
+    alice_ids = set(TEXTS)
+    for mode in ("vector", "fts", "hybrid"):
+        # limit=1 while bob has 40 better rows: only an in-query filter still finds alice's
+        hits = filled.search(
+            "passages", "coffee coffee morning", user_id="alice", mode=mode, limit=1
+        )
+        assert [h.id for h in hits] == ["p1"]
+        many = filled.search("passages", "coffee", user_id="alice", mode=mode, limit=100)
+        assert {h.id for h in many} <= alice_ids
+    assert filled.ids("passages", user_id="alice") == alice_ids
+    assert {i.user_id for i in filled.items("passages", user_id="alice")} == {"alice"}
+    assert filled.count("passages", user_id="bob") == len(TEXTS) + 40
+    # alice deletes a shared id and an id only bob has: only her own row goes
+    assert filled.delete("passages", ["p1", "b0", "nope"], user_id="alice") == 1
+    assert "p1" in filled.ids("passages", user_id="bob")
+    assert "b0" in filled.ids("passages", user_id="bob")
+    assert filled.count("passages", user_id="bob") == len(TEXTS) + 40
+    assert filled.delete("passages", ["b0"], user_id="bob") == 1
+    assert filled.ids("passages", user_id="alice") == alice_ids - {"p1"}
+
+
+def test_items_round_trip_fields(index: VectorIndex) -> None:
+    first = item(
+        "p1",
+        ts=T0 + timedelta(hours=1),
+        session_id="s1",
+        trace_id="trc_1",
+        meta={"speaker": "Ann", "n": 3, "ünï": ["ok"]},
+    )
+    naive = item("p2", ts=datetime(2026, 5, 1, 8, 0))  # naive is taken as UTC
+    index.add("passages", [first, naive], user_id="alice")
+    got = index.items("passages", user_id="alice")
+    assert [i.id for i in got] == ["p2", "p1"]  # oldest first
+    assert got[1] == first
+    assert got[0].ts == datetime(2026, 5, 1, 8, 0, tzinfo=UTC)
+    hit = index.search("passages", "coffee", user_id="alice", mode="fts")[0]
+    assert (hit.session_id, hit.trace_id, hit.meta) == ("s1", "trc_1", first.meta)
+
+
+def test_adding_an_existing_id_replaces_it(filled: VectorIndex) -> None:
+    filled.add(
+        "passages", [item("p1", text="tea now"), item("p1", text="green tea now")], user_id="alice"
+    )
+    assert filled.count("passages", user_id="alice") == len(TEXTS)
+    assert filled.search("passages", "green tea", user_id="alice", mode="fts")[0].id == "p1"
+    assert filled.search("passages", "coffee morning", user_id="alice", mode="fts") == []
+
+
+def test_rows_added_after_the_index_build_are_found(filled: VectorIndex, tmp_path: Path) -> None:
+    filled.add("passages", [item("late", text="zeppelin rides over Lisbon")], user_id="alice")
+    table = lancedb.connect(tmp_path / "vectors").open_table("passages")
+    stats = table.index_stats("text_idx")
+    assert stats is not None and stats.num_unindexed_rows == 1
+    for mode in ("vector", "fts", "hybrid"):
+        assert (
+            filled.search("passages", "zeppelin Lisbon", user_id="alice", mode=mode)[0].id == "late"
+        )
+    before = {
+        m: filled.search("passages", "coffee order", user_id="alice", mode=m) for m in vectors.MODES
+    }
+    filled.optimize("passages")
+    stats = lancedb.connect(tmp_path / "vectors").open_table("passages").index_stats("text_idx")
+    assert stats is not None and stats.num_unindexed_rows == 0
+    after = {
+        m: filled.search("passages", "coffee order", user_id="alice", mode=m) for m in vectors.MODES
+    }
+    for mode in vectors.MODES:
+        assert [h.id for h in after[mode]] == [h.id for h in before[mode]]
+    assert filled.search("passages", "zeppelin", user_id="alice", mode="fts")[0].id == "late"
+
+
+def test_optimize_runs_by_itself_after_many_appends(
+    index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "REINDEX_AFTER_ADDS", 3)
+    for n in range(4):  # the first add builds the indices, three more trigger optimize
+        index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
+    stats = lancedb.connect(tmp_path / "vectors").open_table("turns").index_stats("text_idx")
+    assert stats is not None and stats.num_unindexed_rows == 0
+    assert index.count("turns", user_id="alice") == 4
+
+
+def test_ann_index_is_built_and_retrained_as_the_table_grows(
+    index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(vectors, "ROWS_PER_PARTITION", 25)
+    words = ["coffee", "tea", "order", "flight", "meeting", "berlin", "paris", "invoice"]
+    for user in ("alice", "bob"):
+        rows = [
+            item(f"{user}{n}", user, f"{words[n % 8]} {words[n // 8 % 8]} note {n}")
+            for n in range(160)
+        ]
+        index.add("passages", rows, user_id=user)
+    index.optimize("passages")
+    names = {
+        ix.name
+        for ix in lancedb.connect(tmp_path / "vectors").open_table("passages").list_indices()
+    }
+    assert "vector_ivfsq_p12" in names
+    query = "tea order note 17"  # the text of alice17
+    for mode in vectors.MODES:
+        hits = index.search("passages", query, user_id="alice", mode=mode, limit=5)
+        assert hits and all(h.id.startswith("alice") for h in hits)
+    assert index.search("passages", query, user_id="alice", mode="vector")[0].id == "alice17"
+    more = [item(f"alice{n}", "alice", f"{words[n % 8]} extra {n}") for n in range(160, 500)]
+    index.add("passages", more, user_id="alice")
+    index.optimize("passages")
+    names = {
+        ix.name
+        for ix in lancedb.connect(tmp_path / "vectors").open_table("passages").list_indices()
+    }
+    assert "vector_ivfsq_p26" in names and "vector_ivfsq_p12" not in names
+    assert index.search("passages", query, user_id="alice", mode="vector")[0].id == "alice17"
+
+
+def test_persists_across_reopen(filled: VectorIndex, tmp_path: Path) -> None:
+    filled.add("passages", [item("late", text="zeppelin rides")], user_id="alice")
+    reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())
+    assert reopened.ids("passages", user_id="alice") == set(TEXTS) | {"late"}
+    assert reopened.items("passages", user_id="alice") == filled.items("passages", user_id="alice")
+    for mode in vectors.MODES:
+        assert reopened.search("passages", "zeppelin", user_id="alice", mode=mode)[0].id == "late"
+
+
+def test_another_embedding_model_is_refused(filled: VectorIndex, tmp_path: Path) -> None:
+    other = VectorIndex(tmp_path / "vectors", HashEmbedder(dim=128))
+    with pytest.raises(StorageError, match=r"built with embedding model 'hash-v1-256'.*reindex"):
+        other.add("passages", [item("p9", text="new")], user_id="alice")
+    with pytest.raises(StorageError, match="reindex"):
+        other.search("passages", "coffee", user_id="alice", mode="hybrid")
+    with pytest.raises(StorageError, match="reindex"):
+        other.search("passages", "coffee", user_id="alice", mode="vector")
+    # words and export still work, so the index can be rebuilt from it
+    assert other.search("passages", "coffee", user_id="alice", mode="fts")[0].id == "p1"
+    assert len(other.items("passages", user_id="alice")) == len(TEXTS)
+    assert filled.count("passages", user_id="alice") == len(TEXTS)
