@@ -20,7 +20,7 @@ from typing import Any
 from paging.summarize import identifiers
 from paging.timeparse import TimeWindow, resolve_time
 from paging.tokens import TokenCounter, counter_for_model
-from paging.turn_order import TurnOrder
+from paging.turn_order import turn_order_for
 from storage import Store
 from storage.store import MEMORY_TABLE
 from storage.users import require_user
@@ -104,7 +104,7 @@ class PageIn:
     ) -> None:
         self.store = store
         self.ranking = ranking or RankingConfig()
-        self.turn_order = TurnOrder(store)
+        self.turn_order = turn_order_for(store)
         self.counter = counter or counter_for_model(None)
         self.weights = weights or ScoreWeights()
         self.floor = floor

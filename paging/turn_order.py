@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from storage import Store
 
 MESSAGE_KINDS = ("user_message", "assistant_message")
@@ -45,3 +47,14 @@ class TurnOrder:
                 found[event_id] = [ids[j] for j in (pos - 1, pos + 1) if 0 <= j < len(ids)
                                    and session[ids[j]] == session[event_id]]
         return found
+
+
+_SHARED: weakref.WeakKeyDictionary[Store, TurnOrder] = weakref.WeakKeyDictionary()
+
+
+def turn_order_for(store: Store) -> TurnOrder:
+    """One TurnOrder per open store, so every page-in and search tool reuses its cache."""
+    order = _SHARED.get(store)
+    if order is None:
+        order = _SHARED[store] = TurnOrder(store)
+    return order

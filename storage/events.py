@@ -112,7 +112,7 @@ class EventLog:
         if not event_ids:
             return []
         rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND list_contains(?, id) "
+            f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
             "ORDER BY seq",
             [require_user(user_id), list(event_ids)],
         )

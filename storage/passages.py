@@ -66,7 +66,7 @@ class PassageStore:
 
     def many(self, ids: Sequence[str], *, user_id: str) -> list[Passage]:
         rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? AND list_contains(?, id)",
+            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? AND id IN (SELECT unnest(?))",
             [require_user(user_id), list(ids)],
         )
         return [_passage(r) for r in rows]
