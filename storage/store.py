@@ -272,6 +272,29 @@ class Store:
         self._queue(MEMORY_TABLE, _turn_item, event)
         return event
 
+    def log_turns(self, turns: Sequence[dict[str, Any]], *, user_id: str) -> list[Event]:
+        """Bulk ingest: log many messages in one transaction (all or none committed).
+
+        Each item: ``role``, ``content`` and optionally ``session_id``, ``trace_id``,
+        ``payload``. The clock is read once per message, so callers set it between
+        batches (e.g. per session) when the dates matter.
+        """
+        require_user(user_id)
+        events: list[Event] = []
+        with self.db.transaction() as conn:
+            for turn in turns:
+                role = turn.get("role")
+                if role not in ("user", "assistant"):
+                    raise UserError(f"turn role must be 'user' or 'assistant', got {role!r}")
+                events.append(self.events.append_in(
+                    conn, user_id=user_id, kind=f"{role}_message",
+                    trace_id=turn.get("trace_id"), session_id=turn.get("session_id"),
+                    payload={"content": str(turn.get("content", "")),
+                             **(turn.get("payload") or {})}))
+        for event in events:
+            self._queue(MEMORY_TABLE, _turn_item, event)
+        return events
+
     def save_eviction(self, *, user_id: str, session_id: str, summary: str,
                       episode: Episode, evicted_event_ids: Sequence[str], trace_id: str) -> int:
         """Commit the new rolling summary, the episode and the eviction event together."""

@@ -145,3 +145,15 @@ def test_quarantine_hold_and_resolve(store: Store) -> None:
         store.quarantine.resolve(item.id, user_id="alice", status="rejected", conn=conn)
     assert store.quarantine.list(user_id="alice") == []
     assert store.quarantine.get(item.id, user_id="alice").status == "rejected"
+
+
+def test_bulk_log_turns_is_all_or_nothing(store: Store) -> None:
+    turns = [{"role": "user", "content": "hello", "session_id": "s"},
+             {"role": "assistant", "content": "hi", "session_id": "s"}]
+    events = store.log_turns(turns, user_id="alice")
+    assert [e.kind for e in events] == ["user_message", "assistant_message"]
+    with pytest.raises(UserError, match="role"):
+        store.log_turns([turns[0], {"role": "system", "content": "x"}], user_id="alice")
+    assert store.events.count(user_id="alice") == 2  # the failed batch left nothing
+    hits = store.search("hello", user_id="alice", kinds=["turn"])
+    assert hits and hits[0].text == "hello"
