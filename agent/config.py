@@ -43,10 +43,13 @@ class AgentConfig(BaseModel):
     system_prompt: str = SYSTEM_PROMPT
     caps: SectionCaps = Field(default_factory=SectionCaps)
     pressure: PressureConfig = Field(default_factory=PressureConfig)
-    page_floor: float = Field(default=0.30, ge=0, le=1,
-                              description="Relevance below which nothing is paged in.")
+    page_floor: float = Field(
+        default=0.30, ge=0, le=1, description="Relevance below which nothing is paged in."
+    )
     page_limit: int = Field(default=12, ge=0, le=100, description="Candidates per page-in.")
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     summarizer: Literal["extractive", "model"] = Field(
-        default="extractive", description="Who writes eviction summaries (model: the chat "
-                                          "model, with the extractive one as fallback).")
+        default="extractive",
+        description="Who writes eviction summaries (model: the chat "
+        "model, with the extractive one as fallback).",
+    )

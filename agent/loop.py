@@ -41,18 +41,40 @@ from tools.registry import ToolRegistry, ToolResult
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.
-DROP_FIRST = ("send_message", "recipe_outcome", "recipe_save", "recipe_search", "task_status",
-              "task_update", "episode_search", "fact_forget", "core_memory_replace",
-              "conversation_search", "archival_memory_search", "archival_memory_insert")
-NOTHING_RELEVANT = ("No stored memory matched this message. If it depends on something the "
-                    "user told you before, search your memory or ask them; do not guess.")
+DROP_FIRST = (
+    "send_message",
+    "recipe_outcome",
+    "recipe_save",
+    "recipe_search",
+    "task_status",
+    "task_update",
+    "episode_search",
+    "fact_forget",
+    "core_memory_replace",
+    "conversation_search",
+    "archival_memory_search",
+    "archival_memory_insert",
+)
+NOTHING_RELEVANT = (
+    "No stored memory matched this message. If it depends on something the "
+    "user told you before, search your memory or ask them; do not guess."
+)
 
 
 class Agent:
-    def __init__(self, *, user_id: str, session_id: str, model: ChatModel, store: Store,
-                 config: AgentConfig | None = None, registry: ToolRegistry | None = None,
-                 guard: WriteGuard | None = None, external_tool: ExternalTool | None = None,
-                 num_ctx: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        model: ChatModel,
+        store: Store,
+        config: AgentConfig | None = None,
+        registry: ToolRegistry | None = None,
+        guard: WriteGuard | None = None,
+        external_tool: ExternalTool | None = None,
+        num_ctx: int | None = None,
+    ) -> None:
         self.user_id = require_user(user_id)
         self.session_id = session_id
         self.model = model
@@ -64,21 +86,27 @@ class Agent:
         self.counter = counter_for_model(getattr(model, "name", None))
         window = model.context_length or self.config.default_window
         window = min(window, num_ctx) if num_ctx else window
-        self.budget = ContextBudget(window, reserve=self.config.reply_reserve,
-                                    caps=self.config.caps)
+        self.budget = ContextBudget(
+            window, reserve=self.config.reply_reserve, caps=self.config.caps
+        )
         self.window = window
-        self.pagein = PageIn(store, counter=self.counter, floor=self.config.page_floor,
-                             weights=self.config.weights)
+        self.pagein = PageIn(
+            store, counter=self.counter, floor=self.config.page_floor, weights=self.config.weights
+        )
         self.pressure = MemoryPressure(self.config.pressure)
-        self.summarizer: Summarizer = (ModelSummarizer(model) if self.config.summarizer == "model"
-                                       else ExtractiveSummarizer())
+        self.summarizer: Summarizer = (
+            ModelSummarizer(model) if self.config.summarizer == "model" else ExtractiveSummarizer()
+        )
         self.specs = self._offered_tools()
         self.turns = self._load_window()
         self.execution: dict[str, Any] = {"session": session_id}
         last = store.episodes.list(user_id=self.user_id, session_id=session_id)
         if last:  # resuming: "where were we?" is answered without a search
-            self.execution["last_episode"] = {"id": last[-1].id, "ended": iso(last[-1].end_ts),
-                                              "summary": last[-1].summary[:1200]}
+            self.execution["last_episode"] = {
+                "id": last[-1].id,
+                "ended": iso(last[-1].end_ts),
+                "summary": last[-1].summary[:1200],
+            }
         self._pending_notes: list[str] = []
         self._last_cited: list[str] = []
         self.log = logger.bind(user_id=user_id, session_id=session_id)
@@ -106,12 +134,22 @@ class Agent:
 
     def _load_window(self) -> list[DialogueTurn]:
         """Resume a session: its dialogue since the last eviction, from the event log."""
-        evicted = {i for e in self.store.events.list(user_id=self.user_id, kinds=["eviction"],
-                                                     session_id=self.session_id)
-                   for i in e.payload.get("evicted_event_ids", [])}
-        events = [e for e in self.store.events.list(
-            user_id=self.user_id, session_id=self.session_id,
-            kinds=["user_message", "assistant_message"]) if e.id not in evicted]
+        evicted = {
+            i
+            for e in self.store.events.list(
+                user_id=self.user_id, kinds=["eviction"], session_id=self.session_id
+            )
+            for i in e.payload.get("evicted_event_ids", [])
+        }
+        events = [
+            e
+            for e in self.store.events.list(
+                user_id=self.user_id,
+                session_id=self.session_id,
+                kinds=["user_message", "assistant_message"],
+            )
+            if e.id not in evicted
+        ]
         turns: list[DialogueTurn] = []
         for event in events:
             content = str(event.payload.get("content", ""))
@@ -128,20 +166,32 @@ class Agent:
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
         trace_id = new_id("trc")
-        user_event = self.store.log_turn(user_id=self.user_id, role="user", content=user_message,
-                                         trace_id=trace_id, session_id=self.session_id)
+        user_event = self.store.log_turn(
+            user_id=self.user_id,
+            role="user",
+            content=user_message,
+            trace_id=trace_id,
+            session_id=self.session_id,
+        )
         if self._last_cited and is_correction(user_message):
             self.store.usage.record(self._last_cited, "corrected", user_id=self.user_id)
         ctx = ToolContext(
-            user_id=self.user_id, session_id=self.session_id, trace_id=trace_id,
-            store=self.store, clock=self.store.clock, source_event_ids=[user_event.id],
+            user_id=self.user_id,
+            session_id=self.session_id,
+            trace_id=trace_id,
+            store=self.store,
+            clock=self.store.clock,
+            source_event_ids=[user_event.id],
             max_writes=self.config.max_writes,
-            extras={"guard": self.guard, "model_name": getattr(self.model, "name", None),
-                    "write_source": "model",
-                    "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
-                    + [{"role": "user", "content": user_message}]})
-        turn = Turn(answer="", trace_id=trace_id, user_event_id=user_event.id,
-                    window=self.window)
+            extras={
+                "guard": self.guard,
+                "model_name": getattr(self.model, "name", None),
+                "write_source": "model",
+                "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
+                + [{"role": "user", "content": user_message}],
+            },
+        )
+        turn = Turn(answer="", trace_id=trace_id, user_event_id=user_event.id, window=self.window)
         paged: list[MemoryItem] = []
         try:
             paged = self._page_in(user_message, user_event.id, ctx)
@@ -155,73 +205,109 @@ class Agent:
         turn.cited_ids = cited_ids(turn.answer, in_prompt)
         self.store.usage.record(turn.cited_ids, "cited", user_id=self.user_id)
         self._last_cited = turn.cited_ids or turn.paged_ids
-        turn.memory_ids = list(dict.fromkeys([*ctx.extras.get("memory_ids", []),
-                                              *turn.paged_ids]))
+        turn.memory_ids = list(dict.fromkeys([*ctx.extras.get("memory_ids", []), *turn.paged_ids]))
         turn.writes = ctx.writes
         answer_event = self.store.log_turn(
-            user_id=self.user_id, role="assistant", content=turn.answer, trace_id=trace_id,
-            session_id=self.session_id, payload={
-                "in_reply_to": user_event.id, "memory_ids": turn.memory_ids,
-                "cited_ids": turn.cited_ids, "tool_calls": [c.name for c in turn.tool_calls],
-                "capped": turn.capped})
+            user_id=self.user_id,
+            role="assistant",
+            content=turn.answer,
+            trace_id=trace_id,
+            session_id=self.session_id,
+            payload={
+                "in_reply_to": user_event.id,
+                "memory_ids": turn.memory_ids,
+                "cited_ids": turn.cited_ids,
+                "tool_calls": [c.name for c in turn.tool_calls],
+                "capped": turn.capped,
+            },
+        )
         turn.answer_event_id = answer_event.id
-        self.turns.append(DialogueTurn(user_message, turn.answer, user_event.id,
-                                       answer_event.id, user_event.ts))
+        self.turns.append(
+            DialogueTurn(user_message, turn.answer, user_event.id, answer_event.id, user_event.ts)
+        )
         turn.evicted_turns = self._relieve_pressure(ctx)
         return turn
 
     def _page_in(self, message: str, user_event_id: str, ctx: ToolContext) -> list[MemoryItem]:
         in_window = {i for t in self.turns for i in (t.user_event_id, t.assistant_event_id)}
         items = self.pagein.retrieve(
-            message, user_id=self.user_id, as_of=self.store.clock.now(),
-            limit=self.config.page_limit, exclude_ids=in_window | {user_event_id},
-            session_id=self.session_id)
+            message,
+            user_id=self.user_id,
+            as_of=self.store.clock.now(),
+            limit=self.config.page_limit,
+            exclude_ids=in_window | {user_event_id},
+            session_id=self.session_id,
+        )
         items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
         for item in items:  # secrets never enter a prompt, whatever the store holds
             item.text, _ = redact_secrets(item.text)
-        self._event(ctx, "page_in", {"query": message[:500], "ids": [i.id for i in items],
-                                     "scores": [round(i.score, 4) for i in items],
-                                     "routes": [list(i.routes) for i in items]})
+        self._event(
+            ctx,
+            "page_in",
+            {
+                "query": message[:500],
+                "ids": [i.id for i in items],
+                "scores": [round(i.score, 4) for i in items],
+                "routes": [list(i.routes) for i in items],
+            },
+        )
         return items
 
-    def _run(self, user_message: str, paged: list[MemoryItem], ctx: ToolContext,
-             turn: Turn) -> str:
+    def _run(self, user_message: str, paged: list[MemoryItem], ctx: ToolContext, turn: Turn) -> str:
         scratch: list[dict[str, Any]] = []
         notes, self._pending_notes = self._pending_notes, []
         if not paged:
             notes.append(NOTHING_RELEVANT)
         core = self.store.core.list(user_id=self.user_id)
-        ctx.extras.setdefault("memory_ids", []).extend(
-            f"core:{b.label}@v{b.version}" for b in core)
+        ctx.extras.setdefault("memory_ids", []).extend(f"core:{b.label}@v{b.version}" for b in core)
         for _ in range(self.config.max_steps):
-            summary, _ = self.store.summaries.get(user_id=self.user_id,
-                                                  session_id=self.session_id)
+            summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
             parts = PromptParts(
                 system_prompt=self.config.system_prompt,
-                core=self.store.core.list(user_id=self.user_id), user_message=user_message,
-                tools=self.specs, summary=summary, notes=notes, paged=paged,
+                core=self.store.core.list(user_id=self.user_id),
+                user_message=user_message,
+                tools=self.specs,
+                summary=summary,
+                notes=notes,
+                paged=paged,
                 execution={**self.execution, "time": iso(self.store.clock.now())},
-                history=[t.messages() for t in self.turns], scratch=scratch)
+                history=[t.messages() for t in self.turns],
+                scratch=scratch,
+            )
             messages, report = assemble(parts, self.budget, self.counter)
             turn.prompt_tokens.append(report.total)
             turn.context_reports.append(report.as_dict())
             turn.paged_ids = list(dict.fromkeys([*turn.paged_ids, *report.paged_ids]))
-            self._event(ctx, "model_request", {"step": turn.steps, **report.as_dict(),
-                                               "model": getattr(self.model, "name", "?")})
+            self._event(
+                ctx,
+                "model_request",
+                {"step": turn.steps, **report.as_dict(), "model": getattr(self.model, "name", "?")},
+            )
             reply = self.model.chat(messages, self.specs, {"num_ctx": self.window})
             turn.steps += 1
             turn.completion_tokens += reply.usage.completion_tokens
-            turn.responses.append({"content": reply.content, "tool_calls": [
-                {"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+            turn.responses.append(
+                {
+                    "content": reply.content,
+                    "tool_calls": [
+                        {"name": c.name, "arguments": c.arguments} for c in reply.tool_calls
+                    ],
+                }
+            )
             self._check_reply(reply, ctx, turn)
             if not reply.tool_calls:
                 if reply.parse_errors and turn.repaired_calls < self.config.max_repairs:
                     turn.repaired_calls += 1
-                    scratch += [{"role": "assistant", "content": reply.raw_tool_text
-                                 or reply.content},
-                                {"role": "user", "content": "Your tool call could not be "
-                                 "used: " + "; ".join(reply.parse_errors)
-                                 + ". Send a corrected call or answer in plain text."}]
+                    scratch += [
+                        {"role": "assistant", "content": reply.raw_tool_text or reply.content},
+                        {
+                            "role": "user",
+                            "content": "Your tool call could not be "
+                            "used: "
+                            + "; ".join(reply.parse_errors)
+                            + ". Send a corrected call or answer in plain text.",
+                        },
+                    ]
                     continue
                 return reply.content.strip() or "(the model gave an empty answer)"
             ended = self._run_calls(reply, ctx, turn, scratch)
@@ -229,31 +315,50 @@ class Agent:
                 return ended
         turn.capped = "max_steps"
         self._event(ctx, "error", {"kind": "step_cap", "max_steps": self.config.max_steps})
-        return (f"I stopped after {self.config.max_steps} model steps without finishing this "
-                "request; ask me to continue or narrow it down.")
+        return (
+            f"I stopped after {self.config.max_steps} model steps without finishing this "
+            "request; ask me to continue or narrow it down."
+        )
 
     def _check_reply(self, reply: AssistantTurn, ctx: ToolContext, turn: Turn) -> None:
         if reply.invented_output:
-            self._event(ctx, "error", {"kind": "invented_tool_output",
-                                       "text": (reply.raw_tool_text or "")[:500]})
+            self._event(
+                ctx,
+                "error",
+                {"kind": "invented_tool_output", "text": (reply.raw_tool_text or "")[:500]},
+            )
         if reply.parse_errors:
             turn.invalid_calls += len(reply.parse_errors)
             self._event(ctx, "error", {"kind": "invalid_tool_call", "errors": reply.parse_errors})
 
-    def _run_calls(self, reply: AssistantTurn, ctx: ToolContext, turn: Turn,
-                   scratch: list[dict[str, Any]]) -> str | None:
-        scratch.append({"role": "assistant", "content": reply.content, "tool_calls": [
-            {"function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls]})
+    def _run_calls(
+        self, reply: AssistantTurn, ctx: ToolContext, turn: Turn, scratch: list[dict[str, Any]]
+    ) -> str | None:
+        scratch.append(
+            {
+                "role": "assistant",
+                "content": reply.content,
+                "tool_calls": [
+                    {"function": {"name": c.name, "arguments": c.arguments}}
+                    for c in reply.tool_calls
+                ],
+            }
+        )
         for call in reply.tool_calls:
-            self._event(ctx, "tool_call", {"name": call.name, "arguments": call.arguments,
-                                           "id": call.id})
+            self._event(
+                ctx, "tool_call", {"name": call.name, "arguments": call.arguments, "id": call.id}
+            )
             try:
                 result = self._call(call, ctx)
             except EndTurn as end:
-                self._event(ctx, "tool_result", {"name": call.name, "ok": True,
-                                                 "content": "(message sent)"})
-                turn.tool_calls.append(ToolCallRecord(name=call.name, arguments=call.arguments,
-                                                      ok=True, result="(message sent)"))
+                self._event(
+                    ctx, "tool_result", {"name": call.name, "ok": True, "content": "(message sent)"}
+                )
+                turn.tool_calls.append(
+                    ToolCallRecord(
+                        name=call.name, arguments=call.arguments, ok=True, result="(message sent)"
+                    )
+                )
                 return end.message
             if result.error in ("unknown_tool", "invalid_arguments"):
                 turn.invalid_calls += 1
@@ -263,13 +368,29 @@ class Agent:
             notes = ctx.extras.pop("firewall_notes", [])
             if notes:  # tell the model what the firewall changed (masked, tagged, held)
                 content += "\n" + "\n".join(f"note: {n}" for n in notes if n)
-            self._event(ctx, "tool_result", {"name": call.name, "ok": result.ok,
-                                             "error": result.error, "content": content[:4000]})
-            turn.tool_calls.append(ToolCallRecord(name=call.name, arguments=call.arguments,
-                                                  ok=result.ok, result=content))
+            self._event(
+                ctx,
+                "tool_result",
+                {
+                    "name": call.name,
+                    "ok": result.ok,
+                    "error": result.error,
+                    "content": content[:4000],
+                },
+            )
+            turn.tool_calls.append(
+                ToolCallRecord(
+                    name=call.name, arguments=call.arguments, ok=result.ok, result=content
+                )
+            )
             scratch.append(tool_message(call.name, content))
-            self.execution.update({"last_tool": call.name, "last_arguments": call.arguments,
-                                   "last_result": content[:2000]})
+            self.execution.update(
+                {
+                    "last_tool": call.name,
+                    "last_arguments": call.arguments,
+                    "last_result": content[:2000],
+                }
+            )
             ctx.extras["recent_messages"].append({"role": "tool", "content": content})
         return None
 
@@ -288,9 +409,15 @@ class Agent:
         summary = mask_pii(self.summarizer.summarize(self.turns))[0]
         sources = [i for t in self.turns for i in (t.user_event_id, t.assistant_event_id) if i]
         episode = self.store.episodes.build(
-            user_id=self.user_id, session_id=self.session_id, start_ts=self.turns[0].ts,
-            end_ts=self.turns[-1].ts, summary=summary, entities=entities(self.turns),
-            source_event_ids=sources, trace_id=trace_id)
+            user_id=self.user_id,
+            session_id=self.session_id,
+            start_ts=self.turns[0].ts,
+            end_ts=self.turns[-1].ts,
+            summary=summary,
+            entities=entities(self.turns),
+            source_event_ids=sources,
+            trace_id=trace_id,
+        )
         self.store.save_episode(episode)
         return episode.id
 
@@ -302,8 +429,9 @@ class Agent:
         core = render_core(self.store.core.list(user_id=self.user_id))
         head = {"role": "system", "content": f"{self.config.system_prompt}\n\n{core}\n{summary}"}
         dialogue = [m for t in self.turns for m in t.messages()]
-        return (count_messages(self.counter, [head, *dialogue])
-                + self.counter.count(json.dumps(self.specs, ensure_ascii=False)))
+        return count_messages(self.counter, [head, *dialogue]) + self.counter.count(
+            json.dumps(self.specs, ensure_ascii=False)
+        )
 
     def _relieve_pressure(self, ctx: ToolContext) -> int:
         fill = self.base_tokens() / self.budget.usable
@@ -318,23 +446,36 @@ class Agent:
         if not count:
             return 0
         try:
-            result = evict(self.store, user_id=self.user_id, session_id=self.session_id,
-                           turns=self.turns[:count], summarizer=self.summarizer,
-                           counter=self.counter, summary_cap=self.budget.cap("summary"),
-                           trace_id=ctx.trace_id, mask=lambda text: mask_pii(text)[0])
+            result = evict(
+                self.store,
+                user_id=self.user_id,
+                session_id=self.session_id,
+                turns=self.turns[:count],
+                summarizer=self.summarizer,
+                counter=self.counter,
+                summary_cap=self.budget.cap("summary"),
+                trace_id=ctx.trace_id,
+                mask=lambda text: mask_pii(text)[0],
+            )
         except Exception as exc:  # the window stays as it was; the failure is an event
             self.log.warning("eviction failed, window kept: {}", exc)
             self._event(ctx, "error", {"kind": "eviction_failed", "error": str(exc)})
             return 0
         del self.turns[:count]
-        self._pending_notes.append("Older turns were summarized out of the window; search "
-                                   "with conversation_search if you need their exact words.")
+        self._pending_notes.append(
+            "Older turns were summarized out of the window; search "
+            "with conversation_search if you need their exact words."
+        )
         return result.evicted
 
     def _event(self, ctx: ToolContext, kind: str, payload: dict[str, Any]) -> None:
-        self.store.events.append(user_id=self.user_id, kind=kind, trace_id=ctx.trace_id,
-                                 session_id=self.session_id,
-                                 payload=json.loads(json.dumps(payload, default=str)))
+        self.store.events.append(
+            user_id=self.user_id,
+            kind=kind,
+            trace_id=ctx.trace_id,
+            session_id=self.session_id,
+            payload=json.loads(json.dumps(payload, default=str)),
+        )
 
 
 def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:
@@ -345,8 +486,9 @@ def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:
         prop.pop("default", None)
     if level == "minimal":
         required = set(params.get("required", []))
-        params["properties"] = {k: v for k, v in params.get("properties", {}).items()
-                                if k in required}
+        params["properties"] = {
+            k: v for k, v in params.get("properties", {}).items() if k in required
+        }
         fn["description"] = fn["description"].splitlines()[0].split(";")[0][:60]
     else:
         fn["description"] = fn["description"].splitlines()[0]

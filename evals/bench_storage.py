@@ -230,10 +230,17 @@ def _bench_ingest(
         report("log turns, then embed and index them", 0, turns + 1)
         start = time.perf_counter()
         for first in range(0, turns, 100):  # bulk ingest: one commit per 100 turns
-            store.log_turns([
-                {"role": "user" if i % 2 == 0 else "assistant", "content": texts[i],
-                 "session_id": f"ses_bench{i // 40:04d}"}
-                for i in range(first, min(first + 100, turns))], user_id=user)
+            store.log_turns(
+                [
+                    {
+                        "role": "user" if i % 2 == 0 else "assistant",
+                        "content": texts[i],
+                        "session_id": f"ses_bench{i // 40:04d}",
+                    }
+                    for i in range(first, min(first + 100, turns))
+                ],
+                user_id=user,
+            )
             report("log turns, then embed and index them", min(first + 100, turns), turns + 1)
         store.index.sync(MEMORY_TABLE, user_id=user)
         elapsed = time.perf_counter() - start

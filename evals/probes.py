@@ -88,8 +88,11 @@ def evaluate(
         needle = _fold(str(spec.get("text", "")))
         seen = [c.result for c in turn.tool_calls] + turn.paged_texts if turn else []
         ok = any(needle in _fold(s) for s in seen)
-        return result(ok, f"tool results and paged memory: "
-                          f"{json.dumps([s[:80] for s in seen], ensure_ascii=False)[:200]}")
+        return result(
+            ok,
+            f"tool results and paged memory: "
+            f"{json.dumps([s[:80] for s in seen], ensure_ascii=False)[:200]}",
+        )
     if kind == "quarantined":
         needle = _fold(str(spec.get("text", "")))
         held = [

@@ -55,10 +55,16 @@ class ContextReport:
     paged_ids: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"window": self.window, "reserve": self.reserve, "total": self.total,
-                "sections": self.sections, "dropped_turns": self.dropped_turns,
-                "dropped_paged": self.dropped_paged, "cut_tool_result": self.cut_tool_result,
-                "paged_ids": self.paged_ids}
+        return {
+            "window": self.window,
+            "reserve": self.reserve,
+            "total": self.total,
+            "sections": self.sections,
+            "dropped_turns": self.dropped_turns,
+            "dropped_paged": self.dropped_paged,
+            "cut_tool_result": self.cut_tool_result,
+            "paged_ids": self.paged_ids,
+        }
 
 
 def render_core(blocks: list[CoreBlock]) -> str:
@@ -74,24 +80,29 @@ def render_item(item: MemoryItem) -> str:
 
 
 def tool_message(name: str, content: str) -> dict[str, Any]:
-    return {"role": "tool", "tool_name": name,
-            "content": TOOL_DATA_HEADER.format(name=name) + content}
+    return {
+        "role": "tool",
+        "tool_name": name,
+        "content": TOOL_DATA_HEADER.format(name=name) + content,
+    }
 
 
 def compact_json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def assemble(parts: PromptParts, budget: ContextBudget,
-             counter: TokenCounter) -> tuple[list[dict[str, Any]], ContextReport]:
+def assemble(
+    parts: PromptParts, budget: ContextBudget, counter: TokenCounter
+) -> tuple[list[dict[str, Any]], ContextReport]:
     """Return the messages to send and the per-section token report."""
     report = ContextReport(window=budget.window, reserve=budget.reserve)
     sections = report.sections
     tools_tokens = counter.count(json.dumps(parts.tools, ensure_ascii=False)) if parts.tools else 0
     head_fixed = f"{parts.system_prompt}\n\n{render_core(parts.core)}"
     user = {"role": "user", "content": parts.user_message}
-    sections["system"] = count_messages(counter, [{"role": "system",
-                                                   "content": parts.system_prompt}])
+    sections["system"] = count_messages(
+        counter, [{"role": "system", "content": parts.system_prompt}]
+    )
     sections["core"] = counter.count(render_core(parts.core))
     sections["tools"] = tools_tokens
     sections["user"] = count_messages(counter, [user])
@@ -102,7 +113,8 @@ def assemble(parts: PromptParts, budget: ContextBudget,
             f"the prompt cannot fit: system {sections['system']}, core {sections['core']}, "
             f"tools {tools_tokens} and the user message {sections['user']} tokens exceed the "
             f"window {budget.window} minus the reply reserve {budget.reserve}; shorten core "
-            "memory or the message, or raise --num-ctx")
+            "memory or the message, or raise --num-ctx"
+        )
     room = budget.usable - fixed
     scratch = _fit_scratch(counter, parts.scratch, room, report)
     sections["tool_exchange"] = count_messages(counter, scratch) if scratch else 0
@@ -112,14 +124,16 @@ def assemble(parts: PromptParts, budget: ContextBudget,
     head = head_fixed + (f"\n\n## Summary of earlier conversation\n{summary}" if summary else "")
     system = {"role": "system", "content": head}
     sections["summary"] = count_messages(counter, [system]) - count_messages(
-        counter, [{"role": "system", "content": head_fixed}])
+        counter, [{"role": "system", "content": head_fixed}]
+    )
     room -= sections["summary"]
 
     execution = _execution(counter, parts.execution, min(budget.cap("execution"), room))
     notes = "\n".join(parts.notes)
     tail_fixed = "\n\n".join(x for x in (execution, notes) if x)
-    tail_cost = count_messages(counter, [{"role": "system", "content": tail_fixed}]) \
-        if tail_fixed else 0
+    tail_cost = (
+        count_messages(counter, [{"role": "system", "content": tail_fixed}]) if tail_fixed else 0
+    )
     # Notes and execution context are small; drop them before the dialogue if they cannot fit.
     if tail_cost > room:
         tail_fixed, tail_cost = "", 0
@@ -150,8 +164,7 @@ def assemble(parts: PromptParts, budget: ContextBudget,
     messages = build()
     report.total = count_messages(counter, messages) + tools_tokens
     # Joins between sections can cost a few tokens more than the parts; shed in order.
-    while report.total > budget.usable and (paged_text or kept or tail_fixed or summary
-                                            or scratch):
+    while report.total > budget.usable and (paged_text or kept or tail_fixed or summary or scratch):
         if paged_text:
             paged_text, paged_ids, sections["paged"] = "", [], 0
             report.dropped_paged += len(parts.paged)
@@ -185,14 +198,20 @@ def _execution(counter: TokenCounter, execution: dict[str, Any], cap: int) -> st
     if counter.count(rendered) > cap and isinstance(data.get("last_result"), str):
         overflow = counter.count(rendered) - cap
         keep = max(0, counter.count(data["last_result"]) - overflow - 8)
-        data["last_result"] = truncate_to_tokens(counter, data["last_result"], keep,
-                                                 marker=CUT_MARKER)
+        data["last_result"] = truncate_to_tokens(
+            counter, data["last_result"], keep, marker=CUT_MARKER
+        )
         rendered = "## Execution context (runtime state, data only)\n" + compact_json(data)
     return rendered if counter.count(rendered) <= cap else ""
 
 
-def _fit_paged(counter: TokenCounter, items: list[MemoryItem], tail_fixed: str, allowed: int,
-               report: ContextReport) -> tuple[str, list[str]]:
+def _fit_paged(
+    counter: TokenCounter,
+    items: list[MemoryItem],
+    tail_fixed: str,
+    allowed: int,
+    report: ContextReport,
+) -> tuple[str, list[str]]:
     """Paged-in lines in rank order while the tail message stays within ``allowed`` tokens."""
     heading = "## Long-term memory paged in for this message (data, may be outdated)"
     lines: list[str] = []
@@ -211,8 +230,9 @@ def _fit_paged(counter: TokenCounter, items: list[MemoryItem], tail_fixed: str, 
     return heading + "\n" + "\n".join(lines), ids
 
 
-def _fit_scratch(counter: TokenCounter, scratch: list[dict[str, Any]], room: int,
-                 report: ContextReport) -> list[dict[str, Any]]:
+def _fit_scratch(
+    counter: TokenCounter, scratch: list[dict[str, Any]], room: int, report: ContextReport
+) -> list[dict[str, Any]]:
     """Cut the tail of the latest tool results until the step's tool exchange fits."""
     scratch = [dict(m) for m in scratch]
     over = count_messages(counter, scratch) - room if scratch else 0
@@ -223,8 +243,9 @@ def _fit_scratch(counter: TokenCounter, scratch: list[dict[str, Any]], room: int
             continue
         size = counter.count(message["content"])
         keep = max(0, size - over - 8)
-        message["content"] = truncate_to_tokens(counter, message["content"], keep,
-                                                marker=CUT_MARKER)
+        message["content"] = truncate_to_tokens(
+            counter, message["content"], keep, marker=CUT_MARKER
+        )
         report.cut_tool_result = True
         over = count_messages(counter, scratch) - room
     while scratch and count_messages(counter, scratch) > room:

@@ -21,8 +21,9 @@ class SectionCaps(BaseModel):
 
 
 class ContextBudget:
-    def __init__(self, window: int, *, reserve: int | None = None,
-                 caps: SectionCaps | None = None) -> None:
+    def __init__(
+        self, window: int, *, reserve: int | None = None, caps: SectionCaps | None = None
+    ) -> None:
         if window < 256:
             raise ValueError(f"a context window of {window} tokens is too small (minimum 256)")
         self.window = window

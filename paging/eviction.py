@@ -23,8 +23,9 @@ class EvictionResult:
     summary_version: int
 
 
-def turns_to_evict(turns: Sequence[DialogueTurn], *, counter: TokenCounter,
-                   excess_tokens: int) -> int:
+def turns_to_evict(
+    turns: Sequence[DialogueTurn], *, counter: TokenCounter, excess_tokens: int
+) -> int:
     """How many of the oldest turns free ``excess_tokens``; the newest turn always stays."""
     freed, count = 0, 0
     for turn in turns[:-1]:
@@ -43,9 +44,18 @@ def entities(turns: Sequence[DialogueTurn]) -> list[str]:
     return list(dict.fromkeys([*identifiers(text)[:12], *ranked]))
 
 
-def evict(store: Store, *, user_id: str, session_id: str, turns: Sequence[DialogueTurn],
-          summarizer: Summarizer, counter: TokenCounter, summary_cap: int,
-          trace_id: str, mask: Callable[[str], str] | None = None) -> EvictionResult:
+def evict(
+    store: Store,
+    *,
+    user_id: str,
+    session_id: str,
+    turns: Sequence[DialogueTurn],
+    summarizer: Summarizer,
+    counter: TokenCounter,
+    summary_cap: int,
+    trace_id: str,
+    mask: Callable[[str], str] | None = None,
+) -> EvictionResult:
     """Summarize ``turns`` into the rolling summary and a new episode, committed.
 
     ``mask`` (the runtime's PII masker) runs over the segment before it is stored.
@@ -57,10 +67,23 @@ def evict(store: Store, *, user_id: str, session_id: str, turns: Sequence[Dialog
     rolling = fold(previous, segment, cap=summary_cap, counter=counter)
     sources = [i for t in turns for i in (t.user_event_id, t.assistant_event_id) if i]
     episode = store.episodes.build(
-        user_id=user_id, session_id=session_id, start_ts=turns[0].ts, end_ts=turns[-1].ts,
-        summary=segment, entities=entities(turns), source_event_ids=sources, trace_id=trace_id)
-    version = store.save_eviction(user_id=user_id, session_id=session_id, summary=rolling,
-                                  episode=episode, evicted_event_ids=sources,
-                                  trace_id=trace_id)
-    return EvictionResult(evicted=len(turns), summary=rolling, episode_id=episode.id,
-                          summary_version=version)
+        user_id=user_id,
+        session_id=session_id,
+        start_ts=turns[0].ts,
+        end_ts=turns[-1].ts,
+        summary=segment,
+        entities=entities(turns),
+        source_event_ids=sources,
+        trace_id=trace_id,
+    )
+    version = store.save_eviction(
+        user_id=user_id,
+        session_id=session_id,
+        summary=rolling,
+        episode=episode,
+        evicted_event_ids=sources,
+        trace_id=trace_id,
+    )
+    return EvictionResult(
+        evicted=len(turns), summary=rolling, episode_id=episode.id, summary_version=version
+    )

@@ -8,9 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Level = Literal["ok", "warn", "flush"]
 
-WARNING_NOTE = ("Memory pressure: the conversation fills {fill:.0%} of your context window. "
-                "Save anything that matters later with your memory tools now; older turns will "
-                "soon be summarized and leave the window.")
+WARNING_NOTE = (
+    "Memory pressure: the conversation fills {fill:.0%} of your context window. "
+    "Save anything that matters later with your memory tools now; older turns will "
+    "soon be summarized and leave the window."
+)
 
 
 class PressureConfig(BaseModel):

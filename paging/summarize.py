@@ -19,19 +19,26 @@ from loguru import logger
 from paging.tokens import TokenCounter
 
 IDENTIFIER = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.]+"                     # emails
-    r"|\+?\d[\d ()-]{7,}\d"                        # phone numbers
-    r"|\b(?=[A-Za-z0-9_/-]*\d)[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b"   # codes like ORD-58213
+    r"[\w.+-]+@[\w-]+\.[\w.]+"  # emails
+    r"|\+?\d[\d ()-]{7,}\d"  # phone numbers
+    r"|\b(?=[A-Za-z0-9_/-]*\d)[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b"  # codes like ORD-58213
     r"|\b[A-Z]{2,}\d{2,}\b|\b\d{4,}\b"
 )
-NEGATION = re.compile(r"\b(not|never|no|don't|doesn't|didn't|won't|can't|cannot|avoid|"
-                      r"without|stop|allergic)\b|不要|别|从不|不能", re.IGNORECASE)
-CONDITION = re.compile(r"\b(if|unless|only|except|until|before|after|whenever)\b|如果|除非|只",
-                       re.IGNORECASE)
-DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|"
-                  r"jun|jul|aug|sep|oct|nov|dec)\w*|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-                  r"nov|dec)\w*\s+\d{1,2}|monday|tuesday|wednesday|thursday|friday|saturday|"
-                  r"sunday|tomorrow|yesterday|next week|last week)\b", re.IGNORECASE)
+NEGATION = re.compile(
+    r"\b(not|never|no|don't|doesn't|didn't|won't|can't|cannot|avoid|"
+    r"without|stop|allergic)\b|不要|别|从不|不能",
+    re.IGNORECASE,
+)
+CONDITION = re.compile(
+    r"\b(if|unless|only|except|until|before|after|whenever)\b|如果|除非|只", re.IGNORECASE
+)
+DATE = re.compile(
+    r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|"
+    r"jun|jul|aug|sep|oct|nov|dec)\w*|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec)\w*\s+\d{1,2}|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|tomorrow|yesterday|next week|last week)\b",
+    re.IGNORECASE,
+)
 NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
@@ -47,8 +54,10 @@ class DialogueTurn:
     ts: datetime
 
     def messages(self) -> list[dict[str, Any]]:
-        return [{"role": "user", "content": self.user},
-                {"role": "assistant", "content": self.assistant}]
+        return [
+            {"role": "user", "content": self.user},
+            {"role": "assistant", "content": self.assistant},
+        ]
 
 
 def identifiers(text: str) -> list[str]:
@@ -87,8 +96,10 @@ class ExtractiveSummarizer:
         for turn in turns:
             said = _key_sentences(turn.user, self.keep, self.max_chars)
             answered = _key_sentences(turn.assistant, 1, self.max_chars // 2)
-            lines.append(f"- {turn.ts:%Y-%m-%d %H:%M} user: {said}"
-                         + (f" / assistant: {answered}" if answered else ""))
+            lines.append(
+                f"- {turn.ts:%Y-%m-%d %H:%M} user: {said}"
+                + (f" / assistant: {answered}" if answered else "")
+            )
         return pin_identifiers("\n".join(lines), turns)
 
 
@@ -101,11 +112,14 @@ class ModelSummarizer:
         self.fallback = ExtractiveSummarizer()
 
     def summarize(self, turns: Sequence[DialogueTurn]) -> str:
-        dialogue = "\n".join(f"[{t.ts:%Y-%m-%d %H:%M}] User: {t.user}\nAssistant: {t.assistant}"
-                             for t in turns)[-self.max_input_chars:]
-        prompt = ("Summarize this conversation segment in at most 8 short bullet points. Keep "
-                  "every name, number, identifier, date, negation ('never', 'not') and condition "
-                  "exactly. No preamble.\n\n" + dialogue)
+        dialogue = "\n".join(
+            f"[{t.ts:%Y-%m-%d %H:%M}] User: {t.user}\nAssistant: {t.assistant}" for t in turns
+        )[-self.max_input_chars :]
+        prompt = (
+            "Summarize this conversation segment in at most 8 short bullet points. Keep "
+            "every name, number, identifier, date, negation ('never', 'not') and condition "
+            "exactly. No preamble.\n\n" + dialogue
+        )
         try:
             reply = self.model.chat([{"role": "user", "content": prompt}], [], None)
             text = reply.content.strip()
@@ -129,8 +143,13 @@ def fold(previous: str, segment: str, *, cap: int, counter: TokenCounter) -> str
     dropped lines stay pinned on one line.
     """
     old = [ln for ln in previous.splitlines() if ln.strip() and not ln.startswith(_PINNED)]
-    pinned = [p.strip() for ln in previous.splitlines() if ln.startswith(_PINNED)
-              for p in ln[len(_PINNED):].split(",") if p.strip()]
+    pinned = [
+        p.strip()
+        for ln in previous.splitlines()
+        if ln.startswith(_PINNED)
+        for p in ln[len(_PINNED) :].split(",")
+        if p.strip()
+    ]
     new = [ln for ln in segment.splitlines() if ln.strip()]
     while counter.count("\n".join(old + new + _pin_line(pinned))) > cap and (old or new):
         pool = old if old else new

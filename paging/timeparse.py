@@ -6,8 +6,12 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-MONTHS = {m: i for i, m in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)}
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 
 
@@ -38,17 +42,28 @@ def resolve_time(text: str, now: datetime) -> TimeWindow | None:
         (r"\byesterday\b|昨天", (today - timedelta(days=1), today)),
         (r"\btoday\b|今天", (today, today + timedelta(days=1))),
         (r"\btomorrow\b|明天", (today + timedelta(days=1), today + timedelta(days=2))),
-        (r"\blast week\b|上周|上个星期", (today - timedelta(days=today.weekday() + 7),
-                                        today - timedelta(days=today.weekday()))),
-        (r"\bthis week\b|这周|本周", (today - timedelta(days=today.weekday()),
-                                     today + timedelta(days=7 - today.weekday()))),
-        (r"\bnext week\b|下周", (today + timedelta(days=7 - today.weekday()),
-                                today + timedelta(days=14 - today.weekday()))),
+        (
+            r"\blast week\b|上周|上个星期",
+            (today - timedelta(days=today.weekday() + 7), today - timedelta(days=today.weekday())),
+        ),
+        (
+            r"\bthis week\b|这周|本周",
+            (today - timedelta(days=today.weekday()), today + timedelta(days=7 - today.weekday())),
+        ),
+        (
+            r"\bnext week\b|下周",
+            (
+                today + timedelta(days=7 - today.weekday()),
+                today + timedelta(days=14 - today.weekday()),
+            ),
+        ),
         (r"\blast month\b|上个月|上月", _month_window(*(_shift_month(now, -1)))),
         (r"\bthis month\b|这个月|本月", _month_window(now.year, now.month)),
         (r"\bnext month\b|下个月", _month_window(*(_shift_month(now, 1)))),
-        (r"\blast year\b|去年", (datetime(now.year - 1, 1, 1, tzinfo=UTC),
-                                datetime(now.year, 1, 1, tzinfo=UTC))),
+        (
+            r"\blast year\b|去年",
+            (datetime(now.year - 1, 1, 1, tzinfo=UTC), datetime(now.year, 1, 1, tzinfo=UTC)),
+        ),
     ]
     for pattern, (start, end) in rules:
         match = re.search(pattern, t)
@@ -66,8 +81,10 @@ def resolve_time(text: str, now: datetime) -> TimeWindow | None:
     if m := re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t):
         start = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=UTC)
         return TimeWindow(start, start + timedelta(days=1), m.group(0))
-    day_month = (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
-                 rf"|\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")
+    day_month = (
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
+        rf"|\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+    )
     if m := re.search(day_month, t):
         day = int(m.group(1) or m.group(4))
         month = MONTHS[(m.group(2) or m.group(3))[:3]]
@@ -98,6 +115,15 @@ def _shift_month(now: datetime, delta: int) -> tuple[int, int]:
 
 
 def _number(word: str) -> int:
-    words = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-             "seven": 7}
+    words = {
+        "a": 1,
+        "an": 1,
+        "one": 1,
+        "two": 2,
+        "three": 3,
+        "four": 4,
+        "five": 5,
+        "six": 6,
+        "seven": 7,
+    }
     return words.get(word, int(word) if word.isdigit() else 1)

@@ -23,7 +23,8 @@ class TurnOrder:
         rows = self.store.db.query(
             "SELECT seq, id, session_id FROM events WHERE user_id = ? AND seq > ? "
             "AND list_contains(?, kind) ORDER BY seq",
-            [user_id, self._last_seq.get(user_id, 0), list(MESSAGE_KINDS)])
+            [user_id, self._last_seq.get(user_id, 0), list(MESSAGE_KINDS)],
+        )
         if not rows:
             return
         ids = self._ids.setdefault(user_id, [])
@@ -44,8 +45,11 @@ class TurnOrder:
         for event_id in event_ids:
             pos = pos_of.get(event_id)
             if pos is not None:
-                found[event_id] = [ids[j] for j in (pos - 1, pos + 1) if 0 <= j < len(ids)
-                                   and session[ids[j]] == session[event_id]]
+                found[event_id] = [
+                    ids[j]
+                    for j in (pos - 1, pos + 1)
+                    if 0 <= j < len(ids) and session[ids[j]] == session[event_id]
+                ]
         return found
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, overload
 
 
 class Clock(Protocol):
@@ -52,5 +52,9 @@ def parse_time(text: str) -> datetime:
         ) from exc
 
 
+@overload
+def iso(when: datetime) -> str: ...
+@overload
+def iso(when: None) -> None: ...
 def iso(when: datetime | None) -> str | None:
     return to_utc(when).isoformat().replace("+00:00", "Z") if when else None

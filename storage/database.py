@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import duckdb
 
@@ -55,10 +55,18 @@ class Database:
             self.conn.close()
 
 
+@overload
+def db_time(when: datetime) -> datetime: ...
+@overload
+def db_time(when: None) -> None: ...
 def db_time(when: datetime | None) -> datetime | None:
     """DuckDB TIMESTAMP columns hold naive UTC."""
     return to_utc(when).replace(tzinfo=None) if when else None
 
 
+@overload
+def from_db_time(value: datetime) -> datetime: ...
+@overload
+def from_db_time(value: None) -> None: ...
 def from_db_time(value: datetime | None) -> datetime | None:
     return to_utc(value) if value else None

@@ -27,8 +27,10 @@ class Episode(Record):
     trace_id: str
 
 
-_COLUMNS = ("id, user_id, session_id, start_ts, end_ts, summary, entities, source_event_ids, "
-            "created_at, trace_id")
+_COLUMNS = (
+    "id, user_id, session_id, start_ts, end_ts, summary, entities, source_event_ids, "
+    "created_at, trace_id"
+)
 
 
 class EpisodeStore:
@@ -36,30 +38,65 @@ class EpisodeStore:
         self._db = db
         self._clock = clock
 
-    def build(self, *, user_id: str, session_id: str | None, start_ts: datetime,
-              end_ts: datetime, summary: str, entities: Sequence[str],
-              source_event_ids: Sequence[str], trace_id: str) -> Episode:
-        return Episode(id=new_id("eps"), user_id=require_user(user_id), session_id=session_id,
-                       start_ts=start_ts, end_ts=end_ts, summary=summary,
-                       entities=list(entities), source_event_ids=list(source_event_ids),
-                       created_at=self._clock.now(), trace_id=trace_id)
+    def build(
+        self,
+        *,
+        user_id: str,
+        session_id: str | None,
+        start_ts: datetime,
+        end_ts: datetime,
+        summary: str,
+        entities: Sequence[str],
+        source_event_ids: Sequence[str],
+        trace_id: str,
+    ) -> Episode:
+        return Episode(
+            id=new_id("eps"),
+            user_id=require_user(user_id),
+            session_id=session_id,
+            start_ts=start_ts,
+            end_ts=end_ts,
+            summary=summary,
+            entities=list(entities),
+            source_event_ids=list(source_event_ids),
+            created_at=self._clock.now(),
+            trace_id=trace_id,
+        )
 
     def insert(self, episode: Episode, *, conn: Any) -> None:
         conn.execute(
             f"INSERT INTO episodes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [episode.id, episode.user_id, episode.session_id, db_time(episode.start_ts),
-             db_time(episode.end_ts), episode.summary, episode.entities,
-             episode.source_event_ids, db_time(episode.created_at), episode.trace_id])
+            [
+                episode.id,
+                episode.user_id,
+                episode.session_id,
+                db_time(episode.start_ts),
+                db_time(episode.end_ts),
+                episode.summary,
+                episode.entities,
+                episode.source_event_ids,
+                db_time(episode.created_at),
+                episode.trace_id,
+            ],
+        )
 
     def get(self, episode_id: str, *, user_id: str) -> Episode:
-        rows = self._db.query(f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ? AND id = ?",
-                              [require_user(user_id), episode_id])
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ? AND id = ?",
+            [require_user(user_id), episode_id],
+        )
         if not rows:
             raise NotFound(f"no episode {episode_id!r} for user {user_id!r}")
         return _episode(rows[0])
 
-    def list(self, *, user_id: str, session_id: str | None = None,
-             start: datetime | None = None, end: datetime | None = None) -> list[Episode]:
+    def list(
+        self,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> list[Episode]:
         sql = f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ?"
         params: list[Any] = [require_user(user_id)]
         if session_id is not None:
@@ -84,22 +121,31 @@ class RollingSummaries:
     def get(self, *, user_id: str, session_id: str) -> tuple[str, int]:
         rows = self._db.query(
             "SELECT text, version FROM summaries WHERE user_id = ? AND session_id = ?",
-            [require_user(user_id), session_id])
+            [require_user(user_id), session_id],
+        )
         return (rows[0][0], rows[0][1]) if rows else ("", 0)
 
-    def put(self, text: str, *, user_id: str, session_id: str, trace_id: str,
-            conn: Any) -> int:
+    def put(self, text: str, *, user_id: str, session_id: str, trace_id: str, conn: Any) -> int:
         _, version = self.get(user_id=user_id, session_id=session_id)
         conn.execute(
             "INSERT INTO summaries VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, session_id) "
             "DO UPDATE SET text = excluded.text, version = excluded.version, "
             "updated_at = excluded.updated_at, trace_id = excluded.trace_id",
-            [user_id, session_id, text, version + 1, db_time(self._clock.now()), trace_id])
+            [user_id, session_id, text, version + 1, db_time(self._clock.now()), trace_id],
+        )
         return version + 1
 
 
 def _episode(row: tuple[Any, ...]) -> Episode:
-    return Episode(id=row[0], user_id=row[1], session_id=row[2],
-                   start_ts=from_db_time(row[3]), end_ts=from_db_time(row[4]), summary=row[5],
-                   entities=list(row[6] or []), source_event_ids=list(row[7] or []),
-                   created_at=from_db_time(row[8]), trace_id=row[9])
+    return Episode(
+        id=row[0],
+        user_id=row[1],
+        session_id=row[2],
+        start_ts=from_db_time(row[3]),
+        end_ts=from_db_time(row[4]),
+        summary=row[5],
+        entities=list(row[6] or []),
+        source_event_ids=list(row[7] or []),
+        created_at=from_db_time(row[8]),
+        trace_id=row[9],
+    )

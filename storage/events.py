@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -108,7 +109,7 @@ class EventLog:
         )
         return _event(rows[0]) if rows else None
 
-    def many(self, event_ids: Sequence[str], *, user_id: str) -> list[Event]:
+    def many(self, event_ids: Sequence[str], *, user_id: str) -> builtins.list[Event]:
         if not event_ids:
             return []
         rows = self._db.query(
@@ -127,7 +128,7 @@ class EventLog:
         trace_id: str | None = None,
         limit: int | None = None,
         newest_first: bool = False,
-    ) -> list[Event]:
+    ) -> builtins.list[Event]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE user_id = ?"
         params: list[Any] = [require_user(user_id)]
         if kinds:
@@ -144,13 +145,15 @@ class EventLog:
             sql += f" LIMIT {int(limit)}"
         return [_event(r) for r in self._db.query(sql, params)]
 
-    def containing(self, needle: str, *, user_id: str, kinds: Sequence[str],
-                   limit: int = 20) -> list[Event]:
+    def containing(
+        self, needle: str, *, user_id: str, kinds: Sequence[str], limit: int = 20
+    ) -> builtins.list[Event]:
         """Events of these kinds whose payload contains ``needle`` (case-insensitive)."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND list_contains(?, kind) "
             "AND contains(lower(payload), lower(?)) ORDER BY seq DESC LIMIT ?",
-            [require_user(user_id), list(kinds), needle, limit])
+            [require_user(user_id), list(kinds), needle, limit],
+        )
         return [_event(r) for r in rows]
 
     def count(self, *, user_id: str) -> int:

@@ -11,8 +11,8 @@ from .records import CoreBlock, Fact, Passage, QuarantineItem
 from .store import Store
 from .users import require_user
 
-FORMAT = "engram.export"
-VERSION = 1
+FORMAT: Literal["engram.export"] = "engram.export"
+VERSION: Literal[1] = 1
 
 
 class ExportDocument(BaseModel):

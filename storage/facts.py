@@ -9,6 +9,7 @@ superseding non-comparable ones.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import re
 from collections.abc import Sequence
@@ -193,8 +194,12 @@ class FactStore:
             "SELECT 1 FROM tombstones WHERE user_id = ? AND fingerprint = ? "
             "AND (len(list_intersect(source_event_ids, ?)) > 0 "
             "OR len(list_intersect(source_hashes, ?)) > 0) LIMIT 1",
-            [user_id, fingerprint(subject, predicate, obj), sources,
-             source_hashes(conn, user_id, sources)],
+            [
+                user_id,
+                fingerprint(subject, predicate, obj),
+                sources,
+                source_hashes(conn, user_id, sources),
+            ],
         ).fetchall()
         return bool(rows)
 
@@ -209,7 +214,7 @@ class FactStore:
             )
         return self._effective(_fact(rows[0]))
 
-    def history(self, fact_id: str, *, user_id: str) -> list[Fact]:
+    def history(self, fact_id: str, *, user_id: str) -> builtins.list[Fact]:
         """Every version in the fact's lineage, oldest first."""
         fact = self.get(fact_id, user_id=user_id)
         rows = self._db.query(
@@ -226,7 +231,7 @@ class FactStore:
         include_inactive: bool = False,
         subject: str | None = None,
         limit: int | None = None,
-    ) -> list[Fact]:
+    ) -> builtins.list[Fact]:
         """Facts valid at ``as_of`` (default now); or every row with ``include_inactive``."""
         require_user(user_id)
         params: list[Any] = [user_id]
@@ -247,16 +252,19 @@ class FactStore:
             sql += f" LIMIT {int(limit)}"
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
 
-    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> list[Fact]:
+    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> builtins.list[Fact]:
         """Active facts whose subject or object contains ``needle`` (case-insensitive)."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND status = 'active' AND "
             "(contains(lower(object), lower(?)) OR contains(lower(subject), lower(?))) "
-            "ORDER BY created_at DESC LIMIT ?", [require_user(user_id), needle, needle, limit])
+            "ORDER BY created_at DESC LIMIT ?",
+            [require_user(user_id), needle, needle, limit],
+        )
         return [_fact(r) for r in rows]
 
-    def valid_among(self, ids: Sequence[str], *, user_id: str,
-                    as_of: datetime | None = None) -> dict[str, Fact]:
+    def valid_among(
+        self, ids: Sequence[str], *, user_id: str, as_of: datetime | None = None
+    ) -> dict[str, Fact]:
         """Of these ids, the facts valid at ``as_of`` (what page-in may show)."""
         ids = [i for i in ids if i.startswith("fct_")]
         if not ids:
@@ -267,7 +275,8 @@ class FactStore:
             "AND status IN ('active', 'superseded') AND created_at <= ? AND valid_from <= ? "
             "AND (valid_until IS NULL OR valid_until > ?) "
             "AND (invalidated_at IS NULL OR invalidated_at > ?)",
-            [require_user(user_id), ids, at, at, at, at])
+            [require_user(user_id), ids, at, at, at, at],
+        )
         return {r[0]: _fact(r) for r in rows}
 
     def edit(
@@ -319,7 +328,9 @@ class FactStore:
             _insert(conn, new)
         return FactWrite(action="superseded", fact=new, previous=fact)
 
-    def forget(self, fact_id: str, *, user_id: str, trace_id: str, conn: Any) -> list[Fact]:
+    def forget(
+        self, fact_id: str, *, user_id: str, trace_id: str, conn: Any
+    ) -> builtins.list[Fact]:
         """Delete every version of the lineage; leave tombstones. Runs in the caller's tx."""
         fact = self.get(fact_id, user_id=user_id)
         rows = conn.execute(
@@ -333,9 +344,15 @@ class FactStore:
                 "INSERT INTO tombstones (user_id, record_id, kind, fingerprint, "
                 "source_event_ids, forgotten_at, trace_id, source_hashes) "
                 "VALUES (?, ?, 'fact', ?, ?, ?, ?, ?)",
-                [user_id, v.id, fingerprint(v.subject, v.predicate, v.object),
-                 v.source_event_ids, now, trace_id,
-                 source_hashes(conn, user_id, v.source_event_ids)],
+                [
+                    user_id,
+                    v.id,
+                    fingerprint(v.subject, v.predicate, v.object),
+                    v.source_event_ids,
+                    now,
+                    trace_id,
+                    source_hashes(conn, user_id, v.source_event_ids),
+                ],
             )
         conn.execute(
             "DELETE FROM facts WHERE user_id = ? AND lineage_id = ?", [user_id, fact.lineage_id]

@@ -31,7 +31,8 @@ def source_hashes(conn: Any, user_id: str, event_ids: Sequence[str]) -> list[str
         return []
     rows = conn.execute(
         "SELECT payload FROM events WHERE user_id = ? AND id IN (SELECT unnest(?))",
-        [user_id, list(event_ids)]).fetchall()
+        [user_id, list(event_ids)],
+    ).fetchall()
     hashes = []
     for (payload,) in rows:
         content = json.loads(payload).get("content")
@@ -59,28 +60,44 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
     if not sources or not values:
         return report
     for passage_id, text in conn.execute(
-            "SELECT id, text FROM passages WHERE user_id = ? "
-            "AND len(list_intersect(source_event_ids, ?)) > 0", [user_id, sources]).fetchall():
+        "SELECT id, text FROM passages WHERE user_id = ? "
+        "AND len(list_intersect(source_event_ids, ?)) > 0",
+        [user_id, sources],
+    ).fetchall():
         if redact(text, values) != text:
             conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage_id])
             report["passages"].append(passage_id)
     for episode_id, summary in conn.execute(
-            "SELECT id, summary FROM episodes WHERE user_id = ? "
-            "AND len(list_intersect(source_event_ids, ?)) > 0", [user_id, sources]).fetchall():
+        "SELECT id, summary FROM episodes WHERE user_id = ? "
+        "AND len(list_intersect(source_event_ids, ?)) > 0",
+        [user_id, sources],
+    ).fetchall():
         cleaned = redact(summary, values)
         if cleaned != summary:
-            conn.execute("UPDATE episodes SET summary = ? WHERE user_id = ? AND id = ?",
-                         [cleaned, user_id, episode_id])
+            conn.execute(
+                "UPDATE episodes SET summary = ? WHERE user_id = ? AND id = ?",
+                [cleaned, user_id, episode_id],
+            )
             report["episodes"].append(episode_id)
-    sessions = [r[0] for r in conn.execute(
-        "SELECT DISTINCT session_id FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
-        "AND session_id IS NOT NULL", [user_id, sources]).fetchall()]
+    sessions = [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT session_id FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
+            "AND session_id IS NOT NULL",
+            [user_id, sources],
+        ).fetchall()
+    ]
     for session_id, text in conn.execute(
-            "SELECT session_id, text FROM summaries WHERE user_id = ? "
-            "AND session_id IN (SELECT unnest(?))", [user_id, sessions]).fetchall():
+        "SELECT session_id, text FROM summaries WHERE user_id = ? "
+        "AND session_id IN (SELECT unnest(?))",
+        [user_id, sessions],
+    ).fetchall():
         cleaned = redact(text, values)
         if cleaned != text:
-            conn.execute("UPDATE summaries SET text = ?, version = version + 1 "
-                         "WHERE user_id = ? AND session_id = ?", [cleaned, user_id, session_id])
+            conn.execute(
+                "UPDATE summaries SET text = ?, version = version + 1 "
+                "WHERE user_id = ? AND session_id = ?",
+                [cleaned, user_id, session_id],
+            )
             report["summaries"].append(session_id)
     return report

@@ -148,8 +148,44 @@ _PAGING = _sql(
     )""",
 )
 
-# Imported here, not at the top: migration_004 builds its Migration from this module.
-from .migration_004 import MIGRATION as _MIGRATION_004  # noqa: E402
+_RECIPES_AND_TASKS = _sql(
+    # One row per recipe and name (RecipeStore keeps names unique per user: a unique index
+    # would make DuckDB refuse in-transaction updates); saving the same name again bumps
+    # ``version`` and moves the replaced steps and their counts into ``history`` (JSON).
+    """CREATE TABLE recipes (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        trigger VARCHAR NOT NULL,
+        steps VARCHAR[] NOT NULL,
+        successes INTEGER NOT NULL,
+        failures INTEGER NOT NULL,
+        status VARCHAR NOT NULL,
+        version INTEGER NOT NULL,
+        history VARCHAR NOT NULL,
+        notes VARCHAR[] NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        updated_at TIMESTAMP NOT NULL,
+        last_outcome_trace VARCHAR,
+        source_event_ids VARCHAR[] NOT NULL,
+        trace_id VARCHAR NOT NULL
+    )""",
+    # Progress of a batch operation, committed after every step so a crash loses nothing.
+    """CREATE TABLE tasks (
+        user_id VARCHAR NOT NULL,
+        task_id VARCHAR NOT NULL,
+        title VARCHAR NOT NULL,
+        total INTEGER,
+        completed INTEGER NOT NULL,
+        last_success VARCHAR,
+        errors VARCHAR[] NOT NULL,
+        status VARCHAR NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        updated_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        PRIMARY KEY (user_id, task_id)
+    )""",
+)
 
 _TOMBSTONE_HASHES = _sql(
     # Hashes of the forgotten fact's source messages: a replay of the same words
@@ -161,7 +197,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
     Migration("003_summaries_episodes_usage", _PAGING),
-    _MIGRATION_004,
+    Migration("004_recipes_and_tasks", _RECIPES_AND_TASKS),
     Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
 )
 

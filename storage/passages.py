@@ -75,7 +75,8 @@ class PassageStore:
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? "
             "AND contains(lower(text), lower(?)) ORDER BY created_at DESC LIMIT ?",
-            [require_user(user_id), needle, limit])
+            [require_user(user_id), needle, limit],
+        )
         return [_passage(r) for r in rows]
 
     def list(self, *, user_id: str) -> list[Passage]:

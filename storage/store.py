@@ -286,26 +286,51 @@ class Store:
                 role = turn.get("role")
                 if role not in ("user", "assistant"):
                     raise UserError(f"turn role must be 'user' or 'assistant', got {role!r}")
-                events.append(self.events.append_in(
-                    conn, user_id=user_id, kind=f"{role}_message",
-                    trace_id=turn.get("trace_id"), session_id=turn.get("session_id"),
-                    payload={"content": str(turn.get("content", "")),
-                             **(turn.get("payload") or {})}))
+                events.append(
+                    self.events.append_in(
+                        conn,
+                        user_id=user_id,
+                        kind=f"{role}_message",
+                        trace_id=turn.get("trace_id"),
+                        session_id=turn.get("session_id"),
+                        payload={
+                            "content": str(turn.get("content", "")),
+                            **(turn.get("payload") or {}),
+                        },
+                    )
+                )
         for event in events:
             self._queue(MEMORY_TABLE, _turn_item, event)
         return events
 
-    def save_eviction(self, *, user_id: str, session_id: str, summary: str,
-                      episode: Episode, evicted_event_ids: Sequence[str], trace_id: str) -> int:
+    def save_eviction(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        summary: str,
+        episode: Episode,
+        evicted_event_ids: Sequence[str],
+        trace_id: str,
+    ) -> int:
         """Commit the new rolling summary, the episode and the eviction event together."""
         with self.db.transaction() as conn:
-            version = self.summaries.put(summary, user_id=user_id, session_id=session_id,
-                                         trace_id=trace_id, conn=conn)
+            version = self.summaries.put(
+                summary, user_id=user_id, session_id=session_id, trace_id=trace_id, conn=conn
+            )
             self.episodes.insert(episode, conn=conn)
-            self.events.append_in(conn, user_id=user_id, kind="eviction", trace_id=trace_id,
-                                  session_id=session_id, payload={
-                                      "episode_id": episode.id, "summary_version": version,
-                                      "evicted_event_ids": list(evicted_event_ids)})
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="eviction",
+                trace_id=trace_id,
+                session_id=session_id,
+                payload={
+                    "episode_id": episode.id,
+                    "summary_version": version,
+                    "evicted_event_ids": list(evicted_event_ids),
+                },
+            )
         self._queue(MEMORY_TABLE, _episode_item, episode)
         return version
 
@@ -313,10 +338,14 @@ class Store:
         """Commit an episode written outside eviction (session end, on demand)."""
         with self.db.transaction() as conn:
             self.episodes.insert(episode, conn=conn)
-            self.events.append_in(conn, user_id=episode.user_id, kind=kind,
-                                  trace_id=episode.trace_id, session_id=episode.session_id,
-                                  payload={"episode_id": episode.id,
-                                           "source_event_ids": episode.source_event_ids})
+            self.events.append_in(
+                conn,
+                user_id=episode.user_id,
+                kind=kind,
+                trace_id=episode.trace_id,
+                session_id=episode.session_id,
+                payload={"episode_id": episode.id, "source_event_ids": episode.source_event_ids},
+            )
         self._queue(MEMORY_TABLE, _episode_item, episode)
 
     def forget(
@@ -328,8 +357,9 @@ class Store:
         with self.db.transaction() as conn:
             derived: dict[str, list[str]] = {}
             if record_id.startswith("fct_"):
-                versions = self.facts.forget(record_id, user_id=user_id, trace_id=trace_id,
-                                             conn=conn)
+                versions = self.facts.forget(
+                    record_id, user_id=user_id, trace_id=trace_id, conn=conn
+                )
                 derived = cascade(conn, user_id=user_id, versions=versions)
                 removed = [f.id for f in versions] + derived["passages"]
                 table = MEMORY_TABLE
@@ -347,8 +377,11 @@ class Store:
                 kind="memory_forget",
                 trace_id=trace_id,
                 session_id=session_id,
-                payload={"id": record_id, "removed": removed,
-                         "redacted": {k: v for k, v in derived.items() if k != "passages"}},
+                payload={
+                    "id": record_id,
+                    "removed": removed,
+                    "redacted": {k: v for k, v in derived.items() if k != "passages"},
+                },
             )
         if table:
             try:
@@ -357,8 +390,11 @@ class Store:
                 if redacted:  # re-index the redacted episodes
                     self.index.forget(table, redacted, user_id=user_id)
                     for episode_id in redacted:
-                        self._queue(MEMORY_TABLE, _episode_item,
-                                    self.episodes.get(episode_id, user_id=user_id))
+                        self._queue(
+                            MEMORY_TABLE,
+                            _episode_item,
+                            self.episodes.get(episode_id, user_id=user_id),
+                        )
             except Exception as exc:  # the next reconcile removes them; never lose the forget
                 logger.warning("index cleanup after forget deferred: {}", exc)
         return {"id": record_id, "removed": removed}
@@ -380,8 +416,9 @@ class Store:
         if not isinstance(query, str) or not query.strip():
             raise UserError("search query must be non-empty text")
         self.index.sync(MEMORY_TABLE, user_id=user_id)
-        hits = self.index.index.search(MEMORY_TABLE, query, user_id=user_id, mode=mode,
-                                       limit=limit * 2, kinds=list(kinds))
+        hits = self.index.index.search(
+            MEMORY_TABLE, query, user_id=user_id, mode=mode, limit=limit * 2, kinds=list(kinds)
+        )
         fact_ids = [h.id for h in hits if h.kind == "fact"]
         valid = self.facts.valid_among(fact_ids, user_id=user_id, as_of=as_of)
         return [h for h in hits if h.kind != "fact" or h.id in valid][:limit]
@@ -389,8 +426,12 @@ class Store:
     # -- index sources: what the search index must contain for a user --
 
     def _memory_items(self, user_id: str) -> list[IndexedText]:
-        return [*self._fact_items(user_id), *self._passage_items(user_id),
-                *self._episode_items(user_id), *self._turn_items(user_id)]
+        return [
+            *self._fact_items(user_id),
+            *self._passage_items(user_id),
+            *self._episode_items(user_id),
+            *self._turn_items(user_id),
+        ]
 
     def _fact_items(self, user_id: str) -> list[IndexedText]:
         return [_fact_item(f) for f in self.facts.list(user_id=user_id, include_inactive=True)]
@@ -436,11 +477,16 @@ def _passage_item(passage: Passage) -> IndexedText:
 def _episode_item(episode: Episode) -> IndexedText:
     from .vectors import IndexedText
 
-    return IndexedText(id=episode.id, user_id=episode.user_id, text=episode.summary,
-                       kind="episode", ts=episode.end_ts, session_id=episode.session_id,
-                       trace_id=episode.trace_id,
-                       meta={"start": episode.start_ts.isoformat(),
-                             "sources": episode.source_event_ids[:50]})
+    return IndexedText(
+        id=episode.id,
+        user_id=episode.user_id,
+        text=episode.summary,
+        kind="episode",
+        ts=episode.end_ts,
+        session_id=episode.session_id,
+        trace_id=episode.trace_id,
+        meta={"start": episode.start_ts.isoformat(), "sources": episode.source_event_ids[:50]},
+    )
 
 
 def _turn_item(event: Event) -> IndexedText:

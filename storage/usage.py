@@ -30,7 +30,8 @@ class MemoryUsage:
                     f"INSERT INTO memory_usage (user_id, item_id, {column}, last_used_at) "
                     f"VALUES (?, ?, 1, ?) ON CONFLICT (user_id, item_id) DO UPDATE SET "
                     f"{column} = memory_usage.{column} + 1, last_used_at = excluded.last_used_at",
-                    [user_id, item_id, now])
+                    [user_id, item_id, now],
+                )
 
     def stats(self, ids: Sequence[str], *, user_id: str) -> dict[str, tuple[int, int, int]]:
         """``id -> (paged_in, cited, corrected)`` for the ids that have any use."""
@@ -39,5 +40,6 @@ class MemoryUsage:
         rows = self._db.query(
             "SELECT item_id, paged_in, cited, corrected FROM memory_usage "
             "WHERE user_id = ? AND item_id IN (SELECT unnest(?))",
-            [require_user(user_id), list(ids)])
+            [require_user(user_id), list(ids)],
+        )
         return {r[0]: (r[1], r[2], r[3]) for r in rows}

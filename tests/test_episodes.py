@@ -17,16 +17,22 @@ def chat(store: Store, session: str, messages: list[str], model: ScriptedModel) 
     return agent
 
 
-def test_session_end_episode_resumes_and_is_searchable(store: Store,
-                                                       clock: ManualClock) -> None:
-    agent = chat(store, "s1", ["We need to fix the roof leak before the storm on Friday",
-                               "Order the tarp, reference TRP-7781"],
-                 ScriptedModel(["I'll help with the roof.", "Noted TRP-7781."]))
+def test_session_end_episode_resumes_and_is_searchable(store: Store, clock: ManualClock) -> None:
+    agent = chat(
+        store,
+        "s1",
+        [
+            "We need to fix the roof leak before the storm on Friday",
+            "Order the tarp, reference TRP-7781",
+        ],
+        ScriptedModel(["I'll help with the roof.", "Noted TRP-7781."]),
+    )
     episode_id = agent.end_session()
     [episode] = store.episodes.list(user_id="u", session_id="s1")
     assert episode.id == episode_id and "TRP-7781" in episode.summary
     assert [e.kind for e in store.events.list(user_id="u", kinds=["session_end"])] == [
-        "session_end"]
+        "session_end"
+    ]
     clock.advance(timedelta(days=3))
     # resuming s1: the last episode is in working memory, no search needed
     model = ScriptedModel(["We were fixing the roof."])
@@ -35,16 +41,37 @@ def test_session_end_episode_resumes_and_is_searchable(store: Store,
     prompt = "\n".join(str(m["content"]) for m in model.calls[0].messages)
     assert "TRP-7781" in prompt and episode.id in prompt
     # another session finds it with episode_search and a time expression
-    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
-        id="1", name="episode_search", arguments={"query": "what did we discuss last week "
-                                                           "about the roof"})]), "The roof."])
+    model = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[
+                    ToolCall(
+                        id="1",
+                        name="episode_search",
+                        arguments={"query": "what did we discuss last week about the roof"},
+                    )
+                ]
+            ),
+            "The roof.",
+        ]
+    )
     chat(store, "s2", ["what did we talk about regarding the roof?"], model)
     result = model.calls[1].messages[-1]["content"]
     assert episode.id in result and "TRP-7781" in result
 
 
 def test_episode_search_rejects_bad_dates(store: Store) -> None:
-    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
-        id="1", name="episode_search", arguments={"query": "x", "start": "someday"})]), "ok"])
+    model = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[
+                    ToolCall(
+                        id="1", name="episode_search", arguments={"query": "x", "start": "someday"}
+                    )
+                ]
+            ),
+            "ok",
+        ]
+    )
     chat(store, "s", ["hi"], model)
     assert "ISO-8601" in model.calls[1].messages[-1]["content"]

@@ -148,8 +148,10 @@ def test_quarantine_hold_and_resolve(store: Store) -> None:
 
 
 def test_bulk_log_turns_is_all_or_nothing(store: Store) -> None:
-    turns = [{"role": "user", "content": "hello", "session_id": "s"},
-             {"role": "assistant", "content": "hi", "session_id": "s"}]
+    turns = [
+        {"role": "user", "content": "hello", "session_id": "s"},
+        {"role": "assistant", "content": "hi", "session_id": "s"},
+    ]
     events = store.log_turns(turns, user_id="alice")
     assert [e.kind for e in events] == ["user_message", "assistant_message"]
     with pytest.raises(UserError, match="role"):

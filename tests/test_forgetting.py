@@ -9,20 +9,39 @@ from evals.replay import replay
 from storage import Store
 
 TRANSCRIPT = [
-    {"format": "engram.transcript", "version": 1, "user_id": "maya",
-     "start": "2026-05-04T08:30:00Z", "num_ctx": 8192},
+    {
+        "format": "engram.transcript",
+        "version": 1,
+        "user_id": "maya",
+        "start": "2026-05-04T08:30:00Z",
+        "num_ctx": 8192,
+    },
     {"type": "session", "id": "s1"},
     {"type": "user", "content": "My bank is Nordea, account ends in 4471."},
-    {"type": "assistant", "tool_calls": [
-        {"name": "fact_remember", "arguments": {"subject": "Maya", "predicate": "bank",
-                                                "object": "Nordea"}},
-        {"name": "archival_memory_insert", "arguments": {
-            "content": "Maya banks with Nordea; account ends in 4471."}}]},
+    {
+        "type": "assistant",
+        "tool_calls": [
+            {
+                "name": "fact_remember",
+                "arguments": {"subject": "Maya", "predicate": "bank", "object": "Nordea"},
+            },
+            {
+                "name": "archival_memory_insert",
+                "arguments": {"content": "Maya banks with Nordea; account ends in 4471."},
+            },
+        ],
+    },
     {"type": "assistant", "content": "Noted."},
     {"type": "user", "content": "I live in Gothenburg."},
-    {"type": "assistant", "tool_calls": [
-        {"name": "fact_remember", "arguments": {"subject": "Maya", "predicate": "lives_in",
-                                                "object": "Gothenburg"}}]},
+    {
+        "type": "assistant",
+        "tool_calls": [
+            {
+                "name": "fact_remember",
+                "arguments": {"subject": "Maya", "predicate": "lives_in", "object": "Gothenburg"},
+            }
+        ],
+    },
     {"type": "assistant", "content": "Nice."},
 ]
 
@@ -53,10 +72,20 @@ def test_forget_then_replay_stays_gone(tmp_path: Path) -> None:
         writes = [e.payload for e in store.events.list(user_id="maya", kinds=["memory_write"])]
         assert writes  # the replay did run its writes
     # the user saying it anew, in other words, is a new fact
-    lines = [*TRANSCRIPT[:2], {"type": "user", "content": "I moved my money back to Nordea."},
-             {"type": "assistant", "tool_calls": [{"name": "fact_remember", "arguments": {
-                 "subject": "Maya", "predicate": "bank", "object": "Nordea"}}]},
-             {"type": "assistant", "content": "Updated."}]
+    lines = [
+        *TRANSCRIPT[:2],
+        {"type": "user", "content": "I moved my money back to Nordea."},
+        {
+            "type": "assistant",
+            "tool_calls": [
+                {
+                    "name": "fact_remember",
+                    "arguments": {"subject": "Maya", "predicate": "bank", "object": "Nordea"},
+                }
+            ],
+        },
+        {"type": "assistant", "content": "Updated."},
+    ]
     replay(write(tmp_path / "new.jsonl", lines), data_dir=data, embedder="hash", reuse_store=True)
     with Store.open(data, embedder="hash") as store:
         assert any(f.object == "Nordea" for f in store.facts.list(user_id="maya"))
@@ -65,18 +94,36 @@ def test_forget_then_replay_stays_gone(tmp_path: Path) -> None:
 def test_forget_redacts_episode_and_summary_mentions(store: Store) -> None:
     from datetime import timedelta
 
-    event = store.log_turn(user_id="u", role="user", content="My PIN hint is Rosebud",
-                           session_id="s1")
-    fact = store.remember_fact(user_id="u", subject="u", predicate="pin_hint",
-                               object="Rosebud", trace_id="t", source_event_ids=[event.id]).fact
-    episode = store.episodes.build(user_id="u", session_id="s1", start_ts=event.ts,
-                                   end_ts=event.ts + timedelta(minutes=1),
-                                   summary="- user: My PIN hint is Rosebud", entities=[],
-                                   source_event_ids=[event.id], trace_id="t")
+    event = store.log_turn(
+        user_id="u", role="user", content="My PIN hint is Rosebud", session_id="s1"
+    )
+    fact = store.remember_fact(
+        user_id="u",
+        subject="u",
+        predicate="pin_hint",
+        object="Rosebud",
+        trace_id="t",
+        source_event_ids=[event.id],
+    ).fact
+    episode = store.episodes.build(
+        user_id="u",
+        session_id="s1",
+        start_ts=event.ts,
+        end_ts=event.ts + timedelta(minutes=1),
+        summary="- user: My PIN hint is Rosebud",
+        entities=[],
+        source_event_ids=[event.id],
+        trace_id="t",
+    )
     store.save_episode(episode)
     with store.db.transaction() as conn:
-        store.summaries.put("- user said the PIN hint is Rosebud", user_id="u",
-                            session_id="s1", trace_id="t", conn=conn)
+        store.summaries.put(
+            "- user said the PIN hint is Rosebud",
+            user_id="u",
+            session_id="s1",
+            trace_id="t",
+            conn=conn,
+        )
     report = store.forget(fact.id, user_id="u", trace_id="t")
     assert "Rosebud" not in store.episodes.get(episode.id, user_id="u").summary
     assert "Rosebud" not in store.summaries.get(user_id="u", session_id="s1")[0]

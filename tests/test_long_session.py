@@ -31,14 +31,28 @@ def reader(messages: list[dict], tools: list[dict]) -> AssistantTurn:
     """A stand-in model that can only use what is in its prompt."""
     last_user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
     if messages[-1]["role"] == "user" and last_user.startswith("Please always end"):
-        return AssistantTurn(tool_calls=[ToolCall(id="1", name="core_memory_append",
-                                                  arguments={"label": "human", "content": RULE})])
+        return AssistantTurn(
+            tool_calls=[
+                ToolCall(
+                    id="1", name="core_memory_append", arguments={"label": "human", "content": RULE}
+                )
+            ]
+        )
     if messages[-1]["role"] == "user" and last_user.startswith("I live in Tromsø"):
-        return AssistantTurn(tool_calls=[
-            ToolCall(id="1", name="fact_remember", arguments={
-                "subject": "user", "predicate": "lives_in", "object": "Tromsø"}),
-            ToolCall(id="2", name="fact_remember", arguments={
-                "subject": "user", "predicate": "cat_name", "object": "Pixel"})])
+        return AssistantTurn(
+            tool_calls=[
+                ToolCall(
+                    id="1",
+                    name="fact_remember",
+                    arguments={"subject": "user", "predicate": "lives_in", "object": "Tromsø"},
+                ),
+                ToolCall(
+                    id="2",
+                    name="fact_remember",
+                    arguments={"subject": "user", "predicate": "cat_name", "object": "Pixel"},
+                ),
+            ]
+        )
     prompt = "\n".join(str(m.get("content", "")) for m in messages)
     suffix = " — E." if RULE in messages[0]["content"] else ""
     if last_user.startswith("Quick check"):
@@ -65,27 +79,70 @@ def test_two_hundred_turns_in_a_2k_window(store: Store, clock: ManualClock) -> N
 
 
 def transcript_lines() -> list[dict]:
-    lines: list[dict] = [{"format": "engram.transcript", "version": 1, "user_id": "long",
-                          "start": "2026-05-04T08:00:00Z", "num_ctx": 2048},
-                         {"type": "session", "id": "s1"}]
+    lines: list[dict] = [
+        {
+            "format": "engram.transcript",
+            "version": 1,
+            "user_id": "long",
+            "start": "2026-05-04T08:00:00Z",
+            "num_ctx": 2048,
+        },
+        {"type": "session", "id": "s1"},
+    ]
     for i in range(1, 201):
         lines.append({"type": "time", "advance": "2m"})
         lines.append({"type": "user", "content": user_turn(i)})
         if i == 2:
-            lines.append({"type": "assistant", "tool_calls": [
-                {"name": "core_memory_append", "arguments": {"label": "human", "content": RULE}}]})
+            lines.append(
+                {
+                    "type": "assistant",
+                    "tool_calls": [
+                        {
+                            "name": "core_memory_append",
+                            "arguments": {"label": "human", "content": RULE},
+                        }
+                    ],
+                }
+            )
         if i == 3:
-            lines.append({"type": "assistant", "tool_calls": [
-                {"name": "fact_remember", "arguments": {
-                    "subject": "user", "predicate": "lives_in", "object": "Tromsø"}},
-                {"name": "fact_remember", "arguments": {
-                    "subject": "user", "predicate": "cat_name", "object": "Pixel"}}]})
-        answer = ("Your cat is Pixel and you live in Tromsø. — E." if i == 190
-                  else "Try something small with it this week." + (" — E." if i >= 2 else ""))
+            lines.append(
+                {
+                    "type": "assistant",
+                    "tool_calls": [
+                        {
+                            "name": "fact_remember",
+                            "arguments": {
+                                "subject": "user",
+                                "predicate": "lives_in",
+                                "object": "Tromsø",
+                            },
+                        },
+                        {
+                            "name": "fact_remember",
+                            "arguments": {
+                                "subject": "user",
+                                "predicate": "cat_name",
+                                "object": "Pixel",
+                            },
+                        },
+                    ],
+                }
+            )
+        answer = (
+            "Your cat is Pixel and you live in Tromsø. — E."
+            if i == 190
+            else "Try something small with it this week." + (" — E." if i >= 2 else "")
+        )
         lines.append({"type": "assistant", "content": answer})
         if i % 25 == 0 or i == 190:
-            lines.append({"type": "expect", "probe": "memory_contains", "text": "— E.",
-                          "label": f"format rule still in core at turn {i}"})
+            lines.append(
+                {
+                    "type": "expect",
+                    "probe": "memory_contains",
+                    "text": "— E.",
+                    "label": f"format rule still in core at turn {i}",
+                }
+            )
             lines.append({"type": "expect", "probe": "within_budget"})
     lines.append({"type": "expect", "probe": "memory_contains", "object": "Pixel"})
     return lines
@@ -94,8 +151,15 @@ def transcript_lines() -> list[dict]:
 def test_replayed_transcript_pages_the_turn_3_fact_in_at_turn_190(tmp_path: Path) -> None:
     lines = transcript_lines()
     at_190 = next(n for n, line in enumerate(lines) if line.get("content") == user_turn(190))
-    lines.insert(at_190 + 2, {"type": "expect", "probe": "recall_mentions", "text": "Pixel",
-                              "label": "turn-3 fact paged in at turn 190"})
+    lines.insert(
+        at_190 + 2,
+        {
+            "type": "expect",
+            "probe": "recall_mentions",
+            "text": "Pixel",
+            "label": "turn-3 fact paged in at turn 190",
+        },
+    )
     path = tmp_path / "long.jsonl"
     path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n")
     report = replay(path, data_dir=tmp_path / "run", embedder="hash")

@@ -12,45 +12,58 @@ from storage import ManualClock, Store
 
 
 def fact(store: Store, predicate: str, obj: str, **kw) -> str:
-    write = store.remember_fact(user_id="u", subject="Maya", predicate=predicate, object=obj,
-                                trace_id="t", **kw)
+    write = store.remember_fact(
+        user_id="u", subject="Maya", predicate=predicate, object=obj, trace_id="t", **kw
+    )
     return write.fact.id
 
 
 def test_exact_identifier_route_beats_weak_similarity(store: Store) -> None:
     for i in range(30):
-        store.insert_passage(user_id="u", text=f"Order ORD-{58200 + i}: item number {i}",
-                             trace_id="t")
+        store.insert_passage(
+            user_id="u", text=f"Order ORD-{58200 + i}: item number {i}", trace_id="t"
+        )
     hits = PageIn(store).retrieve("status of ORD-58213?", user_id="u", kinds=("passage",))
     assert "ORD-58213" in hits[0].text and "exact" in hits[0].routes
 
 
-def test_superseded_expired_and_quarantined_never_page_in(store: Store,
-                                                           clock: ManualClock) -> None:
+def test_superseded_expired_and_quarantined_never_page_in(store: Store, clock: ManualClock) -> None:
     old = fact(store, "lives_in", "Paris")
     clock.advance(timedelta(hours=1))
     new = fact(store, "lives_in", "Shanghai")
     expired = fact(store, "staying_at", "Hotel Lux", valid_until=clock.now() + timedelta(days=1))
-    store.quarantine.hold(user_id="u", tool="fact_remember", reasons=["injection"],
-                          arguments={"subject": "Maya", "predicate": "lives_in",
-                                     "object": "Atlantis"}, trace_id="t")
+    store.quarantine.hold(
+        user_id="u",
+        tool="fact_remember",
+        reasons=["injection"],
+        arguments={"subject": "Maya", "predicate": "lives_in", "object": "Atlantis"},
+        trace_id="t",
+    )
     clock.advance(timedelta(days=2))
-    ids = [i.id for i in PageIn(store, floor=0).retrieve(
-        "where does Maya live, which hotel, Paris Shanghai Atlantis Lux", user_id="u")]
+    ids = [
+        i.id
+        for i in PageIn(store, floor=0).retrieve(
+            "where does Maya live, which hotel, Paris Shanghai Atlantis Lux", user_id="u"
+        )
+    ]
     assert new in ids and old not in ids and expired not in ids
-    assert not any("Atlantis" in i.text for i in PageIn(store, floor=0).retrieve(
-        "Atlantis", user_id="u"))
+    assert not any(
+        "Atlantis" in i.text for i in PageIn(store, floor=0).retrieve("Atlantis", user_id="u")
+    )
 
 
 def test_time_route_prefers_what_was_said_then(store: Store, clock: ManualClock) -> None:
-    store.log_turn(user_id="u", role="user", content="We talked about the garden design",
-                   session_id="a")
+    store.log_turn(
+        user_id="u", role="user", content="We talked about the garden design", session_id="a"
+    )
     clock.advance(timedelta(days=6))
-    store.log_turn(user_id="u", role="user", content="We talked about the garden budget",
-                   session_id="b")
+    store.log_turn(
+        user_id="u", role="user", content="We talked about the garden budget", session_id="b"
+    )
     clock.advance(timedelta(days=1))
-    hits = PageIn(store, floor=0).retrieve("what did we say yesterday about the garden?",
-                                           user_id="u", kinds=("turn",))
+    hits = PageIn(store, floor=0).retrieve(
+        "what did we say yesterday about the garden?", user_id="u", kinds=("turn",)
+    )
     assert "budget" in hits[0].text and "time" in hits[0].routes
 
 
@@ -83,10 +96,12 @@ def test_plain_confirmation_is_not_a_correction() -> None:
 
 
 def test_cited_ids_by_identifier_or_words(store: Store, clock: ManualClock) -> None:
-    items = [MemoryItem(id="p1", kind="passage", text="Order ORD-58213: oak desk",
-                        ts=clock.now(), score=1),
-             MemoryItem(id="f1", kind="fact", text="Maya daughter name Elsa", ts=clock.now(),
-                        score=1)]
+    items = [
+        MemoryItem(
+            id="p1", kind="passage", text="Order ORD-58213: oak desk", ts=clock.now(), score=1
+        ),
+        MemoryItem(id="f1", kind="fact", text="Maya daughter name Elsa", ts=clock.now(), score=1),
+    ]
     assert cited_ids("Your order ORD-58213 ships soon", items) == ["p1"]
     assert cited_ids("Your daughter's name is Elsa", items) == ["f1"]
 
@@ -95,7 +110,8 @@ def test_agent_pages_in_and_records_ids(store: Store) -> None:
     fid = fact(store, "lives_in", "Stockholm", importance=0.9)
     model = ScriptedModel(["You live in Stockholm."])
     turn = Agent(user_id="u", session_id="s", store=store, model=model).step(
-        "Remind me, where does Maya live?")
+        "Remind me, where does Maya live?"
+    )
     assert fid in turn.paged_ids and fid in turn.memory_ids and fid in turn.cited_ids
     prompt = "\n".join(m["content"] for m in model.calls[0].messages)
     assert f"[{fid} · fact ·" in prompt
@@ -114,8 +130,18 @@ def test_secrets_in_tool_results_are_masked_before_the_prompt(store: Store) -> N
     from agent.models.base import AssistantTurn, ToolCall
 
     store.insert_passage(user_id="u", text="deploy key sk-abcdefghijklmnopqrstuvwx", trace_id="t")
-    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
-        id="1", name="archival_memory_search", arguments={"query": "deploy key"})]), "done"])
+    model = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[
+                    ToolCall(
+                        id="1", name="archival_memory_search", arguments={"query": "deploy key"}
+                    )
+                ]
+            ),
+            "done",
+        ]
+    )
     Agent(user_id="u", session_id="s", store=store, model=model).step("what's the deploy key?")
     prompt = "\n".join(str(m.get("content")) for m in model.calls[1].messages)
     assert "sk-abcdefghijklmnopqrstuvwx" not in prompt and "[REDACTED:api_key]" in prompt

@@ -32,10 +32,16 @@ def test_thresholds_must_be_ordered() -> None:
 
 
 def test_extractive_summary_keeps_identifiers_negations_conditions() -> None:
-    turns = [DialogueTurn(
-        "Hi! Lovely weather today. My order is ORD-58213 and it ships May 12. Never call me "
-        "before 9am. If the desk is late, email anna@example.com. I like cats.",
-        "Noted: ORD-58213, no calls before 9.", "evt_u", "evt_a", T0)]
+    turns = [
+        DialogueTurn(
+            "Hi! Lovely weather today. My order is ORD-58213 and it ships May 12. Never call me "
+            "before 9am. If the desk is late, email anna@example.com. I like cats.",
+            "Noted: ORD-58213, no calls before 9.",
+            "evt_u",
+            "evt_a",
+            T0,
+        )
+    ]
     summary = ExtractiveSummarizer(sentences_per_message=3).summarize(turns)
     for kept in ("ORD-58213", "Never call me before 9am", "anna@example.com", "If the desk"):
         assert kept in summary
@@ -44,8 +50,9 @@ def test_extractive_summary_keeps_identifiers_negations_conditions() -> None:
 
 def test_fold_respects_cap_and_pins_identifiers() -> None:
     counter = counter_for_model(None)
-    previous = "\n".join(f"- note {i}: we talked about the order A{i:03d}-X{i} at length"
-                         for i in range(8))
+    previous = "\n".join(
+        f"- note {i}: we talked about the order A{i:03d}-X{i} at length" for i in range(8)
+    )
     rolling = fold(previous, "- new: the user never eats meat", cap=90, counter=counter)
     assert counter.count(rolling) <= 90
     assert "never eats meat" in rolling
@@ -60,8 +67,13 @@ def _chatty(n: int) -> list[str]:
 
 
 def run_small_window(store: Store, clock: ManualClock, turns: int, **kw) -> Agent:
-    agent = Agent(user_id="u", session_id="s1", store=store,
-                  model=ScriptedModel(_chatty(turns), context_length=2048), **kw)
+    agent = Agent(
+        user_id="u",
+        session_id="s1",
+        store=store,
+        model=ScriptedModel(_chatty(turns), context_length=2048),
+        **kw,
+    )
     for i in range(turns):
         clock.advance(timedelta(minutes=3))
         turn = agent.step(f"Message {i} with code K{i:03d}-Z " + "words " * 40)
@@ -69,8 +81,9 @@ def run_small_window(store: Store, clock: ManualClock, turns: int, **kw) -> Agen
     return agent
 
 
-def test_flush_evicts_whole_turns_into_summary_and_episode(store: Store,
-                                                            clock: ManualClock) -> None:
+def test_flush_evicts_whole_turns_into_summary_and_episode(
+    store: Store, clock: ManualClock
+) -> None:
     agent = run_small_window(store, clock, 20)
     evictions = store.events.list(user_id="u", kinds=["eviction"])
     assert evictions, "a 2k window must evict"
@@ -89,19 +102,25 @@ def test_flush_evicts_whole_turns_into_summary_and_episode(store: Store,
     hits = PageIn(store).retrieve("what was code K000-Z about?", user_id="u", kinds=("turn",))
     assert "K000-Z" in hits[0].text and "exact" in hits[0].routes
     # a restart resumes the window after the last eviction, not the whole session
-    resumed = Agent(user_id="u", session_id="s1", store=store,
-                    model=ScriptedModel([], context_length=2048))
+    resumed = Agent(
+        user_id="u", session_id="s1", store=store, model=ScriptedModel([], context_length=2048)
+    )
     assert [t.user_event_id for t in resumed.turns] == [t.user_event_id for t in agent.turns]
 
 
-def test_failed_summary_keeps_the_window(store: Store, clock: ManualClock,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_summary_keeps_the_window(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     class Broken:
         def summarize(self, turns):  # noqa: ANN001
             raise RuntimeError("summarizer down")
 
-    agent = Agent(user_id="u", session_id="s1", store=store,
-                  model=ScriptedModel(_chatty(12), context_length=2048))
+    agent = Agent(
+        user_id="u",
+        session_id="s1",
+        store=store,
+        model=ScriptedModel(_chatty(12), context_length=2048),
+    )
     agent.summarizer = Broken()
     for i in range(12):
         agent.step(f"Message {i} " + "words " * 40)

@@ -37,11 +37,15 @@ def episode_search(
     except UserError as exc:
         raise ToolError(str(exc)) from None
     hits = search_memory(ctx, query, kinds=("episode",), limit=limit * 3)
-    episodes = {e.id: e for e in ctx.store.episodes.list(user_id=ctx.user_id, start=since,
-                                                         end=until)}
+    episodes = {
+        e.id: e for e in ctx.store.episodes.list(user_id=ctx.user_id, start=since, end=until)
+    }
     found = [episodes[h.id] for h in hits if h.id in episodes][:limit]
     note_read(ctx, "episode_search", query, [e.id for e in found])
     if not found:
         return "no matching episodes"
-    return "\n".join(f"{e.id} ({iso(e.start_ts)[:16]} to {iso(e.end_ts)[:16]}, session "
-                     f"{e.session_id}): {e.summary}" for e in found)
+    return "\n".join(
+        f"{e.id} ({iso(e.start_ts)[:16]} to {iso(e.end_ts)[:16]}, session "
+        f"{e.session_id}): {e.summary}"
+        for e in found
+    )

@@ -7,10 +7,17 @@ from tools.context import ToolContext
 from tools.registry import ToolError
 
 
-def search_memory(ctx: ToolContext, query: str, *, kinds: tuple[str, ...],
-                  limit: int) -> list[MemoryItem]:
+def search_memory(
+    ctx: ToolContext, query: str, *, kinds: tuple[str, ...], limit: int
+) -> list[MemoryItem]:
     if not query.strip():
         raise ToolError("the query is empty: say what to look for")
     return PageIn(ctx.store, floor=0.0).retrieve(
-        query, user_id=ctx.user_id, as_of=ctx.clock.now(), kinds=kinds, limit=limit,
-        session_id=ctx.session_id, weights=SIMILARITY_ONLY)
+        query,
+        user_id=ctx.user_id,
+        as_of=ctx.clock.now(),
+        kinds=kinds,
+        limit=limit,
+        session_id=ctx.session_id,
+        weights=SIMILARITY_ONLY,
+    )

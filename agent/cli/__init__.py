@@ -42,9 +42,7 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-for command in (
-    memory, chat, replay_cmd, trace, tools, bench, eval_group, health, firewall_group
-):
+for command in (memory, chat, replay_cmd, trace, tools, bench, eval_group, health, firewall_group):
     cli.add_command(command)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -13,6 +13,7 @@ from storage import Fact, Store
 from storage.clock import parse_time
 from storage.errors import UserError
 from storage.export import export_user
+from storage.store import SearchKind
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
@@ -164,7 +165,7 @@ def search_cmd(
         hits = store.search(
             query,
             user_id=inv.user_id,
-            kinds=kinds or ("fact", "passage", "turn"),
+            kinds=cast("tuple[SearchKind, ...]", kinds or ("fact", "passage", "turn")),
             mode=mode,
             limit=limit,
             as_of=parse_time(as_of) if as_of else None,
