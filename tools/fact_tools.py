@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field
 
+from paging.timeparse import resolve_time
 from storage.clock import iso, parse_time
 from storage.errors import UserError
 from tools.context import ToolContext
@@ -25,7 +27,9 @@ def fact_remember(
     importance: Annotated[float, Field(description="How much it matters later, 0 to 1.")] = 0.5,
     valid_until: Annotated[
         str | None,
-        Field(description="ISO date after which the fact no longer holds, if temporary."),
+        Field(
+            description="When the fact stops holding, if temporary: ISO date or e.g. 'next month'."
+        ),
     ] = None,
 ) -> str:
     """Save one fact about the user or their world. A new value for the same subject and
@@ -48,7 +52,7 @@ def fact_remember(
         },
     )
     try:
-        until = parse_time(args["valid_until"]) if args.get("valid_until") else None
+        until = _until(args["valid_until"], ctx) if args.get("valid_until") else None
         write = ctx.store.remember_fact(
             user_id=ctx.user_id,
             subject=args["subject"],
@@ -116,3 +120,18 @@ def fact_forget(
     except UserError as exc:
         raise ToolError(str(exc)) from None
     return f"forgot {fact_id} ({len(report['removed'])} version(s) removed)"
+
+
+def _until(text: str, ctx: ToolContext) -> datetime:
+    """ISO-8601, or a relative expression ("tomorrow", "next month", "下个月") resolved
+    against the session clock: the fact holds until the end of that period."""
+    try:
+        return parse_time(text)
+    except UserError:
+        window = resolve_time(text, ctx.clock.now())
+        if window is None or window.last_time:
+            raise ToolError(
+                f"valid_until {text!r} is not a date: use ISO-8601 (2026-07-01) "
+                "or a period such as 'tomorrow', 'next week', 'next month'"
+            ) from None
+        return window.end
