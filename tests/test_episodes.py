@@ -77,21 +77,52 @@ def test_episode_search_rejects_bad_dates(store: Store) -> None:
     assert "ISO-8601" in model.calls[1].messages[-1]["content"]
 
 
-def test_relative_valid_until_resolves_against_the_session_clock(store: Store,
-                                                                  clock: ManualClock) -> None:
-    model = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
-        id="1", name="fact_remember", arguments={
-            "subject": "u", "predicate": "staying_at", "object": "Hotel Nord",
-            "valid_until": "next week"})]), "Noted."])
+def test_relative_valid_until_resolves_against_the_session_clock(
+    store: Store, clock: ManualClock
+) -> None:
+    model = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[
+                    ToolCall(
+                        id="1",
+                        name="fact_remember",
+                        arguments={
+                            "subject": "u",
+                            "predicate": "staying_at",
+                            "object": "Hotel Nord",
+                            "valid_until": "next week",
+                        },
+                    )
+                ]
+            ),
+            "Noted.",
+        ]
+    )
     chat(store, "s", ["I'm at Hotel Nord this week"], model)
     [fact] = store.facts.list(user_id="u")
     assert fact.valid_until is not None
     assert clock.now() < fact.valid_until <= clock.now() + timedelta(days=14)
     clock.advance(timedelta(days=15))
     assert store.facts.list(user_id="u") == []  # expired: never paged in again
-    bad = ScriptedModel([AssistantTurn(tool_calls=[ToolCall(
-        id="1", name="fact_remember", arguments={
-            "subject": "u", "predicate": "staying_at", "object": "X",
-            "valid_until": "whenever"})]), "ok"])
+    bad = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[
+                    ToolCall(
+                        id="1",
+                        name="fact_remember",
+                        arguments={
+                            "subject": "u",
+                            "predicate": "staying_at",
+                            "object": "X",
+                            "valid_until": "whenever",
+                        },
+                    )
+                ]
+            ),
+            "ok",
+        ]
+    )
     chat(store, "s", ["x"], bad)
     assert "is not a date" in bad.calls[1].messages[-1]["content"]
