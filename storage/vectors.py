@@ -10,7 +10,8 @@ Index upkeep: the first add builds a bitmap index on user_id, a btree on id and 
 native FTS index on text. Rows appended later are flat-scanned until ``optimize``
 folds them in, which runs by itself every ``REINDEX_AFTER_ROWS`` rows or
 ``REINDEX_AFTER_ADDS`` appends. From ``ANN_MIN_ROWS`` rows on, the vector route uses
-an IVF_SQ index (cosine), retrained when the table has doubled since it was trained.
+an IVF_SQ index (cosine), rebuilt when the table has doubled since it was trained or
+when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 
 REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
 ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
 ROWS_PER_PARTITION = 1_500
+MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
 _MAX_QUERY_CHARS = 2_000
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
@@ -308,10 +310,22 @@ class VectorIndex:
         else:
             table.optimize(cleanup_older_than=timedelta(hours=1))
         rows = table.count_rows()
-        wanted = max(8, rows // ROWS_PER_PARTITION)
-        if rows >= ANN_MIN_ROWS and wanted >= 2 * max(state.ann_partitions, 4):
-            self._build_ann(state, wanted)
+        if rows >= ANN_MIN_ROWS:
+            wanted = max(8, rows // ROWS_PER_PARTITION)
+            if (
+                wanted >= 2 * max(state.ann_partitions, 4)
+                or self._ann_segments(state) > MAX_ANN_SEGMENTS
+            ):
+                self._build_ann(state, wanted)
         state.pending_rows = state.pending_adds = 0
+
+    def _ann_segments(self, state: _TableState) -> int:
+        # Every optimize appends a delta segment to the vector index and queries pay
+        # for each one (~0.3 ms at 100k rows); LanceDB cannot merge them, a rebuild can.
+        if not state.ann_partitions:
+            return 0
+        stats = state.table.index_stats(f"vector_ivfsq_p{state.ann_partitions}")
+        return int(stats.num_indices or 0) if stats else 0
 
     def _build_ann(self, state: _TableState, partitions: int) -> None:
         name = f"vector_ivfsq_p{partitions}"  # the name records the partition count
@@ -326,17 +340,11 @@ class VectorIndex:
     def _to_arrow(self, batch: list[IndexedText], vectors: np.ndarray) -> pa.Table:
         dim = vectors.shape[1]
         schema = _schema(dim, self.embedder.model_id)
-        columns: dict[str, list[Any]] = {
-            "id": [item.id for item in batch],
-            "user_id": [item.user_id for item in batch],
-            "kind": [item.kind for item in batch],
-            "text": [item.text for item in batch],
-            "ts": [to_utc(item.ts) for item in batch],
-            "session_id": [item.session_id for item in batch],
-            "trace_id": [item.trace_id for item in batch],
-            "meta": [json.dumps(i.meta, ensure_ascii=False, default=str) for i in batch],
-            "embed_model": [self.embedder.model_id] * len(batch),
-        }
+        plain = ("id", "user_id", "kind", "text", "session_id", "trace_id")
+        columns: dict[str, list[Any]] = {n: [getattr(i, n) for i in batch] for n in plain}
+        columns["ts"] = [to_utc(item.ts) for item in batch]
+        columns["meta"] = [json.dumps(i.meta, ensure_ascii=False, default=str) for i in batch]
+        columns["embed_model"] = [self.embedder.model_id] * len(batch)
         arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
         arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))

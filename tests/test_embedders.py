@@ -154,7 +154,7 @@ class _FakeOllama(BaseHTTPRequestHandler):
 def embed_server() -> Iterator[str]:
     _FakeOllama.requests = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOllama)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
