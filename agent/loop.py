@@ -264,7 +264,7 @@ class Agent:
             summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
             parts = PromptParts(
                 system_prompt=self.config.system_prompt,
-                core=self.store.core.list(user_id=self.user_id),
+                core=core,
                 user_message=user_message,
                 tools=self.specs,
                 summary=summary,
@@ -313,6 +313,7 @@ class Agent:
             ended = self._run_calls(reply, ctx, turn, scratch)
             if ended is not None:
                 return ended
+            core = self.store.core.list(user_id=self.user_id)  # tools may have edited it
         turn.capped = "max_steps"
         self._event(ctx, "error", {"kind": "step_cap", "max_steps": self.config.max_steps})
         return (
@@ -434,14 +435,15 @@ class Agent:
         )
 
     def _relieve_pressure(self, ctx: ToolContext) -> int:
-        fill = self.base_tokens() / self.budget.usable
+        base = self.base_tokens()
+        fill = base / self.budget.usable
         note = self.pressure.note(fill)
         if note:
             self._pending_notes.append(note)
             self._event(ctx, "context_report", {"pressure": round(fill, 3), "level": "warn"})
         if self.pressure.level(fill) != "flush":
             return 0
-        excess = self.base_tokens() - int(self.config.pressure.target * self.budget.usable)
+        excess = base - int(self.config.pressure.target * self.budget.usable)
         count = turns_to_evict(self.turns, counter=self.counter, excess_tokens=excess)
         if not count:
             return 0

@@ -38,28 +38,34 @@ class CoreBlocks:
                     [user_id, label, value, limit, db_time(self._clock.now())],
                 )
 
-    def list(self, *, user_id: str) -> list[CoreBlock]:
-        self.ensure_defaults(user_id=user_id)
+    def _rows(self, user_id: str) -> list[tuple[Any, ...]]:
+        """The user's blocks; the defaults are created on first use only (reads stay reads)."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? ORDER BY label",
-            [user_id],
+            [require_user(user_id)],
         )
+        if not set(DEFAULT_BLOCKS) <= {r[1] for r in rows}:
+            self.ensure_defaults(user_id=user_id)
+            rows = self._db.query(
+                f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? ORDER BY label",
+                [user_id],
+            )
+        return rows
+
+    def list(self, *, user_id: str) -> list[CoreBlock]:
         order = list(DEFAULT_BLOCKS)
-        blocks = [_block(r) for r in rows]
+        blocks = [_block(r) for r in self._rows(user_id)]
         return sorted(
             blocks, key=lambda b: (order.index(b.label) if b.label in order else 99, b.label)
         )
 
     def get(self, label: str, *, user_id: str) -> CoreBlock:
-        self.ensure_defaults(user_id=user_id)
-        rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? AND label = ?",
-            [user_id, label],
-        )
-        if not rows:
-            labels = ", ".join(b.label for b in self.list(user_id=user_id))
+        blocks = self.list(user_id=user_id)
+        found = next((b for b in blocks if b.label == label), None)
+        if found is None:
+            labels = ", ".join(b.label for b in blocks)
             raise NotFound(f"no core block {label!r}; existing blocks: {labels}")
-        return _block(rows[0])
+        return found
 
     def create(
         self,

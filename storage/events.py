@@ -13,27 +13,6 @@ from .ids import new_id
 from .records import Event
 from .users import require_user
 
-# Kinds the runtime writes; others are allowed (plugins) but these are the contract.
-KINDS = frozenset(
-    {
-        "user_message",
-        "assistant_message",
-        "tool_call",
-        "tool_result",
-        "model_request",
-        "memory_read",
-        "memory_write",
-        "memory_forget",
-        "firewall_verdict",
-        "eviction",
-        "session_start",
-        "session_end",
-        "context_report",
-        "error",
-        "import",
-    }
-)
-
 _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
 
 

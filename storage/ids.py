@@ -21,13 +21,3 @@ def new_id(prefix: str) -> str:
     millis = time.time_ns() // 1_000_000
     rand = int.from_bytes(os.urandom(10), "big")
     return f"{prefix}_{_b32(millis, 10)}{_b32(rand, 16)}"
-
-
-PREFIXES = {
-    "event": "evt",
-    "trace": "trc",
-    "fact": "fct",
-    "passage": "psg",
-    "quarantine": "qtn",
-    "turn": "evt",
-}

@@ -158,20 +158,17 @@ class Store:
                 source_event_ids=source_event_ids,
             )
             if write.fact is not None:
-                self.events.append_in(
+                self._log_write(
                     conn,
                     user_id=user_id,
-                    kind="memory_write",
                     trace_id=trace_id,
                     session_id=session_id,
-                    payload={
-                        "record": "fact",
-                        "id": write.fact.id,
-                        "action": write.action,
-                        "origin": origin,
-                        "previous": write.previous.id if write.previous else None,
-                        "source_event_ids": list(source_event_ids),
-                    },
+                    record="fact",
+                    id=write.fact.id,
+                    action=write.action,
+                    origin=origin,
+                    previous=write.previous.id if write.previous else None,
+                    source_event_ids=list(source_event_ids),
                 )
         if write.fact is not None and write.action != "confirmed":
             self._queue(MEMORY_TABLE, _fact_item, write.fact)
@@ -198,19 +195,16 @@ class Store:
                 valid_until=valid_until,
             )
             assert write.fact is not None
-            self.events.append_in(
+            self._log_write(
                 conn,
                 user_id=user_id,
-                kind="memory_write",
                 trace_id=trace_id,
                 session_id=session_id,
-                payload={
-                    "record": "fact",
-                    "id": write.fact.id,
-                    "action": "edited",
-                    "origin": "user",
-                    "previous": fact_id,
-                },
+                record="fact",
+                id=write.fact.id,
+                action="edited",
+                origin="user",
+                previous=fact_id,
             )
         self._queue(MEMORY_TABLE, _fact_item, write.fact)
         return write
@@ -235,18 +229,15 @@ class Store:
                 source_event_ids=source_event_ids,
                 meta=meta,
             )
-            self.events.append_in(
+            self._log_write(
                 conn,
                 user_id=user_id,
-                kind="memory_write",
                 trace_id=trace_id,
                 session_id=session_id,
-                payload={
-                    "record": "passage",
-                    "id": passage.id,
-                    "origin": origin,
-                    "source_event_ids": list(source_event_ids),
-                },
+                record="passage",
+                id=passage.id,
+                origin=origin,
+                source_event_ids=list(source_event_ids),
             )
         self._queue(MEMORY_TABLE, _passage_item, passage)
         return passage
@@ -262,15 +253,14 @@ class Store:
         payload: dict[str, Any] | None = None,
     ) -> Event:
         """Log a dialogue message (committed) and queue it for the turn index."""
-        event = self.events.append(
-            user_id=user_id,
-            kind=f"{role}_message",
-            trace_id=trace_id,
-            session_id=session_id,
-            payload={"content": content, **(payload or {})},
-        )
-        self._queue(MEMORY_TABLE, _turn_item, event)
-        return event
+        turn = {
+            "role": role,
+            "content": content,
+            "trace_id": trace_id,
+            "session_id": session_id,
+            "payload": payload,
+        }
+        return self.log_turns([turn], user_id=user_id)[0]
 
     def log_turns(self, turns: Sequence[dict[str, Any]], *, user_id: str) -> list[Event]:
         """Bulk ingest: log many messages in one transaction (all or none committed).
@@ -302,6 +292,19 @@ class Store:
         for event in events:
             self._queue(MEMORY_TABLE, _turn_item, event)
         return events
+
+    def _log_write(
+        self, conn: Any, *, user_id: str, trace_id: str, session_id: str | None, **payload: Any
+    ) -> None:
+        """The memory_write event of a record, committed with it."""
+        self.events.append_in(
+            conn,
+            user_id=user_id,
+            kind="memory_write",
+            trace_id=trace_id,
+            session_id=session_id,
+            payload=payload,
+        )
 
     def save_eviction(
         self,
