@@ -18,8 +18,7 @@ from loguru import logger
 from agent.citations import cited_ids, is_correction
 from agent.config import AgentConfig
 from agent.errors import BudgetExceeded, ModelError
-from agent.firewall import Firewall, redact_secrets
-from agent.guards import mask_pii
+from agent.guards import Firewall, mask_pii, redact_secrets
 from agent.models.base import AssistantTurn, ChatModel, ToolCall
 from agent.turn import ToolCallRecord, Turn
 from paging.assembler import PromptParts, assemble, render_core, tool_message
