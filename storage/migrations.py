@@ -193,12 +193,39 @@ _TOMBSTONE_HASHES = _sql(
     """ALTER TABLE tombstones ADD COLUMN source_hashes VARCHAR[] DEFAULT []""",
 )
 
+_ARCHIVE_AND_SESSION_STATE = _sql(
+    # Records moved out of page-in and search by `engram memory prune` (restorable):
+    # the record itself stays where it is, this row hides it.
+    """CREATE TABLE archived (
+        user_id VARCHAR NOT NULL,
+        item_id VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL,
+        archived_at TIMESTAMP NOT NULL,
+        reason VARCHAR NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        PRIMARY KEY (user_id, item_id)
+    )""",
+    # Task-scoped state of one session (slots such as the order being discussed); a topic
+    # switch clears it, profile facts are never touched. ``value`` is JSON.
+    """CREATE TABLE session_state (
+        user_id VARCHAR NOT NULL,
+        session_id VARCHAR NOT NULL,
+        key VARCHAR NOT NULL,
+        value VARCHAR NOT NULL,
+        topic VARCHAR,
+        updated_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        PRIMARY KEY (user_id, session_id, key)
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
     Migration("003_summaries_episodes_usage", _PAGING),
     Migration("004_recipes_and_tasks", _RECIPES_AND_TASKS),
     Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
+    Migration("006_archive_and_session_state", _ARCHIVE_AND_SESSION_STATE),
 )
 
 
