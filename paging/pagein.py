@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,17 +24,34 @@ from storage import Store
 from storage.store import MEMORY_TABLE
 from storage.users import require_user
 
-ALL_KINDS = ("fact", "episode", "passage", "turn")
+ALL_KINDS = ("fact", "episode", "passage", "turn", "recipe")
 BASE_IMPORTANCE = {"fact": 0.5, "episode": 0.5, "passage": 0.5, "turn": 0.3}
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-pagein")
+# A recipe pages in when the request matches its trigger at least this well (cosine).
+RECIPE_MIN_SIMILARITY = 0.45
 
 
 @dataclass(frozen=True)
 class ScoreWeights:
+    """DESIGN.md section 3 score, plus decay: an item unused for long loses rank, not data.
+
+    Unused means not paged in, cited, corrected or confirmed since ``unused_half_life_days``
+    (counted from its creation when it never was): its score is scaled towards
+    ``unused_floor`` with that half-life. Learning and decay apply only when the weights
+    mix in more than similarity.
+    """
+
     similarity: float = 0.40
     importance: float = 0.25
     recency: float = 0.20
     confirmation: float = 0.15
+    unused_half_life_days: float = 90.0
+    unused_floor: float = 0.5
+
+    def decay(self, idle_days: float) -> float:
+        if self.unused_half_life_days <= 0 or idle_days <= 0:
+            return 1.0
+        fade = 0.5 ** (idle_days / self.unused_half_life_days)
+        return self.unused_floor + (1.0 - self.unused_floor) * fade
 
 
 SIMILARITY_ONLY = ScoreWeights(similarity=1.0, importance=0.0, recency=0.0, confirmation=0.0)
@@ -188,29 +204,13 @@ class PageIn:
         index = self.store.index
         index.sync(MEMORY_TABLE, user_id=user_id)
         limit = per_route * max(1, len(kinds))
-        # Full-text search runs while the query is embedded; then the vector search.
-        fts = _POOL.submit(
-            index.index.search,
-            MEMORY_TABLE,
-            query,
-            user_id=user_id,
-            mode="fts",
-            limit=limit,
-            kinds=list(kinds),
+        indexed = [k for k in kinds if k != "recipe"]
+        routes = index.index.routes(
+            MEMORY_TABLE, query, user_id=user_id, limit=limit, kinds=indexed
         )
-        vector = self.store.embedder.embed([query])[0]
-        vector_hits = index.index.search(
-            MEMORY_TABLE,
-            query,
-            user_id=user_id,
-            mode="vector",
-            limit=limit,
-            kinds=list(kinds),
-            query_vector=vector,
-        )
-        modes = ("vector", "fts")
-        results = (vector_hits, fts.result())
-        for mode, hits in zip(modes, results, strict=True):
+        if "recipe" in kinds:
+            self._recipe_route(query, user_id, routes.query_vector, found)
+        for mode, hits in (("vector", routes.vector), ("fts", routes.fts)):
             for hit in hits:
                 cand = found.setdefault(
                     hit.id, _Candidate(hit.id, hit.kind, hit.text, hit.ts, hit.meta, hit.session_id)
@@ -220,6 +220,32 @@ class PageIn:
                 else:
                     cand.fts = max(cand.fts, hit.score)
                 cand.routes.add(mode)
+
+    def _recipe_route(
+        self, query: str, user_id: str, vector: Any, found: dict[str, _Candidate]
+    ) -> None:
+        """Recipes whose trigger matches the request, ranked by success rate later."""
+        matches = self.store.recipes.search(
+            query,
+            user_id=user_id,
+            embedder=self.store.embedder,
+            limit=2,
+            min_similarity=RECIPE_MIN_SIMILARITY,
+            task_vector=vector,
+        )
+        for match in matches:
+            recipe = match.recipe
+            steps = " ".join(f"{n}. {step}" for n, step in enumerate(recipe.steps, 1))
+            text = (
+                f"Recipe {recipe.name!r} (worked {recipe.successes}, failed {recipe.failures}); "
+                f"for: {recipe.trigger}. Steps: {steps}"
+            )
+            cand = found.setdefault(
+                recipe.id, _Candidate(recipe.id, "recipe", text, recipe.updated_at, {})
+            )
+            cand.vector = cand.relevance = match.similarity
+            cand.meta = {"success_rate": round(recipe.success_rate, 3)}
+            cand.routes.add("trigger")
 
     def _exact_route(
         self, query: str, user_id: str, kinds: Sequence[str], found: dict[str, _Candidate]
@@ -288,6 +314,9 @@ class PageIn:
         vmin, vmax = (min(vectors), max(vectors)) if vectors else (0.0, 1.0)
         fmax = max((c.fts for c in found.values()), default=0.0) or 1.0
         for c in found.values():
+            if c.kind == "recipe":  # matched on its trigger alone: absolute similarity
+                c.fused = c.relevance = c.vector
+                continue
             v = (c.vector - vmin) / ((vmax - vmin) or 1.0) if "vector" in c.routes else 0.0
             c.fused = (1 - cfg.fts_weight) * v + cfg.fts_weight * c.fts / fmax
             c.fused = max(c.fused, c.exact) + 0.25 * c.time
@@ -369,19 +398,29 @@ class PageIn:
             if cand.relevance < self.floor:
                 continue
             similarity = min(1.0, cand.fused)
-            importance = fact.importance if fact else BASE_IMPORTANCE[cand.kind]
+            if cand.kind == "recipe":  # ranked by how often it worked
+                importance = float(cand.meta["success_rate"])
+            else:
+                importance = fact.importance if fact else BASE_IMPORTANCE[cand.kind]
             hours = max(0.0, (now - cand.ts).total_seconds() / 3600)
             recency = 1.0 / (1.0 + hours / 168)
             confirmation = min(1.0, fact.confirmations / 3) if fact else 0.0
-            paged, cited, corrected = usage.get(cand.id, (0, 0, 0))
-            learned = 0.05 * math.log1p(cited) - 0.1 * corrected
             score = (
                 weights.similarity * similarity
                 + weights.importance * importance
                 + weights.recency * recency
                 + weights.confirmation * confirmation
-                + (learned if weights.similarity < 1.0 else 0.0)
             )
+            if weights.similarity < 1.0:
+                use = usage.get(cand.id)
+                last_use = max(
+                    cand.ts,
+                    use.last_used_at if use else cand.ts,
+                    (fact.last_confirmed_at if fact else None) or cand.ts,
+                )
+                if use:
+                    score += 0.05 * math.log1p(use.cited) - 0.1 * use.corrected
+                score *= weights.decay((now - last_use).total_seconds() / 86400)
             items.append(
                 MemoryItem(
                     id=cand.id,

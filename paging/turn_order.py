@@ -18,8 +18,13 @@ class TurnOrder:
         self._pos: dict[str, dict[str, int]] = {}
         self._session: dict[str, dict[str, str | None]] = {}
         self._last_seq: dict[str, int] = {}
+        self._generation: dict[str, int] = {}
 
     def _refresh(self, user_id: str) -> None:
+        generation = self.store.db.generation("events")
+        if self._generation.get(user_id) == generation:
+            return  # no event was committed since the last look
+        self._generation[user_id] = generation
         rows = self.store.db.query(
             "SELECT seq, id, session_id FROM events WHERE user_id = ? AND seq > ? "
             "AND list_contains(?, kind) ORDER BY seq",

@@ -23,6 +23,22 @@ class Database:
             raise StorageError(f"cannot open the record store {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
+        self._changed: set[str] = set()  # tables written in the open transaction
+        self._generations: dict[str, int] = {}
+
+    def changed(self, table: str) -> None:
+        """Mark ``table`` written by the open transaction; its generation moves on commit."""
+        if not self._depth:
+            raise StorageError(f"write to {table} outside a transaction")
+        self._changed.add(table)
+
+    def generation(self, table: str) -> int:
+        """How many committed transactions of this process wrote ``table``.
+
+        One writer process owns a store (the data-directory lock), so an unchanged
+        generation means unchanged rows: readers use it to keep caches.
+        """
+        return self._generations.get(table, 0)
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -41,10 +57,14 @@ class Database:
                 yield self.conn
             except BaseException:
                 self._depth = 0
+                self._changed.clear()
                 self.conn.execute("ROLLBACK")
                 raise
             self._depth = 0
+            changed, self._changed = self._changed, set()
             self.conn.execute("COMMIT")
+            for table in changed:
+                self._generations[table] = self._generations.get(table, 0) + 1
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock:

@@ -36,6 +36,7 @@ class EventLog:
         )
         with self._db.transaction() as conn:
             self._insert(conn, event)
+            self._db.changed("events")
         return event
 
     def _build(
@@ -64,6 +65,7 @@ class EventLog:
         """Append inside a caller's open transaction (the write and its event commit together)."""
         event = self._build(**{"trace_id": None, "session_id": None, **kwargs})
         self._insert(conn, event)
+        self._db.changed("events")
         return event
 
     @staticmethod

@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from datetime import datetime
+from typing import Literal, NamedTuple
 
 from .clock import Clock
-from .database import Database, db_time
+from .database import Database, db_time, from_db_time
 from .users import require_user
 
 Outcome = Literal["paged_in", "cited", "corrected"]
+
+
+class UsageStats(NamedTuple):
+    paged_in: int
+    cited: int
+    corrected: int
+    last_used_at: datetime  # aware UTC: the last time it was paged in, cited or corrected
 
 
 class MemoryUsage:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        # Per user: every row, and the table generation it was read at (page-in reads
+        # this on every turn; rows change only when an answer cites or is corrected).
+        self._cache: dict[str, tuple[int, dict[str, UsageStats]]] = {}
 
     def record(self, ids: Iterable[str], outcome: Outcome, *, user_id: str) -> None:
         ids = [i for i in dict.fromkeys(ids) if i]
@@ -32,14 +43,19 @@ class MemoryUsage:
                     f"{column} = memory_usage.{column} + 1, last_used_at = excluded.last_used_at",
                     [user_id, item_id, now],
                 )
+            self._db.changed("memory_usage")
 
-    def stats(self, ids: Sequence[str], *, user_id: str) -> dict[str, tuple[int, int, int]]:
-        """``id -> (paged_in, cited, corrected)`` for the ids that have any use."""
-        if not ids:
-            return {}
-        rows = self._db.query(
-            "SELECT item_id, paged_in, cited, corrected FROM memory_usage "
-            "WHERE user_id = ? AND item_id IN (SELECT unnest(?))",
-            [require_user(user_id), list(ids)],
-        )
-        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+    def stats(self, ids: Sequence[str], *, user_id: str) -> dict[str, UsageStats]:
+        """Use of each of these ids that has any."""
+        require_user(user_id)
+        generation = self._db.generation("memory_usage")
+        cached = self._cache.get(user_id)
+        if cached is None or cached[0] != generation:
+            rows = self._db.query(
+                "SELECT item_id, paged_in, cited, corrected, last_used_at FROM memory_usage "
+                "WHERE user_id = ?",
+                [user_id],
+            )
+            used = {r[0]: UsageStats(r[1], r[2], r[3], from_db_time(r[4])) for r in rows}
+            cached = self._cache[user_id] = (generation, used)
+        return {i: cached[1][i] for i in ids if i in cached[1]}

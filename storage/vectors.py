@@ -16,11 +16,12 @@ when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import unicodedata
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -29,9 +30,10 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.background_loop import LOOP
 from lancedb.index import FTS, Bitmap, BTree, IvfSq
-from lancedb.query import LanceVectorQueryBuilder, MatchQuery
-from lancedb.table import Table
+from lancedb.query import MatchQuery
+from lancedb.table import AsyncTable, Table
 from loguru import logger
 
 from .clock import to_utc
@@ -81,9 +83,17 @@ class SearchHit:
     meta: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class RouteHits:
+    vector: list[SearchHit]
+    fts: list[SearchHit]  # score: BM25
+    query_vector: np.ndarray | None = None  # the embedded query, for callers to reuse
+
+
 @dataclass
 class _TableState:
     table: Table
+    aio: AsyncTable  # the same table's async handle: queries skip per-call thread hops
     indexed: bool = False  # user_id, id and FTS indices exist
     ann_partitions: int = 0  # 0: no ANN index yet
     model_checked: bool = False
@@ -103,7 +113,6 @@ class VectorIndex:
         except OSError as exc:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
         self._tables: dict[str, _TableState] = {}
-        self._pool: ThreadPoolExecutor | None = None
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
         """Embed and store ``items``; an id this user already has is replaced."""
@@ -131,7 +140,7 @@ class VectorIndex:
         try:
             if state is None:
                 handle = self._db.create_table(table, schema=data.schema)
-                state = _TableState(handle, model_checked=True)
+                state = _TableState(handle, _async_handle(handle), model_checked=True)
                 self._tables[table] = state
             else:
                 self._delete_ids(state.table, [item.id for item in batch], user_id)
@@ -177,28 +186,66 @@ class VectorIndex:
         query_vector: np.ndarray | None = None,
     ) -> list[SearchHit]:
         """This user's best ``limit`` hits by vector, BM25 or both fused by RRF."""
-        user_id = require_user(user_id)
         if mode not in MODES:
             raise UserError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
+        if mode == "hybrid":
+            fetch = max(limit * 2, 20)
+            found = self.routes(
+                table, query, user_id=user_id, limit=fetch, kinds=kinds, query_vector=query_vector
+            )
+            return _fuse([found.vector, found.fts], limit)
+        found = self.routes(
+            table,
+            query,
+            user_id=user_id,
+            limit=limit,
+            kinds=kinds,
+            query_vector=query_vector,
+            vector=mode == "vector",
+            fts=mode == "fts",
+        )
+        return found.vector if mode == "vector" else found.fts
+
+    def routes(
+        self,
+        table: str,
+        query: str,
+        *,
+        user_id: str,
+        limit: int = 10,
+        kinds: Sequence[str] | None = None,
+        query_vector: np.ndarray | None = None,
+        vector: bool = True,
+        fts: bool = True,
+    ) -> RouteHits:
+        """The vector and the BM25 route, each this user's best ``limit``, run concurrently.
+
+        The BM25 query starts first and runs in LanceDB's event loop while this thread
+        embeds the query; then the vector query runs. One event-loop hop per query.
+        """
+        user_id = require_user(user_id)
         kinds = [kinds] if isinstance(kinds, str) else kinds
         state = self._state(table)
         if state is None or limit < 1 or (kinds is not None and not kinds):
-            return []
+            return RouteHits([], [])  # nothing indexed yet: callers embed only if they must
         where = _where(user_id, kinds)
-        if mode == "fts":
-            return self._fts(state.table, query, where, limit)
-        self._check_model(table, state)
-        if mode == "vector":
-            vector = self._query_vector(query, query_vector)
-            return [] if vector is None else self._vector(state, vector, where, limit)
-        # The BM25 route runs in a worker while this thread embeds and scans vectors.
-        fetch = max(limit * 2, 20)
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-fts")
-        fts = self._pool.submit(self._fts, state.table, query, where, fetch)
-        vector = self._query_vector(query, query_vector)
-        by_vector = [] if vector is None else self._vector(state, vector, where, fetch)
-        return _fuse([by_vector, fts.result()], limit)
+        text = _clean_fts_query(query) if fts else ""
+        pending = (
+            asyncio.run_coroutine_threadsafe(_fts(state.aio, text, where, limit), LOOP.loop)
+            if text
+            else None
+        )
+        by_vector: list[SearchHit] = []
+        query_vec = None
+        try:
+            if vector:
+                self._check_model(table, state)
+                query_vec = self._query_vector(query, query_vector)
+                if query_vec is not None:
+                    by_vector = LOOP.run(_vector(state, query_vec, where, limit))
+        finally:
+            by_fts = _fts_result(pending, text)
+        return RouteHits(by_vector, by_fts, query_vec)
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""
@@ -236,31 +283,6 @@ class VectorIndex:
             return vector
         return self.embedder.embed([query])[0] if query and query.strip() else None
 
-    def _vector(
-        self, state: _TableState, vector: np.ndarray, where: str, limit: int
-    ) -> list[SearchHit]:
-        builder = state.table.search(vector, vector_column_name="vector")
-        assert isinstance(builder, LanceVectorQueryBuilder)
-        query = builder.distance_type("cosine").where(where, prefilter=True)
-        if state.ann_partitions:
-            query = query.nprobes(max(8, state.ann_partitions // 2))
-        rows = query.select([*_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
-        return [_hit(row, 1.0 - float(row["_distance"]), "vector") for row in rows]
-
-    def _fts(self, table: Table, query: str, where: str, limit: int) -> list[SearchHit]:
-        text = _clean_fts_query(query)
-        if not text:
-            return []
-        try:
-            match = MatchQuery(text, "text")  # type: ignore[call-arg]
-            found = table.search(match, query_type="fts").where(where, prefilter=True)
-            rows = found.select([*_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
-        except (ValueError, RuntimeError) as exc:
-            # A query LanceDB cannot take finds nothing by words; the vector route still can.
-            logger.warning("full-text query {!r} failed, no fts hits: {}", text[:80], exc)
-            return []
-        return [_hit(row, float(row["_score"]), "fts") for row in rows]
-
     # --- tables and indices -----------------------------------------------------------
 
     def _state(self, table: str) -> _TableState | None:
@@ -274,7 +296,7 @@ class VectorIndex:
             if "not found" in str(exc).lower():
                 return None
             raise StorageError(f"cannot open vector table {table!r}: {exc}") from exc
-        state = _TableState(handle)
+        state = _TableState(handle, _async_handle(handle))
         indices = {ix.name: ix for ix in handle.list_indices()}
         state.indexed = {"user_id_idx", "id_idx", "text_idx"} <= set(indices)
         for name in indices:
@@ -360,6 +382,45 @@ class VectorIndex:
                 table.delete(where)
                 deleted += matched
         return deleted
+
+
+def _async_handle(handle: Table) -> AsyncTable:
+    aio = getattr(handle, "_table", None)
+    if not isinstance(aio, AsyncTable):
+        raise StorageError(
+            f"lancedb {lancedb.__version__} has no async handle on its tables; "
+            "install the lancedb version pyproject.toml names (pip install -e .)"
+        )
+    return aio
+
+
+async def _vector(
+    state: _TableState, vector: np.ndarray, where: str, limit: int
+) -> list[SearchHit]:
+    query = state.aio.query().nearest_to(vector).column("vector").distance_type("cosine")
+    if state.ann_partitions:
+        query = query.nprobes(max(8, state.ann_partitions // 2))
+    found = query.where(where).select([*_COLUMNS, "_distance"]).limit(limit)
+    rows = (await found.to_arrow()).to_pylist()
+    return [_hit(row, 1.0 - float(row["_distance"]), "vector") for row in rows]
+
+
+async def _fts(table: AsyncTable, text: str, where: str, limit: int) -> list[SearchHit]:
+    match = MatchQuery(text, "text")  # type: ignore[call-arg]
+    found = table.query().nearest_to_text(match).where(where)
+    rows = (await found.select([*_COLUMNS, "_score"]).limit(limit).to_arrow()).to_pylist()
+    return [_hit(row, float(row["_score"]), "fts") for row in rows]
+
+
+def _fts_result(pending: Future[list[SearchHit]] | None, text: str) -> list[SearchHit]:
+    if pending is None:
+        return []
+    try:
+        return pending.result()
+    except (ValueError, RuntimeError) as exc:
+        # A query LanceDB cannot take finds nothing by words; the vector route still can.
+        logger.warning("full-text query {!r} failed, no fts hits: {}", text[:80], exc)
+        return []
 
 
 def _schema(dim: int, model_id: str) -> pa.Schema:
