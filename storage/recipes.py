@@ -31,6 +31,7 @@ RecipeStatus = Literal["active", "retired"]
 MAX_STEPS = 30
 MAX_CHARS = {"name": 100, "trigger": 500, "step": 500, "note": 500}
 MAX_NOTES = 10
+_MAX_CACHED_VECTORS = 2_000
 
 _COLUMNS = (
     "id, user_id, name, trigger, steps, successes, failures, status, version, history, notes, "
@@ -107,6 +108,8 @@ class RecipeStore:
         self._clock = clock
         self._retire_min_failures = retire_min_failures
         self._retire_failure_rate = retire_failure_rate
+        self._active: dict[str, tuple[int, builtins.list[Recipe]]] = {}
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
 
     def should_retire(self, successes: int, failures: int) -> bool:
         runs = successes + failures
@@ -132,6 +135,7 @@ class RecipeStore:
         now = self._clock.now()
         sources = list(dict.fromkeys(source_event_ids))
         with self._db.transaction() as conn:
+            self._db.changed("recipes")
             current = self._find(conn, user_id, name)
             if current is None:
                 recipe = Recipe(
@@ -207,6 +211,7 @@ class RecipeStore:
         if note is not None:
             note = note.strip()[: MAX_CHARS["note"]] or None
         with self._db.transaction() as conn:
+            self._db.changed("recipes")
             current = self._get(conn, user_id, recipe_id)
             if current.last_outcome_trace == trace_id:
                 return RecipeOutcome(recipe=current, counted=False)
@@ -233,6 +238,7 @@ class RecipeStore:
     def retire(self, recipe_id: str, *, user_id: str) -> Recipe:
         require_user(user_id)
         with self._db.transaction() as conn:
+            self._db.changed("recipes")
             recipe = self._get(conn, user_id, recipe_id).model_copy(
                 update={"status": "retired", "updated_at": self._clock.now()}
             )
@@ -257,7 +263,11 @@ class RecipeStore:
 
     def candidates(self, *, user_id: str) -> builtins.list[Recipe]:
         """What may be offered for a task: active recipes only, never retired ones."""
-        return self.list(user_id=user_id)
+        generation = self._db.generation("recipes")
+        cached = self._active.get(user_id)
+        if cached is None or cached[0] != generation:  # page-in asks on every turn
+            cached = self._active[user_id] = (generation, self.list(user_id=user_id))
+        return list(cached[1])
 
     def search(
         self,
@@ -267,16 +277,29 @@ class RecipeStore:
         embedder: Embedder,
         limit: int = 3,
         min_similarity: float = 0.2,
+        task_vector: np.ndarray | None = None,
     ) -> builtins.list[RecipeMatch]:
-        """Rank active recipes by trigger similarity times smoothed success rate."""
+        """Rank active recipes by trigger similarity times smoothed success rate.
+
+        ``task_vector``: the task already embedded by ``embedder`` (page-in has it).
+        """
         if not isinstance(task, str) or not task.strip():
             raise UserError("describe the task to find a recipe for, e.g. 'export invoices'")
-        recipes = self.candidates(user_id=user_id)
+        recipes = self.candidates(user_id=require_user(user_id))
         if not recipes:
             return []
-        # Recipes are few: embed them per search rather than keep an index in sync.
-        vectors = np.asarray(embedder.embed([task, *(r.text() for r in recipes)]))
-        sims = vectors[1:] @ vectors[0]
+        # Recipes are few: no search index, their vectors are cached by text instead.
+        texts = [r.text() for r in recipes]
+        missing = [t for t in dict.fromkeys(texts) if (embedder.model_id, t) not in self._vectors]
+        if len(self._vectors) + len(missing) > _MAX_CACHED_VECTORS:
+            self._vectors.clear()
+            missing = list(dict.fromkeys(texts))
+        if missing:
+            for text, vec in zip(missing, np.asarray(embedder.embed(missing)), strict=True):
+                self._vectors[(embedder.model_id, text)] = vec
+        query = task_vector if task_vector is not None else embedder.embed([task])[0]
+        vectors = np.stack([self._vectors[(embedder.model_id, t)] for t in texts])
+        sims = vectors @ np.asarray(query, dtype=np.float32).reshape(-1)
         matches = [
             RecipeMatch(recipe=r, similarity=float(s), score=float(s) * r.success_rate)
             for r, s in zip(recipes, sims, strict=True)

@@ -145,3 +145,34 @@ def test_secrets_in_tool_results_are_masked_before_the_prompt(store: Store) -> N
     Agent(user_id="u", session_id="s", store=store, model=model).step("what's the deploy key?")
     prompt = "\n".join(str(m.get("content")) for m in model.calls[1].messages)
     assert "sk-abcdefghijklmnopqrstuvwx" not in prompt and "[REDACTED:api_key]" in prompt
+
+
+def test_unused_items_lose_rank_but_not_data(store: Store, clock: ManualClock) -> None:
+    used = fact(store, "favourite_tea", "oolong from Fujian")
+    unused = fact(store, "favourite_teapot", "oolong clay pot from Fujian")
+    pagein = PageIn(store, floor=0)
+
+    def score(item_id: str) -> float:
+        items = pagein.retrieve("oolong Fujian", user_id="u", kinds=("fact",))
+        return next(i.score for i in items if i.id == item_id)
+
+    fresh_gap = score(unused) / score(used)
+    clock.advance(timedelta(days=180))
+    store.usage.record([used], "cited", user_id="u")  # used today, the other never since
+    clock.advance(timedelta(days=1))
+    stale_gap = score(unused) / score(used)
+    assert stale_gap < fresh_gap * 0.8  # the unused one fell behind
+    weights = pagein.weights
+    assert weights.decay(0) == 1.0 and weights.decay(10_000) >= weights.unused_floor
+    assert store.facts.get(unused, user_id="u").status == "active"  # rank, not data
+
+
+def test_decay_never_touches_similarity_only_ranking(store: Store, clock: ManualClock) -> None:
+    fact(store, "favourite_tea", "oolong from Fujian")
+    pagein = PageIn(store, floor=0)
+    before = pagein.rank_turns("oolong", user_id="u")
+    clock.advance(timedelta(days=400))
+    store.log_turn(user_id="u", role="user", content="I drink oolong daily", session_id="s")
+    clock.advance(timedelta(days=400))
+    ranked = pagein.rank_turns("oolong", user_id="u")
+    assert before == [] and ranked and ranked[0].score == ranked[0].similarity

@@ -321,3 +321,25 @@ def test_tool_success_reports() -> None:
     assert not tool_reports_success("Error: permission denied")
     assert not tool_reports_success("3 of 5 uploads failed")
     assert not tool_reports_success("renamed 12 files")
+
+
+def test_matching_recipe_pages_in_ranked_by_success(store: Store) -> None:
+    from paging.pagein import PageIn
+
+    recipes = recipes_of(store)
+    ids = {}
+    for name, worked in (("export invoices via web", False), ("export invoices via api", True)):
+        ids[name] = recipes.save(
+            user_id="u", name=name, trigger="export invoices to CSV", steps=["s"], trace_id="t"
+        ).recipe.id
+        recipes.record_outcome(ids[name], user_id="u", success=worked, trace_id=f"o-{name}")
+    recipes.save(user_id="u", name="water", trigger="water the plants", steps=["s"], trace_id="w")
+    store.insert_passage(user_id="u", text="The invoices folder is on the NAS", trace_id="p")
+    pagein = PageIn(store, floor=0.3)
+    items = [i for i in pagein.retrieve("export invoices to CSV", user_id="u") if i.kind == "recipe"]
+    assert [i.id for i in items] == [ids["export invoices via api"], ids["export invoices via web"]]
+    assert "Steps: 1. s" in items[0].text and "worked 2" in items[0].text
+    assert not [i for i in pagein.retrieve("book a dentist", user_id="u") if i.kind == "recipe"]
+    recipes.retire(ids["export invoices via api"], user_id="u")  # retired never pages in
+    again = [i.id for i in pagein.retrieve("export invoices to CSV", user_id="u")]
+    assert ids["export invoices via api"] not in again and ids["export invoices via web"] in again
