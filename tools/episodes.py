@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field
 
+from paging.timeparse import resolve_time
 from storage.clock import iso, parse_time
 from storage.errors import UserError
 from tools.context import ToolContext
@@ -14,7 +16,9 @@ from tools.params import SearchLimit, SearchQuery
 from tools.registry import ToolError, tool
 from tools.search import search_memory
 
-When = Annotated[str | None, Field(description="ISO date or time, e.g. 2026-05-04.")]
+When = Annotated[
+    str | None, Field(description="ISO date, or words such as 'last week', 'yesterday'.")
+]
 
 
 @tool
@@ -31,11 +35,8 @@ def episode_search(
     Good: episode_search(query="trip planning Lisbon", start="2026-05-01")
     Bad: episode_search(query="everything") (say what the episode was about).
     """
-    try:
-        since = parse_time(start) if start else None
-        until = parse_time(end) if end else None
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
+    since = _when(start, ctx, "start") if start else None
+    until = _when(end, ctx, "end") if end else None
     hits = search_memory(ctx, query, kinds=("episode",), limit=limit * 3)
     episodes = {
         e.id: e for e in ctx.store.episodes.list(user_id=ctx.user_id, start=since, end=until)
@@ -49,3 +50,17 @@ def episode_search(
         f"{e.session_id}): {e.summary}"
         for e in found
     )
+
+
+def _when(text: str, ctx: ToolContext, edge: str) -> datetime:
+    """ISO-8601, or a period ("last week", "上周") whose start or end bounds the search."""
+    try:
+        return parse_time(text)
+    except UserError:
+        window = resolve_time(text, ctx.clock.now())
+        if window is None:
+            raise ToolError(
+                f"{edge} {text!r} is not a time: use ISO-8601 (2026-05-04) or words such as "
+                "'last week' or 'yesterday'"
+            ) from None
+        return window.start if edge == "start" else window.end

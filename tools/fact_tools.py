@@ -128,7 +128,7 @@ def _until(text: str, ctx: ToolContext) -> datetime:
     try:
         return parse_time(text)
     except UserError:
-        window = resolve_time(text, ctx.clock.now())
+        window = resolve_time(text, ctx.clock.now(), prefer="future")
         if window is None or window.last_time:
             raise ToolError(
                 f"valid_until {text!r} is not a date: use ISO-8601 (2026-07-01) "
