@@ -349,30 +349,27 @@ class PageIn:
         bonus: dict[str, tuple[float, float]] = {}
         adjacent = self.turn_order.neighbours([c.id for c in turns], user_id=user_id)
         for c in turns:
-            for n in adjacent.get(c.id, []):
+            for turn in adjacent.get(c.id, []):
                 gain = self.ranking.neighbour * c.fused
-                if gain > bonus.get(n, (0.0, 0.0))[0]:
-                    bonus[n] = (gain, c.relevance)
-        missing = [n for n in bonus if n not in found]
-        for event in self.store.events.many(missing, user_id=user_id):
-            role = "user" if event.kind == "user_message" else "assistant"
-            meta = {
-                "role": role,
-                **{k: v for k, v in event.payload.items() if k in ("speaker", "dia_id")},
-            }
-            found[event.id] = _Candidate(
-                event.id,
-                "turn",
-                str(event.payload.get("content", "")),
-                event.ts,
-                meta,
-                event.session_id,
-                routes={"context"},
-            )
+                if gain > bonus.get(turn.id, (0.0, 0.0))[0]:
+                    bonus[turn.id] = (gain, c.relevance)
+                if turn.id not in found:
+                    meta = {"role": turn.role}
+                    meta.update(
+                        {k: v for k, v in (("speaker", turn.speaker), ("dia_id", turn.dia_id)) if v}
+                    )
+                    found[turn.id] = _Candidate(
+                        turn.id,
+                        "turn",
+                        turn.text,
+                        turn.ts,
+                        meta,
+                        turn.session_id,
+                        routes={"context"},
+                    )
         for n, (gain, parent_relevance) in bonus.items():
-            if n in found:
-                found[n].fused += gain
-                found[n].relevance = max(found[n].relevance, parent_relevance * 0.8)
+            found[n].fused += gain
+            found[n].relevance = max(found[n].relevance, parent_relevance * 0.8)
 
     def _score(
         self,

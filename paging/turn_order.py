@@ -1,12 +1,33 @@
-"""The order of dialogue turns per user, kept incrementally, for neighbouring-turn context."""
+"""The dialogue turns of each user in order, kept incrementally, for neighbouring-turn context.
+
+Events are append-only and never change, so what was read stays true: each look reads
+only the messages committed since the last one (none, most of the time: the store
+counts committed writes per table). A neighbour's text is served from here instead of
+a look-up in the event log, which scans it.
+"""
 
 from __future__ import annotations
 
+import json
 import weakref
+from dataclasses import dataclass
+from datetime import datetime
 
 from storage import Store
+from storage.database import from_db_time
 
 MESSAGE_KINDS = ("user_message", "assistant_message")
+
+
+@dataclass(frozen=True)
+class TurnText:
+    id: str
+    role: str  # "user" | "assistant"
+    text: str
+    ts: datetime
+    session_id: str | None
+    speaker: str | None = None
+    dia_id: str | None = None
 
 
 class TurnOrder:
@@ -14,9 +35,8 @@ class TurnOrder:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._ids: dict[str, list[str]] = {}
+        self._turns: dict[str, list[TurnText]] = {}
         self._pos: dict[str, dict[str, int]] = {}
-        self._session: dict[str, dict[str, str | None]] = {}
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
 
@@ -26,36 +46,49 @@ class TurnOrder:
             return  # no event was committed since the last look
         self._generation[user_id] = generation
         rows = self.store.db.query(
-            "SELECT seq, id, session_id FROM events WHERE user_id = ? AND seq > ? "
-            "AND list_contains(?, kind) ORDER BY seq",
+            "SELECT seq, id, session_id, kind, ts, payload FROM events WHERE user_id = ? "
+            "AND seq > ? AND list_contains(?, kind) ORDER BY seq",
             [user_id, self._last_seq.get(user_id, 0), list(MESSAGE_KINDS)],
         )
         if not rows:
             return
-        ids = self._ids.setdefault(user_id, [])
+        turns = self._turns.setdefault(user_id, [])
         pos = self._pos.setdefault(user_id, {})
-        session = self._session.setdefault(user_id, {})
-        for _seq, event_id, session_id in rows:
-            pos[event_id] = len(ids)
-            ids.append(event_id)
-            session[event_id] = session_id
+        for _seq, event_id, session_id, kind, ts, raw in rows:
+            payload = json.loads(raw) if raw else {}
+            pos[event_id] = len(turns)
+            turns.append(
+                TurnText(
+                    id=event_id,
+                    role="user" if kind == "user_message" else "assistant",
+                    text=str(payload.get("content", "")),
+                    ts=from_db_time(ts),
+                    session_id=session_id,
+                    speaker=_str_or_none(payload.get("speaker")),
+                    dia_id=_str_or_none(payload.get("dia_id")),
+                )
+            )
         self._last_seq[user_id] = rows[-1][0]
 
-    def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[str]]:
-        """For each id, the previous and next message of the same session (0 to 2 ids)."""
+    def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[TurnText]]:
+        """For each id, the previous and next message of the same session (0 to 2)."""
         self._refresh(user_id)
         pos_of = self._pos.get(user_id, {})
-        ids, session = self._ids.get(user_id, []), self._session.get(user_id, {})
-        found: dict[str, list[str]] = {}
+        turns = self._turns.get(user_id, [])
+        found: dict[str, list[TurnText]] = {}
         for event_id in event_ids:
             pos = pos_of.get(event_id)
             if pos is not None:
                 found[event_id] = [
-                    ids[j]
+                    turns[j]
                     for j in (pos - 1, pos + 1)
-                    if 0 <= j < len(ids) and session[ids[j]] == session[event_id]
+                    if 0 <= j < len(turns) and turns[j].session_id == turns[pos].session_id
                 ]
         return found
+
+
+def _str_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 _SHARED: weakref.WeakKeyDictionary[Store, TurnOrder] = weakref.WeakKeyDictionary()
