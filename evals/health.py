@@ -1,4 +1,5 @@
-"""Memory health for one user: freshness, page-in hit rate, quarantine, amnesia alerts.
+"""Memory health for one user: freshness, page-in hit rate, quarantine, amnesia alerts,
+expired facts (they never page in) and how many records a prune archived.
 
 Read-only: it lists records and events through ``Store`` and writes nothing.
 Event contracts it reads: ``page_in`` ``{"ids", "query", "scores"}``,
@@ -49,10 +50,12 @@ _SNIPPET_CHARS = 160
 
 def health_report(store: Store, *, user_id: str) -> dict[str, Any]:
     """Health figures for ``user_id``; ratios are rounded to 4 places, ``None`` when undefined."""
-    facts = store.facts.list(user_id=user_id, include_inactive=True)
-    passages = store.passages.list(user_id=user_id)
+    # Archived records are still stored: they count here and are also counted apart.
+    facts = store.facts.list(user_id=user_id, include_inactive=True, include_archived=True)
+    passages = store.passages.list(user_id=user_id, include_archived=True)
     held = store.quarantine.list(user_id=user_id, status="held")
     events = store.events.list(user_id=user_id)
+    archived = store.archive.list(user_id=user_id)
     by_status: Counter[str] = Counter(f.status for f in facts)
     statuses = {s: by_status.get(s, 0) for s in FACT_STATUSES}
     statuses.update({s: n for s, n in by_status.items() if s not in statuses})
@@ -63,6 +66,8 @@ def health_report(store: Store, *, user_id: str) -> dict[str, Any]:
         "facts": statuses,
         "page_in": _hit_rate(events, facts),
         "quarantine_held": len(held),
+        "expired": _expired(facts),
+        "archived": len(archived),
         "amnesia": _amnesia(events),
         "events": {
             "count": len(events),
@@ -93,6 +98,24 @@ def _freshness(statuses: dict[str, int], facts: int, passages: int) -> dict[str,
         "other": facts - active - statuses.get("expired", 0) - statuses.get("superseded", 0),
         "passages": passages,
     }
+
+
+def _expired(facts: Iterable[Fact]) -> list[dict[str, Any]]:
+    """Facts past their ``valid_until``: kept, never paged in, soonest expired first."""
+    expired = sorted(
+        (f for f in facts if f.status == "expired"),
+        key=lambda f: (f.valid_until is None, f.valid_until or f.created_at, f.id),
+    )
+    return [
+        {
+            "id": f.id,
+            "subject": f.subject,
+            "predicate": f.predicate,
+            "object": f.object,
+            "valid_until": iso(f.valid_until),
+        }
+        for f in expired
+    ]
 
 
 def _ids(value: Any) -> list[str]:
@@ -231,6 +254,12 @@ def prometheus_text(report: dict[str, Any]) -> str:
         "gauge",
         "Writes held in quarantine awaiting confirmation.",
         [({}, report["quarantine_held"])],
+    )
+    family(
+        "engram_archived_records",
+        "gauge",
+        "Records archived by `engram memory prune` (kept, out of page-in and search).",
+        [({}, report.get("archived"))],
     )
     family(
         "engram_page_in_hit_ratio",

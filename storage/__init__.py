@@ -3,6 +3,7 @@
 Imports nothing from the other packages; everything above it goes through ``Store``.
 """
 
+from .archive import ArchivedRecord, PruneItem, PruneReport
 from .clock import Clock, ManualClock, SystemClock
 from .errors import EngramError, NotFound, StorageError, StoreLocked, UserError, VersionConflict
 from .paths import resolve_data_dir
@@ -10,6 +11,7 @@ from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
 from .store import Store
 
 __all__ = [
+    "ArchivedRecord",
     "Clock",
     "CoreBlock",
     "EngramError",
@@ -19,6 +21,8 @@ __all__ = [
     "ManualClock",
     "NotFound",
     "Passage",
+    "PruneItem",
+    "PruneReport",
     "QuarantineItem",
     "StorageError",
     "Store",

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound
@@ -96,9 +97,13 @@ class EpisodeStore:
         session_id: str | None = None,
         start: datetime | None = None,
         end: datetime | None = None,
+        include_archived: bool = False,
     ) -> list[Episode]:
+        """Episodes by start time; archived ones (never paged in) only with ``include_archived``."""
         sql = f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ?"
         params: list[Any] = [require_user(user_id)]
+        if not include_archived:
+            sql += f" AND {not_archived('episodes')}"
         if session_id is not None:
             sql += " AND session_id = ?"
             params.append(session_id)

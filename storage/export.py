@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .archive import ArchivedRecord
 from .errors import UserError
 from .records import CoreBlock, Fact, Passage, QuarantineItem
 from .store import Store
@@ -25,19 +26,28 @@ class ExportDocument(BaseModel):
     core_blocks: list[CoreBlock]
     passages: list[Passage]
     quarantine: list[QuarantineItem]
+    # Which of the exported facts and passages are archived (older exports have none).
+    archived: list[ArchivedRecord] = Field(default_factory=list)
 
 
 def export_user(store: Store, *, user_id: str) -> dict[str, Any]:
-    """Facts with every version, core blocks, passages and quarantine of one user."""
+    """Facts with every version, core blocks, passages, quarantine and archive of one user.
+
+    Episodes are not exported, so neither are their archive rows.
+    """
     require_user(user_id)
+    facts = store.facts.list(user_id=user_id, include_inactive=True, include_archived=True)
+    passages = store.passages.list(user_id=user_id, include_archived=True)
+    exported = {r.id for r in facts} | {r.id for r in passages}
     doc = ExportDocument(
         format=FORMAT,
         version=VERSION,
         user_id=user_id,
-        facts=store.facts.list(user_id=user_id, include_inactive=True),
+        facts=facts,
         core_blocks=store.core.list(user_id=user_id),
-        passages=store.passages.list(user_id=user_id),
+        passages=passages,
         quarantine=store.quarantine.list(user_id=user_id, status=None),
+        archived=[a for a in store.archive.list(user_id=user_id) if a.item_id in exported],
     )
     return doc.model_dump(mode="json")
 
@@ -66,7 +76,7 @@ def import_user(store: Store, data: Any, *, user_id: str, trace_id: str) -> dict
         )
     owners = {
         r.user_id
-        for group in (doc.facts, doc.core_blocks, doc.passages, doc.quarantine)
+        for group in (doc.facts, doc.core_blocks, doc.passages, doc.quarantine, doc.archived)
         for r in group
     }
     if owners - {user_id}:
@@ -81,11 +91,17 @@ def import_user(store: Store, data: Any, *, user_id: str, trace_id: str) -> dict
             store.passages.restore(passage, user_id=user_id, conn=conn)
         for item in doc.quarantine:
             store.quarantine.restore(item, user_id=user_id, conn=conn)
+        # A record the firewall held back is not imported, so neither is its archive row.
+        imported = {r.id for r in doc.facts} | {r.id for r in doc.passages}
+        archived = [a for a in doc.archived if a.item_id in imported]
+        for row in archived:
+            store.archive.insert(row, user_id=user_id, conn=conn)
         counts = {
             "facts": len(doc.facts),
             "core_blocks": len(doc.core_blocks),
             "passages": len(doc.passages),
             "quarantine": len(doc.quarantine),
+            "archived": len(archived),
         }
         store.events.append_in(
             conn, user_id=user_id, kind="import", trace_id=trace_id, payload={"counts": counts}

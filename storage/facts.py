@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound, UserError
@@ -231,11 +232,19 @@ class FactStore:
         include_inactive: bool = False,
         subject: str | None = None,
         limit: int | None = None,
+        include_archived: bool = True,
     ) -> builtins.list[Fact]:
-        """Facts valid at ``as_of`` (default now); or every row with ``include_inactive``."""
+        """Facts valid at ``as_of`` (default now); or every row with ``include_inactive``.
+
+        Archived facts are listed unless ``include_archived=False``: they are still data
+        (a new value supersedes them, and the firewall weighs writes against them); page-in
+        and search skip them through ``valid_among`` and ``containing``.
+        """
         require_user(user_id)
         params: list[Any] = [user_id]
         sql = f"SELECT {_COLUMNS} FROM facts WHERE user_id = ?"
+        if not include_archived:
+            sql += f" AND {not_archived('facts')}"
         if not include_inactive:
             at = db_time(as_of or self._clock.now())
             sql += (
@@ -253,10 +262,11 @@ class FactStore:
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
 
     def containing(self, needle: str, *, user_id: str, limit: int = 20) -> builtins.list[Fact]:
-        """Active facts whose subject or object contains ``needle`` (case-insensitive)."""
+        """Active, unarchived facts whose subject or object contains ``needle`` (any case)."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND status = 'active' AND "
             "(contains(lower(object), lower(?)) OR contains(lower(subject), lower(?))) "
+            f"AND {not_archived('facts')} "
             "ORDER BY created_at DESC LIMIT ?",
             [require_user(user_id), needle, needle, limit],
         )
@@ -265,7 +275,7 @@ class FactStore:
     def valid_among(
         self, ids: Sequence[str], *, user_id: str, as_of: datetime | None = None
     ) -> dict[str, Fact]:
-        """Of these ids, the facts valid at ``as_of`` (what page-in may show)."""
+        """Of these ids, the unarchived facts valid at ``as_of`` (what page-in may show)."""
         ids = [i for i in ids if i.startswith("fct_")]
         if not ids:
             return {}
@@ -274,7 +284,7 @@ class FactStore:
             f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND id IN (SELECT unnest(?)) "
             "AND status IN ('active', 'superseded') AND created_at <= ? AND valid_from <= ? "
             "AND (valid_until IS NULL OR valid_until > ?) "
-            "AND (invalidated_at IS NULL OR invalidated_at > ?)",
+            f"AND (invalidated_at IS NULL OR invalidated_at > ?) AND {not_archived('facts')}",
             [require_user(user_id), ids, at, at, at, at],
         )
         return {r[0]: _fact(r) for r in rows}
@@ -354,6 +364,10 @@ class FactStore:
                     source_hashes(conn, user_id, v.source_event_ids),
                 ],
             )
+        conn.execute(
+            "DELETE FROM archived WHERE user_id = ? AND item_id IN (SELECT unnest(?))",
+            [user_id, [v.id for v in versions]],
+        )
         conn.execute(
             "DELETE FROM facts WHERE user_id = ? AND lineage_id = ?", [user_id, fact.lineage_id]
         )

@@ -4,7 +4,8 @@ Records are acknowledged once DuckDB commits; indexing them (embedding + a
 LanceDB append) happens in batches before the next search. If a process dies
 before that, the first search of the next process reconciles the index with
 the records, so nothing committed is ever unsearchable for long and nothing
-forgotten stays findable.
+forgotten stays findable. The sources leave archived records out, so a
+reconcile removes them from the index and never adds them back.
 """
 
 from __future__ import annotations

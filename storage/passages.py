@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound, UserError
@@ -72,22 +73,29 @@ class PassageStore:
         return [_passage(r) for r in rows]
 
     def containing(self, needle: str, *, user_id: str, limit: int = 20) -> list[Passage]:
+        """Unarchived passages containing ``needle`` (case-insensitive), newest first."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? "
-            "AND contains(lower(text), lower(?)) ORDER BY created_at DESC LIMIT ?",
+            f"AND contains(lower(text), lower(?)) AND {not_archived('passages')} "
+            "ORDER BY created_at DESC LIMIT ?",
             [require_user(user_id), needle, limit],
         )
         return [_passage(r) for r in rows]
 
-    def list(self, *, user_id: str) -> list[Passage]:
+    def list(self, *, user_id: str, include_archived: bool = False) -> list[Passage]:
+        """The user's passages, oldest first; archived ones only with ``include_archived``."""
+        hidden = "" if include_archived else f" AND {not_archived('passages')}"
         rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? ORDER BY created_at, id",
+            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ?{hidden} ORDER BY created_at, id",
             [require_user(user_id)],
         )
         return [_passage(r) for r in rows]
 
     def delete(self, passage_id: str, *, user_id: str, conn: Any) -> Passage:
         passage = self.get(passage_id, user_id=user_id)
+        conn.execute(
+            "DELETE FROM archived WHERE user_id = ? AND item_id = ?", [user_id, passage_id]
+        )
         conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage_id])
         return passage
 

@@ -8,12 +8,20 @@ as an event in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from loguru import logger
 
+from .archive import (
+    Archive,
+    ArchivedRecord,
+    PruneReport,
+    counts_by_kind,
+    duration_text,
+    prune_candidates,
+)
 from .clock import Clock, SystemClock
 from .core_blocks import CoreBlocks
 from .database import Database
@@ -28,6 +36,7 @@ from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
 from .records import Event, Fact, FactWrite, Passage
+from .session_state import SessionState
 from .tasks import TaskStore
 from .usage import MemoryUsage
 from .users import require_user
@@ -76,6 +85,8 @@ class Store:
         self.usage = MemoryUsage(self.db, self.clock)
         self.recipes = RecipeStore(self.db, self.clock)
         self.tasks = TaskStore(self.db, self.clock)
+        self.session_state = SessionState(self.db, self.clock)
+        self.archive = Archive(self.db, self.clock)
 
     @classmethod
     def open(
@@ -172,6 +183,8 @@ class Store:
                 )
         if write.fact is not None and write.action != "confirmed":
             self._queue(MEMORY_TABLE, _fact_item, write.fact)
+        elif write.fact is not None and self.archive.get(write.fact.id, user_id=user_id):
+            self.restore([write.fact.id], user_id=user_id, trace_id=trace_id)  # said again: used
         return write
 
     def edit_fact(
@@ -393,6 +406,8 @@ class Store:
                 if redacted:  # re-index the redacted episodes
                     self.index.forget(table, redacted, user_id=user_id)
                     for episode_id in redacted:
+                        if self.archive.get(episode_id, user_id=user_id):
+                            continue  # archived: stays out of the index
                         self._queue(
                             MEMORY_TABLE,
                             _episode_item,
@@ -401,6 +416,93 @@ class Store:
             except Exception as exc:  # the next reconcile removes them; never lose the forget
                 logger.warning("index cleanup after forget deferred: {}", exc)
         return {"id": record_id, "removed": removed}
+
+    # -- the archive: prune what went unused, restore on request --
+
+    def prune(
+        self,
+        *,
+        user_id: str,
+        older_than: timedelta,
+        unused: bool,
+        trace_id: str,
+        dry_run: bool = False,
+    ) -> PruneReport:
+        """Archive facts, passages and episodes untouched for longer than ``older_than``
+        (with ``unused``: nor paged in or cited within it); one event, restorable."""
+        require_user(user_id)
+        with self.db.transaction() as conn:  # select and archive see the same records
+            candidates = prune_candidates(
+                self.facts.list(user_id=user_id, include_archived=False),
+                self.passages.list(user_id=user_id),
+                self.episodes.list(user_id=user_id),
+            )
+            items = self.archive.select(
+                candidates, user_id=user_id, older_than=older_than, unused=unused
+            )
+            report = PruneReport(
+                user_id=user_id,
+                older_than=older_than,
+                unused=unused,
+                dry_run=dry_run,
+                trace_id=trace_id,
+                archived=items,
+                counts=counts_by_kind(items),
+            )
+            if dry_run or not items:
+                return report
+            after = duration_text(older_than)
+            self.archive.add(
+                {i.id: i.kind for i in items},
+                user_id=user_id,
+                trace_id=trace_id,
+                reason=f"prune: {'unused' if unused else 'untouched'} for over {after}",
+            )
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="memory_prune",
+                trace_id=trace_id,
+                payload={
+                    "ids": [i.id for i in items],
+                    "kinds": [i.kind for i in items],
+                    "older_than": after,
+                    "unused": unused,
+                },
+            )
+        # Without a loaded index there is nothing to clean now: the first search of any
+        # process reconciles the index with the records, which no longer list these.
+        if self._index is not None:
+            try:
+                self._index.forget(MEMORY_TABLE, [i.id for i in items], user_id=user_id)
+            except Exception as exc:  # the next reconcile removes them; never lose the prune
+                logger.warning("index cleanup after prune deferred: {}", exc)
+        return report
+
+    def restore(self, ids: Sequence[str], *, user_id: str, trace_id: str) -> list[ArchivedRecord]:
+        """Bring archived records back to page-in and search (all or none)."""
+        require_user(user_id)
+        if not ids:
+            raise UserError("name at least one archived record id to restore")
+        with self.db.transaction() as conn:
+            rows = self.archive.remove(ids, user_id=user_id)
+            self.events.append_in(
+                conn,
+                user_id=user_id,
+                kind="memory_restore",
+                trace_id=trace_id,
+                payload={"ids": [r.item_id for r in rows], "kinds": [r.kind for r in rows]},
+            )
+        for row in rows:
+            if row.kind == "fact":
+                self._queue(MEMORY_TABLE, _fact_item, self.facts.get(row.item_id, user_id=user_id))
+            elif row.kind == "passage":
+                passage = self.passages.get(row.item_id, user_id=user_id)
+                self._queue(MEMORY_TABLE, _passage_item, passage)
+            else:
+                episode = self.episodes.get(row.item_id, user_id=user_id)
+                self._queue(MEMORY_TABLE, _episode_item, episode)
+        return rows
 
     # -- reads --
 
@@ -437,7 +539,8 @@ class Store:
         ]
 
     def _fact_items(self, user_id: str) -> list[IndexedText]:
-        return [_fact_item(f) for f in self.facts.list(user_id=user_id, include_inactive=True)]
+        facts = self.facts.list(user_id=user_id, include_inactive=True, include_archived=False)
+        return [_fact_item(f) for f in facts]
 
     def _passage_items(self, user_id: str) -> list[IndexedText]:
         return [_passage_item(p) for p in self.passages.list(user_id=user_id)]

@@ -249,3 +249,39 @@ def test_cli_rejects_both_formats(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert isinstance(result.exception, UserError)
     assert "pass only one" in str(result.exception)
+
+
+def test_expired_facts_are_listed_and_archived_records_counted(tmp_path: Path) -> None:
+    clock, ids = build(tmp_path / "data")
+    with Store.open(tmp_path / "data", embedder="hash", clock=clock) as store:
+        report = health_report(store, user_id=USER)
+        assert report["expired"] == [
+            {
+                "id": ids["gate"],
+                "subject": "user",
+                "predicate": "gate_code",
+                "object": "4411",
+                "valid_until": "2026-05-01T10:00:00Z",
+            }
+        ]
+        assert report["archived"] == 0
+        assert 'engram_archived_records{user="u1"} 0' in prometheus_text(report).splitlines()
+        clock.advance(timedelta(days=100))
+        pruned = store.prune(user_id=USER, older_than=timedelta(days=90), unused=True, trace_id="p")
+        after = health_report(store, user_id=USER)
+        # tea, Berlin and the passage; the expired gate code is no candidate and stays listed
+        assert len(pruned.archived) == after["archived"] == 3
+        assert [f["id"] for f in after["expired"]] == [ids["gate"]]
+        # archived records are still stored: the other figures do not move
+        assert after["facts"] == report["facts"] and after["records"]["passages"] == 1
+        assert 'engram_archived_records{user="u1"} 3' in prometheus_text(after).splitlines()
+        assert health_report(store, user_id="other")["archived"] == 0
+
+
+def test_cli_plain_lists_expired_facts(tmp_path: Path) -> None:
+    _, ids = build(tmp_path / "data")
+    result = CliRunner().invoke(health, ["--data-dir", str(tmp_path / "data"), "--user", USER])
+    assert result.exit_code == 0, result.output
+    assert "expired        1 fact(s), never paged in" in result.output
+    assert f"{ids['gate']}  user | gate_code | 4411  (until 2026-05-01T10:00:00Z)" in result.output
+    assert "archived       0 record(s)" in result.output

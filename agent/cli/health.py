@@ -20,7 +20,8 @@ from .common import common_options, emit_json, invocation, open_store
     help="Print the figures in Prometheus text exposition format.",
 )
 def health(data_dir: str | None, user: str | None, as_json: bool, prometheus: bool) -> None:
-    """Show memory health: freshness, page-in hit rate, quarantine, amnesia alerts."""
+    """Show memory health: freshness, page-in hit rate, quarantine, archive, expired facts,
+    amnesia alerts."""
     if as_json and prometheus:
         raise UserError("--json and --prometheus print different formats; pass only one")
     inv = invocation(data_dir, user, as_json)
@@ -50,8 +51,15 @@ def format_health(report: dict[str, Any]) -> str:
         f"({page_in['hits']} of {page_in['paged_in']} paged-in items cited or confirmed; "
         f"{page_in['cited']} cited, {page_in['confirmed']} confirmed)",
         f"  quarantine     {report['quarantine_held']} held",
-        f"  amnesia        {amnesia['count']} alert(s)",
+        f"  archived       {report['archived']} record(s) (engram memory list --archived)",
+        f"  expired        {len(report['expired'])} fact(s), never paged in",
     ]
+    for fact in report["expired"]:
+        lines.append(
+            f"    {fact['id']}  {fact['subject']} | {fact['predicate']} | {fact['object']}  "
+            f"(until {fact['valid_until']})"
+        )
+    lines.append(f"  amnesia        {amnesia['count']} alert(s)")
     for alert in amnesia["alerts"]:
         lines.append(f"    {alert['ts']}  {alert['trace_id']}  {alert['answer']}")
     kinds = ", ".join(f"{k} {n}" for k, n in events["by_kind"].items())

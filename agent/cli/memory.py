@@ -1,4 +1,5 @@
-"""``engram memory``: list, show, search, add, edit, forget, history, export, import, confirm."""
+"""``engram memory``: list, show, search, add, edit, forget, history, export, import, confirm,
+prune, restore."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from storage.store import SearchKind
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
+from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 
 
 @click.group()
@@ -46,6 +48,7 @@ def _command_event(store: Store, inv: Invocation, command: str, args: dict[str, 
 @memory.command("list")
 @common_options
 @click.option("--quarantine", is_flag=True, help="List writes held in quarantine.")
+@click.option("--archived", is_flag=True, help="List archived records (see `memory prune`).")
 @click.option("--all", "include_all", is_flag=True, help="Include superseded and expired facts.")
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
 def list_cmd(
@@ -53,11 +56,17 @@ def list_cmd(
     user: str | None,
     as_json: bool,
     quarantine: bool,
+    archived: bool,
     include_all: bool,
     as_of: str | None,
 ) -> None:
-    """List facts, core blocks and passages (or the quarantine)."""
+    """List facts, core blocks and passages (or the quarantine, or the archive)."""
     inv = invocation(data_dir, user, as_json)
+    if archived and quarantine:
+        raise UserError("--archived and --quarantine list different records; pass only one")
+    if archived:
+        list_archived(inv)
+        return
     with open_store(inv) as store:
         if quarantine:
             items = store.quarantine.list(user_id=inv.user_id)
@@ -73,10 +82,13 @@ def list_cmd(
                 click.echo("confirm one with `engram memory confirm ID` (or --reject to discard)")
             return
         when = parse_time(as_of) if as_of else None
-        facts = store.facts.list(user_id=inv.user_id, as_of=when, include_inactive=include_all)
+        facts = store.facts.list(
+            user_id=inv.user_id, as_of=when, include_inactive=include_all, include_archived=False
+        )
         blocks = store.core.list(user_id=inv.user_id)
         passages = store.passages.list(user_id=inv.user_id)
         held = store.quarantine.list(user_id=inv.user_id)
+        hidden = len(store.archive.list(user_id=inv.user_id))
     if as_json:
         emit_json(
             {
@@ -85,6 +97,7 @@ def list_cmd(
                 "core_blocks": [b.model_dump(mode="json") for b in blocks],
                 "passages": [p.model_dump(mode="json") for p in passages],
                 "quarantine_held": len(held),
+                "archived": hidden,
             }
         )
         return
@@ -102,20 +115,29 @@ def list_cmd(
         click.echo(f"  {passage.id}  {passage.text[:100]}")
     if held:
         click.echo(f"quarantine: {len(held)} held (engram memory list --quarantine)")
+    if hidden:
+        click.echo(f"archived: {hidden} hidden (engram memory list --archived)")
 
 
 @memory.command("show")
 @click.argument("record_id")
 @common_options
 def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Show one record: a fact, passage, quarantined write, event or core block label."""
+    """Show one record: a fact, passage, episode, quarantined write, event or core block label."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
         record = _get_record(store, record_id, inv.user_id)
+        if record_id.startswith(ARCHIVABLE):
+            record["archived"] = archive_note(store, record_id, inv.user_id)
     if as_json:
         emit_json(record)
         return
     for key, value in record.items():
+        if key == "archived" and value:
+            value = (
+                f"{value['archived_at']} ({value['reason']}); "
+                f"restore with `engram memory restore {record_id}`"
+            )
         click.echo(f"{key}: {value}")
 
 
@@ -124,6 +146,8 @@ def _get_record(store: Store, record_id: str, user_id: str) -> dict[str, Any]:
         return store.facts.get(record_id, user_id=user_id).model_dump(mode="json")
     if record_id.startswith("psg_"):
         return store.passages.get(record_id, user_id=user_id).model_dump(mode="json")
+    if record_id.startswith("eps_"):
+        return store.episodes.get(record_id, user_id=user_id).model_dump(mode="json")
     if record_id.startswith("qtn_"):
         return store.quarantine.get(record_id, user_id=user_id).model_dump(mode="json")
     if record_id.startswith("evt_"):
@@ -429,3 +453,5 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
 
 # Reviewing the quarantine is the firewall's business; the command lives with it.
 memory.add_command(confirm_cmd)
+for command in (prune_cmd, restore_cmd):
+    memory.add_command(command)
