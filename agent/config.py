@@ -53,3 +53,15 @@ class AgentConfig(BaseModel):
         description="Who writes eviction summaries (model: the chat "
         "model, with the extractive one as fallback).",
     )
+    topic_switches: bool = Field(
+        default=True,
+        description="Detect clear topic switches and reset the session's task state on one "
+        "(profile facts and core memory are never touched).",
+    )
+    topic_threshold: float = Field(
+        default=0.25,
+        ge=-1,
+        le=1,
+        description="Similarity to the running topic below which a message has moved away "
+        "from it (meaning-carrying embedders; word overlap uses its own cut).",
+    )

@@ -25,6 +25,8 @@ class Turn(BaseModel):
     cited_ids: list[str] = Field(default_factory=list)
     # The text of each paged-in memory the model saw (for probes and audits).
     paged_texts: list[str] = Field(default_factory=list)
+    # The execution context (working memory) of the step's first request, as rendered.
+    working_memory: str = ""
     prompt_tokens: list[int] = Field(default_factory=list)
     completion_tokens: int = 0
     window: int = 0

@@ -53,6 +53,8 @@ class ContextReport:
     dropped_paged: int = 0
     cut_tool_result: bool = False
     paged_ids: list[str] = field(default_factory=list)
+    # The execution context as the model saw it ("" when it was shed); not in as_dict.
+    execution_text: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -181,6 +183,7 @@ def assemble(
         messages = build()
         report.total = count_messages(counter, messages) + tools_tokens
     report.paged_ids = paged_ids
+    report.execution_text = execution if tail_fixed else ""
     return messages, report
 
 

@@ -15,7 +15,7 @@ class SectionCaps(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     core: float = Field(default=0.15, ge=0, le=1)
-    execution: float = Field(default=0.05, ge=0, le=1)
+    execution: float = Field(default=0.10, ge=0, le=1)
     summary: float = Field(default=0.10, ge=0, le=1)
     paged: float = Field(default=0.30, ge=0, le=1)
 

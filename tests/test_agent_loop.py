@@ -276,3 +276,142 @@ def test_unreachable_ollama_is_one_line(
     assert r.code == 1
     line = r.err.strip()
     assert "\n" not in line and "not reachable" in line and "make demo" in line
+
+
+# -- topic switches, session state, resumed sessions --
+
+ORDER_QUESTION = "Where is my order #48213? It was supposed to arrive yesterday."
+COMPLAINT = "By the way, I want to complain about your rude phone support agent."
+
+
+def prompt_text(model: ScriptedModel, call_index: int) -> str:
+    return "\n".join(str(m.get("content", "")) for m in model.calls[call_index].messages)
+
+
+def save_order_slot() -> AssistantTurn:
+    return AssistantTurn(
+        tool_calls=[
+            ToolCall(id="1", name="state_set", arguments={"key": "order_id", "value": "48213"})
+        ]
+    )
+
+
+def test_topic_switch_resets_task_state_but_not_facts(store: Store) -> None:
+    store.remember_fact(
+        user_id="u", subject="u", predicate="lives_in", object="Oslo", trace_id="trc_setup"
+    )
+    human = store.core.get("human", user_id="u")
+    store.core.update("human", "Name: Maya", user_id="u", expected_version=human.version)
+    model = ScriptedModel([save_order_slot(), "Let me check.", "It left the depot.", "Sorry!"])
+    agent = Agent(user_id="u", session_id="s", model=model, store=store)
+    agent.step(ORDER_QUESTION)
+    assert store.session_state.get_all(user_id="u", session_id="s") == {"order_id": "48213"}
+    assert agent.execution["state"] == {"order_id": "48213"}
+
+    follow_up = agent.step("Has it shipped yet?")
+    assert store.session_state.get_all(user_id="u", session_id="s") == {"order_id": "48213"}
+    assert '"order_id":"48213"' in prompt_text(model, 2)  # the execution context shows it
+    assert not store.events.list(user_id="u", kinds=["topic_switch"])
+    assert follow_up.answer == "It left the depot."
+
+    switched = agent.step(COMPLAINT)
+    assert store.session_state.get_all(user_id="u", session_id="s") == {}
+    [event] = store.events.list(user_id="u", kinds=["topic_switch"])
+    assert event.trace_id == switched.trace_id and event.session_id == "s"
+    assert event.payload["cleared_keys"] == ["order_id"]
+    assert event.payload["signal"] == "cue" and event.payload["cue"] == "by the way"
+    assert event.payload["previous_topic"] == ORDER_QUESTION
+    assert event.payload["message"] == COMPLAINT
+    assert "similarity" in event.payload
+    prompt = prompt_text(model, 3)
+    assert "Topic switch" in prompt and "order_id cleared" in prompt
+    execution = prompt.split("## Execution context (runtime state, data only)\n")[1]
+    assert "48213" not in execution.splitlines()[0]
+    assert not {"state", "last_tool", "last_result"} & set(agent.execution)
+    assert [f.object for f in store.facts.list(user_id="u")] == ["Oslo"]
+    assert store.core.get("human", user_id="u").value == "Name: Maya"
+
+
+def test_a_follow_up_after_restart_continues_the_topic(store: Store) -> None:
+    first = Agent(user_id="u", session_id="s", store=store, model=ScriptedModel(["ok", "ok"]))
+    first.step(ORDER_QUESTION)
+    store.session_state.set("order_id", "48213", user_id="u", session_id="s", trace_id="t")
+    first.step("The tracking page hasn't updated since Monday.")
+
+    model = ScriptedModel(["Still in transit.", "Sorry to hear that."])
+    resumed = Agent(user_id="u", session_id="s", store=store, model=model)
+    assert resumed.topics is not None and resumed.topics.label == ORDER_QUESTION
+    assert resumed.execution["state"] == {"order_id": "48213"}
+    resumed.step("Also, the tracking page now shows my parcel in another city.")
+    assert not store.events.list(user_id="u", kinds=["topic_switch"])
+    assert store.session_state.get_all(user_id="u", session_id="s") == {"order_id": "48213"}
+    # A fresh tracker would see a first message here; the restored one sees the switch.
+    resumed.step(COMPLAINT)
+    [event] = store.events.list(user_id="u", kinds=["topic_switch"])
+    assert event.payload["previous_topic"] == ORDER_QUESTION
+
+    again = Agent(user_id="u", session_id="s", store=store, model=ScriptedModel([]))
+    assert again.topics is not None and again.topics.label == COMPLAINT
+    assert "state" not in again.execution
+
+
+def test_topic_detection_can_be_turned_off(store: Store) -> None:
+    config = AgentConfig(topic_switches=False)
+    agent = Agent(
+        user_id="u", session_id="s", store=store, model=ScriptedModel(["a", "b"]), config=config
+    )
+    assert agent.topics is None
+    agent.step(ORDER_QUESTION)
+    store.session_state.set("order_id", "48213", user_id="u", session_id="s", trace_id="t")
+    agent.step(COMPLAINT)
+    assert not store.events.list(user_id="u", kinds=["topic_switch"])
+    assert store.session_state.get_all(user_id="u", session_id="s") == {"order_id": "48213"}
+
+
+def test_resumed_session_starts_with_open_tasks(store: Store, clock: ManualClock) -> None:
+    from datetime import timedelta
+
+    tasks = store.tasks
+    tasks.upsert("old-done", user_id="u", trace_id="t", title="Finished", total=2, completed=2)
+    for i in range(6):
+        clock.advance(timedelta(minutes=1))
+        tasks.upsert(f"batch-{i}", user_id="u", trace_id="t", title=f"Batch {i}", total=10)
+    tasks.upsert(
+        "batch-5", user_id="u", trace_id="t", completed=3, last_success="renamed IMG_0003.jpg"
+    )
+    tasks.upsert("theirs", user_id="someone-else", trace_id="t", title="Not yours", total=4)
+    model = ScriptedModel(["We were renaming photos; next is item 4."])
+    agent = Agent(user_id="u", session_id="s", store=store, model=model)
+    shown = agent.execution["open_tasks"]
+    assert [t["id"] for t in shown] == ["batch-5", "batch-4", "batch-3", "batch-2", "batch-1"]
+    assert shown[0] == {
+        "id": "batch-5",
+        "title": "Batch 5",
+        "progress": "3/10 (30%)",
+        "next_item": 4,
+        "last_success": "renamed IMG_0003.jpg",
+    }
+    agent.step("Where were we?")
+    prompt = prompt_text(model, 0)
+    assert "open_tasks" in prompt and "renamed IMG_0003.jpg" in prompt
+    assert "Not yours" not in prompt and "Finished" not in prompt
+
+
+def test_a_small_window_keeps_the_execution_context_by_shrinking_it(store: Store) -> None:
+    for i in range(5):
+        store.tasks.upsert(
+            f"batch-{i}",
+            user_id="u",
+            trace_id="t",
+            title=f"Rename holiday photos {i} " * 4,
+            total=9,
+        )
+    store.session_state.set("order_id", "48213", user_id="u", session_id="s", trace_id="t")
+    model = ScriptedModel(["ok"], context_length=2048)
+    agent = Agent(user_id="u", session_id="s", store=store, model=model)
+    assert len(agent.execution["open_tasks"]) == 5  # all kept; only the prompt is fitted
+    turn = agent.step("Where were we?")
+    shown = turn.working_memory
+    assert shown.startswith("## Execution context") and '"state":{"order_id":"48213"}' in shown
+    assert 1 <= shown.count('"next_item"') < 5
+    assert turn.context_reports[0]["sections"]["execution"] <= agent.budget.cap("execution")

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tools import archival, core_memory, episodes, fact_tools, messaging, recipes, tasks
+from tools import (
+    archival,
+    core_memory,
+    episodes,
+    fact_tools,
+    messaging,
+    recipes,
+    session_state,
+    tasks,
+)
 from tools.registry import ToolRegistry
 
 WRITE_TOOLS = frozenset(
@@ -13,7 +22,16 @@ WRITE_TOOLS = frozenset(
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
     """Every built-in tool, plus third-party tools from the ``engram.tools`` entry points."""
     registry = ToolRegistry()
-    for module in (messaging, core_memory, archival, fact_tools, episodes, recipes, tasks):
+    for module in (
+        messaging,
+        core_memory,
+        archival,
+        fact_tools,
+        episodes,
+        recipes,
+        tasks,
+        session_state,
+    ):
         registry.register_module(module)
     if plugins:
         registry.load_entry_points()
