@@ -546,3 +546,11 @@ def test_an_import_does_not_use_up_the_per_minute_rate(tmp_path: Path, clock: Ma
         model = ScriptedModel(writes("Order ORD-2 ships Monday"))
         agent = Agent(user_id="maya", session_id="s", model=model, store=target, guard=guard)
         assert agent.step("Order ORD-2 ships Monday").tool_calls[0].ok
+
+
+def test_dates_and_clock_times_are_not_phone_numbers() -> None:
+    from agent.guards.secrets import mask_pii
+
+    for text in ("- 2026-03-07 10:00 user: hi", "phone call on 2026-03-07 10:00", "07.03.2026"):
+        assert mask_pii(text) == (text, [])
+    assert mask_pii("my number is 070-123 45 67")[1] == ["phone"]

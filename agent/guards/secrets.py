@@ -164,8 +164,10 @@ def mask_pii(text: str) -> tuple[str, list[str]]:
     def phone(match: re.Match[str]) -> str:
         value = match.group(0)
         digits = re.sub(r"\D", "", value)
-        if not 7 <= len(digits) <= 15 or _DATE_LIKE.fullmatch(value.strip()):
-            return value
+        if not 7 <= len(digits) <= 15 or _DATE_LIKE.match(value.strip()):
+            return value  # a date, or a date and the hour of "2026-03-07 10:00"
+        if text[match.end() : match.end() + 1] == ":":
+            return value  # runs into a clock time
         # A bare "4417-2291" is a receipt as often as a phone: demand a sign of a phone.
         before = text[max(0, match.start() - 25) : match.start()]
         looks_phone = value.startswith(("+", "(")) or len(digits) >= 10
