@@ -128,3 +128,32 @@ def test_forget_redacts_episode_and_summary_mentions(store: Store) -> None:
     assert "Rosebud" not in store.episodes.get(episode.id, user_id="u").summary
     assert "Rosebud" not in store.summaries.get(user_id="u", session_id="s1")[0]
     assert report["removed"] == [fact.id]
+
+
+def test_fact_forget_by_subject_and_predicate(store: Store) -> None:
+    from agent.loop import Agent
+    from agent.models.base import AssistantTurn, ToolCall
+    from agent.models.scripted import ScriptedModel
+
+    for predicate, obj in (("works_at", "Kestrel Dental"), ("likes", "tea"), ("likes", "jazz")):
+        store.remember_fact(
+            user_id="u", subject="Sam", predicate=predicate, object=obj, trace_id="t"
+        )
+
+    def forget(**arguments: str) -> AssistantTurn:
+        return AssistantTurn(tool_calls=[ToolCall(id="1", name="fact_forget", arguments=arguments)])
+
+    model = ScriptedModel(
+        [
+            forget(subject="sam", predicate="Works_At"),
+            "Forgotten.",
+            forget(subject="Sam", predicate="likes"),
+            "Which one?",
+        ]
+    )
+    agent = Agent(user_id="u", session_id="s", store=store, model=model)
+    agent.step("please forget where I work")
+    assert [f.predicate for f in store.facts.list(user_id="u")] == ["likes", "likes"]
+    turn = agent.step("forget what I like")
+    assert "2 facts match, forget one by id" in turn.tool_calls[0].result
+    assert len(store.facts.list(user_id="u")) == 2  # ambiguous: nothing forgotten

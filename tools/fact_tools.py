@@ -105,14 +105,21 @@ def fact_search(
 @tool
 def fact_forget(
     ctx: ToolContext,
-    fact_id: Annotated[str, Field(description="The id of the fact, e.g. 'fct_01…'.")],
+    fact_id: Annotated[
+        str | None, Field(description="The id fact_search shows, e.g. 'fct_01…'.")
+    ] = None,
+    subject: Annotated[str | None, Field(description="Or: the fact's subject.")] = None,
+    predicate: Annotated[str | None, Field(description="And its predicate.")] = None,
 ) -> str:
     """Forget a fact for good (every version), when the user asks you to forget it.
+    Name it by id, or by subject and predicate.
 
-    Good: fact_forget(fact_id="fct_01j9…") after the user says "forget my old address".
+    Good: fact_forget(fact_id="fct_01j9…") or fact_forget(subject="Maya", predicate="lives_in")
     Bad: fact_forget(fact_id="address") (use the id shown by fact_search).
     """
     ctx.count_write()
+    if fact_id is None:
+        fact_id = _fact_named(ctx, subject, predicate)
     try:
         report = ctx.store.forget(
             fact_id, user_id=ctx.user_id, trace_id=ctx.trace_id, session_id=ctx.session_id
@@ -120,6 +127,27 @@ def fact_forget(
     except UserError as exc:
         raise ToolError(str(exc)) from None
     return f"forgot {fact_id} ({len(report['removed'])} version(s) removed)"
+
+
+def _fact_named(ctx: ToolContext, subject: str | None, predicate: str | None) -> str:
+    """The one current fact with this subject and predicate (any case)."""
+    if not subject or not predicate:
+        raise ToolError("name the fact: fact_id, or both subject and predicate")
+    wanted = (subject.strip().lower(), predicate.strip().lower())
+    found = [
+        f
+        for f in ctx.store.facts.list(user_id=ctx.user_id, subject=subject.strip())
+        if (f.subject.lower(), f.predicate.lower()) == wanted
+    ]
+    if not found:
+        raise ToolError(
+            f"no current fact {subject!r} {predicate!r}: find it with fact_search, "
+            "then forget it by id"
+        )
+    if len(found) > 1:
+        listed = "; ".join(f"{f.id}: {f.text()}" for f in found[:5])
+        raise ToolError(f"{len(found)} facts match, forget one by id: {listed}")
+    return found[0].id
 
 
 def _until(text: str, ctx: ToolContext) -> datetime:

@@ -223,7 +223,9 @@ def recipe_search(
 @tool
 def recipe_outcome(
     ctx: ToolContext,
-    recipe_id: Annotated[str, Field(description="The recipe id from recipe_search, 'rcp_…'.")],
+    recipe_id: Annotated[
+        str, Field(description="The recipe id from recipe_search ('rcp_…') or its exact name.")
+    ],
     success: Annotated[bool, Field(description="True if following it worked this time.")],
     note: Annotated[
         str | None, Field(description="What went wrong or differed, in a few words.")
@@ -233,8 +235,8 @@ def recipe_outcome(
     A success needs the user's confirmation or a tool's success report in this turn.
 
     Good: recipe_outcome(recipe_id="rcp_01…", success=False, note="API now needs a token")
-    Bad: recipe_outcome(recipe_id="export invoices", success=True) (use the id; report only
-    what actually happened).
+    Bad: recipe_outcome(recipe_id="rcp_01…", success=True) when the user has not said it
+    worked (report only what actually happened).
     """
     evidence = success_evidence(ctx) if success else "reported_failure"
     if evidence is None:
@@ -244,6 +246,11 @@ def recipe_outcome(
         )
     ctx.count_write()
     recipes = recipes_of(ctx.store)
+    if not recipe_id.startswith("rcp_"):  # small models often pass the name they just read
+        named = recipes.find(recipe_id, user_id=ctx.user_id)
+        if named is None:
+            raise ToolError(f"no recipe {recipe_id!r}: use the id or name recipe_search shows")
+        recipe_id = named.id
     try:
         with ctx.store.db.transaction() as conn:
             outcome = recipes.record_outcome(
