@@ -23,6 +23,7 @@ demo: $(STAMP)
 	rm -rf .demo-data
 	$(BIN)/engram replay evals/data/demo_long_session.jsonl --into .demo-data/replay
 	$(BIN)/engram memory list --data-dir .demo-data/replay --user demo
+	$(BIN)/engram replay evals/data/multiday_task.jsonl --into .demo-data/multiday
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from agent.turn import Turn
 from evals.transcripts import ExpectEvent
 from storage import Store
+from storage.errors import NotFound
 
 
 @dataclass
@@ -58,6 +60,19 @@ def _memory_matches(store: Store, user_id: str, spec: dict[str, Any]) -> list[st
     return found
 
 
+def _task_progress(
+    store: Store, user_id: str, spec: dict[str, Any], result: Callable[[bool, str], ProbeResult]
+) -> ProbeResult:
+    """The task record holds the expected ``completed`` / ``total`` / ``status``."""
+    try:
+        task = store.tasks.get(str(spec.get("task_id", "")), user_id=user_id)
+    except NotFound:
+        return result(False, f"no task {spec.get('task_id')!r}")
+    want = {k: spec[k] for k in ("completed", "total", "status") if k in spec}
+    have = {k: getattr(task, k) for k in want}
+    return result(have == want, f"{task.task_id}: {task.progress()}, {task.status}")
+
+
 def evaluate(
     probe: ExpectEvent, *, turn: Turn | None, store: Store, user_id: str, all_turns: list[Turn]
 ) -> ProbeResult:
@@ -104,6 +119,22 @@ def evaluate(
             bool(held),
             ", ".join(f"{q.id} ({'; '.join(q.reasons)})" for q in held) or "nothing held",
         )
+    if kind == "event_logged":
+        events = store.events.list(user_id=user_id, trace_id=turn.trace_id) if turn else []
+        needle = _fold(str(spec.get("text", "")))
+        hits = [
+            e
+            for e in events
+            if e.kind == spec.get("kind")
+            and needle in _fold(json.dumps(e.payload, ensure_ascii=False))
+        ]
+        return result(bool(hits), f"events of the step: {sorted({e.kind for e in events})}")
+    if kind == "task_progress":
+        return _task_progress(store, user_id, spec, result)
+    if kind == "context_mentions":
+        needle = _fold(str(spec.get("text", "")))
+        working = turn.working_memory if turn else ""
+        return result(needle in _fold(working), f"working memory: {working[:160]!r}")
     if kind == "within_budget":
         worst = (
             max((max(t.prompt_tokens, default=0), t.window) for t in all_turns)

@@ -15,6 +15,7 @@ from evals.probes import ProbeResult, evaluate
 from evals.replay_model import ReplayModel
 from evals.transcripts import (
     AssistantEvent,
+    CrashEvent,
     ExpectEvent,
     SessionEvent,
     TimeEvent,
@@ -36,6 +37,7 @@ class ReplayReport:
     turns: list[Turn] = field(default_factory=list)
     sessions: int = 0
     restarts: int = 0
+    crashes: int = 0
 
     @property
     def passed(self) -> bool:
@@ -47,6 +49,7 @@ class ReplayReport:
             "turns": len(self.turns),
             "sessions": self.sessions,
             "restarts": self.restarts,
+            "crashes": self.crashes,
             "tool_calls": sum(len(t.tool_calls) for t in self.turns),
             "invalid_calls": sum(t.invalid_calls for t in self.turns),
             "repaired_calls": sum(t.repaired_calls for t in self.turns),
@@ -91,7 +94,7 @@ def _steps(transcript: Transcript) -> dict[int, tuple[list[AssistantEvent], list
         if isinstance(event, UserEvent):
             current = i
             steps[i] = ([], [])
-        elif isinstance(event, SessionEvent):
+        elif isinstance(event, SessionEvent | CrashEvent):
             current = None
         elif current is not None and isinstance(event, AssistantEvent):
             steps[current][0].append(event)
@@ -122,6 +125,7 @@ def replay(
     report = ReplayReport(transcript=str(path), user_id=header.user_id, data_dir=str(data_dir))
     store = Store.open(data_dir, embedder=embedder, clock=clock)
     agent: Agent | None = None
+    session_id = "s1"
     last: Turn | None = None
     recorded: dict[str, deque[str]] = defaultdict(deque)
 
@@ -148,14 +152,23 @@ def replay(
                     report.restarts += 1
                     store.close()
                     store = Store.open(data_dir, embedder=embedder, clock=clock)
-                agent = new_agent(event.id)
+                session_id = event.id
+                agent = new_agent(session_id)
+            elif isinstance(event, CrashEvent):
+                # What a killed process leaves: committed records only. The session is not
+                # ended (no episode) and the next step runs in a fresh process on the same
+                # session, as `engram chat --session S` would after the crash.
+                report.crashes += 1
+                agent = None
+                store.close()
+                store = Store.open(data_dir, embedder=embedder, clock=clock)
             elif isinstance(event, TimeEvent):
                 if event.at:
                     clock.set(event.at)
                 else:
                     clock.advance(event.delta())
             elif isinstance(event, UserEvent):
-                agent = agent or new_agent("s1")
+                agent = agent or new_agent(session_id)
                 responses, tools = steps[i]
                 replayer.load(responses)
                 recorded.clear()

@@ -34,6 +34,12 @@ class SessionEvent(_Event):
     restart: bool = False
 
 
+class CrashEvent(_Event):
+    """The process dies here: no session end, no clean close; the next step reopens."""
+
+    type: Literal["crash"]
+
+
 class TimeEvent(_Event):
     type: Literal["time"]
     at: datetime | None = None
@@ -86,12 +92,15 @@ class ExpectEvent(_Event):
         "within_budget",
         "answer_format",
         "recall_mentions",
+        "event_logged",
+        "task_progress",
+        "context_mentions",
     ]
     label: str = ""
 
 
 Event = Annotated[
-    SessionEvent | TimeEvent | UserEvent | AssistantEvent | ToolEvent | ExpectEvent,
+    SessionEvent | CrashEvent | TimeEvent | UserEvent | AssistantEvent | ToolEvent | ExpectEvent,
     Field(discriminator="type"),
 ]
 _EVENT = TypeAdapter(Event)

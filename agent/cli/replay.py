@@ -94,7 +94,8 @@ def print_report(report: ReplayReport) -> None:
     m = report.metrics()
     click.echo(
         f"\nprobes {m['probes']['passed']}/{m['probes']['total']} passed · "
-        f"{m['turns']} turns in {m['sessions']} sessions ({m['restarts']} restarts) · "
+        f"{m['turns']} turns in {m['sessions']} sessions ({m['restarts']} restarts, "
+        f"{m['crashes']} crashes) · "
         f"{m['tool_calls']} tool calls · {m['invalid_calls']} invalid "
         f"({m['repaired_calls']} repaired) · {m['writes']} writes · prompt tokens "
         f"mean {m['prompt_tokens']['mean']} max {m['prompt_tokens']['max']}"
