@@ -336,7 +336,9 @@ def test_matching_recipe_pages_in_ranked_by_success(store: Store) -> None:
     recipes.save(user_id="u", name="water", trigger="water the plants", steps=["s"], trace_id="w")
     store.insert_passage(user_id="u", text="The invoices folder is on the NAS", trace_id="p")
     pagein = PageIn(store, floor=0.3)
-    items = [i for i in pagein.retrieve("export invoices to CSV", user_id="u") if i.kind == "recipe"]
+    items = [
+        i for i in pagein.retrieve("export invoices to CSV", user_id="u") if i.kind == "recipe"
+    ]
     assert [i.id for i in items] == [ids["export invoices via api"], ids["export invoices via web"]]
     assert "Steps: 1. s" in items[0].text and "worked 2" in items[0].text
     assert not [i for i in pagein.retrieve("book a dentist", user_id="u") if i.kind == "recipe"]
