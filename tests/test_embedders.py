@@ -40,7 +40,7 @@ def test_minilm_shape_dtype_and_unit_rows(minilm: MiniLMEmbedder) -> None:
     assert vectors.shape == (3, 384)
     assert vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    assert minilm.model_id == "all-MiniLM-L6-v2-int8"
+    assert minilm.model_id == "all-MiniLM-L6-v2-int8-dq"
     assert minilm.dim == 384
 
 
