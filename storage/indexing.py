@@ -5,17 +5,20 @@ LanceDB append) happens in batches before the next search. If a process dies
 before that, the first search of the next process reconciles the index with
 the records, so nothing committed is ever unsearchable for long and nothing
 forgotten stays findable. The sources leave archived records out, so a
-reconcile removes them from the index and never adds them back.
+reconcile removes them from the index and never adds them back. A rebuild
+(``engram memory reindex``) drops the index and builds it again from the
+records, for when the embedding model changed.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .vectors import IndexedText, VectorIndex
 
 SourceFn = Callable[[str], list[IndexedText]]
+REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild: bounds memory
 
 
 class IndexSync:
@@ -46,6 +49,28 @@ class IndexSync:
         pending = self._pending.pop(key, [])
         if pending:
             self.index.add(table, pending, user_id=user_id)
+
+    def rebuild(self, table: str, *, user_ids: Sequence[str]) -> dict[str, int]:
+        """Drop ``table`` and index these users' records anew; items indexed per user.
+
+        The embedder must answer before anything is dropped. A rebuild cut short is
+        finished user by user by their next search (its reconcile), as long as that
+        runs with the same embedder.
+        """
+        self.index.embedder.embed(["engram index rebuild"])
+        self.index.drop(table)
+        self._reconciled = {key for key in self._reconciled if key[0] != table}
+        for key in [key for key in self._pending if key[0] == table]:
+            del self._pending[key]
+        counts: dict[str, int] = {}
+        for user_id in user_ids:
+            items = list({item.id: item for item in self._sources[table](user_id)}.values())
+            for start in range(0, len(items), REBUILD_BATCH):
+                self.index.add(table, items[start : start + REBUILD_BATCH], user_id=user_id)
+            self._reconciled.add((table, user_id))
+            counts[user_id] = len(items)
+        self.index.optimize(table)  # fold the last appends into the indices
+        return counts
 
     def _reconcile(self, table: str, user_id: str) -> None:
         records = {item.id: item for item in self._sources[table](user_id)}

@@ -528,6 +528,36 @@ class Store:
         valid = self.facts.valid_among(fact_ids, user_id=user_id, as_of=as_of)
         return [h for h in hits if h.kind != "fact" or h.id in valid][:limit]
 
+    def reindex(self, *, trace_id: str) -> dict[str, Any]:
+        """Rebuild every user's search index from the records with the current embedder.
+
+        The old table is dropped unread, so an index of another embedding model goes
+        too; records are only read (archived ones stay out). One event per user.
+        """
+        users = [
+            row[0]
+            for row in self.db.query(
+                "SELECT user_id FROM facts UNION SELECT user_id FROM passages "
+                "UNION SELECT user_id FROM episodes UNION SELECT user_id FROM events ORDER BY 1"
+            )
+        ]
+        counts = self.index.rebuild(MEMORY_TABLE, user_ids=users)
+        model = self.embedder.model_id
+        with self.db.transaction() as conn:
+            for user_id, items in counts.items():
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="index_rebuilt",
+                    trace_id=trace_id,
+                    payload={"items": items, "model": model},
+                )
+        total = sum(counts.values())
+        logger.bind(trace_id=trace_id).info(
+            "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
+        )
+        return {"users": len(counts), "items": total, "model": model}
+
     # -- index sources: what the search index must contain for a user --
 
     def _memory_items(self, user_id: str) -> list[IndexedText]:

@@ -168,6 +168,20 @@ class VectorIndex:
             return 0
         return self._delete_ids(state.table, list(ids), user_id)
 
+    def drop(self, table: str) -> None:
+        """Delete the whole table, every user's rows, unread (a missing one is fine).
+
+        Its model is never checked: this is how an index of another model goes away.
+        """
+        _check_table_name(table)
+        self._tables.pop(table, None)
+        try:
+            self._db.drop_table(table)
+        except (OSError, RuntimeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "not found" in str(exc).lower():
+                return
+            raise StorageError(f"cannot drop vector table {table!r}: {exc}") from exc
+
     def optimize(self, table: str) -> None:
         """Compact the table and fold appended rows into its indices."""
         state = self._state(table)

@@ -1,5 +1,5 @@
 """``engram memory``: list, show, search, add, edit, forget, history, export, import, confirm,
-prune, restore."""
+prune, restore, reindex."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from storage.store import SearchKind
 from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
+from .reindex import reindex_cmd
 
 
 @click.group()
@@ -453,5 +454,5 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
 
 # Reviewing the quarantine is the firewall's business; the command lives with it.
 memory.add_command(confirm_cmd)
-for command in (prune_cmd, restore_cmd):
+for command in (prune_cmd, restore_cmd, reindex_cmd):
     memory.add_command(command)
