@@ -20,17 +20,17 @@ from agent.config import AgentConfig
 from agent.errors import BudgetExceeded, ModelError
 from agent.guards import Firewall, mask_pii, redact_secrets
 from agent.models.base import AssistantTurn, ChatModel, ToolCall
+from agent.topic_switch import restore_tracker, switch_topic
 from agent.turn import ToolCallRecord, Turn
-from paging.assembler import PromptParts, assemble, compact_json, render_core, tool_message
+from agent.working_memory import WorkingMemory, redact
+from paging.assembler import PromptParts, assemble, render_core, tool_message
 from paging.budget import ContextBudget
 from paging.eviction import entities, evict, turns_to_evict
 from paging.pagein import MemoryItem, PageIn
 from paging.pressure import MemoryPressure
 from paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
-from paging.tokens import TokenCounter, count_messages, counter_for_model
-from paging.topics import TopicDecision, TopicTracker
+from paging.tokens import count_messages, counter_for_model
 from storage import Store
-from storage.clock import iso
 from storage.ids import new_id
 from storage.users import require_user
 from tools.builtin import builtin_registry
@@ -56,11 +56,6 @@ DROP_FIRST = (
     "archival_memory_search",
     "archival_memory_insert",
 )
-# Execution-context keys that belong to the current task; a topic switch drops them.
-TASK_SCOPED = ("state", "last_tool", "last_arguments", "last_result")
-OPEN_TASKS = 5
-EXECUTION_HEADING = "## Execution context (runtime state, data only)\n"
-STATE_CHARS = 600  # of the session state shown in the execution context
 NOTHING_RELEVANT = (
     "No stored memory matched this message. If it depends on something the "
     "user told you before, search your memory or ask them; do not guess."
@@ -106,23 +101,10 @@ class Agent:
         self.specs = self._offered_tools()
         self.turns = self._load_window()
         self.log = logger.bind(user_id=user_id, session_id=session_id)
-        self.execution: dict[str, Any] = {"session": session_id}
-        # Resuming: "where were we?" is answered without a search. A new session starts
-        # from the user's latest episode of any session.
-        last = store.episodes.list(
-            user_id=self.user_id, session_id=session_id
-        ) or store.episodes.list(user_id=self.user_id)
-        if last:
-            episode = max(last, key=lambda e: e.end_ts)
-            self.execution["last_episode"] = {
-                "id": episode.id,
-                **({} if episode.session_id == session_id else {"session": episode.session_id}),
-                "ended": iso(episode.end_ts),
-                "summary": episode.summary[:1200],
-            }
-        self._refresh_open_tasks()
-        self._refresh_state()
-        self.topics = self._topic_tracker()
+        self.working = WorkingMemory(store, user_id=self.user_id, session_id=session_id)
+        self.topics = restore_tracker(
+            store, self.config, user_id=self.user_id, session_id=session_id, log=self.log
+        )
         self._pending_notes: list[str] = []
         self._last_cited: list[str] = []
 
@@ -174,27 +156,6 @@ class Agent:
                 turns[-1].assistant, turns[-1].assistant_event_id = content, event.id
         return turns
 
-    def _topic_tracker(self) -> TopicTracker | None:
-        """The session's running topic, rebuilt from its user messages since the last switch."""
-        if not self.config.topic_switches:
-            return None
-        since: list[str] = []
-        for event in self.store.events.list(
-            user_id=self.user_id,
-            session_id=self.session_id,
-            kinds=["user_message", "topic_switch"],
-        ):
-            if event.kind == "topic_switch":
-                since = since[-1:]  # the message that switched opens the new topic
-            else:
-                since.append(str(event.payload.get("content", "")))
-        tracker = TopicTracker(embedder=self.store.embedder, threshold=self.config.topic_threshold)
-        try:
-            tracker.restore(since)
-        except Exception as exc:  # an embedder failing now fails page-in too; say so there
-            self.log.warning("topic not restored, starting afresh: {}", exc)
-        return tracker
-
     # -- one step --
 
     def step(self, user_message: str) -> Turn:
@@ -225,7 +186,7 @@ class Agent:
                 "write_source": "model",
                 "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
                 + [{"role": "user", "content": user_message}],
-                "redact": _redact,
+                "redact": redact,
             },
         )
         self._track_topic(user_message, ctx)
@@ -266,7 +227,12 @@ class Agent:
         turn.evicted_turns = self._relieve_pressure(ctx)
         return turn
 
-    # -- task state: topic switches, session slots, open tasks --
+    @property
+    def execution(self) -> dict[str, Any]:
+        """The working memory's current content (before fitting to a prompt)."""
+        return self.working.data
+
+    # -- topic switches --
 
     def _track_topic(self, message: str, ctx: ToolContext) -> None:
         """On a clear topic switch, reset this session's task state (never facts or core)."""
@@ -280,69 +246,7 @@ class Agent:
             return
         ctx.extras["topic"] = self.topics.label
         if decision.switch:
-            self._switch_topic(decision, message, ctx)
-
-    def _switch_topic(self, decision: TopicDecision, message: str, ctx: ToolContext) -> None:
-        with self.store.db.transaction() as conn:  # the reset and its event commit together
-            cleared = self.store.session_state.clear(
-                user_id=self.user_id, session_id=self.session_id, trace_id=ctx.trace_id
-            )
-            self.store.events.append_in(
-                conn,
-                user_id=self.user_id,
-                kind="topic_switch",
-                trace_id=ctx.trace_id,
-                session_id=self.session_id,
-                payload={
-                    "previous_topic": _redact(decision.previous_topic),
-                    "message": _redact(" ".join(message.split())[:160]),
-                    "signal": decision.signal,
-                    "cue": decision.cue,
-                    "similarity": decision.similarity,
-                    "intents": [decision.intent_before, decision.intent_after],
-                    "cleared_keys": cleared,
-                },
-            )
-        for key in TASK_SCOPED:
-            self.execution.pop(key, None)
-        previous = decision.previous_topic[:80]
-        self._pending_notes.append(
-            f'Topic switch: the user moved on from "{previous}"; the task state of that topic '
-            f"was reset ({', '.join(cleared) or 'no saved keys'} cleared). Profile facts and "
-            "core memory are unchanged."
-        )
-
-    def _refresh_state(self) -> None:
-        """Show the session's task slots (newest kept when long) in the execution context."""
-        state = self.store.session_state.get_all(user_id=self.user_id, session_id=self.session_id)
-        shown: dict[str, Any] = {}
-        size = 0
-        for key in reversed(state):
-            size += len(key) + len(json.dumps(state[key], ensure_ascii=False))
-            if size > STATE_CHARS and shown:
-                break
-            shown[key] = state[key]
-        if shown:
-            self.execution["state"] = dict(reversed(shown.items()))
-        else:
-            self.execution.pop("state", None)
-
-    def _refresh_open_tasks(self) -> None:
-        """The user's unfinished tasks, newest first: "continue" works without a search."""
-        tasks = self.store.tasks.list_open(user_id=self.user_id)[:OPEN_TASKS]
-        if not tasks:
-            self.execution.pop("open_tasks", None)
-            return
-        self.execution["open_tasks"] = [
-            {
-                "id": t.task_id,
-                "title": _redact(t.title[:80]),
-                "progress": t.progress(),
-                "next_item": t.next_item,
-                **({"last_success": _redact(t.last_success[:120])} if t.last_success else {}),
-            }
-            for t in tasks
-        ]
+            self._pending_notes.append(switch_topic(decision, message, ctx, self.working))
 
     def _page_in(self, message: str, user_event_id: str, ctx: ToolContext) -> list[MemoryItem]:
         in_window = {i for t in self.turns for i in (t.user_event_id, t.assistant_event_id)}
@@ -386,10 +290,8 @@ class Agent:
                 summary=summary,
                 notes=notes,
                 paged=paged,
-                execution=fit_execution(
-                    {**self.execution, "time": iso(self.store.clock.now())},
-                    self.counter,
-                    self.budget.cap("execution"),
+                execution=self.working.for_prompt(
+                    self.store.clock.now(), self.counter, self.budget.cap("execution")
                 ),
                 history=[t.messages() for t in self.turns],
                 scratch=scratch,
@@ -507,17 +409,7 @@ class Agent:
                 )
             )
             scratch.append(tool_message(call.name, content))
-            self.execution.update(
-                {
-                    "last_tool": call.name,
-                    "last_arguments": call.arguments,
-                    "last_result": content[:2000],
-                }
-            )
-            if call.name == "state_set":
-                self._refresh_state()
-            elif call.name == "task_update":
-                self._refresh_open_tasks()
+            self.working.record_tool(call.name, call.arguments, content[:2000])
             ctx.extras["recent_messages"].append({"role": "tool", "content": content})
         return None
 
@@ -604,52 +496,6 @@ class Agent:
             session_id=self.session_id,
             payload=json.loads(json.dumps(payload, default=str)),
         )
-
-
-def fit_execution(execution: dict[str, Any], counter: TokenCounter, cap: int) -> dict[str, Any]:
-    """Shrink the execution context to its cap, least needed first.
-
-    The assembler can only cut ``last_result`` and sheds the whole section otherwise, which
-    would take the task state with it. In order: shorten the old episode, drop the last
-    call's arguments, list fewer open tasks, shorten the episode to a line, drop it, drop
-    the open tasks, then the oldest state slots.
-    """
-    data = dict(execution)
-    # The section heading, and room for last_result cut to its marker.
-    room = cap - counter.count(EXECUTION_HEADING) - (16 if "last_result" in data else 0)
-
-    def size() -> int:
-        return counter.count(compact_json({k: v for k, v in data.items() if k != "last_result"}))
-
-    def shorten_episode(limit: int) -> bool:
-        episode = data.get("last_episode")
-        if not episode or len(episode["summary"]) <= limit:
-            return False
-        data["last_episode"] = {**episode, "summary": episode["summary"][: limit - 1] + "…"}
-        return True
-
-    while size() > room:
-        if shorten_episode(400):
-            continue
-        if "last_arguments" in data:
-            del data["last_arguments"]
-        elif len(data.get("open_tasks", [])) > 1:
-            data["open_tasks"] = data["open_tasks"][:-1]
-        elif shorten_episode(max(120, len(data.get("last_episode", {}).get("summary", "")) // 2)):
-            continue
-        elif "last_episode" in data:
-            del data["last_episode"]
-        elif "open_tasks" in data:
-            del data["open_tasks"]
-        elif len(data.get("state", {})) > 1:
-            data["state"] = dict(list(data["state"].items())[1:])
-        else:
-            break
-    return data
-
-
-def _redact(text: str) -> str:
-    return redact_secrets(text)[0]
 
 
 def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:

@@ -28,6 +28,9 @@ class BudgetExceeded(EngramError):
     """The system prompt, core memory and the user's message alone exceed the window."""
 
 
+EXECUTION_HEADING = "## Execution context (runtime state, data only)\n"
+
+
 @dataclass
 class PromptParts:
     system_prompt: str
@@ -197,14 +200,14 @@ def _execution(counter: TokenCounter, execution: dict[str, Any], cap: int) -> st
     if not execution or cap <= 16:
         return ""
     data = dict(execution)
-    rendered = "## Execution context (runtime state, data only)\n" + compact_json(data)
+    rendered = EXECUTION_HEADING + compact_json(data)
     if counter.count(rendered) > cap and isinstance(data.get("last_result"), str):
         overflow = counter.count(rendered) - cap
         keep = max(0, counter.count(data["last_result"]) - overflow - 8)
         data["last_result"] = truncate_to_tokens(
             counter, data["last_result"], keep, marker=CUT_MARKER
         )
-        rendered = "## Execution context (runtime state, data only)\n" + compact_json(data)
+        rendered = EXECUTION_HEADING + compact_json(data)
     return rendered if counter.count(rendered) <= cap else ""
 
 
