@@ -1,8 +1,8 @@
 """Forgetting that sticks.
 
 A forgotten fact takes with it what derives from the same source events: passages
-from those events that state its value, and mentions of the value in episodes and
-rolling summaries of those events (redacted). Tombstones keep the fact's
+and recipes from those events that state its value, and mentions of the value in
+episodes and rolling summaries of those events (redacted). Tombstones keep the fact's
 fingerprint, its source event ids and a hash of each source message's text, so
 neither the same events nor a replay of the same words can create it again; the
 user stating it anew, in other words, can.
@@ -56,7 +56,12 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
     """Remove or redact what derives from the forgotten versions; runs in the caller's tx."""
     sources = sorted({s for v in versions for s in v.source_event_ids})
     values = {v.object.strip() for v in versions if len(v.object.strip()) >= 2}
-    report: dict[str, list[str]] = {"passages": [], "episodes": [], "summaries": []}
+    report: dict[str, list[str]] = {
+        "passages": [],
+        "recipes": [],
+        "episodes": [],
+        "summaries": [],
+    }
     if not sources or not values:
         return report
     for passage_id, text in conn.execute(
@@ -67,6 +72,15 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
         if redact(text, values) != text:
             conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage_id])
             report["passages"].append(passage_id)
+    for recipe_id, name, trigger, steps in conn.execute(
+        "SELECT id, name, trigger, steps FROM recipes WHERE user_id = ? "
+        "AND len(list_intersect(source_event_ids, ?)) > 0",
+        [user_id, sources],
+    ).fetchall():
+        text = "\n".join([name, trigger, *steps])
+        if redact(text, values) != text:
+            conn.execute("DELETE FROM recipes WHERE user_id = ? AND id = ?", [user_id, recipe_id])
+            report["recipes"].append(recipe_id)
     for episode_id, summary in conn.execute(
         "SELECT id, summary FROM episodes WHERE user_id = ? "
         "AND len(list_intersect(source_event_ids, ?)) > 0",

@@ -377,6 +377,8 @@ class Store:
                     record_id, user_id=user_id, trace_id=trace_id, conn=conn
                 )
                 derived = cascade(conn, user_id=user_id, versions=versions)
+                if derived["recipes"]:
+                    self.db.changed("recipes")
                 removed = [f.id for f in versions] + derived["passages"]
                 table = MEMORY_TABLE
             elif record_id.startswith("psg_"):
@@ -396,7 +398,10 @@ class Store:
                 payload={
                     "id": record_id,
                     "removed": removed,
-                    "redacted": {k: v for k, v in derived.items() if k != "passages"},
+                    "redacted": {
+                        k: v for k, v in derived.items() if k not in ("passages", "recipes")
+                    },
+                    "deleted_recipes": derived.get("recipes", []),
                 },
             )
         if table:

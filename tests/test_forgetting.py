@@ -157,3 +157,43 @@ def test_fact_forget_by_subject_and_predicate(store: Store) -> None:
     turn = agent.step("forget what I like")
     assert "2 facts match, forget one by id" in turn.tool_calls[0].result
     assert len(store.facts.list(user_id="u")) == 2  # ambiguous: nothing forgotten
+
+
+def test_forget_deletes_recipes_of_the_same_source_that_state_it(store: Store) -> None:
+    event = store.log_turn(
+        user_id="u",
+        role="user",
+        content="Log in as admin with the vault word Rosebud",
+        session_id="s",
+    )
+    fact = store.remember_fact(
+        user_id="u",
+        subject="u",
+        predicate="vault_word",
+        object="Rosebud",
+        trace_id="t",
+        source_event_ids=[event.id],
+    ).fact
+    assert fact is not None
+    stating = store.recipes.save(
+        user_id="u",
+        name="open the vault",
+        trigger="user wants the vault opened",
+        steps=["log in as admin", "type Rosebud"],
+        trace_id="t",
+        source_event_ids=[event.id],
+    ).recipe
+    unrelated = store.recipes.save(
+        user_id="u",
+        name="water plants",
+        trigger="plants need water",
+        steps=["fill the can"],
+        trace_id="t",
+        source_event_ids=[event.id],
+    ).recipe
+    assert len(store.recipes.candidates(user_id="u")) == 2  # cached list, then invalidated
+    report = store.forget(fact.id, user_id="u", trace_id="t2")
+    assert [r.id for r in store.recipes.candidates(user_id="u")] == [unrelated.id]
+    [event_forget] = store.events.list(user_id="u", kinds=["memory_forget"])
+    assert event_forget.payload["deleted_recipes"] == [stating.id]
+    assert report["removed"] == [fact.id]
