@@ -43,6 +43,7 @@ ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.
 DROP_FIRST = (
     "send_message",
+    "episode_save",
     "recipe_outcome",
     "recipe_save",
     "recipe_search",
@@ -187,6 +188,7 @@ class Agent:
                 "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
                 + [{"role": "user", "content": user_message}],
                 "redact": redact,
+                "save_episode": self.save_episode,
             },
         )
         self._track_topic(user_message, ctx)
@@ -421,21 +423,36 @@ class Agent:
         return self.registry.call(call.name, call.arguments, ctx)
 
     def end_session(self) -> str | None:
-        """Summarize what is still in the window into an episode; the window stays."""
-        if not self.turns:
+        """Keep the session's last stretch as an episode; the window stays."""
+        return self.save_episode()
+
+    def save_episode(self) -> str | None:
+        """Summarize the window's turns that no episode of this session covers yet.
+
+        At session end, and on demand (``episode_save``); a resumed session's reloaded
+        turns, already in an episode, are not summarized twice.
+        """
+        covered = {
+            i
+            for e in self.store.episodes.list(
+                user_id=self.user_id, session_id=self.session_id, include_archived=True
+            )
+            for i in e.source_event_ids
+        }
+        turns = [t for t in self.turns if t.user_event_id not in covered]
+        if not turns:
             return None
-        trace_id = new_id("trc")
-        summary = mask_pii(self.summarizer.summarize(self.turns))[0]
-        sources = [i for t in self.turns for i in (t.user_event_id, t.assistant_event_id) if i]
+        summary = mask_pii(self.summarizer.summarize(turns))[0]
+        sources = [i for t in turns for i in (t.user_event_id, t.assistant_event_id) if i]
         episode = self.store.episodes.build(
             user_id=self.user_id,
             session_id=self.session_id,
-            start_ts=self.turns[0].ts,
-            end_ts=self.turns[-1].ts,
+            start_ts=turns[0].ts,
+            end_ts=turns[-1].ts,
             summary=summary,
-            entities=entities(self.turns),
+            entities=entities(turns),
             source_event_ids=sources,
-            trace_id=trace_id,
+            trace_id=new_id("trc"),
         )
         self.store.save_episode(episode)
         return episode.id

@@ -126,3 +126,25 @@ def test_relative_valid_until_resolves_against_the_session_clock(
     )
     chat(store, "s", ["x"], bad)
     assert "is not a date" in bad.calls[1].messages[-1]["content"]
+
+
+def test_episode_on_demand_then_session_end_covers_only_new_turns(
+    store: Store, clock: ManualClock
+) -> None:
+    save = AssistantTurn(tool_calls=[ToolCall(id="1", name="episode_save", arguments={})])
+    model = ScriptedModel(["Noted the budget.", save, "Saved where we are.", "Tiles noted."])
+    agent = chat(store, "s1", ["The kitchen budget is 9000 euros", "let's stop here"], model)
+    assert "episode saved: eps_" in model.calls[2].messages[-1]["content"]
+    [first] = store.episodes.list(user_id="u", session_id="s1")
+    assert "9000" in first.summary
+    clock.advance(timedelta(hours=1))
+    agent.step("We picked green tiles")
+    second = agent.end_session()
+    assert second is not None
+    episodes = store.episodes.list(user_id="u", session_id="s1")
+    assert [e.id for e in episodes] == [first.id, second]
+    assert "green tiles" in episodes[1].summary and "9000" not in episodes[1].summary
+    # a restart reloads the window; its turns are in episodes already: nothing twice
+    resumed = Agent(user_id="u", session_id="s1", store=store, model=ScriptedModel([]))
+    assert resumed.end_session() is None
+    assert len(store.episodes.list(user_id="u", session_id="s1")) == 2

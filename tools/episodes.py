@@ -52,6 +52,25 @@ def episode_search(
     )
 
 
+@tool
+def episode_save(ctx: ToolContext) -> str:
+    """Summarize this session so far into an episode now (before a break, or when asked).
+
+    Good: episode_save() when the user says "let's stop here for today".
+    Bad: episode_save() after every message (sessions are summarized when they end).
+    """
+    save = ctx.extras.get("save_episode")
+    if save is None:
+        raise ToolError("episodes are saved from a running session; nothing to summarize here")
+    ctx.count_write()
+    episode_id = save()
+    if episode_id is None:
+        return "nothing new to summarize: every turn of this session is in an episode already"
+    episode = ctx.store.episodes.get(episode_id, user_id=ctx.user_id)
+    span = f"{iso(episode.start_ts)[:16]} to {iso(episode.end_ts)[:16]}"
+    return f"episode saved: {episode.id} ({span})"
+
+
 def _when(text: str, ctx: ToolContext, edge: str) -> datetime:
     """ISO-8601, or a period ("last week", "上周") whose start or end bounds the search."""
     try:
