@@ -59,13 +59,6 @@ def fact(subject: str, predicate: str, obj: str, confidence: float = 0.9) -> dic
     return {"subject": subject, "predicate": predicate, "object": obj, "confidence": confidence}
 
 
-def test_old_import_path_still_works() -> None:
-    from agent import firewall, guards
-
-    assert firewall.Firewall is guards.Firewall
-    assert firewall.redact_secrets("key sk-abcdefghijklmnop1234")[1] == ["api_key"]
-
-
 # -- injection versus the user's own standing preferences ----------------------------------------
 
 
