@@ -86,6 +86,7 @@ class MemoryItem:
     confidence: float | None = None
     tokens: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    session_id: str | None = None
     # The raw turns (event ids) this item came from; a turn is its own source.
     source_turn_ids: list[str] = field(default_factory=list)
 
@@ -430,6 +431,7 @@ class PageIn:
                     confidence=fact.confidence if fact else None,
                     meta={**cand.meta, "object": fact.object} if fact else cand.meta,
                     source_turn_ids=[cand.id] if cand.kind == "turn" else [],
+                    session_id=cand.session_id,
                 )
             )
         items.sort(key=lambda i: (-i.score, i.id))

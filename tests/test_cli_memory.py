@@ -193,3 +193,21 @@ def test_default_data_dir_is_not_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
     path = resolve_data_dir(None, env={})
     assert str(path).endswith("engram") and not str(path).startswith("/tmp")
     assert resolve_data_dir(None, env={"ENGRAM_HOME": "/srv/e"}) == Path("/srv/e")
+
+
+def test_search_ranks_like_page_in_and_keeps_raw_routes(cli) -> None:
+    add(cli)
+    add(cli, obj="Shanghai")  # supersedes Paris
+    cli("memory", "add", "--text", "Order ORD-58213: oak desk, delivery on May 19")
+    ranked = cli("memory", "search", "ORD-58213 delivery", "--json").json()
+    assert ranked["mode"] == "ranked"
+    assert ranked["hits"][0]["text"].startswith("Order ORD-58213")
+    assert "exact" in ranked["hits"][0]["route"].split("+")
+    scores = [h["score"] for h in ranked["hits"]]
+    assert scores == sorted(scores, reverse=True)
+    lives = cli("memory", "search", "where does alice live", "--json").json()["hits"]
+    assert not any("Paris" in h["text"] for h in lives)  # superseded: never ranked
+    raw = cli("memory", "search", "oak desk", "--mode", "fts", "--json").json()
+    assert raw["mode"] == "fts" and raw["hits"][0]["route"] == "fts"
+    empty = cli("memory", "search", "   ")
+    assert empty.code != 0 and "non-empty" in empty.err

@@ -10,6 +10,7 @@ from typing import Any, cast
 import click
 
 from agent.guards import import_through_firewall
+from paging.pagein import MemoryItem, PageIn
 from storage import Fact, Store
 from storage.clock import parse_time
 from storage.errors import UserError
@@ -166,11 +167,15 @@ def _get_record(store: Store, record_id: str, user_id: str) -> dict[str, Any]:
     "--kind",
     "kinds",
     multiple=True,
-    type=click.Choice(["fact", "passage", "turn"]),
+    type=click.Choice(["fact", "passage", "turn", "episode"]),
     help="Restrict to these kinds (repeatable); default all.",
 )
 @click.option(
-    "--mode", type=click.Choice(["hybrid", "vector", "fts"]), default="hybrid", show_default=True
+    "--mode",
+    type=click.Choice(["ranked", "hybrid", "vector", "fts"]),
+    default="ranked",
+    show_default=True,
+    help="ranked: what page-in would rank (every route, scored); the others: one raw route.",
 )
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
@@ -184,41 +189,65 @@ def search_cmd(
     limit: int,
     as_of: str | None,
 ) -> None:
-    """Search facts, archival passages and past turns."""
+    """Search facts, archival passages, episodes and past turns."""
     inv = invocation(data_dir, user, as_json)
+    at = parse_time(as_of) if as_of else None
+    if not query.strip():
+        raise UserError("search query must be non-empty text")
     with open_store(inv) as store:
-        hits = store.search(
-            query,
-            user_id=inv.user_id,
-            kinds=cast("tuple[SearchKind, ...]", kinds or ("fact", "passage", "turn")),
-            mode=mode,
-            limit=limit,
-            as_of=parse_time(as_of) if as_of else None,
-        )
+        if mode == "ranked":
+            hits = [
+                _ranked_hit(item)
+                for item in PageIn(store, floor=0.0).retrieve(
+                    query,
+                    user_id=inv.user_id,
+                    as_of=at,
+                    kinds=kinds or ("fact", "passage", "turn", "episode"),
+                    limit=limit,
+                )
+            ]
+        else:
+            raw = store.search(
+                query,
+                user_id=inv.user_id,
+                kinds=cast("tuple[SearchKind, ...]", kinds or ("fact", "passage", "turn")),
+                mode=mode,
+                limit=limit,
+                as_of=at,
+            )
+            hits = [
+                {
+                    "id": h.id,
+                    "kind": h.kind,
+                    "score": h.score,
+                    "route": h.route,
+                    "text": h.text,
+                    "ts": h.ts.isoformat(),
+                    "session_id": h.session_id,
+                    "trace_id": h.trace_id,
+                }
+                for h in raw
+            ]
     if as_json:
-        emit_json(
-            {
-                "query": query,
-                "hits": [
-                    {
-                        "id": h.id,
-                        "kind": h.kind,
-                        "score": h.score,
-                        "route": h.route,
-                        "text": h.text,
-                        "ts": h.ts.isoformat(),
-                        "session_id": h.session_id,
-                        "trace_id": h.trace_id,
-                    }
-                    for h in hits
-                ],
-            }
-        )
+        emit_json({"query": query, "mode": mode, "hits": hits})
         return
     if not hits:
         click.echo("no matches")
     for hit in hits:
-        click.echo(f"{hit.score:7.4f}  {hit.kind:<7} {hit.id}  {hit.text[:120]}")
+        click.echo(f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {hit['text'][:120]}")
+
+
+def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "kind": item.kind,
+        "score": round(item.score, 4),
+        "route": "+".join(item.routes),
+        "text": item.text,
+        "ts": item.ts.isoformat(),
+        "session_id": item.session_id,
+        "confidence": item.confidence,
+    }
 
 
 @memory.command("add")
