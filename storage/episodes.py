@@ -26,11 +26,12 @@ class Episode(Record):
     source_event_ids: list[str]
     created_at: datetime
     trace_id: str
+    participants: list[str] = []  # who spoke: the user's id and "assistant"
 
 
 _COLUMNS = (
     "id, user_id, session_id, start_ts, end_ts, summary, entities, source_event_ids, "
-    "created_at, trace_id"
+    "created_at, trace_id, participants"
 )
 
 
@@ -50,6 +51,7 @@ class EpisodeStore:
         entities: Sequence[str],
         source_event_ids: Sequence[str],
         trace_id: str,
+        participants: Sequence[str] = (),
     ) -> Episode:
         return Episode(
             id=new_id("eps"),
@@ -62,11 +64,12 @@ class EpisodeStore:
             source_event_ids=list(source_event_ids),
             created_at=self._clock.now(),
             trace_id=trace_id,
+            participants=list(participants) or [user_id, "assistant"],
         )
 
     def insert(self, episode: Episode, *, conn: Any) -> None:
         conn.execute(
-            f"INSERT INTO episodes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO episodes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 episode.id,
                 episode.user_id,
@@ -78,6 +81,7 @@ class EpisodeStore:
                 episode.source_event_ids,
                 db_time(episode.created_at),
                 episode.trace_id,
+                episode.participants,
             ],
         )
 
@@ -153,4 +157,5 @@ def _episode(row: tuple[Any, ...]) -> Episode:
         source_event_ids=list(row[7] or []),
         created_at=from_db_time(row[8]),
         trace_id=row[9],
+        participants=list(row[10] or []),
     )

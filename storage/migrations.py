@@ -219,6 +219,10 @@ _ARCHIVE_AND_SESSION_STATE = _sql(
     )""",
 )
 
+_EPISODE_PARTICIPANTS = _sql(
+    """ALTER TABLE episodes ADD COLUMN participants VARCHAR[] DEFAULT []""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -226,6 +230,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("004_recipes_and_tasks", _RECIPES_AND_TASKS),
     Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
     Migration("006_archive_and_session_state", _ARCHIVE_AND_SESSION_STATE),
+    Migration("007_episode_participants", _EPISODE_PARTICIPANTS),
 )
 
 

@@ -136,7 +136,7 @@ def test_episode_on_demand_then_session_end_covers_only_new_turns(
     agent = chat(store, "s1", ["The kitchen budget is 9000 euros", "let's stop here"], model)
     assert "episode saved: eps_" in model.calls[2].messages[-1]["content"]
     [first] = store.episodes.list(user_id="u", session_id="s1")
-    assert "9000" in first.summary
+    assert "9000" in first.summary and first.participants == ["u", "assistant"]
     clock.advance(timedelta(hours=1))
     agent.step("We picked green tiles")
     second = agent.end_session()
