@@ -14,6 +14,7 @@ from .records import Event
 from .users import require_user
 
 _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
+_ROWS_PER_INSERT = 200  # one multi-row INSERT per chunk: a statement per row costs ~0.5 ms
 
 
 class EventLog:
@@ -68,20 +69,21 @@ class EventLog:
         self._db.changed("events")
         return event
 
+    def append_many_in(self, conn: Any, items: Sequence[dict[str, Any]]) -> builtins.list[Event]:
+        """Append several events inside a caller's open transaction, in order, in one go."""
+        events = [self._build(**{"trace_id": None, "session_id": None, **item}) for item in items]
+        for start in range(0, len(events), _ROWS_PER_INSERT):
+            chunk = events[start : start + _ROWS_PER_INSERT]
+            rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+            params = [value for event in chunk for value in _row(event)]
+            conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
+        if events:
+            self._db.changed("events")
+        return events
+
     @staticmethod
     def _insert(conn: Any, event: Event) -> None:
-        conn.execute(
-            f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                event.id,
-                event.trace_id,
-                event.user_id,
-                event.session_id,
-                db_time(event.ts),
-                event.kind,
-                json.dumps(event.payload, ensure_ascii=False, default=str),
-            ],
-        )
+        conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", _row(event))
 
     def get(self, event_id: str, *, user_id: str) -> Event | None:
         rows = self._db.query(
@@ -143,6 +145,18 @@ class EventLog:
                 "SELECT count(*) FROM events WHERE user_id = ?", [require_user(user_id)]
             )[0][0]
         )
+
+
+def _row(event: Event) -> list[Any]:
+    return [
+        event.id,
+        event.trace_id,
+        event.user_id,
+        event.session_id,
+        db_time(event.ts),
+        event.kind,
+        json.dumps(event.payload, ensure_ascii=False, default=str),
+    ]
 
 
 def _event(row: tuple[Any, ...]) -> Event:

@@ -283,25 +283,25 @@ class Store:
         batches (e.g. per session) when the dates matter.
         """
         require_user(user_id)
-        events: list[Event] = []
+        batch: list[dict[str, Any]] = []
+        for turn in turns:
+            role = turn.get("role")
+            if role not in ("user", "assistant"):
+                raise UserError(f"turn role must be 'user' or 'assistant', got {role!r}")
+            batch.append(
+                {
+                    "user_id": user_id,
+                    "kind": f"{role}_message",
+                    "trace_id": turn.get("trace_id"),
+                    "session_id": turn.get("session_id"),
+                    "payload": {
+                        "content": str(turn.get("content", "")),
+                        **(turn.get("payload") or {}),
+                    },
+                }
+            )
         with self.db.transaction() as conn:
-            for turn in turns:
-                role = turn.get("role")
-                if role not in ("user", "assistant"):
-                    raise UserError(f"turn role must be 'user' or 'assistant', got {role!r}")
-                events.append(
-                    self.events.append_in(
-                        conn,
-                        user_id=user_id,
-                        kind=f"{role}_message",
-                        trace_id=turn.get("trace_id"),
-                        session_id=turn.get("session_id"),
-                        payload={
-                            "content": str(turn.get("content", "")),
-                            **(turn.get("payload") or {}),
-                        },
-                    )
-                )
+            events = self.events.append_many_in(conn, batch)
         for event in events:
             self._queue(MEMORY_TABLE, _turn_item, event)
         return events
