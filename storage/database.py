@@ -2,17 +2,41 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import duckdb
 
 from .clock import to_utc
 from .errors import StorageError
+
+_WRITE = re.compile(r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+
+
+class _Tracked:
+    """A transaction's connection that notes the tables its statements write."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[str]) -> None:
+        self._conn = conn
+        self._changed = changed
+
+    def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
+        if match := _WRITE.match(sql):
+            self._changed.add(match.group(1).lower())
+        return self._conn.execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
+        if match := _WRITE.match(sql):
+            self._changed.add(match.group(1).lower())
+        return self._conn.executemany(sql, parameters)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
 
 
 class Database:
@@ -24,19 +48,15 @@ class Database:
         self._lock = threading.RLock()
         self._depth = 0
         self._changed: set[str] = set()  # tables written in the open transaction
+        self._tracked = cast(duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed))
         self._generations: dict[str, int] = {}
-
-    def changed(self, table: str) -> None:
-        """Mark ``table`` written by the open transaction; its generation moves on commit."""
-        if not self._depth:
-            raise StorageError(f"write to {table} outside a transaction")
-        self._changed.add(table)
 
     def generation(self, table: str) -> int:
         """How many committed transactions of this process wrote ``table``.
 
-        One writer process owns a store (the data-directory lock), so an unchanged
-        generation means unchanged rows: readers use it to keep caches.
+        Every write goes through ``transaction``, whose connection notes the table of each
+        INSERT, UPDATE and DELETE. One writer process owns a store (the data-directory
+        lock), so an unchanged generation means unchanged rows: readers keep caches by it.
         """
         return self._generations.get(table, 0)
 
@@ -47,21 +67,22 @@ class Database:
             if self._depth:
                 self._depth += 1
                 try:
-                    yield self.conn
+                    yield self._tracked
                 finally:
                     self._depth -= 1
                 return
             self.conn.execute("BEGIN TRANSACTION")
             self._depth = 1
             try:
-                yield self.conn
+                yield self._tracked
             except BaseException:
                 self._depth = 0
                 self._changed.clear()
                 self.conn.execute("ROLLBACK")
                 raise
             self._depth = 0
-            changed, self._changed = self._changed, set()
+            changed = set(self._changed)
+            self._changed.clear()
             self.conn.execute("COMMIT")
             for table in changed:
                 self._generations[table] = self._generations.get(table, 0) + 1

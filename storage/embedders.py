@@ -226,15 +226,22 @@ class MiniLMEmbedder:
         self._tokenizer_path = Path(tokenizer_path)
         self._batch_size = batch_size
         self._max_tokens = max_tokens
+        self._loaded: tuple[onnxruntime.InferenceSession, Tokenizer] | None = None
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
+        if self._loaded is not None:  # verified and loaded: a query should not stat files
+            return self._loaded
         path = self._model_path or _minilm_model_path()
         with _LOCK:
             verify_sha256(path, self._sha256)
             model = _QUANTIZED.get(str(path))
             if model is None:
                 model = _QUANTIZED[str(path)] = _quantized(path, self._sha256)
-            return _load_session(model), _load_tokenizer(self._tokenizer_path, self._max_tokens)
+            self._loaded = (
+                _load_session(model),
+                _load_tokenizer(self._tokenizer_path, self._max_tokens),
+            )
+            return self._loaded
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):

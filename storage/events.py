@@ -37,7 +37,6 @@ class EventLog:
         )
         with self._db.transaction() as conn:
             self._insert(conn, event)
-            self._db.changed("events")
         return event
 
     def _build(
@@ -66,7 +65,6 @@ class EventLog:
         """Append inside a caller's open transaction (the write and its event commit together)."""
         event = self._build(**{"trace_id": None, "session_id": None, **kwargs})
         self._insert(conn, event)
-        self._db.changed("events")
         return event
 
     def append_many_in(self, conn: Any, items: Sequence[dict[str, Any]]) -> builtins.list[Event]:
@@ -77,8 +75,6 @@ class EventLog:
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
             params = [value for event in chunk for value in _row(event)]
             conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
-        if events:
-            self._db.changed("events")
         return events
 
     @staticmethod

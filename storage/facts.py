@@ -79,6 +79,10 @@ class FactStore:
         self._db = db
         self._clock = clock
         self._multi_valued = multi_valued
+        # valid_among runs on every page-in: rows read since the last write to facts or to
+        # the archive, per (user, id) with their archived flag; None: no such fact.
+        self._rows: dict[tuple[str, str], tuple[Fact, bool] | None] = {}
+        self._rows_at: tuple[int, int] = (-1, -1)
 
     def remember(
         self,
@@ -276,18 +280,31 @@ class FactStore:
         self, ids: Sequence[str], *, user_id: str, as_of: datetime | None = None
     ) -> dict[str, Fact]:
         """Of these ids, the unarchived facts valid at ``as_of`` (what page-in may show)."""
-        ids = [i for i in ids if i.startswith("fct_")]
+        require_user(user_id)
+        ids = [i for i in dict.fromkeys(ids) if i.startswith("fct_")]
         if not ids:
             return {}
-        at = db_time(as_of or self._clock.now())
-        rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND id IN (SELECT unnest(?)) "
-            "AND status IN ('active', 'superseded') AND created_at <= ? AND valid_from <= ? "
-            "AND (valid_until IS NULL OR valid_until > ?) "
-            f"AND (invalidated_at IS NULL OR invalidated_at > ?) AND {not_archived('facts')}",
-            [require_user(user_id), ids, at, at, at, at],
-        )
-        return {r[0]: _fact(r) for r in rows}
+        generation = (self._db.generation("facts"), self._db.generation("archived"))
+        if generation != self._rows_at:
+            self._rows.clear()
+            self._rows_at = generation
+        missing = [i for i in ids if (user_id, i) not in self._rows]
+        if missing:
+            rows = self._db.query(
+                f"SELECT {_COLUMNS}, NOT {not_archived('facts')} FROM facts "
+                "WHERE user_id = ? AND id IN (SELECT unnest(?))",
+                [user_id, missing],
+            )
+            found = {r[0]: (_fact(r[:-1]), bool(r[-1])) for r in rows}
+            for fact_id in missing:
+                self._rows[(user_id, fact_id)] = found.get(fact_id)
+        at = as_of or self._clock.now()
+        valid: dict[str, Fact] = {}
+        for fact_id in ids:
+            row = self._rows[(user_id, fact_id)]
+            if row is not None and not row[1] and _valid_at(row[0], at):
+                valid[fact_id] = row[0]
+        return valid
 
     def edit(
         self,
@@ -411,6 +428,17 @@ def _validate(subject: str, predicate: str, obj: str | None) -> tuple[str, str, 
 def _check_unit(name: str, value: float) -> None:
     if not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
         raise UserError(f"{name} must be a number between 0 and 1, got {value!r}")
+
+
+def _valid_at(fact: Fact, at: datetime) -> bool:
+    """What a reader may see at ``at``: the rule of ``list`` without ``include_inactive``."""
+    return (
+        fact.status in ("active", "superseded")
+        and fact.created_at <= at
+        and fact.valid_from <= at
+        and (fact.valid_until is None or fact.valid_until > at)
+        and (fact.invalidated_at is None or fact.invalidated_at > at)
+    )
 
 
 def _insert(conn: Any, fact: Fact) -> None:

@@ -135,7 +135,6 @@ class RecipeStore:
         now = self._clock.now()
         sources = list(dict.fromkeys(source_event_ids))
         with self._db.transaction() as conn:
-            self._db.changed("recipes")
             current = self._find(conn, user_id, name)
             if current is None:
                 recipe = Recipe(
@@ -211,7 +210,6 @@ class RecipeStore:
         if note is not None:
             note = note.strip()[: MAX_CHARS["note"]] or None
         with self._db.transaction() as conn:
-            self._db.changed("recipes")
             current = self._get(conn, user_id, recipe_id)
             if current.last_outcome_trace == trace_id:
                 return RecipeOutcome(recipe=current, counted=False)
@@ -238,7 +236,6 @@ class RecipeStore:
     def retire(self, recipe_id: str, *, user_id: str) -> Recipe:
         require_user(user_id)
         with self._db.transaction() as conn:
-            self._db.changed("recipes")
             recipe = self._get(conn, user_id, recipe_id).model_copy(
                 update={"status": "retired", "updated_at": self._clock.now()}
             )

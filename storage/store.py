@@ -377,8 +377,6 @@ class Store:
                     record_id, user_id=user_id, trace_id=trace_id, conn=conn
                 )
                 derived = cascade(conn, user_id=user_id, versions=versions)
-                if derived["recipes"]:
-                    self.db.changed("recipes")
                 removed = [f.id for f in versions] + derived["passages"]
                 table = MEMORY_TABLE
             elif record_id.startswith("psg_"):

@@ -43,7 +43,6 @@ class MemoryUsage:
                     f"{column} = memory_usage.{column} + 1, last_used_at = excluded.last_used_at",
                     [user_id, item_id, now],
                 )
-            self._db.changed("memory_usage")
 
     def stats(self, ids: Sequence[str], *, user_id: str) -> dict[str, UsageStats]:
         """Use of each of these ids that has any."""

@@ -159,3 +159,29 @@ def test_bulk_log_turns_is_all_or_nothing(store: Store) -> None:
     assert store.events.count(user_id="alice") == 2  # the failed batch left nothing
     hits = store.search("hello", user_id="alice", kinds=["turn"])
     assert hits and hits[0].text == "hello"
+
+
+def test_valid_among_sees_every_committed_change(store: Store, clock) -> None:
+    from datetime import timedelta
+
+    first = store.remember_fact(
+        user_id="u", subject="Ada", predicate="lives_in", object="Oslo", trace_id="t"
+    ).fact
+    assert first is not None
+    assert list(store.facts.valid_among([first.id], user_id="u")) == [first.id]  # now cached
+    clock.advance(timedelta(minutes=1))
+    second = store.remember_fact(
+        user_id="u", subject="Ada", predicate="lives_in", object="Bergen", trace_id="t"
+    ).fact
+    assert second is not None
+    assert list(store.facts.valid_among([first.id, second.id], user_id="u")) == [second.id]
+    as_before = store.facts.valid_among([first.id], user_id="u", as_of=second.created_at)
+    assert list(as_before) == []  # superseded at that instant
+    with store.db.transaction():
+        store.archive.add({second.id: "fact"}, user_id="u", trace_id="t", reason="test")
+    assert store.facts.valid_among([second.id], user_id="u") == {}
+    store.restore([second.id], user_id="u", trace_id="t")
+    assert list(store.facts.valid_among([second.id], user_id="u")) == [second.id]
+    store.forget(second.id, user_id="u", trace_id="t")
+    assert store.facts.valid_among([second.id], user_id="u") == {}
+    assert store.facts.valid_among([second.id], user_id="other") == {}

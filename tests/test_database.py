@@ -1,0 +1,29 @@
+"""Transactions: commit or roll back as one, and count committed writes per table."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage import Store
+
+
+def test_generations_move_only_for_committed_writes(store: Store) -> None:
+    db = store.db
+    before = (db.generation("events"), db.generation("memory_usage"))
+    store.log_turn(user_id="u", role="user", content="hello", session_id="s")
+    assert db.generation("events") == before[0] + 1
+    with pytest.raises(RuntimeError), db.transaction() as conn:
+        conn.execute("DELETE FROM events WHERE user_id = 'u'")
+        raise RuntimeError("abort")
+    assert db.generation("events") == before[0] + 1  # rolled back: unchanged
+    assert len(store.events.list(user_id="u")) == 1
+    with db.transaction() as outer:  # nested: counted once, at the outer commit
+        with db.transaction() as inner:
+            inner.execute(
+                "INSERT INTO memory_usage (user_id, item_id, cited, last_used_at) "
+                "VALUES ('u', 'x', 1, now())"
+            )
+        outer.execute("SELECT 1").fetchall()  # reads mark nothing
+        assert db.generation("memory_usage") == before[1]
+    assert db.generation("memory_usage") == before[1] + 1
+    assert db.generation("facts") == 0
