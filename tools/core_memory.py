@@ -8,7 +8,7 @@ from pydantic import Field
 
 from paging.tokens import counter_for_model
 from tools.context import ToolContext
-from tools.guard import guarded_write
+from tools.guard import guarded_write, log_write
 from tools.registry import ToolError, tool
 
 Label = Annotated[str, Field(description="Block label: 'human' (about the user) or 'persona'.")]
@@ -27,25 +27,15 @@ def _write_block(ctx: ToolContext, label: str, new_value: str, expected_version:
             f"(now {_tokens(ctx, block.value)}). Replace or shorten old content with "
             "core_memory_replace, or save details with archival_memory_insert instead"
         )
-    updated = ctx.store.core.update(
-        label,
-        new_value,
-        user_id=ctx.user_id,
-        expected_version=expected_version,
-        trace_id=ctx.trace_id,
-    )
-    ctx.store.events.append(
-        user_id=ctx.user_id,
-        kind="memory_write",
-        trace_id=ctx.trace_id,
-        session_id=ctx.session_id,
-        payload={
-            "record": "core_block",
-            "label": label,
-            "version": updated.version,
-            "source_event_ids": ctx.source_event_ids,
-        },
-    )
+    with ctx.store.db.transaction() as conn:  # the block and its event commit together
+        updated = ctx.store.core.update(
+            label,
+            new_value,
+            user_id=ctx.user_id,
+            expected_version=expected_version,
+            trace_id=ctx.trace_id,
+        )
+        log_write(ctx, conn, "core_block", label=label, version=updated.version)
     return f"saved: block '{label}' is now {size}/{block.token_limit} tokens"
 
 

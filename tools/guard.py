@@ -190,6 +190,23 @@ def _log_verdict(ctx: ToolContext, tool: str, verdict: FirewallVerdict, held: st
     )
 
 
+def log_write(ctx: ToolContext, conn: Any, record: str, **payload: Any) -> None:
+    """The ``memory_write`` event of a tool's write, committed in the write's transaction."""
+    ctx.store.events.append_in(
+        conn,
+        user_id=ctx.user_id,
+        kind="memory_write",
+        trace_id=ctx.trace_id,
+        session_id=ctx.session_id,
+        payload={
+            "record": record,
+            **payload,
+            "origin": ctx.extras.get("write_source", "model"),
+            "source_event_ids": list(ctx.source_event_ids),
+        },
+    )
+
+
 def note_read(ctx: ToolContext, tool: str, query: str, ids: list[str]) -> None:
     """Log a memory read and remember which ids entered the model's context this turn."""
     seen: list[str] = ctx.extras.setdefault("memory_ids", [])

@@ -15,7 +15,7 @@ from pydantic import Field
 from storage.errors import UserError
 from storage.recipes import Recipe, RecipeStore
 from tools.context import ToolContext
-from tools.guard import note_read
+from tools.guard import log_write, note_read
 from tools.registry import ToolError, tool
 
 # Results of memory tools echo stored text ("... succeeded ..."): they are not outcomes.
@@ -108,22 +108,6 @@ _NO_EVIDENCE = (
 )
 
 
-def _log_write(ctx: ToolContext, conn: Any, payload: dict[str, Any]) -> None:
-    ctx.store.events.append_in(
-        conn,
-        user_id=ctx.user_id,
-        kind="memory_write",
-        trace_id=ctx.trace_id,
-        session_id=ctx.session_id,
-        payload={
-            "record": "recipe",
-            "origin": ctx.extras.get("write_source", "model"),
-            "source_event_ids": list(ctx.source_event_ids),
-            **payload,
-        },
-    )
-
-
 def _record(recipe: Recipe) -> str:
     runs = recipe.successes + recipe.failures
     return f"{recipe.id} '{recipe.name}' v{recipe.version}: worked {recipe.successes} of {runs}"
@@ -168,15 +152,14 @@ def recipe_save(
                 trace_id=ctx.trace_id,
                 source_event_ids=ctx.source_event_ids,
             )
-            _log_write(
+            log_write(
                 ctx,
                 conn,
-                {
-                    "id": write.recipe.id,
-                    "action": write.action,
-                    "version": write.recipe.version,
-                    "evidence": evidence,
-                },
+                "recipe",
+                id=write.recipe.id,
+                action=write.action,
+                version=write.recipe.version,
+                evidence=evidence,
             )
     except UserError as exc:
         raise ToolError(str(exc)) from None
@@ -257,16 +240,15 @@ def recipe_outcome(
                 recipe_id, user_id=ctx.user_id, success=success, trace_id=ctx.trace_id, note=note
             )
             if outcome.counted:
-                _log_write(
+                log_write(
                     ctx,
                     conn,
-                    {
-                        "id": recipe_id,
-                        "action": "outcome",
-                        "success": success,
-                        "retired": outcome.retired_now,
-                        "evidence": evidence,
-                    },
+                    "recipe",
+                    id=recipe_id,
+                    action="outcome",
+                    success=success,
+                    retired=outcome.retired_now,
+                    evidence=evidence,
                 )
     except UserError as exc:
         raise ToolError(str(exc)) from None

@@ -17,6 +17,7 @@ from pydantic import Field
 from storage.errors import UserError
 from storage.session_state import SessionState
 from tools.context import ToolContext
+from tools.guard import log_write
 from tools.registry import ToolError, tool
 
 
@@ -53,20 +54,7 @@ def state_set(
                 topic=ctx.extras.get("topic"),
             )
             if action != "absent":
-                ctx.store.events.append_in(
-                    conn,
-                    user_id=ctx.user_id,
-                    kind="memory_write",
-                    trace_id=ctx.trace_id,
-                    session_id=ctx.session_id,
-                    payload={
-                        "record": "session_state",
-                        "key": key,
-                        "action": action,
-                        "origin": ctx.extras.get("write_source", "model"),
-                        "source_event_ids": list(ctx.source_event_ids),
-                    },
-                )
+                log_write(ctx, conn, "session_state", key=key, action=action)
     except UserError as exc:
         raise ToolError(str(exc)) from None
     if action == "absent":

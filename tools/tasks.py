@@ -14,7 +14,7 @@ from storage.clock import iso
 from storage.errors import UserError
 from storage.tasks import TaskState, TaskStore
 from tools.context import ToolContext
-from tools.guard import note_read
+from tools.guard import log_write, note_read
 from tools.registry import ToolError, tool
 
 TaskId = Annotated[
@@ -88,22 +88,15 @@ def task_update(
                 error=error,
                 status=status,
             )
-            ctx.store.events.append_in(
+            log_write(
+                ctx,
                 conn,
-                user_id=ctx.user_id,
-                kind="memory_write",
-                trace_id=ctx.trace_id,
-                session_id=ctx.session_id,
-                payload={
-                    "record": "task",
-                    "id": task.task_id,
-                    "action": "updated" if existed else "created",
-                    "completed": task.completed,
-                    "total": task.total,
-                    "status": task.status,
-                    "origin": ctx.extras.get("write_source", "model"),
-                    "source_event_ids": list(ctx.source_event_ids),
-                },
+                "task",
+                id=task.task_id,
+                action="updated" if existed else "created",
+                completed=task.completed,
+                total=task.total,
+                status=task.status,
             )
     except UserError as exc:
         raise ToolError(str(exc)) from None
