@@ -204,10 +204,13 @@ class PageIn:
     ) -> None:
         index = self.store.index
         index.sync(MEMORY_TABLE, user_id=user_id)
-        limit = per_route * max(1, len(kinds))
-        indexed = [k for k in kinds if k != "recipe"]
+        indexed = [k for k in kinds if k != "recipe"]  # recipes have their own route
         routes = index.index.routes(
-            MEMORY_TABLE, query, user_id=user_id, limit=limit, kinds=indexed
+            MEMORY_TABLE,
+            query,
+            user_id=user_id,
+            limit=per_route * max(1, len(indexed)),
+            kinds=indexed,
         )
         if "recipe" in kinds:
             self._recipe_route(query, user_id, routes.query_vector, found)

@@ -474,8 +474,10 @@ def _clean_fts_query(query: str) -> str:
 
 
 def _load_meta(raw: str | None) -> dict[str, Any]:
+    if not raw or raw == "{}":  # most rows: no parse needed
+        return {}
     try:
-        value = json.loads(raw) if raw else {}
+        value = json.loads(raw)
     except ValueError:
         return {"raw": raw}
     return value if isinstance(value, dict) else {"value": value}
