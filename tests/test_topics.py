@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from paging.topics import (
-    TopicTracker,
+from paging.topic_text import (
     find_cue,
     is_cjk,
     lexical_overlap,
     refers_back,
     shared_identifiers,
 )
+from paging.topics import TopicTracker
 from storage.embedders import HashEmbedder, MiniLMEmbedder
 
 CASES = Path(__file__).parent / "data" / "topic_switches.jsonl"
