@@ -30,12 +30,19 @@ from .errors import StorageError, UserError
 from .events import EventLog
 from .facts import FactStore
 from .forgetting import cascade
+from .index_items import (
+    episode_item,
+    fact_item,
+    memory_items,
+    passage_item,
+    turn_item,
+)
 from .lock import DataDirLock
 from .migrations import migrate
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
-from .records import Event, Fact, FactWrite, Passage
+from .records import Event, FactWrite, Passage
 from .session_state import SessionState
 from .tasks import TaskStore
 from .usage import MemoryUsage
@@ -46,7 +53,6 @@ if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .indexing import IndexSync
     from .vectors import IndexedText, SearchHit
 
-TURN_KINDS = ("user_message", "assistant_message")
 SearchKind = Literal["fact", "passage", "turn", "episode"]
 # One search table for every kind: a LanceDB query has a fixed cost of a few ms, so
 # page-in filters by kind inside one vector and one full-text query instead of eight.
@@ -182,7 +188,7 @@ class Store:
                     source_event_ids=list(source_event_ids),
                 )
         if write.fact is not None and write.action != "confirmed":
-            self._queue(MEMORY_TABLE, _fact_item, write.fact)
+            self._queue(MEMORY_TABLE, fact_item, write.fact)
         elif write.fact is not None and self.archive.get(write.fact.id, user_id=user_id):
             self.restore([write.fact.id], user_id=user_id, trace_id=trace_id)  # said again: used
         return write
@@ -219,7 +225,7 @@ class Store:
                 origin="user",
                 previous=fact_id,
             )
-        self._queue(MEMORY_TABLE, _fact_item, write.fact)
+        self._queue(MEMORY_TABLE, fact_item, write.fact)
         return write
 
     def insert_passage(
@@ -252,7 +258,7 @@ class Store:
                 origin=origin,
                 source_event_ids=list(source_event_ids),
             )
-        self._queue(MEMORY_TABLE, _passage_item, passage)
+        self._queue(MEMORY_TABLE, passage_item, passage)
         return passage
 
     def log_turn(
@@ -303,7 +309,7 @@ class Store:
         with self.db.transaction() as conn:
             events = self.events.append_many_in(conn, batch)
         for event in events:
-            self._queue(MEMORY_TABLE, _turn_item, event)
+            self._queue(MEMORY_TABLE, turn_item, event)
         return events
 
     def _log_write(
@@ -347,7 +353,7 @@ class Store:
                     "evicted_event_ids": list(evicted_event_ids),
                 },
             )
-        self._queue(MEMORY_TABLE, _episode_item, episode)
+        self._queue(MEMORY_TABLE, episode_item, episode)
         return version
 
     def save_episode(self, episode: Episode, *, kind: str = "session_end") -> None:
@@ -362,7 +368,7 @@ class Store:
                 session_id=episode.session_id,
                 payload={"episode_id": episode.id, "source_event_ids": episode.source_event_ids},
             )
-        self._queue(MEMORY_TABLE, _episode_item, episode)
+        self._queue(MEMORY_TABLE, episode_item, episode)
 
     def forget(
         self, record_id: str, *, user_id: str, trace_id: str, session_id: str | None = None
@@ -413,7 +419,7 @@ class Store:
                             continue  # archived: stays out of the index
                         self._queue(
                             MEMORY_TABLE,
-                            _episode_item,
+                            episode_item,
                             self.episodes.get(episode_id, user_id=user_id),
                         )
             except Exception as exc:  # the next reconcile removes them; never lose the forget
@@ -498,13 +504,13 @@ class Store:
             )
         for row in rows:
             if row.kind == "fact":
-                self._queue(MEMORY_TABLE, _fact_item, self.facts.get(row.item_id, user_id=user_id))
+                self._queue(MEMORY_TABLE, fact_item, self.facts.get(row.item_id, user_id=user_id))
             elif row.kind == "passage":
                 passage = self.passages.get(row.item_id, user_id=user_id)
-                self._queue(MEMORY_TABLE, _passage_item, passage)
+                self._queue(MEMORY_TABLE, passage_item, passage)
             else:
                 episode = self.episodes.get(row.item_id, user_id=user_id)
-                self._queue(MEMORY_TABLE, _episode_item, episode)
+                self._queue(MEMORY_TABLE, episode_item, episode)
         return rows
 
     # -- reads --
@@ -564,85 +570,4 @@ class Store:
     # -- index sources: what the search index must contain for a user --
 
     def _memory_items(self, user_id: str) -> list[IndexedText]:
-        return [
-            *self._fact_items(user_id),
-            *self._passage_items(user_id),
-            *self._episode_items(user_id),
-            *self._turn_items(user_id),
-        ]
-
-    def _fact_items(self, user_id: str) -> list[IndexedText]:
-        facts = self.facts.list(user_id=user_id, include_inactive=True, include_archived=False)
-        return [_fact_item(f) for f in facts]
-
-    def _passage_items(self, user_id: str) -> list[IndexedText]:
-        return [_passage_item(p) for p in self.passages.list(user_id=user_id)]
-
-    def _episode_items(self, user_id: str) -> list[IndexedText]:
-        return [_episode_item(e) for e in self.episodes.list(user_id=user_id)]
-
-    def _turn_items(self, user_id: str) -> list[IndexedText]:
-        return [_turn_item(e) for e in self.events.list(user_id=user_id, kinds=TURN_KINDS)]
-
-
-def _fact_item(fact: Fact) -> IndexedText:
-    from .vectors import IndexedText
-
-    return IndexedText(
-        id=fact.id,
-        user_id=fact.user_id,
-        text=fact.text(),
-        kind="fact",
-        ts=fact.created_at,
-        trace_id=fact.trace_id,
-        meta={"lineage_id": fact.lineage_id},
-    )
-
-
-def _passage_item(passage: Passage) -> IndexedText:
-    from .vectors import IndexedText
-
-    return IndexedText(
-        id=passage.id,
-        user_id=passage.user_id,
-        text=passage.text,
-        kind="passage",
-        ts=passage.created_at,
-        session_id=passage.session_id,
-        trace_id=passage.trace_id,
-    )
-
-
-def _episode_item(episode: Episode) -> IndexedText:
-    from .vectors import IndexedText
-
-    return IndexedText(
-        id=episode.id,
-        user_id=episode.user_id,
-        text=episode.summary,
-        kind="episode",
-        ts=episode.end_ts,
-        session_id=episode.session_id,
-        trace_id=episode.trace_id,
-        meta={"start": episode.start_ts.isoformat(), "sources": episode.source_event_ids[:50]},
-    )
-
-
-def _turn_item(event: Event) -> IndexedText:
-    from .vectors import IndexedText
-
-    role = "user" if event.kind == "user_message" else "assistant"
-    meta = {
-        "role": role,
-        **{k: v for k, v in event.payload.items() if k in ("speaker", "dia_id", "image_caption")},
-    }
-    return IndexedText(
-        id=event.id,
-        user_id=event.user_id,
-        text=str(event.payload.get("content", "")),
-        kind="turn",
-        ts=event.ts,
-        session_id=event.session_id,
-        trace_id=event.trace_id,
-        meta=meta,
-    )
+        return memory_items(self, user_id)
