@@ -22,7 +22,7 @@ from agent.guards import Firewall, mask_pii, redact_secrets
 from agent.models.base import AssistantTurn, ChatModel, ToolCall
 from agent.topic_switch import restore_tracker, switch_topic
 from agent.turn import ToolCallRecord, Turn
-from agent.working_memory import WorkingMemory, redact
+from agent.working_memory import WorkingMemory, redact, steering
 from paging.assembler import PromptParts, assemble, render_core, tool_message
 from paging.budget import ContextBudget
 from paging.eviction import entities, evict, turns_to_evict
@@ -188,6 +188,7 @@ class Agent:
                 "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
                 + [{"role": "user", "content": user_message}],
                 "redact": redact,
+                "steering": steering,
                 "save_episode": self.save_episode,
             },
         )

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.guards import redact_secrets
+from agent.guards.injection import signals
 from paging.assembler import EXECUTION_HEADING, compact_json
 from paging.tokens import TokenCounter
 from storage import Store
@@ -27,6 +28,11 @@ EPISODE_CHARS = 1200
 
 def redact(text: str) -> str:
     return redact_secrets(text)[0]
+
+
+def steering(text: str) -> list[str]:
+    """Injection signals in text bound for working memory (every reading of it)."""
+    return [f"injection:{name}" for name in signals(text)]
 
 
 class WorkingMemory:

@@ -2,8 +2,10 @@
 
 Slots are cleared when the user clearly switches topic; lasting facts belong in fact_remember.
 Like task progress they are the agent's working state, not claims about the user, so they skip
-the firewall's fact checks (it knows only memory writes); secrets are still masked before they
-are stored, with the redactor the runtime hands over in ``ctx.extras["redact"]``.
+the firewall's fact checks (it knows only memory writes). But they enter every prompt of the
+session, so a value that reads like instructions is refused (the runtime hands over its
+injection check in ``ctx.extras["steering"]``), and secrets are masked before they are stored
+(``ctx.extras["redact"]``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ def state_set(
     Bad: state_set(key="home_city", value="Oslo") (lasting facts go to fact_remember).
     """
     ctx.count_write()
+    steering: Callable[[str], list[str]] | None = ctx.extras.get("steering")
+    reasons = steering(" ".join(_strings(value))) if steering is not None else []
+    if reasons:
+        raise ToolError(
+            f"not saved ({', '.join(reasons)}): session state holds data such as ids and "
+            "choices, never instructions"
+        )
     redact: Callable[[str], str] | None = ctx.extras.get("redact")
     if redact is not None:
         value = _masked(value, redact)
@@ -72,3 +81,13 @@ def _masked(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         return {k: _masked(v, redact) for k, v in value.items()}
     return value
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (str(k), *_strings(v))]
+    return []
