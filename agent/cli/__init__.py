@@ -13,11 +13,9 @@ import sys
 import click
 from loguru import logger
 
-from storage.errors import EngramError, StoreLocked
-
 from .bench import bench
 from .chat import chat
-from .common import CliState, emit_error
+from .common import CliState, EngramGroup, emit_error
 from .eval import eval_group
 from .firewall import firewall_group
 from .health import health
@@ -27,7 +25,7 @@ from .tools_cmd import tools
 from .trace import trace
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=EngramGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
@@ -62,15 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("error: aborted", err=True)
         sys.exit(130)
-    except click.ClickException as exc:
+    except click.ClickException as exc:  # Engram's own errors arrive as these too
         emit_error(exc.format_message())
         sys.exit(exc.exit_code)
-    except StoreLocked as exc:
-        emit_error(str(exc))
-        sys.exit(2)
-    except EngramError as exc:
-        emit_error(str(exc))
-        sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
     sys.exit(0)

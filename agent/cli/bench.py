@@ -9,13 +9,13 @@ import click
 
 from storage.errors import UserError
 
-from .common import emit_json
+from .common import EngramGroup, emit_json
 
 if TYPE_CHECKING:
     from rich.table import Table
 
 
-@click.group()
+@click.group(cls=EngramGroup)
 def bench() -> None:
     """Benchmarks; figures are printed, never asserted."""
 

@@ -13,9 +13,26 @@ from typing import Any, TypeVar
 import click
 
 from storage import Store, resolve_data_dir
+from storage.errors import EngramError, StoreLocked
 from storage.ids import new_id
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _LockedError(click.ClickException):
+    exit_code = 2  # the data directory is in use by another engram process
+
+
+class EngramGroup(click.Group):
+    """A command group whose commands report Engram's errors as one line and a non-zero
+    exit (2 for a data directory locked by another process), however they are invoked."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EngramError as exc:
+            kind = _LockedError if isinstance(exc, StoreLocked) else click.ClickException
+            raise kind(" ".join(str(exc).split())) from exc
 
 
 @dataclass

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from storage.errors import EngramError, StoreLocked, UserError
+from storage.errors import UserError
 from storage.ids import new_id
 
-from .common import emit_json, invocation
+from .common import EngramGroup, emit_json, invocation
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,7 +28,7 @@ CATEGORY_NAMES = {
 }
 
 
-@click.group("eval")
+@click.group("eval", cls=EngramGroup)
 def eval_group() -> None:
     """Evaluations of retrieval and answers on public benchmarks."""
 
@@ -93,37 +93,6 @@ def locomo(
     data_dir: str | None,
 ) -> None:
     """Strict evidence recall of Engram's page-in vs BM25, dense and recency on LoCoMo."""
-    try:
-        _locomo(
-            data_file,
-            parse_ks(ks),
-            budget,
-            as_json,
-            html_out,
-            limit_conversations,
-            answer_model,
-            judge_model,
-            keep,
-            data_dir,
-        )
-    except StoreLocked:
-        raise
-    except EngramError as exc:  # one line, also when the group runs on its own
-        raise click.ClickException(" ".join(str(exc).split())) from exc
-
-
-def _locomo(
-    data_file: str,
-    ks: list[int],
-    budget: int,
-    as_json: bool,
-    html_out: str | None,
-    limit_conversations: int | None,
-    answer_model: str | None,
-    judge_model: str | None,
-    keep: bool,
-    data_dir: str | None,
-) -> None:
     from rich.console import Console
 
     from evals.locomo import run_locomo
@@ -135,7 +104,7 @@ def _locomo(
         result = run_locomo(
             data_file,
             data_dir=inv.data_dir,
-            ks=ks,
+            ks=parse_ks(ks),
             budget=budget,
             embedder=os.environ.get("ENGRAM_EMBEDDER"),
             limit_conversations=limit_conversations,

@@ -6,10 +6,10 @@ import click
 
 from tools.builtin import builtin_registry
 
-from .common import common_options, emit_json, invocation
+from .common import EngramGroup, common_options, emit_json, invocation
 
 
-@click.group("tools")
+@click.group("tools", cls=EngramGroup)
 def tools() -> None:
     """Inspect the tools offered to the model."""
 
