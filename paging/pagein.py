@@ -213,7 +213,7 @@ class PageIn:
             kinds=indexed,
         )
         if "recipe" in kinds:
-            self._recipe_route(query, user_id, routes.query_vector, found)
+            self._recipe_route(query, user_id, found)
         for mode, hits in (("vector", routes.vector), ("fts", routes.fts)):
             for hit in hits:
                 cand = found.setdefault(
@@ -225,9 +225,7 @@ class PageIn:
                     cand.fts = max(cand.fts, hit.score)
                 cand.routes.add(mode)
 
-    def _recipe_route(
-        self, query: str, user_id: str, vector: Any, found: dict[str, _Candidate]
-    ) -> None:
+    def _recipe_route(self, query: str, user_id: str, found: dict[str, _Candidate]) -> None:
         """Recipes whose trigger matches the request, ranked by success rate later."""
         matches = self.store.recipes.search(
             query,
@@ -235,7 +233,6 @@ class PageIn:
             embedder=self.store.embedder,
             limit=2,
             min_similarity=RECIPE_MIN_SIMILARITY,
-            task_vector=vector,
         )
         for match in matches:
             recipe = match.recipe

@@ -17,7 +17,8 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -54,6 +55,31 @@ def l2_normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.maximum(norms, 1e-12)
+
+
+class RecentVectors:
+    """The vectors of the latest texts an embedder saw, so none is computed twice in a row.
+
+    A turn's message is embedded by the topic check, page-in and the recipe route, and
+    recipe triggers on every page-in; identical texts in one batch ("ok", "thanks") are
+    computed once too. Bounded: the oldest drop out.
+    """
+
+    def __init__(self, size: int = 1_024) -> None:
+        self._size = size
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def embed(self, texts: Sequence[str], compute: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, compute(missing), strict=True):
+                self._vectors[text] = vector
+        out = np.stack([self._vectors[t] for t in texts])
+        for text in texts:
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > self._size:
+            self._vectors.popitem(last=False)
+        return out
 
 
 # --- MiniLM (ONNX) ----------------------------------------------------------------------
@@ -227,6 +253,7 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._max_tokens = max_tokens
         self._loaded: tuple[onnxruntime.InferenceSession, Tokenizer] | None = None
+        self._recent = RecentVectors()
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
         if self._loaded is not None:  # verified and loaded: a query should not stat files
@@ -248,13 +275,14 @@ class MiniLMEmbedder:
             raise TypeError("embed() takes a sequence of texts, not one string")
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        return self._recent.embed(texts, self._run)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
         session, tokenizer = self._load()
-        # Identical texts (repeated turns, "ok", "thanks") are embedded once.
-        unique = list(dict.fromkeys(texts))
-        encodings = tokenizer.encode_batch(unique)
+        encodings = tokenizer.encode_batch(texts)
         lengths = np.array([len(e.ids) for e in encodings])
         order = np.argsort(lengths, kind="stable")  # similar lengths share a batch: less padding
-        out = np.empty((len(unique), self.dim), dtype=np.float32)
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(order), self._batch_size):
             rows = order[start : start + self._batch_size]
             width = int(lengths[rows].max())
@@ -268,11 +296,7 @@ class MiniLMEmbedder:
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
             out[rows] = pooled
-        out = l2_normalise(out)
-        if len(unique) == len(texts):
-            return out
-        position = {text: i for i, text in enumerate(unique)}
-        return out[[position[t] for t in texts]]
+        return l2_normalise(out)
 
 
 # --- Ollama -------------------------------------------------------------------------------
@@ -291,6 +315,7 @@ class OllamaEmbedder:
         self.host = host or os.environ.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
         self._client = ollama.Client(host=self.host, timeout=timeout)
         self._dim: int | None = None
+        self._recent = RecentVectors()
 
     @property
     def dim(self) -> int:
@@ -304,7 +329,10 @@ class OllamaEmbedder:
             raise TypeError("embed() takes a sequence of texts, not one string")
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        response = self._call(list(texts))
+        return self._recent.embed(texts, self._run)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        response = self._call(texts)
         vectors = np.asarray(response, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
             raise StorageError(

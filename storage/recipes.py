@@ -31,7 +31,6 @@ RecipeStatus = Literal["active", "retired"]
 MAX_STEPS = 30
 MAX_CHARS = {"name": 100, "trigger": 500, "step": 500, "note": 500}
 MAX_NOTES = 10
-_MAX_CACHED_VECTORS = 2_000
 
 _COLUMNS = (
     "id, user_id, name, trigger, steps, successes, failures, status, version, history, notes, "
@@ -109,7 +108,6 @@ class RecipeStore:
         self._retire_min_failures = retire_min_failures
         self._retire_failure_rate = retire_failure_rate
         self._active: dict[str, tuple[int, builtins.list[Recipe]]] = {}
-        self._vectors: dict[tuple[str, str], np.ndarray] = {}
 
     def should_retire(self, successes: int, failures: int) -> bool:
         runs = successes + failures
@@ -274,29 +272,17 @@ class RecipeStore:
         embedder: Embedder,
         limit: int = 3,
         min_similarity: float = 0.2,
-        task_vector: np.ndarray | None = None,
     ) -> builtins.list[RecipeMatch]:
-        """Rank active recipes by trigger similarity times smoothed success rate.
-
-        ``task_vector``: the task already embedded by ``embedder`` (page-in has it).
-        """
+        """Rank active recipes by trigger similarity times smoothed success rate."""
         if not isinstance(task, str) or not task.strip():
             raise UserError("describe the task to find a recipe for, e.g. 'export invoices'")
         recipes = self.candidates(user_id=require_user(user_id))
         if not recipes:
             return []
-        # Recipes are few: no search index, their vectors are cached by text instead.
-        texts = [r.text() for r in recipes]
-        missing = [t for t in dict.fromkeys(texts) if (embedder.model_id, t) not in self._vectors]
-        if len(self._vectors) + len(missing) > _MAX_CACHED_VECTORS:
-            self._vectors.clear()
-            missing = list(dict.fromkeys(texts))
-        if missing:
-            for text, vec in zip(missing, np.asarray(embedder.embed(missing)), strict=True):
-                self._vectors[(embedder.model_id, text)] = vec
-        query = task_vector if task_vector is not None else embedder.embed([task])[0]
-        vectors = np.stack([self._vectors[(embedder.model_id, t)] for t in texts])
-        sims = vectors @ np.asarray(query, dtype=np.float32).reshape(-1)
+        # Recipes are few: no search index; the embedder keeps recent vectors, so page-in's
+        # query and the triggers are not computed again on every turn.
+        vectors = np.asarray(embedder.embed([task, *(r.text() for r in recipes)]))
+        sims = vectors[1:] @ vectors[0]
         matches = [
             RecipeMatch(recipe=r, similarity=float(s), score=float(s) * r.success_rate)
             for r, s in zip(recipes, sims, strict=True)

@@ -87,7 +87,6 @@ class SearchHit:
 class RouteHits:
     vector: list[SearchHit]
     fts: list[SearchHit]  # score: BM25
-    query_vector: np.ndarray | None = None  # the embedded query, for callers to reuse
 
 
 @dataclass
@@ -241,7 +240,7 @@ class VectorIndex:
         kinds = [kinds] if isinstance(kinds, str) else kinds
         state = self._state(table)
         if state is None or limit < 1 or (kinds is not None and not kinds):
-            return RouteHits([], [])  # nothing indexed yet: callers embed only if they must
+            return RouteHits([], [])
         where = _where(user_id, kinds)
         text = _clean_fts_query(query) if fts else ""
         pending = (
@@ -250,7 +249,6 @@ class VectorIndex:
             else None
         )
         by_vector: list[SearchHit] = []
-        query_vec = None
         try:
             if vector:
                 self._check_model(table, state)
@@ -259,7 +257,7 @@ class VectorIndex:
                     by_vector = LOOP.run(_vector(state, query_vec, where, limit))
         finally:
             by_fts = _fts_result(pending, text)
-        return RouteHits(by_vector, by_fts, query_vec)
+        return RouteHits(by_vector, by_fts)
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""

@@ -204,3 +204,22 @@ def test_ollama_unreachable_names_host_and_offline_default() -> None:
     assert f"not reachable at {host}" in message
     assert "offline default embedder" in message
     assert "\n" not in message
+
+
+def test_recent_vectors_compute_each_text_once_and_stay_bounded() -> None:
+    from storage.embedders import RecentVectors
+
+    computed: list[list[str]] = []
+
+    def compute(texts: list[str]) -> np.ndarray:
+        computed.append(texts)
+        return np.array([[float(len(t)), 1.0] for t in texts], dtype=np.float32)
+
+    recent = RecentVectors(size=3)
+    first = recent.embed(["ab", "c", "ab"], compute)
+    again = recent.embed(["c", "def"], compute)
+    assert computed == [["ab", "c"], ["def"]]  # duplicates and repeats are not recomputed
+    assert first[0].tolist() == first[2].tolist() == [2.0, 1.0] and again[0].tolist() == [1.0, 1.0]
+    recent.embed(["g", "h"], compute)  # over the bound: the least recent ("ab") drops out
+    recent.embed(["ab"], compute)
+    assert computed[-1] == ["ab"]
