@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from storage.errors import UserError
 
-from .common import EngramGroup, emit_json
+from .common import emit_json
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-@click.group(cls=EngramGroup)
+
+@click.group()
 def bench() -> None:
     """Benchmarks; figures are printed, never asserted."""
+
+
+def _store_options(fn: F) -> F:
+    """``--embedder`` and ``--data-dir``: the store each benchmark builds, then removes."""
+    fn = click.option(
+        "--data-dir",
+        type=click.Path(file_okay=False),
+        default=None,
+        help="Where to make the scratch directory (default ./.bench-data); removed afterwards.",
+    )(fn)
+    return click.option(
+        "--embedder",
+        type=click.Choice(["minilm", "hash"]),
+        default="minilm",
+        show_default=True,
+        help="minilm is the real offline default; hash is a stand-in.",
+    )(fn)
 
 
 @bench.command("storage")
@@ -49,19 +69,7 @@ def bench() -> None:
     show_default=True,
     help="Turns logged and indexed to measure the ingest rate.",
 )
-@click.option(
-    "--embedder",
-    type=click.Choice(["minilm", "hash"]),
-    default="minilm",
-    show_default=True,
-    help="minilm is the real offline default; hash is a stand-in.",
-)
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Where to make the scratch directory (default ./.bench-data); it is removed afterwards.",
-)
+@_store_options
 def storage(
     as_json: bool,
     sizes: str,
@@ -208,19 +216,7 @@ def _verdict(met: bool) -> str:
 @click.option(
     "--queries", type=int, default=100, show_default=True, help="Timed page-ins per size."
 )
-@click.option(
-    "--embedder",
-    type=click.Choice(["minilm", "hash"]),
-    default="minilm",
-    show_default=True,
-    help="minilm is the real offline default.",
-)
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Where to make the scratch directory (default ./.bench-data).",
-)
+@_store_options
 def paging_cmd(
     as_json: bool, memories: str, queries: int, embedder: str, data_dir: str | None
 ) -> None:

@@ -9,10 +9,10 @@ import click
 
 from agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
 
-from .common import EngramGroup, common_options, emit_json, invocation, open_store
+from .common import common_options, emit_json, invocation, open_store
 
 
-@click.group("firewall", cls=EngramGroup)
+@click.group("firewall")
 def firewall_group() -> None:
     """Check proposed memory writes with the write firewall."""
 

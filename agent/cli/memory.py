@@ -17,13 +17,13 @@ from storage.errors import UserError
 from storage.export import export_user
 from storage.store import SearchKind
 
-from .common import EngramGroup, Invocation, common_options, emit_json, invocation, open_store
+from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
 
 
-@click.group(cls=EngramGroup)
+@click.group()
 def memory() -> None:
     """Inspect and edit a user's memory."""
 

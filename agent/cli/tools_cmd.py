@@ -6,10 +6,10 @@ import click
 
 from tools.builtin import builtin_registry
 
-from .common import EngramGroup, common_options, emit_json, invocation
+from .common import common_options, emit_json, invocation
 
 
-@click.group("tools", cls=EngramGroup)
+@click.group("tools")
 def tools() -> None:
     """Inspect the tools offered to the model."""
 
