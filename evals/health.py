@@ -19,6 +19,7 @@ from typing import Any
 
 from storage import Event, Fact, Store
 from storage.clock import iso
+from storage.text import snippet
 
 FACT_STATUSES = ("active", "expired", "superseded", "retracted", "quarantined")
 
@@ -172,11 +173,6 @@ def _hit_rate(events: Sequence[Event], facts: Iterable[Fact]) -> dict[str, Any]:
     }
 
 
-def _snippet(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _SNIPPET_CHARS else flat[: _SNIPPET_CHARS - 1] + "…"
-
-
 def _amnesia(events: Sequence[Event]) -> dict[str, Any]:
     """Answers saying "I don't know" in turns whose page-ins returned nothing.
 
@@ -193,7 +189,11 @@ def _amnesia(events: Sequence[Event]) -> dict[str, Any]:
         content = event.payload.get("content")
         if isinstance(content, str) and AMNESIA_PATTERN.search(content):
             alerts.append(
-                {"trace_id": event.trace_id, "ts": iso(event.ts), "answer": _snippet(content)}
+                {
+                    "trace_id": event.trace_id,
+                    "ts": iso(event.ts),
+                    "answer": snippet(content, _SNIPPET_CHARS),
+                }
             )
     return {"count": len(alerts), "alerts": alerts}
 

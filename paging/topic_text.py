@@ -291,8 +291,3 @@ def _features(text: str) -> set[str]:
         if len(run) == 1:
             features.add(run)
     return features
-
-
-def snippet(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"

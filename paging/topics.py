@@ -28,6 +28,7 @@ import numpy as np
 
 from paging.topic_text import (
     INTENT_PROTOTYPES,
+    SNIPPET,
     find_cue,
     is_cjk,
     is_short,
@@ -35,9 +36,9 @@ from paging.topic_text import (
     lexical_overlap,
     refers_back,
     shared_identifiers,
-    snippet,
 )
 from storage.embedders import Embedder
+from storage.text import snippet
 
 WINDOW = 6  # recent topic messages the running topic is the mean of
 # Process-wide, like the firewall's banks: the prototypes are embedded once per model.
@@ -105,7 +106,7 @@ class TopicTracker:
     @property
     def label(self) -> str:
         """The topic's first message, shortened: what the topic was about."""
-        return snippet(self._topic.first)
+        return snippet(self._topic.first, SNIPPET)
 
     def restore(self, messages: Sequence[str]) -> None:
         """Rebuild the running topic from its user messages, oldest first (after a restart)."""

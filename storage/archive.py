@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import text
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound, UserError
@@ -221,9 +222,9 @@ def prune_candidates(
     ]
 
 
-def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def snippet(record_text: str) -> str:
+    """A record's text as the prune report shows it."""
+    return text.snippet(record_text, SNIPPET_CHARS)
 
 
 def counts_by_kind(items: Iterable[PruneItem | ArchivedRecord]) -> dict[str, int]:
