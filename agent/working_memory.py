@@ -43,11 +43,10 @@ class WorkingMemory:
         self.data: dict[str, Any] = {"session": session_id}
         # A resumed session starts from its own last episode; a new one from the user's
         # latest episode of any session.
-        last = store.episodes.list(user_id=user_id, session_id=session_id) or store.episodes.list(
-            user_id=user_id
-        )
-        if last:
-            episode = max(last, key=lambda e: e.end_ts)
+        episode = store.episodes.latest(
+            user_id=user_id, session_id=session_id
+        ) or store.episodes.latest(user_id=user_id)
+        if episode is not None:
             self.data["last_episode"] = {
                 "id": episode.id,
                 **({} if episode.session_id == session_id else {"session": episode.session_id}),

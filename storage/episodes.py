@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -118,6 +119,27 @@ class EpisodeStore:
             sql += " AND start_ts <= ?"
             params.append(db_time(end))
         return [_episode(r) for r in self._db.query(sql + " ORDER BY start_ts, id", params)]
+
+    def latest(self, *, user_id: str, session_id: str | None = None) -> Episode | None:
+        """The episode that ended last (of this session, if given), unarchived."""
+        sql = f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ? AND {not_archived('episodes')}"
+        params: list[Any] = [require_user(user_id)]
+        if session_id is not None:
+            sql += " AND session_id = ?"
+            params.append(session_id)
+        rows = self._db.query(sql + " ORDER BY end_ts DESC, id DESC LIMIT 1", params)
+        return _episode(rows[0]) if rows else None
+
+    def many(self, episode_ids: Sequence[str], *, user_id: str) -> builtins.list[Episode]:
+        """These unarchived episodes of the user, by start time."""
+        if not episode_ids:
+            return []
+        rows = self._db.query(
+            f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ? AND id IN (SELECT unnest(?)) "
+            f"AND {not_archived('episodes')} ORDER BY start_ts, id",
+            [require_user(user_id), list(episode_ids)],
+        )
+        return [_episode(r) for r in rows]
 
 
 class RollingSummaries:

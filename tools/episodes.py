@@ -39,7 +39,9 @@ def episode_search(
     until = _when(end, ctx, "end") if end else None
     hits = search_memory(ctx, query, kinds=("episode",), limit=limit * 3)
     episodes = {
-        e.id: e for e in ctx.store.episodes.list(user_id=ctx.user_id, start=since, end=until)
+        e.id: e
+        for e in ctx.store.episodes.many([h.id for h in hits], user_id=ctx.user_id)
+        if (since is None or e.end_ts >= since) and (until is None or e.start_ts <= until)
     }
     found = [episodes[h.id] for h in hits if h.id in episodes][:limit]
     note_read(ctx, "episode_search", query, [e.id for e in found])
