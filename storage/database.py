@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast, overload
 
 import duckdb
+import pyarrow as pa
 
 from .clock import to_utc
 from .errors import StorageError
@@ -90,6 +91,11 @@ class Database:
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock:
             return self.conn.execute(sql, params or []).fetchall()
+
+    def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
+        """A read's rows as one Arrow table: columnar, no Python object per value."""
+        with self._lock:
+            return self.conn.sql(sql, params=params or []).to_arrow_table()
 
     def close(self) -> None:
         with self._lock:

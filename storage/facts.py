@@ -20,6 +20,7 @@ from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .errors import NotFound, UserError
+from .fact_view import FactView
 from .forgetting import source_hashes
 from .ids import new_id
 from .records import Fact, FactWrite
@@ -79,10 +80,7 @@ class FactStore:
         self._db = db
         self._clock = clock
         self._multi_valued = multi_valued
-        # valid_among runs on every page-in: rows read since the last write to facts or to
-        # the archive, per (user, id) with their archived flag; None: no such fact.
-        self._rows: dict[tuple[str, str], tuple[Fact, bool] | None] = {}
-        self._rows_at: tuple[int, int] = (-1, -1)
+        self._view = FactView(db, _COLUMNS, _fact)  # valid_among runs on every page-in
 
     def remember(
         self,
@@ -284,26 +282,12 @@ class FactStore:
         ids = [i for i in dict.fromkeys(ids) if i.startswith("fct_")]
         if not ids:
             return {}
-        generation = (self._db.generation("facts"), self._db.generation("archived"))
-        if generation != self._rows_at:
-            self._rows.clear()
-            self._rows_at = generation
-        missing = [i for i in ids if (user_id, i) not in self._rows]
-        if missing:
-            rows = self._db.query(
-                f"SELECT {_COLUMNS}, NOT {not_archived('facts')} FROM facts "
-                "WHERE user_id = ? AND id IN (SELECT unnest(?))",
-                [user_id, missing],
-            )
-            found = {r[0]: (_fact(r[:-1]), bool(r[-1])) for r in rows}
-            for fact_id in missing:
-                self._rows[(user_id, fact_id)] = found.get(fact_id)
+        rows = self._view.facts(ids, user_id=user_id)
         at = as_of or self._clock.now()
         valid: dict[str, Fact] = {}
-        for fact_id in ids:
-            row = self._rows[(user_id, fact_id)]
-            if row is not None and not row[1] and _valid_at(row[0], at):
-                valid[fact_id] = row[0]
+        for fact_id, (fact, live) in rows.items():
+            if live and _valid_at(fact, at):
+                valid[fact_id] = fact
         return valid
 
     def edit(
