@@ -177,6 +177,29 @@ def test_users_never_see_or_touch_each_others_rows(filled: VectorIndex) -> None:
     assert filled.ids("passages", user_id="alice") == alice_ids - {"p1"}
 
 
+def test_filters_left_out_only_while_every_row_passes_them(
+    filled: VectorIndex, tmp_path: Path
+) -> None:
+    # alice alone, one kind: her searches run unfiltered; a stranger finds nothing.
+    assert filled.search("passages", "coffee", user_id="alice", mode="fts")[0].id == "p1"
+    assert filled.search("passages", "coffee", user_id="carol") == []
+    state = filled._state("passages")
+    assert state is not None and vectors._search_filter(state, "alice", ["passage"]) is None
+    filled.add("passages", [item("t1", "alice", "coffee turn", kind="turn")], user_id="alice")
+    assert vectors._search_filter(state, "alice", ["turn"]) == "kind IN ('turn')"
+    bob = [item(f"b{n}", "bob", "coffee coffee coffee morning") for n in range(30)]
+    filled.add("passages", bob, user_id="bob")
+    assert vectors._search_filter(state, "alice", ["turn", "passage"]) == "user_id = 'alice'"
+    reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())  # reads users and kinds back
+    for index in (filled, reopened):
+        for mode in ("vector", "fts", "hybrid"):
+            hits = index.search("passages", "coffee morning", user_id="alice", mode=mode, limit=50)
+            assert hits and {h.id for h in hits} <= set(TEXTS) | {"t1"}
+            turns = index.search("passages", "coffee", user_id="alice", mode=mode, kinds=["turn"])
+            assert [h.id for h in turns] == ["t1"]
+        assert index.search("passages", "coffee", user_id="carol") == []
+
+
 def test_items_round_trip_fields(index: VectorIndex) -> None:
     first = item(
         "p1",

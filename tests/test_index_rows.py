@@ -1,0 +1,112 @@
+"""IndexRows: the in-memory copy search hits take their rows from stays true to the index."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import lancedb
+import pyarrow as pa
+import pytest
+
+from storage import index_rows
+from storage.embedders import HashEmbedder
+from storage.index_rows import IndexRows
+from storage.vectors import IndexedText, VectorIndex
+
+T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+
+
+def rows(*pairs: tuple[str, str]) -> pa.Table:
+    return pa.table({"id": [p[0] for p in pairs], "text": [p[1] for p in pairs]})
+
+
+def test_copy_loads_once_and_follows_reported_writes() -> None:
+    loads: list[tuple[str, str]] = []
+
+    def load(table: str, user_id: str) -> pa.Table:
+        loads.append((table, user_id))
+        return rows(("a", "apple"), ("b", "bread"))
+
+    copy = IndexRows(load)
+    copy.added("t", "u", rows(("z", "never loaded")))  # no copy yet: nothing to follow
+    assert copy.get("t", "u", ["a", "b", "z", "a"]) == {
+        "a": {"id": "a", "text": "apple"},
+        "b": {"id": "b", "text": "bread"},
+    }
+    copy.added("t", "u", rows(("a", "apricot"), ("c", "cake")))
+    copy.deleted("t", "u", ["b"])
+    got = copy.get("t", "u", ["a", "b", "c"])
+    assert {k: v["text"] for k, v in got.items()} == {"a": "apricot", "c": "cake"}
+    assert loads == [("t", "u")]
+    copy.forget("t")
+    copy.get("t", "u", ["a"])
+    assert loads == [("t", "u"), ("t", "u")]
+
+
+def test_many_writes_merge_into_one_chunk_without_losing_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(index_rows, "MAX_CHUNKS", 4)
+    copy = IndexRows(lambda table, user: rows(("base", "base v0")))
+    copy.get("t", "u", [])
+    expected = {"base": "base v0"}
+    for n in range(23):
+        written = rows((f"r{n}", f"row {n}"), (f"r{n // 2}", f"row {n // 2} v{n}"))
+        copy.added("t", "u", written)
+        expected.update({f"r{n}": f"row {n}", f"r{n // 2}": f"row {n // 2} v{n}"})
+        if n % 5 == 4:
+            copy.deleted("t", "u", [f"r{n - 1}"])
+            expected.pop(f"r{n - 1}")
+    got = copy.get("t", "u", [*expected, "r3"])
+    assert {k: v["text"] for k, v in got.items()} == expected
+    assert len(copy._copies[("t", "u")].chunks) <= 5
+
+
+def test_copies_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_rows, "MAX_COPIES", 2)
+    loads: list[str] = []
+
+    def load(table: str, user: str) -> pa.Table:
+        loads.append(user)
+        return rows((user, user))
+
+    copy = IndexRows(load)
+    for user in ("u1", "u2", "u1", "u3", "u1", "u2"):
+        assert copy.get("t", user, [user]) == {user: {"id": user, "text": user}}
+    assert loads == ["u1", "u2", "u3", "u2"]  # u1 stayed in use, u2 was the oldest
+
+
+def test_search_hits_reflect_writes_and_a_copy_missing_a_write_is_reread(
+    tmp_path: Path,
+) -> None:
+    index = VectorIndex(tmp_path / "v", HashEmbedder())
+
+    def add(row_id: str, text: str) -> None:
+        index.add("t", [IndexedText(row_id, "alice", text, "passage", T0)], user_id="alice")
+
+    add("p1", "black coffee in the morning")
+    add("p2", "green tea at night")
+    assert index.search("t", "coffee", user_id="alice", mode="fts")[0].text.startswith("black")
+    add("p1", "cold coffee by the river")  # a re-added id: the new text is the hit
+    assert index.search("t", "coffee", user_id="alice", mode="fts")[0].text.startswith("cold")
+    index.delete("t", ["p1"], user_id="alice")
+    assert [h.id for h in index.search("t", "coffee tea", user_id="alice", mode="fts")] == ["p2"]
+    # A row written behind the index's back (not possible with the store's lock held):
+    # the hit is still served, from a fresh read.
+    vector = HashEmbedder().embed(["espresso shot"])[0]
+    behind = lancedb.connect(tmp_path / "v").open_table("t")
+    template = behind.search().limit(1).to_arrow().to_pylist()[0]
+    behind.add([{**template, "id": "p9", "text": "espresso shot", "vector": vector.tolist()}])
+    index._tables["t"].table.checkout_latest()
+    reads: list[str] = []
+    read = index._rows._load
+
+    def counted(table: str, user: str) -> pa.Table:
+        reads.append(user)
+        return read(table, user)
+
+    index._rows._load = counted
+    hits = index.search("t", "espresso", user_id="alice", mode="fts")
+    assert [(h.id, h.text) for h in hits] == [("p9", "espresso shot")]
+    assert reads == ["alice"]
