@@ -20,7 +20,7 @@ from paging.summarize import identifiers
 from paging.timeparse import TimeWindow, resolve_time
 from paging.tokens import TokenCounter, counter_for_model
 from paging.turn_order import turn_order_for
-from storage import Store
+from storage import Fact, Store
 from storage.store import MEMORY_TABLE
 from storage.users import require_user
 
@@ -386,7 +386,7 @@ class PageIn:
         facts = self.store.facts.valid_among(list(found), user_id=user_id, as_of=now)
         self._fuse(found, query, user_id)
         usage = self.store.usage.stats([c for c in found], user_id=user_id)
-        items: list[MemoryItem] = []
+        scored: list[tuple[float, str, float, _Candidate]] = []
         for cand in found.values():
             if cand.id in exclude:
                 continue
@@ -419,20 +419,25 @@ class PageIn:
                 if use:
                     score += 0.05 * math.log1p(use.cited) - 0.1 * use.corrected
                 score *= weights.decay((now - last_use).total_seconds() / 86400)
-            items.append(
-                MemoryItem(
-                    id=cand.id,
-                    kind=cand.kind,
-                    text=cand.text,
-                    ts=cand.ts,
-                    score=score,
-                    similarity=similarity,
-                    routes=tuple(sorted(cand.routes)),
-                    confidence=fact.confidence if fact else None,
-                    meta={**cand.meta, "object": fact.object} if fact else cand.meta,
-                    source_turn_ids=[cand.id] if cand.kind == "turn" else [],
-                    session_id=cand.session_id,
-                )
-            )
-        items.sort(key=lambda i: (-i.score, i.id))
-        return items[:limit]
+            scored.append((score, cand.id, similarity, cand))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [
+            _item(cand, score, similarity, facts) for score, _, similarity, cand in scored[:limit]
+        ]
+
+
+def _item(cand: _Candidate, score: float, similarity: float, facts: dict[str, Fact]) -> MemoryItem:
+    fact = facts.get(cand.id)
+    return MemoryItem(
+        id=cand.id,
+        kind=cand.kind,
+        text=cand.text,
+        ts=cand.ts,
+        score=score,
+        similarity=similarity,
+        routes=tuple(sorted(cand.routes)),
+        confidence=fact.confidence if fact else None,
+        meta={**cand.meta, "object": fact.object} if fact else cand.meta,
+        source_turn_ids=[cand.id] if cand.kind == "turn" else [],
+        session_id=cand.session_id,
+    )
