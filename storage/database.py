@@ -16,25 +16,34 @@ import pyarrow as pa
 from .clock import to_utc
 from .errors import StorageError
 
-_WRITE = re.compile(r"^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+_WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+# Tables whose rows carry a revision from a sequence: inserts take it by default, every
+# UPDATE must set it, so a reader can fetch just the rows changed since it last looked.
+REVISIONS = {"facts": "rev = nextval('fact_rev')"}
 
 
 class _Tracked:
-    """A transaction's connection that notes the tables its statements write."""
+    """A transaction's connection that notes the tables its statements write, and how."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[str]) -> None:
+    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]]) -> None:
         self._conn = conn
         self._changed = changed
 
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
-        if match := _WRITE.match(sql):
-            self._changed.add(match.group(1).lower())
+        self._note(sql)
         return self._conn.execute(sql, parameters)
 
     def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
-        if match := _WRITE.match(sql):
-            self._changed.add(match.group(1).lower())
+        self._note(sql)
         return self._conn.executemany(sql, parameters)
+
+    def _note(self, sql: str) -> None:
+        if match := _WRITE.match(sql):
+            verb, table = match.group(1).split()[0].upper(), match.group(2).lower()
+            revision = REVISIONS.get(table)
+            if verb == "UPDATE" and revision and revision not in sql:
+                raise StorageError(f"an UPDATE of {table} must set {revision}: {sql[:120]}")
+            self._changed.add((table, verb))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
@@ -48,9 +57,11 @@ class Database:
             raise StorageError(f"cannot open the record store {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
-        self._changed: set[str] = set()  # tables written in the open transaction
+        # (table, verb) written in the open transaction
+        self._changed: set[tuple[str, str]] = set()
         self._tracked = cast(duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed))
         self._generations: dict[str, int] = {}
+        self._deletions: dict[str, int] = {}
 
     def generation(self, table: str) -> int:
         """How many committed transactions of this process wrote ``table``.
@@ -60,6 +71,10 @@ class Database:
         lock), so an unchanged generation means unchanged rows: readers keep caches by it.
         """
         return self._generations.get(table, 0)
+
+    def deletions(self, table: str) -> int:
+        """How many committed transactions of this process deleted rows of ``table``."""
+        return self._deletions.get(table, 0)
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -85,8 +100,10 @@ class Database:
             changed = set(self._changed)
             self._changed.clear()
             self.conn.execute("COMMIT")
-            for table in changed:
+            for table in {table for table, _ in changed}:
                 self._generations[table] = self._generations.get(table, 0) + 1
+            for table in {table for table, verb in changed if verb == "DELETE"}:
+                self._deletions[table] = self._deletions.get(table, 0) + 1
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock:

@@ -151,7 +151,8 @@ class FactStore:
             fact.version = previous.version + 1
             fact.supersedes = previous.id
             conn.execute(
-                "UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
+                "UPDATE facts SET status = 'superseded', invalidated_at = ?, "
+                "rev = nextval('fact_rev') WHERE id = ?",
                 [db_time(now), previous.id],
             )
             _insert(conn, fact)
@@ -174,7 +175,8 @@ class FactStore:
             until = max(until, valid_until)
         conn.execute(
             "UPDATE facts SET confirmations = confirmations + 1, last_confirmed_at = ?, "
-            "confidence = ?, valid_until = ?, source_event_ids = ? WHERE id = ?",
+            "confidence = ?, valid_until = ?, source_event_ids = ?, rev = nextval('fact_rev') "
+            "WHERE id = ?",
             [db_time(now), max(fact.confidence, confidence), db_time(until), merged, fact.id],
         )
         return fact.model_copy(
@@ -333,7 +335,8 @@ class FactStore:
         _check_unit("confidence", new.confidence)
         with self._db.transaction() as conn:
             conn.execute(
-                "UPDATE facts SET status = 'superseded', invalidated_at = ? WHERE id = ?",
+                "UPDATE facts SET status = 'superseded', invalidated_at = ?, "
+                "rev = nextval('fact_rev') WHERE id = ?",
                 [db_time(now), fact.id],
             )
             _insert(conn, new)

@@ -223,6 +223,13 @@ _EPISODE_PARTICIPANTS = _sql(
     """ALTER TABLE episodes ADD COLUMN participants VARCHAR[] DEFAULT []""",
 )
 
+_FACT_REVISIONS = _sql(
+    # Every insert or update of a fact takes the next revision (storage.database.REVISIONS
+    # holds writers to it), so page-in's copy of the facts reads only what changed.
+    """CREATE SEQUENCE fact_rev START 1""",
+    """ALTER TABLE facts ADD COLUMN rev BIGINT DEFAULT nextval('fact_rev')""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -231,6 +238,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("005_tombstone_source_hashes", _TOMBSTONE_HASHES),
     Migration("006_archive_and_session_state", _ARCHIVE_AND_SESSION_STATE),
     Migration("007_episode_participants", _EPISODE_PARTICIPANTS),
+    Migration("008_fact_revisions", _FACT_REVISIONS),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from storage import Store
+from storage.errors import StorageError
 
 
 def test_generations_move_only_for_committed_writes(store: Store) -> None:
@@ -27,3 +28,18 @@ def test_generations_move_only_for_committed_writes(store: Store) -> None:
         assert db.generation("memory_usage") == before[1]
     assert db.generation("memory_usage") == before[1] + 1
     assert db.generation("facts") == 0
+
+
+def test_deletions_are_counted_apart_and_a_fact_update_must_take_a_revision(
+    store: Store,
+) -> None:
+    db = store.db
+    store.remember_fact(user_id="u", subject="u", predicate="likes", object="tea", trace_id="t")
+    assert (db.generation("facts"), db.deletions("facts")) == (1, 0)
+    with db.transaction() as conn:
+        conn.execute("DELETE FROM facts WHERE user_id = 'nobody'")
+    assert (db.generation("facts"), db.deletions("facts")) == (2, 1)
+    with pytest.raises(StorageError, match="must set rev = nextval"), db.transaction() as conn:
+        conn.execute("UPDATE facts SET confidence = 0.1 WHERE user_id = 'u'")
+    assert store.facts.list(user_id="u")[0].confidence == pytest.approx(0.8)  # rolled back
+    assert db.generation("facts") == 2

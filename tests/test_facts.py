@@ -185,3 +185,27 @@ def test_valid_among_sees_every_committed_change(store: Store, clock) -> None:
     store.forget(second.id, user_id="u", trace_id="t")
     assert store.facts.valid_among([second.id], user_id="u") == {}
     assert store.facts.valid_among([second.id], user_id="other") == {}
+
+
+def test_fact_copy_reads_only_changed_rows_until_a_delete_or_an_archive_change(
+    store: Store, clock
+) -> None:
+    view = store.facts._view
+    tea = remember(store, "u", subject="u", predicate="drinks", object="tea").fact
+    assert list(store.facts.valid_among([tea.id], user_id="u")) == [tea.id]
+    assert view.full_reads == 1
+    clock.advance(timedelta(minutes=1))
+    coffee = remember(store, "u", subject="u", predicate="drinks", object="coffee").fact
+    confirmed = remember(store, "u", subject="u", predicate="drinks", object="coffee").fact
+    assert confirmed.confirmations == 1
+    got = store.facts.valid_among([tea.id, coffee.id], user_id="u")
+    assert list(got) == [coffee.id] and got[coffee.id].confirmations == 1
+    assert view.full_reads == 1  # a supersede and a confirmation: changed rows only
+    with store.db.transaction():
+        store.archive.add({coffee.id: "fact"}, user_id="u", trace_id="t", reason="test")
+    assert store.facts.valid_among([coffee.id], user_id="u") == {}
+    assert view.full_reads == 2
+    store.restore([coffee.id], user_id="u", trace_id="t")
+    store.forget(coffee.id, user_id="u", trace_id="t")
+    assert store.facts.valid_among([coffee.id, tea.id], user_id="u") == {}
+    assert view.full_reads == 3

@@ -1,4 +1,4 @@
-"""IndexRows: the in-memory copy search hits take their rows from stays true to the index."""
+"""IndexRows and RowsById: the in-memory rows search hits are made of stay true to the index."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import lancedb
 import pyarrow as pa
 import pytest
 
-from storage import index_rows
+from storage import arrow_rows, index_rows
+from storage.arrow_rows import RowsById
 from storage.embedders import HashEmbedder
 from storage.index_rows import IndexRows
 from storage.vectors import IndexedText, VectorIndex
@@ -47,20 +48,19 @@ def test_copy_loads_once_and_follows_reported_writes() -> None:
 def test_many_writes_merge_into_one_chunk_without_losing_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(index_rows, "MAX_CHUNKS", 4)
-    copy = IndexRows(lambda table, user: rows(("base", "base v0")))
-    copy.get("t", "u", [])
+    monkeypatch.setattr(arrow_rows, "MAX_CHUNKS", 4)
+    copy = RowsById(rows(("base", "base v0")))
     expected = {"base": "base v0"}
     for n in range(23):
-        written = rows((f"r{n}", f"row {n}"), (f"r{n // 2}", f"row {n // 2} v{n}"))
-        copy.added("t", "u", written)
+        copy.append(rows((f"r{n}", f"row {n}"), (f"r{n // 2}", f"row {n // 2} v{n}")))
         expected.update({f"r{n}": f"row {n}", f"r{n // 2}": f"row {n // 2} v{n}"})
         if n % 5 == 4:
-            copy.deleted("t", "u", [f"r{n - 1}"])
+            copy.remove([f"r{n - 1}"])
             expected.pop(f"r{n - 1}")
-    got = copy.get("t", "u", [*expected, "r3"])
+    got = copy.get([*reversed(expected), "r3"])
+    assert list(got) == list(reversed(expected))  # in the order asked; r3 was removed
     assert {k: v["text"] for k, v in got.items()} == expected
-    assert len(copy._copies[("t", "u")].chunks) <= 5
+    assert len(copy) == len(expected) and copy.chunk_count <= 5
 
 
 def test_copies_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,71 @@
+"""Arrow rows addressable by id: a base table plus appended chunks, newest row of an id wins.
+
+For in-memory copies of store tables that are read by id on every request: Arrow keeps
+them compact (no Python object per value, nothing for the garbage collector to walk) and
+a take of a hundred rows costs ~0.2 ms at 100k rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pyarrow as pa
+
+# Each append adds a chunk; past this many, the appended ones are merged into one.
+MAX_CHUNKS = 32
+
+
+class RowsById:
+    def __init__(self, base: pa.Table) -> None:
+        self._chunks: list[pa.Table] = []
+        self._where: dict[str, tuple[int, int]] = {}  # id -> (chunk, row)
+        # One chunk: a take across LanceDB's ~100 record batches costs 2.8 instead of 0.2 ms.
+        self.append(base.combine_chunks())
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    @property
+    def chunk_count(self) -> int:
+        return len(self._chunks)
+
+    def append(self, data: pa.Table) -> None:
+        """Add rows; a row whose id is already here replaces it."""
+        self._chunks.append(data)
+        chunk = len(self._chunks) - 1
+        for row, row_id in enumerate(data.column("id").to_pylist()):
+            self._where[row_id] = (chunk, row)
+        if len(self._chunks) > MAX_CHUNKS:
+            self._merge_appended()
+
+    def remove(self, ids: Iterable[str]) -> None:
+        for row_id in ids:
+            self._where.pop(row_id, None)
+
+    def get(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The rows of those ids that are here, by id, in the order asked."""
+        picked: dict[int, list[tuple[str, int]]] = {}
+        wanted = list(dict.fromkeys(ids))
+        for row_id in wanted:
+            if (at := self._where.get(row_id)) is not None:
+                picked.setdefault(at[0], []).append((row_id, at[1]))
+        found: dict[str, dict[str, Any]] = {}
+        for chunk, rows in picked.items():
+            taken = self._chunks[chunk].take([row for _, row in rows])
+            for (row_id, _), values in zip(rows, taken.to_pylist(), strict=True):
+                found[row_id] = values
+        return {row_id: found[row_id] for row_id in wanted if row_id in found}
+
+    def _merge_appended(self) -> None:
+        live: dict[int, list[tuple[str, int]]] = {}
+        for row_id, (chunk, row) in self._where.items():
+            if chunk:
+                live.setdefault(chunk, []).append((row_id, row))
+        parts = [self._chunks[c].take([row for _, row in rows]) for c, rows in live.items()]
+        self._chunks = self._chunks[:1]
+        if parts:
+            self._chunks.append(pa.concat_tables(parts).combine_chunks())
+            ids = [row_id for rows in live.values() for row_id, _ in rows]
+            for row, row_id in enumerate(ids):
+                self._where[row_id] = (1, row)
