@@ -262,6 +262,13 @@ def paging_cmd(
         )
     Console().print(table)
     rows = result["results"]
+    for row in rows:
+        after = row["page_in_after_write_ms"]
+        click.echo(
+            f"at {row['memories']}: first page-in {row['first_page_in_ms']:.0f} ms (reconciles "
+            f"the index, reads the copies); right after a turn's writes "
+            f"p50/p95 {after['p50']:.1f}/{after['p95']:.1f} ms"
+        )
     if len(rows) >= 2:
         ratio = rows[-1]["page_in_ms"]["p95"] / max(rows[0]["page_in_ms"]["p95"], 1e-9)
         click.echo(

@@ -1,0 +1,56 @@
+"""`engram bench paging`: figures of the right shape, printed; nothing timed here is asserted."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from agent.cli.bench import bench
+from evals.bench_paging import run_paging_bench
+from storage.errors import UserError
+
+TINY = ["--memories", "300,150", "--queries", "5", "--embedder", "hash"]
+
+
+def _figures(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"p50", "p95"}
+        and all(isinstance(v, float) and math.isfinite(v) and v > 0 for v in value.values())
+        and value["p50"] <= value["p95"]
+    )
+
+
+def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
+    result = CliRunner().invoke(bench, ["paging", "--json", *TINY, "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [row["memories"] for row in doc["results"]] == [150, 300]
+    for row in doc["results"]:
+        assert _figures(row["page_in_ms"]) and _figures(row["assembly_ms"])
+        assert _figures(row["page_in_after_write_ms"])
+        assert row["first_page_in_ms"] > 0
+        assert 0 < row["paged_items_mean"] <= 12
+    assert doc["targets"] == {"page_in_p95_ms": 25.0, "assembly_p95_ms": 5.0}
+    assert not any(tmp_path.iterdir())  # the scratch stores are gone
+
+
+def test_table_names_the_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(bench, ["paging", *TINY])
+    assert result.exit_code == 0, result.output
+    assert "page-in" in result.stdout and "at 300: first page-in" in result.stdout
+    assert "right after a turn's writes p50/p95" in result.stdout
+    assert "met" in result.stdout or "MISSED" in result.stdout
+    assert "p95 at 300 / p95 at 150" in result.stdout and "(target <= 2)" in result.stdout
+
+
+def test_bad_sizes_and_query_counts_are_user_errors() -> None:
+    with pytest.raises(UserError, match="at least 100"):
+        run_paging_bench(sizes=[50], embedder="hash")
+    with pytest.raises(UserError, match="--queries"):
+        run_paging_bench(sizes=[100], queries=0, embedder="hash")
