@@ -39,6 +39,9 @@ class RowsById:
         if len(self._chunks) > MAX_CHUNKS:
             self._merge_appended()
 
+    def ids(self) -> set[str]:
+        return set(self._where)
+
     def remove(self, ids: Iterable[str]) -> None:
         for row_id in ids:
             self._where.pop(row_id, None)

@@ -35,6 +35,9 @@ class IndexRows:
         """The rows of these ids that this user has in ``table``, by id."""
         return self._rows(table, user_id).get(ids)
 
+    def ids(self, table: str, user_id: str) -> set[str]:
+        return self._rows(table, user_id).ids()
+
     def added(self, table: str, user_id: str, data: pa.Table) -> None:
         """Rows just written; a copy not loaded yet reads them from disk when it is."""
         rows = self._copies.get((table, user_id))

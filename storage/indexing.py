@@ -14,15 +14,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from .vectors import IndexedText, VectorIndex
 
-SourceFn = Callable[[str], list[IndexedText]]
 REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild: bounds memory
 
 
+@dataclass(frozen=True)
+class IndexSource:
+    """What a table must hold for a user: the items, and just their ids (cheap to read)."""
+
+    items: Callable[[str], list[IndexedText]]
+    ids: Callable[[str], set[str]]
+
+
 class IndexSync:
-    def __init__(self, index: VectorIndex, sources: dict[str, SourceFn]) -> None:
+    def __init__(self, index: VectorIndex, sources: dict[str, IndexSource]) -> None:
         self.index = index
         self._sources = sources
         self._pending: dict[tuple[str, str], list[IndexedText]] = defaultdict(list)
@@ -64,7 +72,7 @@ class IndexSync:
             del self._pending[key]
         counts: dict[str, int] = {}
         for user_id in user_ids:
-            items = list({item.id: item for item in self._sources[table](user_id)}.values())
+            items = list({item.id: item for item in self._sources[table].items(user_id)}.values())
             for start in range(0, len(items), REBUILD_BATCH):
                 self.index.add(table, items[start : start + REBUILD_BATCH], user_id=user_id)
             self._reconciled.add((table, user_id))
@@ -73,11 +81,14 @@ class IndexSync:
         return counts
 
     def _reconcile(self, table: str, user_id: str) -> None:
-        records = {item.id: item for item in self._sources[table](user_id)}
+        """Ids first: the items (every record of the user) are built only if some are missing."""
+        source = self._sources[table]
+        wanted = source.ids(user_id)
         indexed = self.index.ids(table, user_id=user_id)
-        missing = [item for rid, item in records.items() if rid not in indexed]
-        stale = [rid for rid in indexed if rid not in records]
+        stale = sorted(indexed - wanted)
         if stale:
             self.index.delete(table, stale, user_id=user_id)
-        if missing:
+        if wanted - indexed:
+            records = {item.id: item for item in source.items(user_id)}
+            missing = [item for rid, item in records.items() if rid not in indexed]
             self.index.add(table, missing, user_id=user_id)

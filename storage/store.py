@@ -33,6 +33,7 @@ from .forgetting import cascade
 from .index_items import (
     episode_item,
     fact_item,
+    memory_ids,
     memory_items,
     passage_item,
     turn_item,
@@ -51,7 +52,7 @@ from .users import require_user
 if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .embedders import Embedder
     from .indexing import IndexSync
-    from .vectors import IndexedText, SearchHit
+    from .vectors import SearchHit
 
 SearchKind = Literal["fact", "passage", "turn", "episode"]
 # One search table for every kind: a LanceDB query has a fixed cost of a few ms, so
@@ -127,16 +128,15 @@ class Store:
     @property
     def index(self) -> IndexSync:
         if self._index is None:
-            from .indexing import IndexSync
+            from .indexing import IndexSource, IndexSync
             from .vectors import VectorIndex
 
             vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
-            self._index = IndexSync(
-                vectors,
-                {
-                    MEMORY_TABLE: self._memory_items,
-                },
+            source = IndexSource(
+                items=lambda user_id: memory_items(self, user_id),
+                ids=lambda user_id: memory_ids(self.db, user_id),
             )
+            self._index = IndexSync(vectors, {MEMORY_TABLE: source})
         return self._index
 
     def _queue(self, table: str, build: Any, record: Any) -> None:
@@ -566,8 +566,3 @@ class Store:
             "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
         )
         return {"users": len(counts), "items": total, "model": model}
-
-    # -- index sources: what the search index must contain for a user --
-
-    def _memory_items(self, user_id: str) -> list[IndexedText]:
-        return memory_items(self, user_id)

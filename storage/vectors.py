@@ -317,12 +317,11 @@ class VectorIndex:
         return sorted(out, key=lambda item: (item.ts, item.id))
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
+        """This user's ids, from the in-memory copy (read now if it was not yet)."""
         user_id = require_user(user_id)
-        state = self._state(table)
-        if state is None:
+        if self._state(table) is None:
             return set()
-        query = state.table.search().where(_where(user_id, None)).select(["id"]).limit(None)
-        return set(query.to_arrow().column("id").to_pylist())
+        return self._rows.ids(table, user_id)
 
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)

@@ -380,3 +380,24 @@ def test_stating_an_archived_fact_again_restores_it(tmp_path) -> None:
         assert store.archive.get(fact.id, user_id="u") is None
         kinds = [e.kind for e in store.events.list(user_id="u", trace_id="t2")]
         assert "memory_restore" in kinds
+
+
+def test_index_ids_read_by_sql_match_the_items_built_from_records(
+    store: Store, clock: ManualClock
+) -> None:
+    """Reconcile trusts memory_ids to say what the index must hold; an id it left out
+    would be deleted from the index as stale."""
+    from storage.index_items import memory_ids, memory_items
+
+    ids = seed(store, clock)
+    episode(store, "another user's garden", user="other")
+    fact(store, "likes", "tea", user="other")
+    with store.db.transaction() as conn:
+        store.events.append_in(conn, user_id=U, kind="tool_result", payload={"x": 1})
+    store.prune(user_id=U, older_than=timedelta(days=90), unused=False, trace_id="t")
+    archived = store.archive.ids(user_id=U)
+    assert {ids["psg"], ids["eps"]} & archived  # a passage or episode is hidden
+    for user in (U, "other"):
+        built = {item.id for item in memory_items(store, user)}
+        assert memory_ids(store.db, user) == built
+        assert not built & store.archive.ids(user_id=user)
