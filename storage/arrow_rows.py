@@ -42,6 +42,9 @@ class RowsById:
     def ids(self) -> set[str]:
         return set(self._where)
 
+    def has_any(self, ids: Iterable[str]) -> bool:
+        return any(row_id in self._where for row_id in ids)
+
     def remove(self, ids: Iterable[str]) -> None:
         for row_id in ids:
             self._where.pop(row_id, None)

@@ -38,6 +38,11 @@ class IndexRows:
     def ids(self, table: str, user_id: str) -> set[str]:
         return self._rows(table, user_id).ids()
 
+    def may_hold(self, table: str, user_id: str, ids: Sequence[str]) -> bool:
+        """False only when a loaded copy shows none of these ids (no need to ask LanceDB)."""
+        rows = self._copies.get((table, user_id))
+        return rows is None or rows.has_any(ids)
+
     def added(self, table: str, user_id: str, data: pa.Table) -> None:
         """Rows just written; a copy not loaded yet reads them from disk when it is."""
         rows = self._copies.get((table, user_id))

@@ -151,7 +151,8 @@ class VectorIndex:
                 handle = self._db.create_table(table, schema=data.schema)
                 state = _TableState(handle, _async_handle(handle), model_checked=True)
                 self._tables[table] = state
-            else:
+            elif self._rows.may_hold(table, user_id, [item.id for item in batch]):
+                # a re-added id replaces its row; new ids (most adds) skip the look-up
                 self._delete_ids(state.table, [item.id for item in batch], user_id)
             state.users.add(user_id)
             state.kinds.update(item.kind for item in batch)

@@ -30,11 +30,13 @@ def test_copy_loads_once_and_follows_reported_writes() -> None:
         return rows(("a", "apple"), ("b", "bread"))
 
     copy = IndexRows(load)
+    assert copy.may_hold("t", "u", ["z"])  # not loaded: only LanceDB knows
     copy.added("t", "u", rows(("z", "never loaded")))  # no copy yet: nothing to follow
     assert copy.get("t", "u", ["a", "b", "z", "a"]) == {
         "a": {"id": "a", "text": "apple"},
         "b": {"id": "b", "text": "bread"},
     }
+    assert not copy.may_hold("t", "u", ["z", "y"]) and copy.may_hold("t", "u", ["z", "b"])
     copy.added("t", "u", rows(("a", "apricot"), ("c", "cake")))
     copy.deleted("t", "u", ["b"])
     got = copy.get("t", "u", ["a", "b", "c"])
