@@ -146,7 +146,6 @@ class PageIn:
         now = as_of or self.store.clock.now()
         found: dict[str, _Candidate] = {}
         self._search_routes(query, user_id, kinds, found, max(self.per_route, limit))
-        self._exact_route(query, user_id, kinds, found)
         window = resolve_time(query, now)
         if window is not None:
             self._time_route(window, user_id, kinds, session_id, found)
@@ -211,18 +210,21 @@ class PageIn:
             user_id=user_id,
             limit=per_route * max(1, len(indexed)),
             kinds=indexed,
+            needles=identifiers(query)[:5],  # order numbers, emails, phones, codes
         )
         if "recipe" in kinds:
             self._recipe_route(query, user_id, found)
-        for mode, hits in (("vector", routes.vector), ("fts", routes.fts)):
+        for mode, hits in (("vector", routes.vector), ("fts", routes.fts), ("exact", routes.exact)):
             for hit in hits:
                 cand = found.setdefault(
                     hit.id, _Candidate(hit.id, hit.kind, hit.text, hit.ts, hit.meta, hit.session_id)
                 )
                 if mode == "vector":
                     cand.vector = max(cand.vector, hit.score)
-                else:
+                elif mode == "fts":
                     cand.fts = max(cand.fts, hit.score)
+                else:
+                    cand.exact = 1.0
                 cand.routes.add(mode)
 
     def _recipe_route(self, query: str, user_id: str, found: dict[str, _Candidate]) -> None:
@@ -247,39 +249,6 @@ class PageIn:
             cand.vector = cand.relevance = match.similarity
             cand.meta = {"success_rate": round(recipe.success_rate, 3)}
             cand.routes.add("trigger")
-
-    def _exact_route(
-        self, query: str, user_id: str, kinds: Sequence[str], found: dict[str, _Candidate]
-    ) -> None:
-        for ident in identifiers(query)[:5]:
-            hits: list[tuple[str, str, str, datetime, dict[str, Any]]] = []
-            if "fact" in kinds:
-                hits += [
-                    (f.id, "fact", f.text(), f.created_at, {})
-                    for f in self.store.facts.containing(ident, user_id=user_id)
-                ]
-            if "passage" in kinds:
-                hits += [
-                    (p.id, "passage", p.text, p.created_at, {})
-                    for p in self.store.passages.containing(ident, user_id=user_id)
-                ]
-            if "turn" in kinds:
-                hits += [
-                    (
-                        e.id,
-                        "turn",
-                        str(e.payload.get("content", "")),
-                        e.ts,
-                        {"role": e.kind.split("_")[0]},
-                    )
-                    for e in self.store.events.containing(
-                        ident, user_id=user_id, kinds=["user_message", "assistant_message"]
-                    )
-                ]
-            for rid, kind, text, ts, meta in hits:
-                cand = found.setdefault(rid, _Candidate(rid, kind, text, ts, meta))
-                cand.exact = 1.0
-                cand.routes.add("exact")
 
     def _time_route(
         self,

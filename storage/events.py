@@ -124,17 +124,6 @@ class EventLog:
             sql += f" LIMIT {int(limit)}"
         return [_event(r) for r in self._db.query(sql, params)]
 
-    def containing(
-        self, needle: str, *, user_id: str, kinds: Sequence[str], limit: int = 20
-    ) -> builtins.list[Event]:
-        """Events of these kinds whose payload contains ``needle`` (case-insensitive)."""
-        rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND list_contains(?, kind) "
-            "AND contains(lower(payload), lower(?)) ORDER BY seq DESC LIMIT ?",
-            [require_user(user_id), list(kinds), needle, limit],
-        )
-        return [_event(r) for r in rows]
-
     def count(self, *, user_id: str) -> int:
         return int(
             self._db.query(

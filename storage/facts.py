@@ -242,7 +242,7 @@ class FactStore:
 
         Archived facts are listed unless ``include_archived=False``: they are still data
         (a new value supersedes them, and the firewall weighs writes against them); page-in
-        and search skip them through ``valid_among`` and ``containing``.
+        and search skip them through ``valid_among``.
         """
         require_user(user_id)
         params: list[Any] = [user_id]
@@ -264,17 +264,6 @@ class FactStore:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
-
-    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> builtins.list[Fact]:
-        """Active, unarchived facts whose subject or object contains ``needle`` (any case)."""
-        rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND status = 'active' AND "
-            "(contains(lower(object), lower(?)) OR contains(lower(subject), lower(?))) "
-            f"AND {not_archived('facts')} "
-            "ORDER BY created_at DESC LIMIT ?",
-            [require_user(user_id), needle, needle, limit],
-        )
-        return [_fact(r) for r in rows]
 
     def valid_among(
         self, ids: Sequence[str], *, user_id: str, as_of: datetime | None = None

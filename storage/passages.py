@@ -72,16 +72,6 @@ class PassageStore:
         )
         return [_passage(r) for r in rows]
 
-    def containing(self, needle: str, *, user_id: str, limit: int = 20) -> list[Passage]:
-        """Unarchived passages containing ``needle`` (case-insensitive), newest first."""
-        rows = self._db.query(
-            f"SELECT {_COLUMNS} FROM passages WHERE user_id = ? "
-            f"AND contains(lower(text), lower(?)) AND {not_archived('passages')} "
-            "ORDER BY created_at DESC LIMIT ?",
-            [require_user(user_id), needle, limit],
-        )
-        return [_passage(r) for r in rows]
-
     def list(self, *, user_id: str, include_archived: bool = False) -> list[Passage]:
         """The user's passages, oldest first; archived ones only with ``include_archived``."""
         hidden = "" if include_archived else f" AND {not_archived('passages')}"

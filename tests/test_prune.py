@@ -164,9 +164,8 @@ def test_archived_records_never_page_in_until_restored(
     hidden = {ids["psg"], ids["tea"], ids["eps"]}
     assert not hidden & _retrieved(store, query)
     assert not hidden & {h.id for h in store.search(query, user_id=U, limit=50)}
-    # the exact-identifier and time routes read storage directly: they skip them too
-    assert store.passages.containing("ORD-58213", user_id=U) == []
-    assert store.facts.containing("oolong", user_id=U) == []
+    # the exact-identifier route finds nothing archived; the time route reads episodes
+    assert store.index.index.routes("memory", "", user_id=U, needles=["ORD-58213"]).exact == []
     assert store.facts.valid_among([ids["tea"]], user_id=U) == {}
     assert ids["eps"] not in {e.id for e in store.episodes.list(user_id=U)}
     assert ids["eps"] in {e.id for e in store.episodes.list(user_id=U, include_archived=True)}

@@ -316,3 +316,34 @@ def test_another_embedding_model_is_refused(filled: VectorIndex, tmp_path: Path)
     assert other.search("passages", "coffee", user_id="alice", mode="fts")[0].id == "p1"
     assert len(other.items("passages", user_id="alice")) == len(TEXTS)
     assert filled.count("passages", user_id="alice") == len(TEXTS)
+
+
+def test_needles_find_rows_holding_the_identifier_itself(index: VectorIndex) -> None:
+    rows = {
+        "o1": "Order ORD-58213 shipped to Lisbon",
+        "o2": "ord and 58213 appear apart here, ord 58213",  # the words, not the code
+        "o3": "Write to Ana.Silva@example.com about invoice 77120",
+        "o4": "Nothing to see",
+    }
+    index.add("m", [item(i, text=t) for i, t in rows.items()], user_id="alice")
+    index.add("m", [item("t1", text="my order ord-58213 is late", kind="turn")], user_id="alice")
+    index.add("m", [item("b1", "bob", "ORD-58213 is bob's too")], user_id="bob")
+
+    def exact(*needles: str, user: str = "alice", **kw: object) -> list[vectors.SearchHit]:
+        routes = index.routes("m", "", user_id=user, vector=False, needles=needles, **kw)  # type: ignore[arg-type]
+        assert routes.vector == routes.fts == []  # an empty query: no other route ran
+        return routes.exact
+
+    def found(*needles: str, **kw: object) -> set[str]:
+        return {h.id for h in exact(*needles, **kw)}
+
+    assert found("ord-58213") == {"o1", "t1"}  # any case; never bob's row
+    assert found("ORD-58213", kinds=["passage"]) == {"o1"}
+    assert found("ana.silva@example.com", "77120") == {"o3"}
+    assert found("58213") == {"o1", "o2", "t1"}
+    assert found("ZZ-0000") == set() and found("", "  ") == set()
+    assert found("ORD-58213", kinds=[]) == set()
+    assert exact("ORD-58213", user="carol") == []
+    assert index.routes("nothing", "", user_id="alice", needles=["ORD-58213"]).exact == []
+    hit = exact("77120")[0]
+    assert (hit.route, hit.text, hit.kind) == ("exact", rows["o3"], "passage")
