@@ -3,7 +3,7 @@
 Every read and write names its user, and the user filter runs inside LanceDB (a
 prefilter), never in Python afterwards. A search leaves out a filter every row passes:
 the user filter when the table holds that user alone, the kind filter when it asks for
-every kind the table holds (at 100k rows a filter costs the query ~2 ms).
+every kind the table holds. The queries themselves are in ``lance_queries``.
 
 Each table records the embedding model that built it; adding or vector-searching with
 another model is refused, since vectors of two models are not comparable. Hybrid search
@@ -19,12 +19,9 @@ when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import unicodedata
-from collections.abc import Coroutine, Sequence
-from concurrent.futures import Future
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -36,7 +33,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from lancedb.background_loop import LOOP
 from lancedb.index import FTS, Bitmap, BTree, IvfSq
-from lancedb.query import FullTextOperator, MatchQuery
 from lancedb.table import AsyncTable, Table
 from loguru import logger
 
@@ -44,6 +40,17 @@ from .clock import to_utc
 from .embedders import Embedder
 from .errors import StorageError, UserError
 from .index_rows import IndexRows
+from .lance_queries import (
+    Ranked,
+    bm25_ids,
+    bm25_result,
+    fts_words,
+    quote,
+    search_filter,
+    start_query,
+    user_filter,
+    vector_ids,
+)
 from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
@@ -53,7 +60,6 @@ REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow ever
 ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
 ROWS_PER_PARTITION = 1_500
 MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
-_MAX_QUERY_CHARS = 2_000
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
 _MODEL_KEY = b"engram.embed_model"
@@ -267,31 +273,38 @@ class VectorIndex:
             return RouteHits([], [])
         if user_id not in state.users:
             return RouteHits([], [])
-        where = _search_filter(state, user_id, kinds)
-        text = _clean_fts_query(query) if fts else ""
-        needle_words = {needle: _clean_fts_query(needle) for needle in dict.fromkeys(needles)}
+        where = search_filter(state.users, state.kinds, user_id, kinds)
+        text = fts_words(query) if fts else ""
+        needle_words = {needle: fts_words(needle) for needle in dict.fromkeys(needles)}
         pending = {  # "" is the query itself
-            needle: (words, _start(_fts(state.aio, words, where, limit, all_words=needle != "")))
+            needle: (
+                words,
+                start_query(bm25_ids(state.aio, words, where, limit, all_words=bool(needle))),
+            )
             for needle, words in [("", text), *needle_words.items()]
             if words
         }
-        by_vector: list[tuple[str, float]] = []
+        by_vector: Ranked = []
         try:
             if vector:
                 self._check_model(table, state)
                 query_vec = self._query_vector(query, query_vector)
                 if query_vec is not None:
-                    by_vector = LOOP.run(_vector(state, query_vec, where, limit))
+                    by_vector = LOOP.run(
+                        vector_ids(
+                            state.aio, query_vec, where, limit, partitions=state.ann_partitions
+                        )
+                    )
         finally:
-            by_words = {needle: _fts_result(*started) for needle, started in pending.items()}
+            by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
         return self._hits(table, user_id, by_vector, by_words)
 
     def _hits(
         self,
         table: str,
         user_id: str,
-        by_vector: list[tuple[str, float]],
-        by_words: dict[str, list[tuple[str, float]]],
+        by_vector: Ranked,
+        by_words: dict[str, Ranked],
     ) -> RouteHits:
         """The routes' ids and scores as hits, their rows taken from this process's copy."""
         ids = [row_id for ranked in (by_vector, *by_words.values()) for row_id, _ in ranked]
@@ -316,7 +329,7 @@ class VectorIndex:
         state = self._state(table)
         if state is None:
             return pa.table({name: pa.array([], pa.string()) for name in _COLUMNS})
-        query = state.table.search().where(_where(user_id, None)).select(_COLUMNS)
+        query = state.table.search().where(user_filter(user_id)).select(_COLUMNS)
         return query.limit(None).to_arrow()
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
@@ -325,7 +338,7 @@ class VectorIndex:
         state = self._state(table)
         if state is None:
             return []
-        query = state.table.search().where(_where(user_id, None)).select(_COLUMNS).limit(None)
+        query = state.table.search().where(user_filter(user_id)).select(_COLUMNS).limit(None)
         rows = query.to_arrow().to_pylist()
         out = [IndexedText(user_id=user_id, **_fields(row)) for row in rows]
         return sorted(out, key=lambda item: (item.ts, item.id))
@@ -340,7 +353,7 @@ class VectorIndex:
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)
         state = self._state(table)
-        return 0 if state is None else state.table.count_rows(_where(user_id, None))
+        return 0 if state is None else state.table.count_rows(user_filter(user_id))
 
     # --- routes -----------------------------------------------------------------------
 
@@ -452,8 +465,8 @@ class VectorIndex:
     def _delete_ids(self, table: Table, ids: list[str], user_id: str) -> int:
         deleted = 0
         for start in range(0, len(ids), 500):
-            chunk = ", ".join(_quote(i) for i in ids[start : start + 500])
-            where = f"{_where(user_id, None)} AND id IN ({chunk})"
+            chunk = ", ".join(quote(i) for i in ids[start : start + 500])
+            where = f"{user_filter(user_id)} AND id IN ({chunk})"
             matched = table.count_rows(where)
             if matched:  # a delete writes a new table version even when nothing matches
                 table.delete(where)
@@ -471,53 +484,6 @@ def _async_handle(handle: Table) -> AsyncTable:
     return aio
 
 
-async def _vector(
-    state: _TableState, vector: np.ndarray, where: str | None, limit: int
-) -> list[tuple[str, float]]:
-    """Ids and similarities (1 - cosine distance), best first."""
-    query = state.aio.query().nearest_to(vector).column("vector").distance_type("cosine")
-    if state.ann_partitions:
-        # A sixth of the partitions. At 100k rows (66 partitions) against a flat scan:
-        # recall@10 0.985 as with a quarter or half of them (the int8 codes cap it), recall@80
-        # 0.989 (a quarter: 0.992), and the query takes 6.1 ms instead of 7.1.
-        query = query.nprobes(max(8, state.ann_partitions // 6))
-    if where:
-        query = query.where(where)
-    found = await query.select(["id", "_distance"]).limit(limit).to_arrow()
-    return [(i, 1.0 - distance) for i, distance in _id_scores(found, "_distance")]
-
-
-async def _fts(
-    table: AsyncTable, text: str, where: str | None, limit: int, *, all_words: bool = False
-) -> list[tuple[str, float]]:
-    """Ids and BM25 scores, best first; with ``all_words`` a row must hold every word."""
-    operator = FullTextOperator.AND if all_words else FullTextOperator.OR
-    match = MatchQuery(text, "text", operator=operator)  # type: ignore[call-arg]
-    found = table.query().nearest_to_text(match)
-    if where:
-        found = found.where(where)
-    return _id_scores(await found.select(["id", "_score"]).limit(limit).to_arrow(), "_score")
-
-
-def _id_scores(found: pa.Table, column: str) -> list[tuple[str, float]]:
-    scores = [float(score) for score in found.column(column).to_pylist()]
-    return list(zip(found.column("id").to_pylist(), scores, strict=True))
-
-
-def _start(search: Coroutine[Any, Any, list[tuple[str, float]]]) -> Future[list[tuple[str, float]]]:
-    """Run a query in LanceDB's event loop; its result is read later."""
-    return asyncio.run_coroutine_threadsafe(search, LOOP.loop)
-
-
-def _fts_result(text: str, pending: Future[list[tuple[str, float]]]) -> list[tuple[str, float]]:
-    try:
-        return pending.result()
-    except (ValueError, RuntimeError) as exc:
-        # A query LanceDB cannot take finds nothing by words; the vector route still can.
-        logger.warning("full-text query {!r} failed, no fts hits: {}", text[:80], exc)
-        return []
-
-
 def _schema(dim: int, model_id: str) -> pa.Schema:
     text, optional = pa.string(), ("session_id", "trace_id", "meta")
     fields = [pa.field(name, text, nullable=name in optional) for name in _TEXT_FIELDS]
@@ -529,34 +495,6 @@ def _schema(dim: int, model_id: str) -> pa.Schema:
 def _check_table_name(table: str) -> None:
     if not isinstance(table, str) or not _TABLE_NAME.match(table):
         raise UserError(f"invalid vector table name {table!r}: use lowercase letters, digits, '_'")
-
-
-def _quote(value: str) -> str:
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-def _where(user_id: str, kinds: Sequence[str] | None) -> str:
-    clause = f"user_id = {_quote(user_id)}"  # user_id passed require_user; quoted anyway
-    if kinds:
-        clause += f" AND kind IN ({', '.join(_quote(k) for k in kinds)})"
-    return clause
-
-
-def _search_filter(state: _TableState, user_id: str, kinds: Sequence[str] | None) -> str | None:
-    """The prefilter a search needs in this table; None when every row passes."""
-    clauses = []
-    if state.users != {user_id}:
-        clauses.append(_where(user_id, None))
-    if kinds and not state.kinds <= set(kinds):
-        clauses.append(f"kind IN ({', '.join(_quote(k) for k in kinds)})")
-    return " AND ".join(clauses) or None
-
-
-def _clean_fts_query(query: str) -> str:
-    """Words only: quotes, operators and brackets become spaces, so nothing is syntax."""
-    text = unicodedata.normalize("NFKC", query or "")[:_MAX_QUERY_CHARS]
-    text = "".join(ch if ch.isalnum() or ch in "@.-_#'" else " " for ch in text)
-    return " ".join(text.split())
 
 
 def _load_meta(raw: str | None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import pytest
 from storage import vectors
 from storage.embedders import HashEmbedder
 from storage.errors import StorageError, UserError
+from storage.lance_queries import search_filter
 from storage.vectors import IndexedText, VectorIndex
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
@@ -184,12 +185,14 @@ def test_filters_left_out_only_while_every_row_passes_them(
     assert filled.search("passages", "coffee", user_id="alice", mode="fts")[0].id == "p1"
     assert filled.search("passages", "coffee", user_id="carol") == []
     state = filled._state("passages")
-    assert state is not None and vectors._search_filter(state, "alice", ["passage"]) is None
+    assert state is not None
+    held = (state.users, state.kinds)  # updated in place by every add
+    assert search_filter(*held, "alice", ["passage"]) is None
     filled.add("passages", [item("t1", "alice", "coffee turn", kind="turn")], user_id="alice")
-    assert vectors._search_filter(state, "alice", ["turn"]) == "kind IN ('turn')"
+    assert search_filter(*held, "alice", ["turn"]) == "kind IN ('turn')"
     bob = [item(f"b{n}", "bob", "coffee coffee coffee morning") for n in range(30)]
     filled.add("passages", bob, user_id="bob")
-    assert vectors._search_filter(state, "alice", ["turn", "passage"]) == "user_id = 'alice'"
+    assert search_filter(*held, "alice", ["turn", "passage"]) == "user_id = 'alice'"
     reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())  # reads users and kinds back
     for index in (filled, reopened):
         for mode in ("vector", "fts", "hybrid"):
