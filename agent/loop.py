@@ -507,13 +507,7 @@ class Agent:
         return result.evicted
 
     def _event(self, ctx: ToolContext, kind: str, payload: dict[str, Any]) -> None:
-        self.store.events.append(
-            user_id=self.user_id,
-            kind=kind,
-            trace_id=ctx.trace_id,
-            session_id=self.session_id,
-            payload=json.loads(json.dumps(payload, default=str)),
-        )
+        ctx.log_event(kind, json.loads(json.dumps(payload, default=str)))
 
 
 def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:

@@ -48,13 +48,9 @@ def switch_topic(
         cleared = store.session_state.clear(
             user_id=ctx.user_id, session_id=ctx.session_id, trace_id=ctx.trace_id
         )
-        store.events.append_in(
-            conn,
-            user_id=ctx.user_id,
-            kind="topic_switch",
-            trace_id=ctx.trace_id,
-            session_id=ctx.session_id,
-            payload={
+        ctx.log_event(
+            "topic_switch",
+            {
                 "previous_topic": redact(decision.previous_topic),
                 "message": redact(" ".join(message.split())[:160]),
                 "signal": decision.signal,
@@ -63,6 +59,7 @@ def switch_topic(
                 "intents": [decision.intent_before, decision.intent_after],
                 "cleared_keys": cleared,
             },
+            conn=conn,
         )
     working.reset_task()
     previous = decision.previous_topic[:80]

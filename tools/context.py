@@ -37,3 +37,18 @@ class ToolContext:
                 "answer the user now and save anything else in a later turn"
             )
         self.writes += 1
+
+    def log_event(self, kind: str, payload: dict[str, Any], *, conn: Any = None) -> None:
+        """An event of this turn (user, session, trace); inside ``conn``'s transaction if given,
+        so it commits with the write it describes."""
+        fields: dict[str, Any] = {
+            "user_id": self.user_id,
+            "kind": kind,
+            "trace_id": self.trace_id,
+            "session_id": self.session_id,
+            "payload": payload,
+        }
+        if conn is None:
+            self.store.events.append(**fields)
+        else:
+            self.store.events.append_in(conn, **fields)

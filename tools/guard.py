@@ -172,12 +172,9 @@ def _hold(ctx: ToolContext, tool: str, arguments: dict[str, Any], verdict: Firew
 
 def _log_verdict(ctx: ToolContext, tool: str, verdict: FirewallVerdict, held: str | None) -> None:
     # Reasons and metadata only: the arguments may hold the very secret that was masked.
-    ctx.store.events.append(
-        user_id=ctx.user_id,
-        kind="firewall_verdict",
-        trace_id=ctx.trace_id,
-        session_id=ctx.session_id,
-        payload={
+    ctx.log_event(
+        "firewall_verdict",
+        {
             "tool": tool,
             "source": ctx.extras.get("write_source", "model"),
             "verdict": verdict.verdict,
@@ -192,18 +189,15 @@ def _log_verdict(ctx: ToolContext, tool: str, verdict: FirewallVerdict, held: st
 
 def log_write(ctx: ToolContext, conn: Any, record: str, **payload: Any) -> None:
     """The ``memory_write`` event of a tool's write, committed in the write's transaction."""
-    ctx.store.events.append_in(
-        conn,
-        user_id=ctx.user_id,
-        kind="memory_write",
-        trace_id=ctx.trace_id,
-        session_id=ctx.session_id,
-        payload={
+    ctx.log_event(
+        "memory_write",
+        {
             "record": record,
             **payload,
             "origin": ctx.extras.get("write_source", "model"),
             "source_event_ids": list(ctx.source_event_ids),
         },
+        conn=conn,
     )
 
 
@@ -211,10 +205,4 @@ def note_read(ctx: ToolContext, tool: str, query: str, ids: list[str]) -> None:
     """Log a memory read and remember which ids entered the model's context this turn."""
     seen: list[str] = ctx.extras.setdefault("memory_ids", [])
     seen.extend(i for i in ids if i not in seen)
-    ctx.store.events.append(
-        user_id=ctx.user_id,
-        kind="memory_read",
-        trace_id=ctx.trace_id,
-        session_id=ctx.session_id,
-        payload={"tool": tool, "query": query, "ids": ids},
-    )
+    ctx.log_event("memory_read", {"tool": tool, "query": query, "ids": ids})
