@@ -21,9 +21,9 @@ install: $(STAMP)
 # into a fresh store, then shows what the agent remembered.
 demo: $(STAMP)
 	rm -rf .demo-data
-	$(BIN)/engram replay evals/data/demo_long_session.jsonl --into .demo-data/replay
-	$(BIN)/engram memory list --data-dir .demo-data/replay --user demo
-	$(BIN)/engram replay evals/data/multiday_task.jsonl --into .demo-data/multiday
+	$(BIN)/memvisor replay evals/data/demo_long_session.jsonl --into .demo-data/replay
+	$(BIN)/memvisor memory list --data-dir .demo-data/replay --user demo
+	$(BIN)/memvisor replay evals/data/multiday_task.jsonl --into .demo-data/multiday
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -34,4 +34,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/engram bench storage
+	$(BIN)/memvisor bench storage

@@ -1,1 +1,1 @@
-"""Engram's runtime: the guarded agent loop, model clients, guards, config and CLI."""
+"""Memvisor's runtime: the guarded agent loop, model clients, guards, config and CLI."""

@@ -1,3 +1,3 @@
-from agent.cli import main
+from memvisor.agent.cli import main
 
 main()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from paging.pagein import MemoryItem
-from paging.summarize import identifiers
+from memvisor.paging.pagein import MemoryItem
+from memvisor.paging.summarize import identifiers
 
 CORRECTION = re.compile(
     r"^\s*(no[,.!]|nope|wrong|that'?s (not|wrong)|that is (not|wrong)|actually\b|incorrect|"

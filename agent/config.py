@@ -6,12 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from paging.budget import SectionCaps
-from paging.pagein import ScoreWeights
-from paging.pressure import PressureConfig
+from memvisor.paging.budget import SectionCaps
+from memvisor.paging.pagein import ScoreWeights
+from memvisor.paging.pressure import PressureConfig
 
 SYSTEM_PROMPT = """\
-You are Engram, an assistant with long-term memory that lasts across sessions.
+You are Memvisor, an assistant with long-term memory that lasts across sessions.
 Your context window is small; your memory tools are your disk:
 - Save lasting facts about the user with fact_remember (one fact per call) and standing \
 preferences or rules with core_memory_append(label="human").

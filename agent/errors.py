@@ -1,6 +1,6 @@
-"""Engram's exceptions, in one tree::
+"""Memvisor's exceptions, in one tree::
 
-    EngramError
+    MemvisorError
     ├── UserError            bad input or configuration: says what and how to fix
     │   └── NotFound         an id that does not exist for this user
     ├── StorageError         a store could not be opened, read or written
@@ -11,25 +11,25 @@
     │   └── ModelUnavailable
     └── BudgetExceeded       the untouchable prompt parts do not fit the window
 
-``ToolControl`` (not an ``EngramError``) is the base of named control-flow
+``ToolControl`` (not an ``MemvisorError``) is the base of named control-flow
 exceptions that escape a tool, such as ``EndTurn`` from ``send_message``.
 """
 
-from agent.models.base import ModelError, ModelUnavailable
-from paging.assembler import BudgetExceeded
-from storage.errors import (
-    EngramError,
+from memvisor.agent.models.base import ModelError, ModelUnavailable
+from memvisor.paging.assembler import BudgetExceeded
+from memvisor.storage.errors import (
+    MemvisorError,
     NotFound,
     StorageError,
     StoreLocked,
     UserError,
     VersionConflict,
 )
-from tools.registry import ToolControl, ToolError
+from memvisor.tools.registry import ToolControl, ToolError
 
 __all__ = [
     "BudgetExceeded",
-    "EngramError",
+    "MemvisorError",
     "ModelError",
     "ModelUnavailable",
     "NotFound",

@@ -15,29 +15,29 @@ from typing import Any
 
 from loguru import logger
 
-from agent.citations import cited_ids, is_correction
-from agent.config import AgentConfig
-from agent.errors import BudgetExceeded, ModelError
-from agent.guards import Firewall, mask_pii, redact_secrets
-from agent.models.base import AssistantTurn, ChatModel, ToolCall
-from agent.topic_switch import restore_tracker, switch_topic
-from agent.turn import ToolCallRecord, Turn
-from agent.working_memory import WorkingMemory, redact, steering
-from paging.assembler import PromptParts, assemble, render_core, tool_message
-from paging.budget import ContextBudget
-from paging.eviction import entities, evict, turns_to_evict
-from paging.pagein import MemoryItem, PageIn
-from paging.pressure import MemoryPressure
-from paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
-from paging.tokens import count_messages, counter_for_model
-from storage import Store
-from storage.ids import new_id
-from storage.users import require_user
-from tools.builtin import builtin_registry
-from tools.context import ToolContext
-from tools.guard import WriteGuard
-from tools.messaging import EndTurn
-from tools.registry import ToolRegistry, ToolResult
+from memvisor.agent.citations import cited_ids, is_correction
+from memvisor.agent.config import AgentConfig
+from memvisor.agent.errors import BudgetExceeded, ModelError
+from memvisor.agent.guards import Firewall, mask_pii, redact_secrets
+from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall
+from memvisor.agent.topic_switch import restore_tracker, switch_topic
+from memvisor.agent.turn import ToolCallRecord, Turn
+from memvisor.agent.working_memory import WorkingMemory, redact, steering
+from memvisor.paging.assembler import PromptParts, assemble, render_core, tool_message
+from memvisor.paging.budget import ContextBudget
+from memvisor.paging.eviction import entities, evict, turns_to_evict
+from memvisor.paging.pagein import MemoryItem, PageIn
+from memvisor.paging.pressure import MemoryPressure
+from memvisor.paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
+from memvisor.paging.tokens import count_messages, counter_for_model
+from memvisor.storage import Store
+from memvisor.storage.ids import new_id
+from memvisor.storage.users import require_user
+from memvisor.tools.builtin import builtin_registry
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import WriteGuard
+from memvisor.tools.messaging import EndTurn
+from memvisor.tools.registry import ToolRegistry, ToolResult
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.

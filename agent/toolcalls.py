@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.models.base import AssistantTurn, ToolCall, Usage
+from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
 
 _OPEN_RE = re.compile(r"<tool_call>", re.IGNORECASE)
 _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)

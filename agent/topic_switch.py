@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.config import AgentConfig
-from agent.working_memory import WorkingMemory, redact
-from paging.topics import TopicDecision, TopicTracker
-from storage import Store
-from tools.context import ToolContext
+from memvisor.agent.config import AgentConfig
+from memvisor.agent.working_memory import WorkingMemory, redact
+from memvisor.paging.topics import TopicDecision, TopicTracker
+from memvisor.storage import Store
+from memvisor.tools.context import ToolContext
 
 
 def restore_tracker(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage import Store
-from storage.errors import NotFound, UserError
+from memvisor.storage import Store
+from memvisor.storage.errors import NotFound, UserError
 
 
 def trace_chain(store: Store, ref: str, *, user_id: str) -> dict[str, Any]:

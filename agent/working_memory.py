@@ -12,12 +12,12 @@ import json
 from datetime import datetime
 from typing import Any
 
-from agent.guards import redact_secrets
-from agent.guards.injection import signals
-from paging.assembler import EXECUTION_HEADING, compact_json
-from paging.tokens import TokenCounter
-from storage import Store
-from storage.clock import iso
+from memvisor.agent.guards import redact_secrets
+from memvisor.agent.guards.injection import signals
+from memvisor.paging.assembler import EXECUTION_HEADING, compact_json
+from memvisor.paging.tokens import TokenCounter
+from memvisor.storage import Store
+from memvisor.storage.clock import iso
 
 # Keys that belong to the current task; a topic switch drops them.
 TASK_SCOPED = ("state", "last_tool", "last_arguments", "last_result")

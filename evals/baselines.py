@@ -1,6 +1,6 @@
 """Baseline retrievers over a conversation's raw turns: BM25, dense (cosine) and recency.
 
-Each one, like the Engram system itself, ranks turns for a question through the same
+Each one, like the Memvisor system itself, ranks turns for a question through the same
 small protocol, so one scoring function serves all of them.
 """
 
@@ -11,8 +11,8 @@ from typing import Protocol
 
 import numpy as np
 
-from evals.metrics import RankedTurn
-from storage.embedders import Embedder
+from memvisor.evals.metrics import RankedTurn
+from memvisor.storage.embedders import Embedder
 
 
 class TurnRanker(Protocol):

@@ -1,4 +1,4 @@
-"""``engram bench paging``: page-in and prompt assembly latency over a large user store.
+"""``memvisor bench paging``: page-in and prompt assembly latency over a large user store.
 
 A store of N mixed memories (turns, facts, passages, episodes; one user) is built,
 then each query is timed end to end: query embedding, every route, scoring, packing.
@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from evals.bench_storage import (
+from memvisor.evals.bench_storage import (
     _EPOCH,
     _PASSAGE_TEMPLATES,
     _QUERY_TEMPLATES,
@@ -25,12 +25,12 @@ from evals.bench_storage import (
     _percentiles,
     _scratch_dir,
 )
-from paging.assembler import PromptParts, assemble
-from paging.budget import ContextBudget
-from paging.pagein import PageIn
-from paging.tokens import counter_for_model
-from storage import ManualClock, Store, UserError
-from storage.store import MEMORY_TABLE
+from memvisor.paging.assembler import PromptParts, assemble
+from memvisor.paging.budget import ContextBudget
+from memvisor.paging.pagein import PageIn
+from memvisor.paging.tokens import counter_for_model
+from memvisor.storage import ManualClock, Store, UserError
+from memvisor.storage.store import MEMORY_TABLE
 
 TARGET_PAGE_IN_P95_MS = 25.0
 TARGET_ASSEMBLY_P95_MS = 5.0
@@ -103,7 +103,7 @@ def _one_size(
             page_in.append(time.perf_counter() - start)
             paged.append(len(items))
             parts = PromptParts(
-                system_prompt="You are Engram.",
+                system_prompt="You are Memvisor.",
                 core=core,
                 user_message=text,
                 paged=items,

@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 from loguru import logger
 
-from storage import StorageError, Store, UserError
-from storage.embedders import Embedder, embedder_from_name
-from storage.ids import new_id
-from storage.store import MEMORY_TABLE
-from storage.vectors import MODES, IndexedText, VectorIndex
+from memvisor.storage import StorageError, Store, UserError
+from memvisor.storage.embedders import Embedder, embedder_from_name
+from memvisor.storage.ids import new_id
+from memvisor.storage.store import MEMORY_TABLE
+from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
 
 # What the design asks of a 2-core laptop; the CLI shows each figure against these.
 TARGET_WRITE_P95_MS = 10.0

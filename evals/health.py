@@ -17,9 +17,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from storage import Event, Fact, Store
-from storage.clock import iso
-from storage.text import snippet
+from memvisor.storage import Event, Fact, Store
+from memvisor.storage.clock import iso
+from memvisor.storage.text import snippet
 
 FACT_STATUSES = ("active", "expired", "superseded", "retracted", "quarantined")
 
@@ -237,63 +237,63 @@ def prometheus_text(report: dict[str, Any]) -> str:
     fresh, page_in = report["freshness"], report["page_in"]
     last = report["events"]["last_activity"]
     family(
-        "engram_memory_freshness_ratio",
+        "memvisor_memory_freshness_ratio",
         "gauge",
         "Share of active, unexpired records among all facts and passages.",
         [({}, fresh["ratio"])],
     )
     family(
-        "engram_facts",
+        "memvisor_facts",
         "gauge",
         "Fact rows by status.",
         [({"status": s}, n) for s, n in report["facts"].items()],
     )
-    family("engram_passages", "gauge", "Archival passages stored.", [({}, fresh["passages"])])
+    family("memvisor_passages", "gauge", "Archival passages stored.", [({}, fresh["passages"])])
     family(
-        "engram_quarantine_held",
+        "memvisor_quarantine_held",
         "gauge",
         "Writes held in quarantine awaiting confirmation.",
         [({}, report["quarantine_held"])],
     )
     family(
-        "engram_archived_records",
+        "memvisor_archived_records",
         "gauge",
-        "Records archived by `engram memory prune` (kept, out of page-in and search).",
+        "Records archived by `memvisor memory prune` (kept, out of page-in and search).",
         [({}, report.get("archived"))],
     )
     family(
-        "engram_page_in_hit_ratio",
+        "memvisor_page_in_hit_ratio",
         "gauge",
         "Share of paged-in items later cited or confirmed.",
         [({}, page_in["hit_rate"])],
     )
     family(
-        "engram_page_in_items",
+        "memvisor_page_in_items",
         "gauge",
         "Paged-in items (each id once per trace).",
         [({}, page_in["paged_in"])],
     )
     family(
-        "engram_page_in_hits",
+        "memvisor_page_in_hits",
         "gauge",
         "Paged-in items later cited or confirmed.",
         [({}, page_in["hits"])],
     )
     family(
-        "engram_amnesia_alerts_total",
+        "memvisor_amnesia_alerts_total",
         "counter",
         "Answers saying the agent does not know after a page-in that returned nothing.",
         [({}, report["amnesia"]["count"])],
     )
-    family("engram_events_total", "counter", "Events logged.", [({}, report["events"]["count"])])
+    family("memvisor_events_total", "counter", "Events logged.", [({}, report["events"]["count"])])
     family(
-        "engram_last_activity_timestamp_seconds",
+        "memvisor_last_activity_timestamp_seconds",
         "gauge",
         "Unix time of the newest event.",
         [({}, _unix(last) if last else None)],
     )
     family(
-        "engram_records",
+        "memvisor_records",
         "gauge",
         "Stored records by kind.",
         [({"kind": k}, n) for k, n in report["records"].items()],

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from agent.models.base import ChatModel
-from evals.metrics import OVERALL_CATEGORIES, mean, percentiles, token_f1
+from memvisor.agent.models.base import ChatModel
+from memvisor.evals.metrics import OVERALL_CATEGORIES, mean, percentiles, token_f1
 
 ANSWER_SYSTEM = (
     "You answer questions about past conversations between two people, using only the "

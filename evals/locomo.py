@@ -22,16 +22,16 @@ from typing import Any
 import numpy as np
 from loguru import logger
 
-from evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
-from evals.live_qa import LiveQA
-from evals.metrics import RankedTurn, SystemScores, score_question, turns_fitting
-from paging.pagein import MemoryItem, PageIn
-from paging.tokens import counter_for_model
-from storage import ManualClock, Store, UserError
-from storage.embedders import Embedder, embedder_from_name
-from storage.ids import new_id
+from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
+from memvisor.evals.live_qa import LiveQA
+from memvisor.evals.metrics import RankedTurn, SystemScores, score_question, turns_fitting
+from memvisor.paging.pagein import MemoryItem, PageIn
+from memvisor.paging.tokens import counter_for_model
+from memvisor.storage import ManualClock, Store, UserError
+from memvisor.storage.embedders import Embedder, embedder_from_name
+from memvisor.storage.ids import new_id
 
-SYSTEMS = ("engram", "bm25", "dense", "recency")
+SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)
 DEFAULT_BUDGET = 1_000
 TURN_GAP = timedelta(seconds=30)
@@ -204,7 +204,7 @@ class CachedEmbedder:
 
 
 @dataclass
-class EngramRanker:
+class MemvisorRanker:
     """The system under test: the agent's page-in over raw turns."""
 
     pagein: PageIn
@@ -212,7 +212,7 @@ class EngramRanker:
     as_of: datetime
     limit: int
     tokens: dict[str, int]
-    name: str = "engram"
+    name: str = "memvisor"
     last_items: list[MemoryItem] = field(default_factory=list)
 
     def rank(self, question: str) -> list[RankedTurn]:
@@ -317,7 +317,7 @@ def _run_conversation(
     with Store.open(directory, embedder=cached, clock=clock) as store:
         events = ingest(store, clock, conversation, user_id=user_id)
         progress(name, len(conversation.turns), total)
-        engram, systems = _systems(store, conversation, events, cached, user_id, ks, budget)
+        memvisor, systems = _systems(store, conversation, events, cached, user_id, ks, budget)
         for n, question in enumerate(conversation.questions, start=1):
             evidence = [events[d] for d in question.evidence]
             for system in systems:
@@ -335,7 +335,7 @@ def _run_conversation(
                     )
                 )
             if live_qa is not None:
-                context = engram.pagein.pack(engram.last_items, budget_tokens=budget)
+                context = memvisor.pagein.pack(memvisor.last_items, budget_tokens=budget)
                 live_qa.ask(
                     question.question, question.answer, category=question.category, items=context
                 )
@@ -357,8 +357,8 @@ def _systems(
     user_id: str,
     ks: Sequence[int],
     budget: int,
-) -> tuple[EngramRanker, list[TurnRanker]]:
-    """Engram and the baselines over the same logged turns, ready to rank."""
+) -> tuple[MemvisorRanker, list[TurnRanker]]:
+    """Memvisor and the baselines over the same logged turns, ready to rank."""
     counter = counter_for_model(None)
     by_id = {
         events[t.dia_id]: RankedTurn(events[t.dia_id], t.content, counter.count(t.content))
@@ -370,11 +370,11 @@ def _systems(
     as_of = store.clock.now()
     pagein = PageIn(store)
     tokens = {t.turn_id: t.tokens for t in turns}
-    engram = EngramRanker(pagein, user_id=user_id, as_of=as_of, limit=limit, tokens=tokens)
+    memvisor = MemvisorRanker(pagein, user_id=user_id, as_of=as_of, limit=limit, tokens=tokens)
     # Untimed: the first search builds the index (embeds every turn).
     pagein.rank_turns("warm up", user_id=user_id, as_of=as_of, limit=1)
-    return engram, [
-        engram,
+    return memvisor, [
+        memvisor,
         Bm25Ranker(turns, limit=limit),
         DenseRanker(turns, embedder=cached, query_embedder=cached.inner, limit=limit),
         RecencyRanker(turns, limit=limit),

@@ -1,7 +1,7 @@
 """Retrieval and answer metrics for the LoCoMo eval: recall@k, recall at a budget, F1.
 
 Every system is scored by the same functions over the same ranked turn ids, so the
-numbers of Engram and the baselines are comparable.
+numbers of Memvisor and the baselines are comparable.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agent.turn import Turn
-from evals.transcripts import ExpectEvent
-from storage import Store
-from storage.errors import NotFound
+from memvisor.agent.turn import Turn
+from memvisor.evals.transcripts import ExpectEvent
+from memvisor.storage import Store
+from memvisor.storage.errors import NotFound
 
 
 @dataclass

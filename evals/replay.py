@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.loop import Agent
-from agent.models.base import ChatModel
-from agent.turn import Turn
-from evals.probes import ProbeResult, evaluate
-from evals.replay_model import ReplayModel
-from evals.transcripts import (
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import ChatModel
+from memvisor.agent.turn import Turn
+from memvisor.evals.probes import ProbeResult, evaluate
+from memvisor.evals.replay_model import ReplayModel
+from memvisor.evals.transcripts import (
     AssistantEvent,
     CrashEvent,
     ExpectEvent,
@@ -24,8 +24,8 @@ from evals.transcripts import (
     UserEvent,
     load_transcript,
 )
-from storage import ManualClock, Store
-from storage.errors import UserError
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.errors import UserError
 
 
 @dataclass
@@ -157,7 +157,7 @@ def replay(
             elif isinstance(event, CrashEvent):
                 # What a killed process leaves: committed records only. The session is not
                 # ended (no episode) and the next step runs in a fresh process on the same
-                # session, as `engram chat --session S` would after the crash.
+                # session, as `memvisor chat --session S` would after the crash.
                 report.crashes += 1
                 agent = None
                 store.close()

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from agent.models.base import AssistantTurn, ModelError, ToolCall
-from evals.transcripts import AssistantEvent, load_transcript
+from memvisor.agent.models.base import AssistantTurn, ModelError, ToolCall
+from memvisor.evals.transcripts import AssistantEvent, load_transcript
 
 
 def turn_from_event(event: AssistantEvent, index: int) -> AssistantTurn:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from storage.errors import UserError
+from memvisor.storage.errors import UserError
 
 
 class _Event(BaseModel):
@@ -20,7 +20,8 @@ class _Event(BaseModel):
 
 class Header(BaseModel):
     model_config = ConfigDict(extra="allow")
-    format: Literal["engram.transcript"]
+    # Transcripts recorded before the rename say "engram.transcript"; both read the same.
+    format: Literal["memvisor.transcript", "engram.transcript"]
     version: Literal[1]
     user_id: str
     title: str = ""
@@ -137,7 +138,7 @@ def load_transcript(path: str | Path) -> Transcript:
     except ValidationError as exc:
         raise UserError(
             f"{path}:{parsed[0][0]}: not a transcript header ({_first(exc)}); the "
-            'first line must be {"format": "engram.transcript", "version": 1, '
+            'first line must be {"format": "memvisor.transcript", "version": 1, '
             '"user_id": ...}'
         ) from None
     events = []
@@ -165,7 +166,7 @@ def _first(exc: ValidationError) -> str:
 
 
 class TranscriptWriter:
-    """Append events to a transcript file as they happen (``engram chat --record``)."""
+    """Append events to a transcript file as they happen (``memvisor chat --record``)."""
 
     def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
         self.path = Path(path)
@@ -173,7 +174,7 @@ class TranscriptWriter:
             self._file = self.path.open("w", encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot write transcript {self.path}: {exc}") from None
-        self.write({"format": "engram.transcript", "version": 1, **header})
+        self.write({"format": "memvisor.transcript", "version": 1, **header})
 
     def write(self, event: dict[str, Any]) -> None:
         self._file.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")

@@ -1,6 +1,6 @@
 """Paging: fit memory into the model's real token window (budget, pressure, page-in)."""
 
-from paging.tokens import (
+from memvisor.paging.tokens import (
     TokenCounter,
     count_messages,
     counter_for_model,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from paging.summarize import NAME, DialogueTurn, Summarizer, fold, identifiers
-from paging.tokens import TokenCounter, count_messages
-from storage import Store
+from memvisor.paging.summarize import NAME, DialogueTurn, Summarizer, fold, identifiers
+from memvisor.paging.tokens import TokenCounter, count_messages
+from memvisor.storage import Store
 
 
 @dataclass

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from paging.summarize import identifiers
-from paging.timeparse import TimeWindow, resolve_time
-from paging.tokens import TokenCounter, counter_for_model
-from paging.turn_order import turn_order_for
-from storage import Fact, Store
-from storage.store import MEMORY_TABLE
-from storage.users import require_user
+from memvisor.paging.summarize import identifiers
+from memvisor.paging.timeparse import TimeWindow, resolve_time
+from memvisor.paging.tokens import TokenCounter, counter_for_model
+from memvisor.paging.turn_order import turn_order_for
+from memvisor.storage import Fact, Store
+from memvisor.storage.store import MEMORY_TABLE
+from memvisor.storage.users import require_user
 
 ALL_KINDS = ("fact", "episode", "passage", "turn", "recipe")
 BASE_IMPORTANCE = {"fact": 0.5, "episode": 0.5, "passage": 0.5, "turn": 0.3}

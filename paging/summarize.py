@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from loguru import logger
 
-from paging.tokens import TokenCounter
+from memvisor.paging.tokens import TokenCounter
 
 IDENTIFIER = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.]+"  # emails

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from paging.topic_text import (
+from memvisor.paging.topic_text import (
     INTENT_PROTOTYPES,
     SNIPPET,
     find_cue,
@@ -37,8 +37,8 @@ from paging.topic_text import (
     refers_back,
     shared_identifiers,
 )
-from storage.embedders import Embedder
-from storage.text import snippet
+from memvisor.storage.embedders import Embedder
+from memvisor.storage.text import snippet
 
 WINDOW = 6  # recent topic messages the running topic is the mean of
 # Process-wide, like the firewall's banks: the prototypes are embedded once per model.

@@ -12,8 +12,8 @@ import weakref
 from dataclasses import dataclass
 from datetime import datetime
 
-from storage import Store
-from storage.database import from_db_time
+from memvisor.storage import Store
+from memvisor.storage.database import from_db_time
 
 MESSAGE_KINDS = ("user_message", "assistant_message")
 

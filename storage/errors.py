@@ -1,19 +1,19 @@
-"""Engram's exception tree (re-exported and drawn in ``agent/errors.py``).
+"""Memvisor's exception tree (re-exported and drawn in ``agent/errors.py``).
 
 Defined here, in the lowest layer, because ``storage`` imports nothing of the
 other packages while every package raises these.
 """
 
 
-class EngramError(Exception):
-    """Base of every error Engram raises on purpose."""
+class MemvisorError(Exception):
+    """Base of every error Memvisor raises on purpose."""
 
 
-class UserError(EngramError):
+class UserError(MemvisorError):
     """Bad input or configuration: the message says what is wrong and how to fix it."""
 
 
-class StorageError(EngramError):
+class StorageError(MemvisorError):
     """A store could not be opened, read or written."""
 
 

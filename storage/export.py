@@ -12,14 +12,15 @@ from .records import CoreBlock, Fact, Passage, QuarantineItem
 from .store import Store
 from .users import require_user
 
-FORMAT: Literal["engram.export"] = "engram.export"
+FORMAT: Literal["memvisor.export"] = "memvisor.export"
 VERSION: Literal[1] = 1
 
 
 class ExportDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal["engram.export"]
+    # Exports written before the rename say "engram.export"; both read the same.
+    format: Literal["memvisor.export", "engram.export"]
     version: Literal[1]
     user_id: str
     facts: list[Fact]
@@ -59,9 +60,9 @@ def parse_export(data: Any) -> ExportDocument:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise UserError(
-            f"not an engram export: {where}: {first['msg']} "
+            f"not an memvisor export: {where}: {first['msg']} "
             f"({exc.error_count()} problem(s)); pass a file written by "
-            "`engram memory export --json`"
+            "`memvisor memory export --json`"
         ) from None
 
 

@@ -215,7 +215,7 @@ class FactStore:
         )
         if not rows:
             raise NotFound(
-                f"no fact {fact_id!r} for user {user_id!r}; list ids with `engram memory list`"
+                f"no fact {fact_id!r} for user {user_id!r}; list ids with `memvisor memory list`"
             )
         return self._effective(_fact(rows[0]))
 
@@ -297,7 +297,7 @@ class FactStore:
         if fact.status != "active":
             raise UserError(
                 f"fact {fact_id} is {fact.status}; edit its current version "
-                "(see `engram memory history`)"
+                "(see `memvisor memory history`)"
             )
         if object is None and confidence is None and valid_until is None:
             raise UserError("nothing to edit: pass --object, --confidence or --valid-until")

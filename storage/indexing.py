@@ -6,7 +6,7 @@ before that, the first search of the next process reconciles the index with
 the records, so nothing committed is ever unsearchable for long and nothing
 forgotten stays findable. The sources leave archived records out, so a
 reconcile removes them from the index and never adds them back. A rebuild
-(``engram memory reindex``) drops the index and builds it again from the
+(``memvisor memory reindex``) drops the index and builds it again from the
 records, for when the embedding model changed.
 """
 
@@ -65,7 +65,7 @@ class IndexSync:
         finished user by user by their next search (its reconcile), as long as that
         runs with the same embedder.
         """
-        self.index.embedder.embed(["engram index rebuild"])
+        self.index.embedder.embed(["memvisor index rebuild"])
         self.index.drop(table)
         self._reconciled = {key for key in self._reconciled if key[0] != table}
         for key in [key for key in self._pending if key[0] == table]:

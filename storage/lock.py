@@ -15,7 +15,7 @@ from .errors import StoreLocked
 
 class DataDirLock:
     def __init__(self, data_dir: Path) -> None:
-        self.path = data_dir / "engram.lock"
+        self.path = data_dir / "memvisor.lock"
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -27,7 +27,7 @@ class DataDirLock:
             os.close(fd)
             who = f" (pid {holder})" if holder else ""
             raise StoreLocked(
-                f"data directory {self.path.parent} is in use by another engram process{who}; "
+                f"data directory {self.path.parent} is in use by another memvisor process{who}; "
                 "stop it or pass a different --data-dir"
             ) from None
         os.ftruncate(fd, 0)

@@ -194,7 +194,7 @@ _TOMBSTONE_HASHES = _sql(
 )
 
 _ARCHIVE_AND_SESSION_STATE = _sql(
-    # Records moved out of page-in and search by `engram memory prune` (restorable):
+    # Records moved out of page-in and search by `memvisor memory prune` (restorable):
     # the record itself stays where it is, this row hides it.
     """CREATE TABLE archived (
         user_id VARCHAR NOT NULL,
@@ -258,7 +258,7 @@ def migrate(conn: duckdb.DuckDBPyConnection, *, upto: str | None = None) -> list
     unknown = done - known
     if unknown:
         raise StorageError(
-            f"store was written by a newer engram (migrations {sorted(unknown)}); upgrade engram"
+            f"store was written by a newer memvisor (migrations {sorted(unknown)}); upgrade memvisor"
         )
     ran: list[str] = []
     for migration in MIGRATIONS:

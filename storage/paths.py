@@ -1,4 +1,4 @@
-"""Where a user's data lives: ``--data-dir`` > ``ENGRAM_HOME`` > the platform data dir."""
+"""Where a user's data lives: ``--data-dir`` > ``MEMVISOR_HOME`` > the platform data dir."""
 
 from __future__ import annotations
 
@@ -16,6 +16,6 @@ def resolve_data_dir(
     environ = os.environ if env is None else env
     if explicit:
         return Path(explicit).expanduser().resolve()
-    if environ.get("ENGRAM_HOME"):
-        return Path(environ["ENGRAM_HOME"]).expanduser().resolve()
-    return Path(platformdirs.user_data_dir("engram", appauthor=False))
+    if environ.get("MEMVISOR_HOME"):
+        return Path(environ["MEMVISOR_HOME"]).expanduser().resolve()
+    return Path(platformdirs.user_data_dir("memvisor", appauthor=False))

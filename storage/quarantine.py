@@ -62,7 +62,7 @@ class Quarantine:
         if not rows:
             raise NotFound(
                 f"no quarantined write {item_id!r} for user {user_id!r}; list them "
-                "with `engram memory list --quarantine`"
+                "with `memvisor memory list --quarantine`"
             )
         return _item(rows[0])
 

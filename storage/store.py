@@ -75,7 +75,7 @@ class Store:
         self._lock = DataDirLock(self.data_dir)
         self._lock.acquire()
         try:
-            self.db = Database(self.data_dir / "engram.duckdb")
+            self.db = Database(self.data_dir / "memvisor.duckdb")
             migrate(self.db.conn)
         except BaseException:
             self._lock.release()

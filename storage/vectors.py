@@ -62,7 +62,7 @@ ROWS_PER_PARTITION = 1_500
 MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
-_MODEL_KEY = b"engram.embed_model"
+_MODEL_KEY = b"memvisor.embed_model"
 _COLUMNS = ["id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
 _TEXT_FIELDS = ("id", "user_id", "kind", "text", "session_id", "trace_id", "meta", "embed_model")
 # ICU segments Chinese/Japanese into words; on Latin text it splits like "simple".
@@ -404,7 +404,7 @@ class VectorIndex:
         if built_with != self.embedder.model_id:
             raise StorageError(
                 f"vector table {table!r} was built with embedding model {built_with or '?'!r}, "
-                f"not {self.embedder.model_id!r}: rebuild it with `engram memory reindex` "
+                f"not {self.embedder.model_id!r}: rebuild it with `memvisor memory reindex` "
                 "(or use the embedder it was built with)"
             )
         state.model_checked = True

@@ -1,4 +1,4 @@
-"""Run the ``engram`` CLI in-process and capture exit code, stdout and stderr."""
+"""Run the ``memvisor`` CLI in-process and capture exit code, stdout and stderr."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agent.cli import main
+from memvisor.agent.cli import main
 
 
 @dataclass

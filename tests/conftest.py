@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import ManualClock, Store
+from memvisor.storage import ManualClock, Store
 
 pytest_plugins = ["tests.fake_ollama"]
 
@@ -29,14 +29,14 @@ def _loopback_only(self: socket.socket, address: object) -> None:
 @pytest.fixture(scope="session")
 def _cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # One per test session: the quantized embedding model is made once, not per test.
-    return tmp_path_factory.mktemp("engram-cache")
+    return tmp_path_factory.mktemp("memvisor-cache")
 
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _cache_dir: Path) -> None:
-    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "engram-home"))
-    monkeypatch.setenv("ENGRAM_CACHE_DIR", str(_cache_dir))
-    monkeypatch.setenv("ENGRAM_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMVISOR_HOME", str(tmp_path / "memvisor-home"))
+    monkeypatch.setenv("MEMVISOR_CACHE_DIR", str(_cache_dir))
+    monkeypatch.setenv("MEMVISOR_EMBEDDER", "hash")
     monkeypatch.delenv("OLLAMA_HOST", raising=False)
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
 

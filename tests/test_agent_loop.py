@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.config import AgentConfig
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.ollama import OllamaModel
-from agent.models.scripted import ScriptedModel
-from storage import ManualClock, Store
+from memvisor.agent.config import AgentConfig
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.ollama import OllamaModel
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import ManualClock, Store
 
 
 def call(name: str, **arguments) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paging.assembler import (
+from memvisor.paging.assembler import (
     CUT_MARKER,
     BudgetExceeded,
     PromptParts,
@@ -18,10 +18,10 @@ from paging.assembler import (
     render_core,
     tool_message,
 )
-from paging.budget import ContextBudget
-from paging.pagein import MemoryItem
-from paging.tokens import count_messages, counter_for_model
-from storage.records import CoreBlock
+from memvisor.paging.budget import ContextBudget
+from memvisor.paging.pagein import MemoryItem
+from memvisor.paging.tokens import count_messages, counter_for_model
+from memvisor.storage.records import CoreBlock
 
 COUNTER = counter_for_model(None)
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -64,7 +64,7 @@ def build(d: dict) -> tuple[PromptParts, ContextBudget]:
             tool_message("fact_search", text(d["tool_result"], 5)),
         ]
     parts = PromptParts(
-        system_prompt="You are Engram.",
+        system_prompt="You are Memvisor.",
         core=[block("persona", 20), block("human", d["core"])],
         user_message="QUESTION " + text(d["user"], 1),
         tools=[{"type": "function", "function": {"name": "t", "description": text(d["tools"])}}],

@@ -1,4 +1,4 @@
-"""`engram bench paging`: figures of the right shape, printed; nothing timed here is asserted."""
+"""`memvisor bench paging`: figures of the right shape, printed; nothing timed here is asserted."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agent.cli.bench import bench
-from evals.bench_paging import run_paging_bench
-from storage.errors import UserError
+from memvisor.agent.cli.bench import bench
+from memvisor.evals.bench_paging import run_paging_bench
+from memvisor.storage.errors import UserError
 
 TINY = ["--memories", "300,150", "--queries", "5", "--embedder", "hash"]
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agent.cli.bench import bench, parse_sizes
-from evals.bench_storage import run_storage_bench
-from storage.errors import UserError
+from memvisor.agent.cli.bench import bench, parse_sizes
+from memvisor.evals.bench_storage import run_storage_bench
+from memvisor.storage.errors import UserError
 
 TINY = ["--sizes", "200", "--queries", "5", "--writes", "10", "--turns", "20", "--embedder", "hash"]
 
@@ -84,10 +84,10 @@ def test_group_help_says_figures_are_not_asserted() -> None:
     assert CliRunner().invoke(bench, ["storage", "--help"]).exit_code == 0
 
 
-def test_engram_bench_storage_through_main(
+def test_memvisor_bench_storage_through_main(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from agent.cli import cli
+    from memvisor.agent.cli import cli
     from tests.cli_helpers import run_cli
 
     if "bench" not in cli.commands:

@@ -11,7 +11,7 @@ from tests.cli_helpers import run_cli
 
 TRANSCRIPT = [
     {
-        "format": "engram.transcript",
+        "format": "memvisor.transcript",
         "version": 1,
         "user_id": "maya",
         "start": "2026-05-04T08:30:00Z",
@@ -90,7 +90,7 @@ def test_replay_failing_probe_exits_1(capsys, tmp_path: Path) -> None:
     [
         ("not json\n", ":1: not valid JSON"),
         (
-            '{"format": "engram.transcript", "version": 1, "user_id": "u"}\n{"type": "dance"}\n',
+            '{"format": "memvisor.transcript", "version": 1, "user_id": "u"}\n{"type": "dance"}\n',
             ":2:",
         ),
         ('{"format": "other"}\n', "header"),
@@ -139,7 +139,7 @@ def test_chat_reads_a_pipe_and_records(capsys, tmp_path: Path, monkeypatch, fake
     assert r.out.splitlines() == ["Noted.", "You live in Oslo."]
     # the recording replays to the same answers
     lines = [json.loads(x) for x in record.read_text().splitlines()]
-    assert lines[0]["format"] == "engram.transcript"
+    assert lines[0]["format"] == "memvisor.transcript"
     lines.append({"type": "expect", "probe": "answer_mentions", "text": "Oslo"})
     rr = run_cli(
         capsys,
@@ -189,7 +189,7 @@ def test_every_command_has_help(capsys, command: list[str]) -> None:
 
 
 def test_bundled_demo_transcript_passes(capsys, tmp_path: Path) -> None:
-    from evals.transcripts import SessionEvent, UserEvent, load_transcript
+    from memvisor.evals.transcripts import SessionEvent, UserEvent, load_transcript
 
     path = Path(__file__).resolve().parents[1] / "evals" / "data" / "demo_long_session.jsonl"
     transcript = load_transcript(path)

@@ -169,7 +169,7 @@ def test_import_of_another_users_export_is_refused(cli, tmp_path: Path) -> None:
 
 
 def test_env_sets_data_dir(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "via-env"))
+    monkeypatch.setenv("MEMVISOR_HOME", str(tmp_path / "via-env"))
     r = run_cli(
         capsys,
         "memory",
@@ -184,15 +184,15 @@ def test_env_sets_data_dir(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "zed",
     )
     assert r.code == 0, r.err
-    assert (tmp_path / "via-env" / "engram.duckdb").exists()
+    assert (tmp_path / "via-env" / "memvisor.duckdb").exists()
 
 
 def test_default_data_dir_is_not_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
-    from storage import resolve_data_dir
+    from memvisor.storage import resolve_data_dir
 
     path = resolve_data_dir(None, env={})
-    assert str(path).endswith("engram") and not str(path).startswith("/tmp")
-    assert resolve_data_dir(None, env={"ENGRAM_HOME": "/srv/e"}) == Path("/srv/e")
+    assert str(path).endswith("memvisor") and not str(path).startswith("/tmp")
+    assert resolve_data_dir(None, env={"MEMVISOR_HOME": "/srv/e"}) == Path("/srv/e")
 
 
 def test_search_ranks_like_page_in_and_keeps_raw_routes(cli) -> None:

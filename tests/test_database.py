@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from storage import Store
-from storage.errors import StorageError
+from memvisor.storage import Store
+from memvisor.storage.errors import StorageError
 
 
 def test_generations_move_only_for_committed_writes(store: Store) -> None:

@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from storage import Store
+from memvisor.storage import Store
 
 WRITER = """
 import sys
-from storage import Store
+from memvisor.storage import Store
 store = Store.open(sys.argv[1], embedder="hash")
 i = 0
 while True:
@@ -26,7 +26,7 @@ while True:
 
 HOLDER = """
 import sys, time
-from storage import Store
+from memvisor.storage import Store
 store = Store.open(sys.argv[1], embedder="hash")
 store.remember_fact(user_id="u", subject="u", predicate="lives_in", object="Oslo", trace_id="t")
 print("ready", flush=True)
@@ -97,7 +97,7 @@ def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
         )
         assert result.returncode == 2
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and "in use by another engram process" in lines[0]
+        assert len(lines) == 1 and "in use by another memvisor process" in lines[0]
         assert str(os.getpid()) not in lines[0]  # names the holder, not itself
     finally:
         holder.kill()

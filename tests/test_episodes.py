@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from storage import ManualClock, Store
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import ManualClock, Store
 
 
 def chat(store: Store, session: str, messages: list[str], model: ScriptedModel) -> Agent:

@@ -12,20 +12,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.guards import (
+from memvisor.agent.guards import (
     Firewall,
     FirewallConfig,
     FirewallVerdict,
     WriteProposal,
     import_through_firewall,
 )
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from storage import ManualClock, Store
-from storage.export import export_user
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.export import export_user
 from tests.cli_helpers import run_cli
-from tools.builtin import WRITE_TOOLS
+from memvisor.tools.builtin import WRITE_TOOLS
 
 HELD = ("quarantine", "reject")
 
@@ -542,7 +542,7 @@ def test_an_import_does_not_use_up_the_per_minute_rate(tmp_path: Path, clock: Ma
 
 
 def test_dates_and_clock_times_are_not_phone_numbers() -> None:
-    from agent.guards.secrets import mask_pii
+    from memvisor.agent.guards.secrets import mask_pii
 
     for text in ("- 2026-03-07 10:00 user: hi", "phone call on 2026-03-07 10:00", "07.03.2026"):
         assert mask_pii(text) == (text, [])

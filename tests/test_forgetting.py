@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.replay import replay
-from storage import Store
+from memvisor.evals.replay import replay
+from memvisor.storage import Store
 
 TRANSCRIPT = [
     {
-        "format": "engram.transcript",
+        "format": "memvisor.transcript",
         "version": 1,
         "user_id": "maya",
         "start": "2026-05-04T08:30:00Z",
@@ -131,9 +131,9 @@ def test_forget_redacts_episode_and_summary_mentions(store: Store) -> None:
 
 
 def test_fact_forget_by_subject_and_predicate(store: Store) -> None:
-    from agent.loop import Agent
-    from agent.models.base import AssistantTurn, ToolCall
-    from agent.models.scripted import ScriptedModel
+    from memvisor.agent.loop import Agent
+    from memvisor.agent.models.base import AssistantTurn, ToolCall
+    from memvisor.agent.models.scripted import ScriptedModel
 
     for predicate, obj in (("works_at", "Kestrel Dental"), ("likes", "tea"), ("likes", "jazz")):
         store.remember_fact(

@@ -1,4 +1,4 @@
-"""``engram health``: every figure checked exactly on a small hand-built store."""
+"""``memvisor health``: every figure checked exactly on a small hand-built store."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from agent.cli.health import health
-from evals.health import AMNESIA_PATTERN, health_report, prometheus_text
-from storage import ManualClock, Store, UserError
+from memvisor.agent.cli.health import health
+from memvisor.evals.health import AMNESIA_PATTERN, health_report, prometheus_text
+from memvisor.storage import ManualClock, Store, UserError
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 USER = "u1"
@@ -148,9 +148,9 @@ def test_empty_user_has_null_ratios(store: Store) -> None:
     assert report["page_in"]["hit_rate"] is None
     assert report["events"]["last_activity"] is None
     text = prometheus_text(report)
-    assert "engram_memory_freshness_ratio" not in text
-    assert "engram_page_in_hit_ratio" not in text
-    assert 'engram_amnesia_alerts_total{user="nobody"} 0' in text
+    assert "memvisor_memory_freshness_ratio" not in text
+    assert "memvisor_page_in_hit_ratio" not in text
+    assert 'memvisor_amnesia_alerts_total{user="nobody"} 0' in text
 
 
 def test_prometheus_format(tmp_path: Path) -> None:
@@ -165,15 +165,15 @@ def test_prometheus_format(tmp_path: Path) -> None:
         else:
             assert _SAMPLE.match(line), line
     for expected in (
-        'engram_memory_freshness_ratio{user="u1"} 0.6',
-        'engram_quarantine_held{user="u1"} 2',
-        'engram_amnesia_alerts_total{user="u1"} 2',
-        'engram_page_in_hit_ratio{user="u1"} 0.4',
-        'engram_facts{user="u1",status="active"} 2',
-        'engram_facts{user="u1",status="expired"} 1',
-        'engram_records{user="u1",kind="events"} 19',
-        "# TYPE engram_amnesia_alerts_total counter",
-        "# TYPE engram_memory_freshness_ratio gauge",
+        'memvisor_memory_freshness_ratio{user="u1"} 0.6',
+        'memvisor_quarantine_held{user="u1"} 2',
+        'memvisor_amnesia_alerts_total{user="u1"} 2',
+        'memvisor_page_in_hit_ratio{user="u1"} 0.4',
+        'memvisor_facts{user="u1",status="active"} 2',
+        'memvisor_facts{user="u1",status="expired"} 1',
+        'memvisor_records{user="u1",kind="events"} 19',
+        "# TYPE memvisor_amnesia_alerts_total counter",
+        "# TYPE memvisor_memory_freshness_ratio gauge",
     ):
         assert expected in lines
     # every family's samples follow its own HELP/TYPE lines
@@ -193,7 +193,7 @@ def test_prometheus_escapes_label_values() -> None:
         "records": {},
     }
     text = prometheus_text(report)
-    assert 'engram_facts{user="a\\"b\\\\c\\nd",status="we\\"ird"} 1' in text.splitlines()
+    assert 'memvisor_facts{user="a\\"b\\\\c\\nd",status="we\\"ird"} 1' in text.splitlines()
     for line in text.splitlines():
         assert line.startswith("#") or _SAMPLE.match(line), line
 
@@ -232,7 +232,7 @@ def test_cli_json_prometheus_and_plain(tmp_path: Path) -> None:
 
     result = runner.invoke(health, [*base, "--prometheus"])
     assert result.exit_code == 0, result.output
-    assert 'engram_page_in_hit_ratio{user="u1"} 0.4' in result.output.splitlines()
+    assert 'memvisor_page_in_hit_ratio{user="u1"} 0.4' in result.output.splitlines()
 
     result = runner.invoke(health, base)
     assert result.exit_code == 0, result.output
@@ -265,7 +265,7 @@ def test_expired_facts_are_listed_and_archived_records_counted(tmp_path: Path) -
             }
         ]
         assert report["archived"] == 0
-        assert 'engram_archived_records{user="u1"} 0' in prometheus_text(report).splitlines()
+        assert 'memvisor_archived_records{user="u1"} 0' in prometheus_text(report).splitlines()
         clock.advance(timedelta(days=100))
         pruned = store.prune(user_id=USER, older_than=timedelta(days=90), unused=True, trace_id="p")
         after = health_report(store, user_id=USER)
@@ -274,7 +274,7 @@ def test_expired_facts_are_listed_and_archived_records_counted(tmp_path: Path) -
         assert [f["id"] for f in after["expired"]] == [ids["gate"]]
         # archived records are still stored: the other figures do not move
         assert after["facts"] == report["facts"] and after["records"]["passages"] == 1
-        assert 'engram_archived_records{user="u1"} 3' in prometheus_text(after).splitlines()
+        assert 'memvisor_archived_records{user="u1"} 3' in prometheus_text(after).splitlines()
         assert health_report(store, user_id="other")["archived"] == 0
 
 

@@ -9,11 +9,11 @@ import lancedb
 import pyarrow as pa
 import pytest
 
-from storage import arrow_rows, index_rows
-from storage.arrow_rows import RowsById
-from storage.embedders import HashEmbedder
-from storage.index_rows import IndexRows
-from storage.vectors import IndexedText, VectorIndex
+from memvisor.storage import arrow_rows, index_rows
+from memvisor.storage.arrow_rows import RowsById
+from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.index_rows import IndexRows
+from memvisor.storage.vectors import IndexedText, VectorIndex
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 

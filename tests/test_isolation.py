@@ -2,9 +2,9 @@
 
 import pytest
 
-from storage import Store, UserError
-from storage.errors import NotFound
-from storage.export import export_user
+from memvisor.storage import Store, UserError
+from memvisor.storage.errors import NotFound
+from memvisor.storage.export import export_user
 
 SECRET = "zanzibar-7731"
 

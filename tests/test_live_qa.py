@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from agent.cli.eval import eval_group
-from evals.live_qa import judge_label, memory_section
-from evals.metrics import normalize_answer, token_f1
+from memvisor.agent.cli.eval import eval_group
+from memvisor.evals.live_qa import judge_label, memory_section
+from memvisor.evals.metrics import normalize_answer, token_f1
 
 TINY = Path(__file__).parent / "data" / "locomo_tiny.json"
 MODEL = "ollama:qwen2.5:7b"
@@ -97,7 +97,7 @@ def test_unreachable_ollama_fails_in_one_line_before_ingest(
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "not reachable" in lines[0], r.stderr
     assert "Traceback" not in r.output
-    assert not any((tmp_path / "home").rglob("engram.duckdb"))
+    assert not any((tmp_path / "home").rglob("memvisor.duckdb"))
 
 
 @pytest.mark.parametrize(

@@ -14,21 +14,21 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.cli.eval import eval_group
-from evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker
-from evals.locomo import ingest, load_locomo, parse_session_date, run_locomo, user_id_for
-from evals.metrics import (
+from memvisor.agent.cli.eval import eval_group
+from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker
+from memvisor.evals.locomo import ingest, load_locomo, parse_session_date, run_locomo, user_id_for
+from memvisor.evals.metrics import (
     RankedTurn,
     pack_in_rank_order,
     percentiles,
     recall_at_k,
     turns_fitting,
 )
-from storage import ManualClock, Store
-from storage.embedders import HashEmbedder
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.embedders import HashEmbedder
 
 TINY = Path(__file__).parent / "data" / "locomo_tiny.json"
-SYSTEMS = {"engram", "bm25", "dense", "recency"}
+SYSTEMS = {"memvisor", "bm25", "dense", "recency"}
 M_KEYS = {"recall_at_k", "recall_at_budget", "by_category", "tokens_per_query", "latency_ms"}
 
 
@@ -211,9 +211,9 @@ def test_cli_json_is_pure_and_stores_are_removed(tmp_path: Path) -> None:
 
 def test_cli_table_keep_and_html(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[tuple[dict[str, Any], str]] = []
-    fake_report = types.ModuleType("evals.report_html")
+    fake_report = types.ModuleType("memvisor.evals.report_html")
     fake_report.locomo_report = lambda doc, out: written.append((doc, out))  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "evals.report_html", fake_report)
+    monkeypatch.setitem(sys.modules, "memvisor.evals.report_html", fake_report)
     home = tmp_path / "home"
     out = tmp_path / "report.html"
     r = CliRunner().invoke(
@@ -221,7 +221,7 @@ def test_cli_table_keep_and_html(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ["locomo", "--data", str(TINY), "--keep", "--html", str(out), "--data-dir", str(home)],
     )
     assert r.exit_code == 0, r.output
-    for text in ("engram", "bm25", "dense", "recency", "R@25", "R@budget", "temporal", "p95"):
+    for text in ("memvisor", "bm25", "dense", "recency", "R@25", "R@budget", "temporal", "p95"):
         assert text in r.stdout
     assert written and written[0][1] == str(out) and written[0][0]["conversations"] == 2
     (run,) = (home / "evals").iterdir()

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from evals.replay import replay
-from storage import ManualClock, Store
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.evals.replay import replay
+from memvisor.storage import ManualClock, Store
 
 RULE = "Wants every answer to end with '— E.'"
 TOPICS = ["tomatoes", "bikes", "tea", "rain", "chess", "jazz", "bread", "trains", "moss", "kites"]
@@ -81,7 +81,7 @@ def test_two_hundred_turns_in_a_2k_window(store: Store, clock: ManualClock) -> N
 def transcript_lines() -> list[dict]:
     lines: list[dict] = [
         {
-            "format": "engram.transcript",
+            "format": "memvisor.transcript",
             "version": 1,
             "user_id": "long",
             "start": "2026-05-04T08:00:00Z",

@@ -3,15 +3,15 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from storage import Store
-from storage.errors import StorageError
-from storage.migrations import MIGRATIONS, applied, migrate
+from memvisor.storage import Store
+from memvisor.storage.errors import StorageError
+from memvisor.storage.migrations import MIGRATIONS, applied, migrate
 
 
 def test_store_made_by_first_schema_is_migrated(tmp_path: Path) -> None:
     data = tmp_path / "old"
     data.mkdir()
-    conn = duckdb.connect(str(data / "engram.duckdb"))
+    conn = duckdb.connect(str(data / "memvisor.duckdb"))
     assert migrate(conn, upto="001_initial") == ["001_initial"]
     conn.execute(
         "INSERT INTO facts VALUES ('fct_old', 'alice', 'fct_old', 'alice', 'lives_in', 'Oslo', "
@@ -43,7 +43,7 @@ def test_migrations_are_idempotent_and_recorded(tmp_path: Path) -> None:
 
 
 def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from storage import migrations
+    from memvisor.storage import migrations
 
     def broken(conn: duckdb.DuckDBPyConnection) -> None:
         conn.execute("CREATE TABLE half_done (x INT)")
@@ -62,9 +62,9 @@ def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "999_broken" not in applied(conn)
 
 
-def test_store_from_newer_engram_is_refused(tmp_path: Path) -> None:
+def test_store_from_newer_memvisor_is_refused(tmp_path: Path) -> None:
     conn = duckdb.connect(str(tmp_path / "db.duckdb"))
     migrate(conn)
     conn.execute("INSERT INTO schema_migrations VALUES ('900_future', now())")
-    with pytest.raises(StorageError, match="newer engram"):
+    with pytest.raises(StorageError, match="newer memvisor"):
         migrate(conn)

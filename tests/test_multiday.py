@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals.replay import replay
-from evals.transcripts import CrashEvent, SessionEvent, load_transcript
-from storage import Store
+from memvisor.evals.replay import replay
+from memvisor.evals.transcripts import CrashEvent, SessionEvent, load_transcript
+from memvisor.storage import Store
 
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "evals" / "data" / "multiday_task.jsonl"
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from agent.models import ChatModel, ModelError, ModelUnavailable
-from agent.models.ollama import OllamaModel, served_context_length
+from memvisor.agent.models import ChatModel, ModelError, ModelUnavailable
+from memvisor.agent.models.ollama import OllamaModel, served_context_length
 from tests.fake_ollama import FakeOllama, unused_port
 
 SEARCH = {
@@ -197,7 +197,7 @@ def test_streaming_accumulates_chunks(server):
 def test_messages_are_sent_in_ollama_shape(server):
     server.reply("ok")
     messages = [
-        {"role": "system", "content": "You are Engram."},
+        {"role": "system", "content": "You are Memvisor."},
         {"role": "user", "content": "hi"},
         {
             "role": "assistant",

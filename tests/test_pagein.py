@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from agent.citations import cited_ids, is_correction
-from agent.loop import NOTHING_RELEVANT, Agent
-from agent.models.scripted import ScriptedModel
-from paging.pagein import MemoryItem, PageIn
-from storage import ManualClock, Store
+from memvisor.agent.citations import cited_ids, is_correction
+from memvisor.agent.loop import NOTHING_RELEVANT, Agent
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.paging.pagein import MemoryItem, PageIn
+from memvisor.storage import ManualClock, Store
 
 
 def fact(store: Store, predicate: str, obj: str, **kw) -> str:
@@ -127,7 +127,7 @@ def test_pack_is_greedy_by_score_per_token(store: Store, clock: ManualClock) -> 
 
 
 def test_secrets_in_tool_results_are_masked_before_the_prompt(store: Store) -> None:
-    from agent.models.base import AssistantTurn, ToolCall
+    from memvisor.agent.models.base import AssistantTurn, ToolCall
 
     store.insert_passage(user_id="u", text="deploy key sk-abcdefghijklmnopqrstuvwx", trace_id="t")
     model = ScriptedModel(

@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agent.loop import Agent
-from agent.models.scripted import ScriptedModel
-from paging.pressure import MemoryPressure, PressureConfig
-from paging.summarize import DialogueTurn, ExtractiveSummarizer, fold, identifiers
-from paging.tokens import counter_for_model
-from storage import ManualClock, Store
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.paging.pressure import MemoryPressure, PressureConfig
+from memvisor.paging.summarize import DialogueTurn, ExtractiveSummarizer, fold, identifiers
+from memvisor.paging.tokens import counter_for_model
+from memvisor.storage import ManualClock, Store
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
 
@@ -97,7 +97,7 @@ def test_flush_evicts_whole_turns_into_summary_and_episode(
         kinds = [store.events.get(i, user_id="u").kind for i in ids]
         assert kinds == ["user_message", "assistant_message"] * (len(ids) // 2)
     # evicted turns stay findable
-    from paging.pagein import PageIn
+    from memvisor.paging.pagein import PageIn
 
     hits = PageIn(store).retrieve("what was code K000-Z about?", user_id="u", kinds=("turn",))
     assert "K000-Z" in hits[0].text and "exact" in hits[0].routes

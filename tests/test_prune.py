@@ -1,4 +1,4 @@
-"""``engram memory prune`` / ``restore``: what qualifies, what it hides, and bringing it back."""
+"""``memvisor memory prune`` / ``restore``: what qualifies, what it hides, and bringing it back."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.cli.prune import parse_duration
-from paging.pagein import PageIn
-from storage import ManualClock, NotFound, Store, UserError
-from storage.export import export_user, import_user
+from memvisor.agent.cli.prune import parse_duration
+from memvisor.paging.pagein import PageIn
+from memvisor.storage import ManualClock, NotFound, Store, UserError
+from memvisor.storage.export import export_user, import_user
 from tests.cli_helpers import run_cli
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
@@ -108,7 +108,7 @@ def test_age_and_use_decide_what_qualifies(store: Store, clock: ManualClock) -> 
 
 
 def test_snippets_are_capped() -> None:
-    from storage.archive import snippet
+    from memvisor.storage.archive import snippet
 
     assert len(snippet("word " * 100)) == 120 and snippet("a  b\nc") == "a b c"
 
@@ -302,7 +302,7 @@ def test_cli_prune_dry_run_then_prune_list_show_restore(
     shown = cli(capsys, data, "show", ids["fact"], "--json").json()
     assert shown["object"] == "oolong tea" and shown["archived"]["reason"].startswith("prune:")
     human = cli(capsys, data, "show", ids["fact"])
-    assert "archived: " in human.out and f"engram memory restore {ids['fact']}" in human.out
+    assert "archived: " in human.out and f"memvisor memory restore {ids['fact']}" in human.out
 
     nothing = cli(capsys, data, "prune", "--older-than", "90d")
     assert nothing.code == 0 and nothing.out.startswith("nothing to prune")
@@ -355,13 +355,13 @@ def test_durations(text: str, days: float) -> None:
 @pytest.mark.parametrize("command", ["prune", "restore"])
 def test_commands_have_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
     r = run_cli(capsys, "memory", command, "--help")
-    assert r.code == 0 and "Usage: engram memory " + command in r.out and "--json" in r.out
+    assert r.code == 0 and "Usage: memvisor memory " + command in r.out and "--json" in r.out
 
 
 def test_stating_an_archived_fact_again_restores_it(tmp_path) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from storage import ManualClock, Store
+    from memvisor.storage import ManualClock, Store
 
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
     with Store.open(tmp_path / "s", embedder="hash", clock=clock) as store:
@@ -386,7 +386,7 @@ def test_index_ids_read_by_sql_match_the_items_built_from_records(
 ) -> None:
     """Reconcile trusts memory_ids to say what the index must hold; an id it left out
     would be deleted from the index as stale."""
-    from storage.index_items import memory_ids, memory_items
+    from memvisor.storage.index_items import memory_ids, memory_items
 
     ids = seed(store, clock)
     episode(store, "another user's garden", user="other")

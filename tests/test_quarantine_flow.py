@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from agent.loop import Agent, Turn
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from storage import ManualClock, Store
+from memvisor.agent.loop import Agent, Turn
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import ManualClock, Store
 from tests.cli_helpers import Result, run_cli
 
 
@@ -71,7 +71,7 @@ def test_low_confidence_write_is_held_listed_then_confirmed(
     [item] = listed
     assert item["confidence"] == 0.4 and item["arguments"]["object"] == "opera"
     human = cli("memory", "list", "--quarantine")
-    assert item["id"] in human.out and "engram memory confirm" in human.out
+    assert item["id"] in human.out and "memvisor memory confirm" in human.out
     released = cli("memory", "confirm", item["id"], "--json")
     assert released.code == 0, released.err
     assert released.json()["status"] == "released" and released.json()["record_id"].startswith(

@@ -6,16 +6,16 @@ from typing import Annotated
 
 import pytest
 
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from storage import Store
-from storage.embedders import HashEmbedder
-from storage.recipes import RecipeStore
-from tools.builtin import builtin_registry
-from tools.context import ToolContext
-from tools.recipes import recipes_of, tool_reports_success, user_confirms_success
-from tools.registry import ToolRegistry, tool
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import Store
+from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.recipes import RecipeStore
+from memvisor.tools.builtin import builtin_registry
+from memvisor.tools.context import ToolContext
+from memvisor.tools.recipes import recipes_of, tool_reports_success, user_confirms_success
+from memvisor.tools.registry import ToolRegistry, tool
 
 INVOICE_STEPS = ["invoice_query(month='last')", "csv_export(columns=['date', 'amount'])"]
 
@@ -324,7 +324,7 @@ def test_tool_success_reports() -> None:
 
 
 def test_matching_recipe_pages_in_ranked_by_success(store: Store) -> None:
-    from paging.pagein import PageIn
+    from memvisor.paging.pagein import PageIn
 
     recipes = recipes_of(store)
     ids = {}

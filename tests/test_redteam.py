@@ -1,4 +1,4 @@
-"""The red-team suite: poisoning attempts and ordinary writes through ``engram firewall scan``.
+"""The red-team suite: poisoning attempts and ordinary writes through ``memvisor firewall scan``.
 
 tests/data/redteam.jsonl: ids a..h (attacks) and n (ordinary) were written before any
 detector. Three more sets were written later and scanned unseen before the detectors were
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from agent.cli import cli as root
-from agent.cli.firewall import firewall_group
-from agent.guards import Firewall, WriteProposal, scan_file
+from memvisor.agent.cli import cli as root
+from memvisor.agent.cli.firewall import firewall_group
+from memvisor.agent.guards import Firewall, WriteProposal, scan_file
 from tests.cli_helpers import run_cli
 
 SUITE = Path(__file__).parent / "data" / "redteam.jsonl"

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from storage.errors import UserError
-from tools import (
+from memvisor.storage.errors import UserError
+from memvisor.tools import (
     ToolContext,
     ToolControl,
     ToolDefinitionError,
@@ -147,7 +147,7 @@ def test_spec_and_description(registry: ToolRegistry) -> None:
     assert "\nGood: fact_remember(" in description and "\nBad: fact_remember(" in description
     assert registry.names() == ["fact_remember", "place_save", "tree_save", "echo", "boom"]
     assert "place_save" in registry and "save_place" not in registry
-    json.dumps(registry.specs())  # what `engram tools list --json` prints
+    json.dumps(registry.specs())  # what `memvisor tools list --json` prints
 
 
 def test_nested_model_is_inlined_and_recursive_model_keeps_defs(registry: ToolRegistry) -> None:
@@ -347,7 +347,7 @@ def test_write_cap_reaches_the_model(registry: ToolRegistry) -> None:
 
 
 def test_register_module() -> None:
-    module = types.ModuleType("engram_test_tools")
+    module = types.ModuleType("memvisor_test_tools")
     module.echo = echo  # type: ignore[attr-defined]
     module.again = echo  # type: ignore[attr-defined]
     module.helper = lambda: None  # type: ignore[attr-defined]
@@ -365,15 +365,15 @@ def weather_now(ctx: ToolContext, city: Annotated[str, "a city, e.g. 'Porto'"]) 
 
 @pytest.fixture
 def plugin(monkeypatch: pytest.MonkeyPatch) -> list[importlib.metadata.EntryPoint]:
-    module = types.ModuleType("engram_weather_plugin")
+    module = types.ModuleType("memvisor_weather_plugin")
     module.weather_now = weather_now  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "engram_weather_plugin", module)
-    points = [importlib.metadata.EntryPoint("weather", "engram_weather_plugin", "engram.tools")]
+    monkeypatch.setitem(sys.modules, "memvisor_weather_plugin", module)
+    points = [importlib.metadata.EntryPoint("weather", "memvisor_weather_plugin", "memvisor.tools")]
     seen: list[str] = []
 
     def entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
         seen.append(group)
-        return points if group == "engram.tools" else []
+        return points if group == "memvisor.tools" else []
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
     return points
@@ -389,18 +389,18 @@ def test_plugins_load_when_forced(plugin: list[importlib.metadata.EntryPoint]) -
     registry = ToolRegistry([echo])
     assert registry.load_entry_points(force=True) == ["weather_now"]
     assert registry.call("weather_now", {"city": "Porto"}, make_ctx()).content == "sunny in Porto"
-    plugin[:] = [importlib.metadata.EntryPoint("one", "engram_weather_plugin:weather_now", "g")]
+    plugin[:] = [importlib.metadata.EntryPoint("one", "memvisor_weather_plugin:weather_now", "g")]
     with pytest.raises(ToolDefinitionError, match="already registered: weather_now"):
         registry.load_entry_points(force=True)
 
 
 def test_broken_or_clashing_plugins_fail_whole(plugin: list[importlib.metadata.EntryPoint]) -> None:
-    plugin[:] = [importlib.metadata.EntryPoint("gone", "engram_no_such_module_xyz", "g")]
+    plugin[:] = [importlib.metadata.EntryPoint("gone", "memvisor_no_such_module_xyz", "g")]
     with pytest.raises(UserError, match="tool plugin 'gone' .* failed to import"):
         ToolRegistry().load_entry_points(force=True)
-    sys.modules["engram_weather_plugin"].weather_again = weather_now  # type: ignore[attr-defined]
-    sys.modules["engram_weather_plugin"].echo = echo  # type: ignore[attr-defined]
-    plugin[:] = [importlib.metadata.EntryPoint("weather", "engram_weather_plugin", "g")]
+    sys.modules["memvisor_weather_plugin"].weather_again = weather_now  # type: ignore[attr-defined]
+    sys.modules["memvisor_weather_plugin"].echo = echo  # type: ignore[attr-defined]
+    plugin[:] = [importlib.metadata.EntryPoint("weather", "memvisor_weather_plugin", "g")]
     registry = ToolRegistry([echo])
     with pytest.raises(
         ToolDefinitionError, match="tool plugin 'weather' .* already registered: echo"

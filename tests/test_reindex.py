@@ -1,4 +1,4 @@
-"""``engram memory reindex``: rebuild the shared search index after the embedding model changes."""
+"""``memvisor memory reindex``: rebuild the shared search index after the embedding model changes."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from storage import ManualClock, Store
-from storage.embedders import HashEmbedder
-from storage.errors import StorageError
-from storage.store import MEMORY_TABLE
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.errors import StorageError
+from memvisor.storage.store import MEMORY_TABLE
 from tests.cli_helpers import run_cli
 
 OLD_MODEL = "hash-v1-256"  # what embedder="hash" builds with
@@ -96,7 +96,7 @@ def test_reindex_rebuilds_a_table_of_another_model(built: dict[str, Any], clock)
     ids = built["ids"]
     with Store.open(built["data"], embedder=new_embedder(), clock=clock) as store:
         before = {user: records(store, user) for user in ids}
-        with pytest.raises(StorageError, match=f"{OLD_MODEL}.*engram memory reindex"):
+        with pytest.raises(StorageError, match=f"{OLD_MODEL}.*memvisor memory reindex"):
             store.search("desk", user_id="alice")
 
         result = store.reindex(trace_id="trc_reindex")
@@ -182,8 +182,8 @@ def test_cli_reindex_after_a_model_change(
     def cli(*args: str) -> Any:
         return run_cli(capsys, "memory", *args, "--data-dir", data, "--user", "alice")
 
-    refused = cli("search", "Oslo")  # ENGRAM_EMBEDDER=hash (conftest): another model
-    assert refused.code == 1 and "engram memory reindex" in refused.err
+    refused = cli("search", "Oslo")  # MEMVISOR_EMBEDDER=hash (conftest): another model
+    assert refused.code == 1 and "memvisor memory reindex" in refused.err
 
     human = cli("reindex")
     assert human.code == 0, human.err

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from evals.report_html import locomo_report, replay_report
+from memvisor.evals.report_html import locomo_report, replay_report
 
 EVIL = "<script>alert(1)</script>"
 
@@ -37,7 +37,7 @@ def locomo_result() -> dict[str, Any]:
         "questions": 150,
         "skipped_evidence": 3,
         "systems": {
-            "engram": _system(1.0, latencies=True),
+            "memvisor": _system(1.0, latencies=True),
             "bm25": _system(0.8),
             "dense": {"recall_at_k": {"5": 0.3, "10": 0.5}},  # sparse: other fields missing
             "recency": {},
@@ -103,7 +103,7 @@ def test_locomo_report(tmp_path: Path) -> None:
     assert path == out
     text = _check_self_contained(path)
     page = _page_text(text)
-    for name in ("engram", "bm25", "dense", "recency"):
+    for name in ("memvisor", "bm25", "dense", "recency"):
         assert f"<td>{name}</td>" in page
     for title in (
         "Recall@k",
@@ -118,7 +118,7 @@ def test_locomo_report(tmp_path: Path) -> None:
     assert EVIL not in text
     assert text.count('class="plotly-graph-div"') == 5
     assert "locomo10.json" in page and "3 malformed evidence ids skipped" in page
-    assert '<td class="num">0.550</td>' in page  # engram recall@10
+    assert '<td class="num">0.550</td>' in page  # memvisor recall@10
 
 
 def test_locomo_report_tolerates_missing_fields(tmp_path: Path) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent.models import AssistantTurn, ChatModel, ModelError, ToolCall
-from agent.models.names import model_from_name
-from agent.models.ollama import OllamaModel
-from agent.models.scripted import ScriptedModel
-from storage.errors import UserError
+from memvisor.agent.models import AssistantTurn, ChatModel, ModelError, ToolCall
+from memvisor.agent.models.names import model_from_name
+from memvisor.agent.models.ollama import OllamaModel
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage.errors import UserError
 
 SEARCH = {"type": "function", "function": {"name": "memory_search", "parameters": {}}}
 

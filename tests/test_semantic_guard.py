@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from loguru import logger
 
-from agent.guards import Firewall, FirewallConfig, FirewallVerdict, WriteProposal, scan_file
-from agent.guards.semantic import PROTOTYPES, SemanticDetector, load_prototypes, sentences
+from memvisor.agent.guards import Firewall, FirewallConfig, FirewallVerdict, WriteProposal, scan_file
+from memvisor.agent.guards.semantic import PROTOTYPES, SemanticDetector, load_prototypes, sentences
 
 HELDOUT = Path(__file__).parent / "data" / "redteam_heldout.jsonl"
 CONFIG = FirewallConfig()

@@ -6,10 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from storage import ManualClock, Store, UserError
-from storage.session_state import MAX_KEYS, MAX_VALUE_CHARS
-from tools.builtin import builtin_registry
-from tools.context import ToolContext
+from memvisor.storage import ManualClock, Store, UserError
+from memvisor.storage.session_state import MAX_KEYS, MAX_VALUE_CHARS
+from memvisor.tools.builtin import builtin_registry
+from memvisor.tools.context import ToolContext
 
 
 def test_set_get_update_delete(store: Store, clock: ManualClock) -> None:
@@ -116,9 +116,9 @@ def test_state_set_tool_writes_logs_and_masks_secrets(store: Store) -> None:
 
 
 def test_state_that_reads_like_instructions_is_refused_in_the_agent(store: Store) -> None:
-    from agent.loop import Agent
-    from agent.models.base import AssistantTurn, ToolCall
-    from agent.models.scripted import ScriptedModel
+    from memvisor.agent.loop import Agent
+    from memvisor.agent.models.base import AssistantTurn, ToolCall
+    from memvisor.agent.models.scripted import ScriptedModel
 
     def state_set(value: object) -> AssistantTurn:
         return AssistantTurn(

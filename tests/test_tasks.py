@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-import tools.recipes
-import tools.tasks
-from agent.loop import Agent
-from agent.models.base import AssistantTurn, ToolCall
-from agent.models.scripted import ScriptedModel
-from storage import ManualClock, Store
-from storage.errors import UserError
-from storage.tasks import TaskStore
-from tools.builtin import builtin_registry
-from tools.registry import ToolRegistry
-from tools.tasks import tasks_of
+import memvisor.tools.recipes as tool_recipes
+import memvisor.tools.tasks as tool_tasks
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.base import AssistantTurn, ToolCall
+from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.errors import UserError
+from memvisor.storage.tasks import TaskStore
+from memvisor.tools.builtin import builtin_registry
+from memvisor.tools.registry import ToolRegistry
+from memvisor.tools.tasks import tasks_of
 
 
 def registry() -> ToolRegistry:
@@ -151,14 +151,14 @@ def test_store_from_migration_003_gains_recipes_and_tasks(
 ) -> None:
     import duckdb
 
-    from storage.migrations import migrate
+    from memvisor.storage.migrations import migrate
 
     data = tmp_path / "old"
     data.mkdir()
-    conn = duckdb.connect(str(data / "engram.duckdb"))
+    conn = duckdb.connect(str(data / "memvisor.duckdb"))
     assert migrate(conn, upto="003_summaries_episodes_usage")[-1] == "003_summaries_episodes_usage"
     conn.close()
     with Store.open(data, embedder="hash", clock=clock) as store:
         tasks_of(store).upsert("t1", user_id="u", trace_id="t", total=2, completed=1)
         assert tasks_of(store).get("t1", user_id="u").next_item == 2
-        assert tools.recipes.recipes_of(store).list(user_id="u") == []
+        assert tool_recipes.recipes_of(store).list(user_id="u") == []

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from paging.timeparse import resolve_time
+from memvisor.paging.timeparse import resolve_time
 
 WEDNESDAY = datetime(2026, 3, 4, 15, 30, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ import tiktoken.registry
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paging.tokens import (
+from memvisor.paging.tokens import (
     clear_counter_cache,
     count_messages,
     counter_for_model,
@@ -129,7 +129,7 @@ def test_count_messages_includes_template_and_tool_calls(model: str) -> None:
     counter = counter_for_model(model)
     call = {"function": {"name": "fact_remember", "arguments": {"subject": "user", "object": "茶"}}}
     messages = [
-        {"role": "system", "content": "You are Engram."},
+        {"role": "system", "content": "You are Memvisor."},
         {"role": "user", "content": CHINESE},
         {"role": "assistant", "content": "", "tool_calls": [call]},
         {"role": "tool", "content": '{"ok": true}', "name": "fact_remember"},

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from paging.topic_text import (
+from memvisor.paging.topic_text import (
     find_cue,
     is_cjk,
     lexical_overlap,
     refers_back,
     shared_identifiers,
 )
-from paging.topics import TopicTracker
-from storage.embedders import HashEmbedder, MiniLMEmbedder
+from memvisor.paging.topics import TopicTracker
+from memvisor.storage.embedders import HashEmbedder, MiniLMEmbedder
 
 CASES = Path(__file__).parent / "data" / "topic_switches.jsonl"
 ORDER = ["Where is my order #48213? It was supposed to arrive yesterday.", "Still no tracking."]

@@ -9,11 +9,11 @@ import lancedb
 import numpy as np
 import pytest
 
-from storage import vectors
-from storage.embedders import HashEmbedder
-from storage.errors import StorageError, UserError
-from storage.lance_queries import search_filter
-from storage.vectors import IndexedText, VectorIndex
+from memvisor.storage import vectors
+from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.errors import StorageError, UserError
+from memvisor.storage.lance_queries import search_filter
+from memvisor.storage.vectors import IndexedText, VectorIndex
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 TEXTS = {

@@ -1,7 +1,7 @@
 """Typed tools the model can call: the registry, the hidden context, and their errors."""
 
-from tools.context import ToolContext
-from tools.registry import (
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import (
     Tool,
     ToolControl,
     ToolDefinitionError,

@@ -6,13 +6,13 @@ from typing import Annotated
 
 from pydantic import Field
 
-from storage.clock import iso
-from storage.errors import UserError
-from tools.context import ToolContext
-from tools.guard import guarded_write, note_read
-from tools.params import SearchLimit, SearchQuery
-from tools.registry import ToolError, tool
-from tools.search import search_memory
+from memvisor.storage.clock import iso
+from memvisor.storage.errors import UserError
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import guarded_write, note_read
+from memvisor.tools.params import SearchLimit, SearchQuery
+from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.search import search_memory
 
 
 @tool

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools import (
+from memvisor.tools import (
     archival,
     core_memory,
     episodes,
@@ -12,7 +12,7 @@ from tools import (
     session_state,
     tasks,
 )
-from tools.registry import ToolRegistry
+from memvisor.tools.registry import ToolRegistry
 
 WRITE_TOOLS = frozenset(
     {"core_memory_append", "core_memory_replace", "archival_memory_insert", "fact_remember"}
@@ -20,7 +20,7 @@ WRITE_TOOLS = frozenset(
 
 
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
-    """Every built-in tool, plus third-party tools from the ``engram.tools`` entry points."""
+    """Every built-in tool, plus third-party tools from the ``memvisor.tools`` entry points."""
     registry = ToolRegistry()
     for module in (
         messaging,

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from storage import Store
-    from storage.clock import Clock
+    from memvisor.storage import Store
+    from memvisor.storage.clock import Clock
 
 
 @dataclass
@@ -29,7 +29,7 @@ class ToolContext:
     def count_write(self) -> None:
         """Record one memory write; refuse it once the turn's cap is reached."""
         # Imported here: registry.py imports this module to recognise the context parameter.
-        from tools.registry import ToolError
+        from memvisor.tools.registry import ToolError
 
         if self.writes >= self.max_writes:
             raise ToolError(

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from paging.tokens import counter_for_model
-from tools.context import ToolContext
-from tools.guard import guarded_write, log_write
-from tools.registry import ToolError, tool
+from memvisor.paging.tokens import counter_for_model
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import guarded_write, log_write
+from memvisor.tools.registry import ToolError, tool
 
 Label = Annotated[str, Field(description="Block label: 'human' (about the user) or 'persona'.")]
 

@@ -7,14 +7,14 @@ from typing import Annotated
 
 from pydantic import Field
 
-from paging.timeparse import resolve_time
-from storage.clock import iso, parse_time
-from storage.errors import UserError
-from tools.context import ToolContext
-from tools.guard import note_read
-from tools.params import SearchLimit, SearchQuery
-from tools.registry import ToolError, tool
-from tools.search import search_memory
+from memvisor.paging.timeparse import resolve_time
+from memvisor.storage.clock import iso, parse_time
+from memvisor.storage.errors import UserError
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import note_read
+from memvisor.tools.params import SearchLimit, SearchQuery
+from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.search import search_memory
 
 When = Annotated[
     str | None, Field(description="ISO date, or words such as 'last week', 'yesterday'.")

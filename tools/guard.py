@@ -15,9 +15,9 @@ from typing import Any, Literal, Protocol
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
-from storage.facts import normalize_predicate
-from tools.context import ToolContext
-from tools.registry import ToolError
+from memvisor.storage.facts import normalize_predicate
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import ToolError
 
 Verdict = Literal["allow", "redact", "quarantine", "reject"]
 Source = Literal["user", "model", "tool", "import"]
@@ -47,7 +47,7 @@ class WriteProposal(BaseModel):
     context: list[dict[str, Any]] = Field(default_factory=list)
     session_id: str | None = None
     trace_id: str | None = None
-    # Read access to memory; None offline (``engram firewall scan``): conflict/rate unchecked.
+    # Read access to memory; None offline (``memvisor firewall scan``): conflict/rate unchecked.
     memory: Any = Field(default=None, exclude=True, repr=False)
 
 
@@ -133,7 +133,7 @@ def guarded_write(ctx: ToolContext, tool: str, arguments: dict[str, Any]) -> dic
     if held is not None:
         raise ToolError(
             f"write held in quarantine as {held} ({'; '.join(verdict.reasons)}); it will not "
-            f"be used until the user confirms it (`engram memory confirm {held}`). "
+            f"be used until the user confirms it (`memvisor memory confirm {held}`). "
             f"{verdict.message}".strip()
         )
     if verdict.message:

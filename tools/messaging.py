@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from tools.context import ToolContext
-from tools.registry import ToolControl, tool
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import ToolControl, tool
 
 
 class EndTurn(ToolControl):

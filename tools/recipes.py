@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from storage.errors import UserError
-from storage.recipes import Recipe, RecipeStore
-from tools.context import ToolContext
-from tools.guard import log_write, note_read
-from tools.registry import ToolError, tool
+from memvisor.storage.errors import UserError
+from memvisor.storage.recipes import Recipe, RecipeStore
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import log_write, note_read
+from memvisor.tools.registry import ToolError, tool
 
 # Results of memory tools echo stored text ("... succeeded ..."): they are not outcomes.
 MEMORY_TOOL_PREFIXES = (

@@ -28,8 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import PydanticJsonSchemaWarning
 from pydantic_core import to_jsonable_python
 
-from storage.errors import EngramError, UserError
-from tools.context import ToolContext
+from memvisor.storage.errors import MemvisorError, UserError
+from memvisor.tools.context import ToolContext
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A model that sends a 10k-character value of the wrong type must not get it echoed back whole.
@@ -40,7 +40,7 @@ _LITERAL_KEYWORDS = frozenset({"default", "enum", "const", "examples", "required
 _NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
 
 
-class ToolError(EngramError):
+class ToolError(MemvisorError):
     """A failure the model can act on; it reads ``Error: <message>``."""
 
 
@@ -67,7 +67,7 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None) -> An
     """Mark a function as a tool (``@tool`` or ``@tool(name=...)``); the function is unchanged."""
 
     def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-        setattr(f, "__engram_tool__", name or f.__name__)  # noqa: B010 - functions lack this attr
+        setattr(f, "__memvisor_tool__", name or f.__name__)  # noqa: B010 - functions lack this attr
         return f
 
     return mark(fn) if fn is not None else mark
@@ -87,7 +87,7 @@ class Tool:
     @classmethod
     def from_function(cls, fn: Callable[..., Any], *, name: str | None = None) -> Tool:
         """Build a tool, refusing anything the model could not call correctly."""
-        name = name or getattr(fn, "__engram_tool__", None) or getattr(fn, "__name__", None)
+        name = name or getattr(fn, "__memvisor_tool__", None) or getattr(fn, "__name__", None)
         if not isinstance(name, str) or not _TOOL_NAME.match(name):
             raise ToolDefinitionError(
                 f"tool name {name!r} is invalid: use 1-64 letters, digits, '_' or '-'"
@@ -178,7 +178,7 @@ class ToolRegistry:
         return list(self._tools)
 
     def specs(self) -> list[dict[str, Any]]:
-        """What the model is offered (and what ``engram tools list`` prints)."""
+        """What the model is offered (and what ``memvisor tools list`` prints)."""
         return [t.spec() for t in self._tools.values()]
 
     def __contains__(self, name: object) -> bool:
@@ -208,7 +208,7 @@ class ToolRegistry:
             return _failed(found.name, _message(exc), type(exc).__name__)
         return ToolResult(name=found.name, ok=True, content=content)
 
-    def load_entry_points(self, group: str = "engram.tools", *, force: bool = False) -> list[str]:
+    def load_entry_points(self, group: str = "memvisor.tools", *, force: bool = False) -> list[str]:
         """Register third-party tools from installed packages; skipped under pytest.
 
         An entry point names a tool function, a list of them, or a module whose ``@tool``
@@ -252,7 +252,7 @@ def _under_pytest() -> bool:
 
 
 def _marked_tools(module: types.ModuleType) -> list[Callable[..., Any]]:
-    marked = (v for v in vars(module).values() if callable(v) and hasattr(v, "__engram_tool__"))
+    marked = (v for v in vars(module).values() if callable(v) and hasattr(v, "__memvisor_tool__"))
     return list(dict.fromkeys(marked))  # a tool bound to two names registers once
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from paging.pagein import SIMILARITY_ONLY, MemoryItem, PageIn
-from tools.context import ToolContext
-from tools.registry import ToolError
+from memvisor.paging.pagein import SIMILARITY_ONLY, MemoryItem, PageIn
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import ToolError
 
 
 def search_memory(

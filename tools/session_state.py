@@ -16,11 +16,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from storage.errors import UserError
-from storage.session_state import SessionState
-from tools.context import ToolContext
-from tools.guard import log_write
-from tools.registry import ToolError, tool
+from memvisor.storage.errors import UserError
+from memvisor.storage.session_state import SessionState
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import log_write
+from memvisor.tools.registry import ToolError, tool
 
 
 def state_of(store: Any) -> SessionState:

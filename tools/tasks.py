@@ -10,12 +10,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from storage.clock import iso
-from storage.errors import UserError
-from storage.tasks import TaskState, TaskStore
-from tools.context import ToolContext
-from tools.guard import log_write, note_read
-from tools.registry import ToolError, tool
+from memvisor.storage.clock import iso
+from memvisor.storage.errors import UserError
+from memvisor.storage.tasks import TaskState, TaskStore
+from memvisor.tools.context import ToolContext
+from memvisor.tools.guard import log_write, note_read
+from memvisor.tools.registry import ToolError, tool
 
 TaskId = Annotated[
     str, Field(description="A stable id you choose for the batch, e.g. 'rename-photos-2026'.")

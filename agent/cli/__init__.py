@@ -1,4 +1,4 @@
-"""The ``engram`` command: a thin layer over the library.
+"""The ``memvisor`` command: a thin layer over the library.
 
 Every command takes ``--data-dir``, ``--user`` and ``--json`` after its own
 name. Errors print one line on stderr and exit non-zero (2 when the data
@@ -15,7 +15,7 @@ from loguru import logger
 
 from .bench import bench
 from .chat import chat
-from .common import CliState, EngramGroup, emit_error
+from .common import CliState, MemvisorGroup, emit_error
 from .eval import eval_group
 from .firewall import firewall_group
 from .health import health
@@ -25,18 +25,18 @@ from .tools_cmd import tools
 from .trace import trace
 
 
-@click.group(cls=EngramGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=MemvisorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
     default=None,
-    help="Data directory (default: $ENGRAM_HOME or ~/.local/share/engram).",
+    help="Data directory (default: $MEMVISOR_HOME or ~/.local/share/memvisor).",
 )
-@click.option("--user", default=None, help="User id (default: $ENGRAM_USER or 'default').")
-@click.version_option(package_name="engram")
+@click.option("--user", default=None, help="User id (default: $MEMVISOR_USER or 'default').")
+@click.version_option(package_name="memvisor")
 @click.pass_context
 def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
-    """Engram: a local-first memory agent with a guarded runtime."""
+    """Memvisor: a local-first memory agent with a guarded runtime."""
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
@@ -48,7 +48,7 @@ def _configure_logging() -> None:
     logger.remove()
     logger.add(
         sys.stderr,
-        level=os.environ.get("ENGRAM_LOG_LEVEL", "WARNING"),
+        level=os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING"),
         format="{time:HH:mm:ss} {level} {message}",
     )
 
@@ -56,11 +56,11 @@ def _configure_logging() -> None:
 def main(argv: list[str] | None = None) -> None:
     _configure_logging()
     try:
-        cli.main(args=argv, prog_name="engram", standalone_mode=False)
+        cli.main(args=argv, prog_name="memvisor", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("error: aborted", err=True)
         sys.exit(130)
-    except click.ClickException as exc:  # Engram's own errors arrive as these too
+    except click.ClickException as exc:  # Memvisor's own errors arrive as these too
         emit_error(exc.format_message())
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:

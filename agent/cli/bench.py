@@ -1,4 +1,4 @@
-"""``engram bench``: performance figures of the storage layer, shown against its targets."""
+"""``memvisor bench``: performance figures of the storage layer, shown against its targets."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from storage.errors import UserError
+from memvisor.storage.errors import UserError
 
 from .common import emit_json
 
@@ -82,7 +82,7 @@ def storage(
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
     from rich.console import Console
 
-    from evals.bench_storage import run_storage_bench
+    from memvisor.evals.bench_storage import run_storage_bench
 
     counts = parse_sizes(sizes)
     result = _with_progress(
@@ -104,7 +104,7 @@ def storage(
 
 def _with_progress(run: Any) -> Any:
     """Run a benchmark with a progress bar on stderr (only on a terminal)."""
-    # Imported here: LanceDB and rich take ~2 s to import, which every `engram` call would pay.
+    # Imported here: LanceDB and rich take ~2 s to import, which every `memvisor` call would pay.
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -155,7 +155,7 @@ def parse_sizes(text: str) -> list[int]:
 def _table(result: dict[str, Any]) -> Table:
     from rich.table import Table
 
-    from evals.bench_storage import (
+    from memvisor.evals.bench_storage import (
         TARGET_HYBRID_AT,
         TARGET_HYBRID_P95_MS,
         TARGET_INGEST_TURNS_PER_S,
@@ -163,7 +163,7 @@ def _table(result: dict[str, Any]) -> Table:
     )
 
     table = Table(
-        title=f"engram bench storage ({result['embedder']} embedder, "
+        title=f"memvisor bench storage ({result['embedder']} embedder, "
         f"{result['machine']['cpus']} CPUs)",
         caption="latencies in ms; search times include embedding the query",
     )
@@ -221,7 +221,7 @@ def paging_cmd(
     as_json: bool, memories: str, queries: int, embedder: str, data_dir: str | None
 ) -> None:
     """Page-in latency (embedding, routes, scoring, packing) and assembly time by size."""
-    from evals.bench_paging import TARGET_ASSEMBLY_P95_MS, TARGET_PAGE_IN_P95_MS, run_paging_bench
+    from memvisor.evals.bench_paging import TARGET_ASSEMBLY_P95_MS, TARGET_PAGE_IN_P95_MS, run_paging_bench
 
     sizes = parse_sizes(memories)
     result = _with_progress(
@@ -239,7 +239,7 @@ def paging_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"engram bench paging ({embedder})")
+    table = Table(title=f"memvisor bench paging ({embedder})")
     for column in (
         "memories",
         "page-in p50 ms",

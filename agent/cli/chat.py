@@ -1,4 +1,4 @@
-"""``engram chat``: a REPL on a terminal, one message per line from a pipe."""
+"""``memvisor chat``: a REPL on a terminal, one message per line from a pipe."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 import click
 
-from agent.loop import Agent
-from agent.models.names import model_from_name
-from agent.turn import Turn
-from evals.transcripts import TranscriptWriter
+from memvisor.agent.loop import Agent
+from memvisor.agent.models.names import model_from_name
+from memvisor.agent.turn import Turn
+from memvisor.evals.transcripts import TranscriptWriter
 
 from .common import common_options, emit_error, invocation, open_store
 
@@ -23,7 +23,7 @@ from .common import common_options, emit_error, invocation, open_store
     "--model",
     "model_name",
     default=None,
-    help="ollama:NAME or replay:FILE (default: $ENGRAM_MODEL or ollama:qwen2.5:7b).",
+    help="ollama:NAME or replay:FILE (default: $MEMVISOR_MODEL or ollama:qwen2.5:7b).",
 )
 @click.option(
     "--num-ctx",
@@ -53,7 +53,7 @@ def chat(
 ) -> None:
     """Talk to the agent. Each answer is printed on stdout (JSON lines with --json)."""
     inv = invocation(data_dir, user, as_json)
-    name = model_name or os.environ.get("ENGRAM_MODEL") or "ollama:qwen2.5:7b"
+    name = model_name or os.environ.get("MEMVISOR_MODEL") or "ollama:qwen2.5:7b"
     model = model_from_name(name, num_ctx=num_ctx)
     session_id = session or datetime.now(UTC).strftime("s-%Y%m%d-%H%M%S")
     interactive = sys.stdin.isatty()
@@ -77,7 +77,7 @@ def chat(
             writer.write({"type": "session", "id": session_id})
         if interactive and not as_json:
             click.echo(
-                f"engram chat · user {inv.user_id} · session {session_id} · "
+                f"memvisor chat · user {inv.user_id} · session {session_id} · "
                 f"{name} · window {agent.window} (Ctrl-D to quit)",
                 err=True,
             )

@@ -12,25 +12,25 @@ from typing import Any, TypeVar
 
 import click
 
-from storage import Store, resolve_data_dir
-from storage.errors import EngramError, StoreLocked
-from storage.ids import new_id
+from memvisor.storage import Store, resolve_data_dir
+from memvisor.storage.errors import MemvisorError, StoreLocked
+from memvisor.storage.ids import new_id
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _LockedError(click.ClickException):
-    exit_code = 2  # the data directory is in use by another engram process
+    exit_code = 2  # the data directory is in use by another memvisor process
 
 
-class EngramGroup(click.Group):
-    """A command group whose commands report Engram's errors as one line and a non-zero
+class MemvisorGroup(click.Group):
+    """A command group whose commands report Memvisor's errors as one line and a non-zero
     exit (2 for a data directory locked by another process), however they are invoked."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except EngramError as exc:
+        except MemvisorError as exc:
             kind = _LockedError if isinstance(exc, StoreLocked) else click.ClickException
             raise kind(" ".join(str(exc).split())) from exc
 
@@ -65,7 +65,7 @@ class Invocation:
 def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocation:
     state = click.get_current_context().find_object(CliState) or CliState()
     resolved = resolve_data_dir(data_dir or state.data_dir)
-    user_id = user or state.user or os.environ.get("ENGRAM_USER") or "default"
+    user_id = user or state.user or os.environ.get("MEMVISOR_USER") or "default"
     return Invocation(
         data_dir=str(resolved), user_id=user_id, as_json=as_json, trace_id=new_id("trc")
     )
@@ -73,7 +73,7 @@ def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocat
 
 @contextmanager
 def open_store(inv: Invocation, *, embedder: str | None = None) -> Iterator[Store]:
-    store = Store.open(inv.data_dir, embedder=embedder or os.environ.get("ENGRAM_EMBEDDER"))
+    store = Store.open(inv.data_dir, embedder=embedder or os.environ.get("MEMVISOR_EMBEDDER"))
     try:
         yield store
     finally:

@@ -1,4 +1,4 @@
-"""``engram eval``: benchmarks of the memory against public datasets (LoCoMo)."""
+"""``memvisor eval``: benchmarks of the memory against public datasets (LoCoMo)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from storage.errors import UserError
-from storage.ids import new_id
+from memvisor.storage.errors import UserError
+from memvisor.storage.ids import new_id
 
-from .common import EngramGroup, emit_json, invocation
+from .common import MemvisorGroup, emit_json, invocation
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,7 +28,7 @@ CATEGORY_NAMES = {
 }
 
 
-@click.group("eval", cls=EngramGroup)
+@click.group("eval", cls=MemvisorGroup)
 def eval_group() -> None:
     """Evaluations of retrieval and answers on public benchmarks."""
 
@@ -92,10 +92,10 @@ def locomo(
     keep: bool,
     data_dir: str | None,
 ) -> None:
-    """Strict evidence recall of Engram's page-in vs BM25, dense and recency on LoCoMo."""
+    """Strict evidence recall of Memvisor's page-in vs BM25, dense and recency on LoCoMo."""
     from rich.console import Console
 
-    from evals.locomo import run_locomo
+    from memvisor.evals.locomo import run_locomo
 
     inv = invocation(data_dir, None, as_json)
     run_id = new_id("run")
@@ -106,7 +106,7 @@ def locomo(
             data_dir=inv.data_dir,
             ks=parse_ks(ks),
             budget=budget,
-            embedder=os.environ.get("ENGRAM_EMBEDDER"),
+            embedder=os.environ.get("MEMVISOR_EMBEDDER"),
             limit_conversations=limit_conversations,
             keep=keep,
             run_id=run_id,
@@ -115,7 +115,7 @@ def locomo(
         )
     elapsed = time.perf_counter() - started
     if html_out:
-        from evals.report_html import locomo_report
+        from memvisor.evals.report_html import locomo_report
 
         locomo_report(result, html_out)
     if as_json:
@@ -151,8 +151,8 @@ def _live_qa(answer_model: str | None, judge_model: str | None) -> Any:
         raise UserError("--judge-model needs --answer-model: the judge grades its answers")
     if not answer_model:
         return None
-    from agent.models.names import model_from_name
-    from evals.live_qa import LiveQA
+    from memvisor.agent.models.names import model_from_name
+    from memvisor.evals.live_qa import LiveQA
 
     return LiveQA(
         answer_model=model_from_name(answer_model),

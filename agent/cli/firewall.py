@@ -1,4 +1,4 @@
-"""``engram firewall scan FILE`` (the write firewall, offline) and ``engram memory confirm ID``
+"""``memvisor firewall scan FILE`` (the write firewall, offline) and ``memvisor memory confirm ID``
 (review of what the firewall held; attached to the ``memory`` group)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
+from memvisor.agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
 
 from .common import common_options, emit_json, invocation, open_store
 

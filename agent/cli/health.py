@@ -1,4 +1,4 @@
-"""``engram health``: freshness, page-in hit rate, quarantine and amnesia alerts for a user."""
+"""``memvisor health``: freshness, page-in hit rate, quarantine and amnesia alerts for a user."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from evals.health import health_report, prometheus_text
-from storage.errors import UserError
+from memvisor.evals.health import health_report, prometheus_text
+from memvisor.storage.errors import UserError
 
 from .common import common_options, emit_json, invocation, open_store
 
@@ -51,7 +51,7 @@ def format_health(report: dict[str, Any]) -> str:
         f"({page_in['hits']} of {page_in['paged_in']} paged-in items cited or confirmed; "
         f"{page_in['cited']} cited, {page_in['confirmed']} confirmed)",
         f"  quarantine     {report['quarantine_held']} held",
-        f"  archived       {report['archived']} record(s) (engram memory list --archived)",
+        f"  archived       {report['archived']} record(s) (memvisor memory list --archived)",
         f"  expired        {len(report['expired'])} fact(s), never paged in",
     ]
     for fact in report["expired"]:

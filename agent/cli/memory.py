@@ -1,4 +1,4 @@
-"""``engram memory``: list, show, search, add, edit, forget, history, export, import, confirm,
+"""``memvisor memory``: list, show, search, add, edit, forget, history, export, import, confirm,
 prune, restore, reindex."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from typing import Any, cast
 
 import click
 
-from agent.guards import import_through_firewall
-from paging.pagein import MemoryItem, PageIn
-from storage import Fact, Store
-from storage.clock import parse_time
-from storage.errors import UserError
-from storage.export import export_user
-from storage.store import SearchKind
+from memvisor.agent.guards import import_through_firewall
+from memvisor.paging.pagein import MemoryItem, PageIn
+from memvisor.storage import Fact, Store
+from memvisor.storage.clock import parse_time
+from memvisor.storage.errors import UserError
+from memvisor.storage.export import export_user
+from memvisor.storage.store import SearchKind
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
@@ -81,7 +81,7 @@ def list_cmd(
                     f"{sure}  reasons: {', '.join(item.reasons)}"
                 )
             if items and not as_json:
-                click.echo("confirm one with `engram memory confirm ID` (or --reject to discard)")
+                click.echo("confirm one with `memvisor memory confirm ID` (or --reject to discard)")
             return
         when = parse_time(as_of) if as_of else None
         facts = store.facts.list(
@@ -116,9 +116,9 @@ def list_cmd(
     for passage in passages:
         click.echo(f"  {passage.id}  {passage.text[:100]}")
     if held:
-        click.echo(f"quarantine: {len(held)} held (engram memory list --quarantine)")
+        click.echo(f"quarantine: {len(held)} held (memvisor memory list --quarantine)")
     if hidden:
-        click.echo(f"archived: {hidden} hidden (engram memory list --archived)")
+        click.echo(f"archived: {hidden} hidden (memvisor memory list --archived)")
 
 
 @memory.command("show")
@@ -138,7 +138,7 @@ def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bo
         if key == "archived" and value:
             value = (
                 f"{value['archived_at']} ({value['reason']}); "
-                f"restore with `engram memory restore {record_id}`"
+                f"restore with `memvisor memory restore {record_id}`"
             )
         click.echo(f"{key}: {value}")
 
@@ -451,7 +451,7 @@ def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @common_options
 def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Import a file written by `engram memory export` (all or nothing), through the firewall.
+    """Import a file written by `memvisor memory export` (all or nothing), through the firewall.
 
     Injections and other suspicious records are held in the quarantine instead of imported;
     secrets are masked; a record that is nothing but a secret is dropped.
@@ -465,7 +465,7 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise UserError(
             f"{file} is not valid JSON ({exc}); pass a file written by "
-            "`engram memory export --json`"
+            "`memvisor memory export --json`"
         ) from None
     with open_store(inv) as store:
         report = import_through_firewall(store, data, user_id=inv.user_id, trace_id=inv.trace_id)
@@ -477,7 +477,7 @@ def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool)
     if held["redacted"] or held["quarantined"] or held["dropped"]:
         click.echo(
             f"firewall: {held['redacted']} redacted, {held['quarantined']} held in quarantine "
-            f"(engram memory list --quarantine), {held['dropped']} secret-only records dropped"
+            f"(memvisor memory list --quarantine), {held['dropped']} secret-only records dropped"
         )
 
 

@@ -1,5 +1,5 @@
-"""``engram memory prune`` and ``engram memory restore`` (attached to the ``memory`` group),
-and the archive listing of ``engram memory list --archived``.
+"""``memvisor memory prune`` and ``memvisor memory restore`` (attached to the ``memory`` group),
+and the archive listing of ``memvisor memory list --archived``.
 
 A prune archives what went untouched (and with ``--unused`` unused) for a while: the records
 stay, they only stop paging in and showing in search until restored. It always reports what
@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from storage import PruneReport, Store
-from storage.archive import snippet
-from storage.errors import NotFound
+from memvisor.storage import PruneReport, Store
+from memvisor.storage.archive import snippet
+from memvisor.storage.errors import NotFound
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 
@@ -147,7 +147,7 @@ def _print_report(report: PruneReport, older_than: str) -> None:
     else:
         click.echo(
             f"archived {len(report.archived)} ({totals}); "
-            "bring one back with `engram memory restore ID`"
+            "bring one back with `memvisor memory restore ID`"
         )
 
 
@@ -200,7 +200,7 @@ def _text(store: Store, kind: str, item_id: str, user_id: str) -> str:
 
 
 def list_archived(inv: Invocation) -> None:
-    """``engram memory list --archived``."""
+    """``memvisor memory list --archived``."""
     with open_store(inv) as store:
         rows = archived_records(store, inv.user_id)
     if inv.as_json:
@@ -210,11 +210,11 @@ def list_archived(inv: Invocation) -> None:
     for row in rows:
         click.echo(f"  {row['id']}  {row['kind']}  {row['archived_at']}  {row['text']}")
     if rows:
-        click.echo("bring one back with `engram memory restore ID`")
+        click.echo("bring one back with `memvisor memory restore ID`")
 
 
 def archive_note(store: Store, record_id: str, user_id: str) -> dict[str, Any] | None:
-    """``engram memory show``: when and why the record was archived, or None."""
+    """``memvisor memory show``: when and why the record was archived, or None."""
     row = store.archive.get(record_id, user_id=user_id)
     if row is None:
         return None

@@ -1,4 +1,4 @@
-"""``engram memory reindex`` (attached to the ``memory`` group): rebuild the search index.
+"""``memvisor memory reindex`` (attached to the ``memory`` group): rebuild the search index.
 
 The index is derived from the records and shared by all users; after the embedding model
 changes it refuses searches until this rebuilds it with the new model.
@@ -18,7 +18,7 @@ from .common import common_options, emit_json, invocation, open_store
     default=None,
     metavar="NAME",
     help="Embedding model to rebuild with: minilm, hash or ollama:MODEL "
-    "(default: $ENGRAM_EMBEDDER, else minilm).",
+    "(default: $MEMVISOR_EMBEDDER, else minilm).",
 )
 def reindex_cmd(
     data_dir: str | None, user: str | None, as_json: bool, embedder: str | None
@@ -27,7 +27,7 @@ def reindex_cmd(
 
     The index is shared, so every user's rows are rebuilt whatever --user says. Records
     are only read; archived ones stay out. Later commands must use the same embedder
-    (set ENGRAM_EMBEDDER to it).
+    (set MEMVISOR_EMBEDDER to it).
     """
     inv = invocation(data_dir, user, as_json)
     with open_store(inv, embedder=embedder) as store:

@@ -1,4 +1,4 @@
-"""``engram replay FILE``: run a transcript through the runtime and score its probes."""
+"""``memvisor replay FILE``: run a transcript through the runtime and score its probes."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from agent.models.names import model_from_name
-from evals.replay import ReplayReport, replay
-from storage.errors import UserError
-from storage.ids import new_id
+from memvisor.agent.models.names import model_from_name
+from memvisor.evals.replay import ReplayReport, replay
+from memvisor.storage.errors import UserError
+from memvisor.storage.ids import new_id
 
 from .common import common_options, emit_json, invocation
 
@@ -71,11 +71,11 @@ def replay_cmd(
         data_dir=target,
         model=model,
         num_ctx=num_ctx,
-        embedder=os.environ.get("ENGRAM_EMBEDDER"),
+        embedder=os.environ.get("MEMVISOR_EMBEDDER"),
         reuse_store=reuse_store,
     )
     if html_out:
-        from evals.report_html import replay_report
+        from memvisor.evals.report_html import replay_report
 
         path = replay_report(report.as_dict(), html_out)
         click.echo(f"report: {path}", err=True)

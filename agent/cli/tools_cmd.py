@@ -1,10 +1,10 @@
-"""``engram tools list``: every tool the model is offered, with its schema."""
+"""``memvisor tools list``: every tool the model is offered, with its schema."""
 
 from __future__ import annotations
 
 import click
 
-from tools.builtin import builtin_registry
+from memvisor.tools.builtin import builtin_registry
 
 from .common import common_options, emit_json, invocation
 
@@ -17,7 +17,7 @@ def tools() -> None:
 @tools.command("list")
 @common_options
 def list_tools(data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """List built-in and plugin tools (entry point group engram.tools)."""
+    """List built-in and plugin tools (entry point group memvisor.tools)."""
     invocation(data_dir, user, as_json)
     specs = builtin_registry().specs()
     if as_json:

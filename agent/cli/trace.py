@@ -1,4 +1,4 @@
-"""``engram trace ID``: why the agent answered what it did."""
+"""``memvisor trace ID``: why the agent answered what it did."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import click
 
-from agent.trace import trace_chain
+from memvisor.agent.trace import trace_chain
 
 from .common import common_options, emit_json, invocation, open_store
 

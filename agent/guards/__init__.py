@@ -8,7 +8,7 @@ pipeline offline over a JSONL file, ``imports`` screens an export before it is i
 ``release`` confirms or rejects a quarantined write.
 """
 
-from tools.guard import FirewallVerdict, WriteProposal
+from memvisor.tools.guard import FirewallVerdict, WriteProposal
 
 from .config import FirewallConfig
 from .firewall import Firewall

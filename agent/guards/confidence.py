@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.facts import MULTI_VALUED_PREDICATES
+from memvisor.storage.facts import MULTI_VALUED_PREDICATES
 
 from .config import FirewallConfig
 from .provenance import is_correction

@@ -17,7 +17,7 @@ from typing import Any
 
 from loguru import logger
 
-from tools.guard import FirewallVerdict, StoreMemory, WriteProposal
+from memvisor.tools.guard import FirewallVerdict, StoreMemory, WriteProposal
 
 from .confidence import decide_confidence
 from .config import FirewallConfig

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from storage.export import import_user, parse_export
-from storage.ids import new_id
-from storage.records import CoreBlock, QuarantineItem
-from tools.guard import FirewallVerdict, WriteProposal
+from memvisor.storage.export import import_user, parse_export
+from memvisor.storage.ids import new_id
+from memvisor.storage.records import CoreBlock, QuarantineItem
+from memvisor.tools.guard import FirewallVerdict, WriteProposal
 
 from .firewall import Firewall
 from .secrets import redact_secrets

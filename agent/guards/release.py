@@ -7,10 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from paging.tokens import counter_for_model
-from storage.clock import parse_time
-from storage.errors import UserError
-from storage.records import QuarantineItem
+from memvisor.paging.tokens import counter_for_model
+from memvisor.storage.clock import parse_time
+from memvisor.storage.errors import UserError
+from memvisor.storage.records import QuarantineItem
 
 from .secrets import redact_secrets
 
@@ -121,14 +121,14 @@ def _write_block(
         if args["old_content"] not in block.value:
             raise UserError(
                 f"the text {item.id} replaces is no longer in block '{label}'; edit the block "
-                f"with `engram memory edit {label} --value TEXT`"
+                f"with `memvisor memory edit {label} --value TEXT`"
             )
         value = block.value.replace(args["old_content"], args["new_content"], 1).strip()
     size = counter_for_model(None).count(value)
     if size > block.token_limit:
         raise UserError(
             f"block '{label}' would be {size} tokens (limit {block.token_limit}); shorten it "
-            f"with `engram memory edit {label} --value TEXT` first"
+            f"with `memvisor memory edit {label} --value TEXT` first"
         )
     updated = store.core.update(
         label, value, user_id=item.user_id, expected_version=block.version, trace_id=trace_id

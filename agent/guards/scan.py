@@ -1,4 +1,4 @@
-"""``engram firewall scan``: the firewall pipeline, offline, over a JSONL file of proposed writes.
+"""``memvisor firewall scan``: the firewall pipeline, offline, over a JSONL file of proposed writes.
 
 One proposed write a line::
 
@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from storage.errors import UserError
-from tools.guard import FirewallVerdict, WriteProposal
+from memvisor.storage.errors import UserError
+from memvisor.tools.guard import FirewallVerdict, WriteProposal
 
 from .config import FirewallConfig
 from .firewall import Firewall

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from storage.embedders import Embedder, embedder_from_name
+from memvisor.storage.embedders import Embedder, embedder_from_name
 
 PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"
 # Bounds the cost of one write (~1 ms a sentence); a write longer than this is scored on its

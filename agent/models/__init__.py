@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agent.models.base import (
+from memvisor.agent.models.base import (
     AssistantTurn,
     ChatModel,
     ModelError,
@@ -18,9 +18,9 @@ from agent.models.base import (
 )
 
 if TYPE_CHECKING:
-    from agent.models.names import model_from_name
-    from agent.models.ollama import OllamaModel
-    from agent.models.scripted import ScriptedModel
+    from memvisor.agent.models.names import model_from_name
+    from memvisor.agent.models.ollama import OllamaModel
+    from memvisor.agent.models.scripted import ScriptedModel
 
 __all__ = [
     "AssistantTurn",
@@ -35,9 +35,9 @@ __all__ = [
 ]
 
 _LAZY = {
-    "OllamaModel": "agent.models.ollama",
-    "ScriptedModel": "agent.models.scripted",
-    "model_from_name": "agent.models.names",
+    "OllamaModel": "memvisor.agent.models.ollama",
+    "ScriptedModel": "memvisor.agent.models.scripted",
+    "model_from_name": "memvisor.agent.models.names",
 }
 
 
@@ -46,4 +46,4 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'agent.models' has no attribute {name!r}")
+    raise AttributeError(f"module 'memvisor.agent.models' has no attribute {name!r}")

@@ -10,10 +10,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from storage.errors import EngramError
+from memvisor.storage.errors import MemvisorError
 
 
-class ModelError(EngramError):
+class ModelError(MemvisorError):
     """The model failed or answered unusably; the message is one actionable line."""
 
 

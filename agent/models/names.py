@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.models.base import ChatModel
-from storage.errors import UserError
+from memvisor.agent.models.base import ChatModel
+from memvisor.storage.errors import UserError
 
 ACCEPTED_FORMS = "ollama:MODEL (e.g. ollama:qwen2.5:7b) or replay:FILE (a recorded transcript)"
 
@@ -12,11 +12,11 @@ def model_from_name(name: str, *, num_ctx: int | None = None, host: str | None =
     """``ollama:qwen2.5:7b`` -> OllamaModel; ``replay:FILE`` -> ReplayModel."""
     kind, _, rest = name.strip().partition(":")
     if kind == "ollama" and rest.strip():
-        from agent.models.ollama import OllamaModel
+        from memvisor.agent.models.ollama import OllamaModel
 
         return OllamaModel(rest.strip(), host=host, num_ctx=num_ctx)
     if kind == "replay" and rest.strip():
-        from evals.replay_model import ReplayModel
+        from memvisor.evals.replay_model import ReplayModel
 
         return ReplayModel.from_file(rest.strip())  # type: ignore[no-any-return]
     raise UserError(f"unknown model {name!r}: use {ACCEPTED_FORMS}")

@@ -22,9 +22,9 @@ import ollama
 import pydantic
 from loguru import logger
 
-from agent.models.base import AssistantTurn, ModelError, ModelUnavailable, ToolCall, Usage
-from agent.models.base import tool_names as _tool_names
-from agent.toolcalls import turn_from_text
+from memvisor.agent.models.base import AssistantTurn, ModelError, ModelUnavailable, ToolCall, Usage
+from memvisor.agent.models.base import tool_names as _tool_names
+from memvisor.agent.toolcalls import turn_from_text
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 OLLAMA_DEFAULT_NUM_CTX = 2048
@@ -179,7 +179,7 @@ class OllamaModel:
             ) from exc
         except (pydantic.ValidationError, json.JSONDecodeError) as exc:
             raise ModelError(
-                f"Ollama at {self.host} sent a reply Engram cannot read "
+                f"Ollama at {self.host} sent a reply Memvisor cannot read "
                 f"(model {self.name}): {_one_line(str(exc))[:200]}"
             ) from exc
 

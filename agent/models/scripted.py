@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agent.models.base import AssistantTurn, ModelError, tool_names
-from agent.toolcalls import turn_from_text
+from memvisor.agent.models.base import AssistantTurn, ModelError, tool_names
+from memvisor.agent.toolcalls import turn_from_text
 
 Messages = list[dict[str, Any]]
 Tools = list[dict[str, Any]]

@@ -1,0 +1,32 @@
+"""Memvisor: a local-first memory agent whose guarded runtime pages memory in and out.
+
+The public API, imported lazily so that ``import memvisor`` (and the CLI's start-up) costs
+nothing until a name is used::
+
+    from memvisor import Agent, Memory, ToolContext, tool
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memvisor.agent.loop import Agent
+    from memvisor.storage import Store
+    from memvisor.tools import ToolContext, tool
+
+__all__ = ["Agent", "Store", "ToolContext", "tool"]
+
+_LAZY = {
+    "Agent": "memvisor.agent.loop",
+    "Store": "memvisor.storage",
+    "ToolContext": "memvisor.tools",
+    "tool": "memvisor.tools",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'memvisor' has no attribute {name!r}")
