@@ -14,10 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from loguru import logger
-
 from memvisor.agent.citations import cited_ids, is_correction
 from memvisor.agent.config import AgentConfig
-from memvisor.agent.errors import BudgetExceeded, ModelError
 from memvisor.agent.guards import Firewall, mask_pii, redact_secrets
 from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall
 from memvisor.agent.topic_switch import restore_tracker, switch_topic
@@ -28,7 +26,12 @@ from memvisor.paging.budget import ContextBudget
 from memvisor.paging.eviction import entities, evict, turns_to_evict
 from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.paging.pressure import MemoryPressure
-from memvisor.paging.summarize import DialogueTurn, ExtractiveSummarizer, ModelSummarizer, Summarizer
+from memvisor.paging.summarize import (
+    DialogueTurn,
+    ExtractiveSummarizer,
+    ModelSummarizer,
+    Summarizer,
+)
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
@@ -38,6 +41,8 @@ from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import WriteGuard
 from memvisor.tools.messaging import EndTurn
 from memvisor.tools.registry import ToolRegistry, ToolResult
+
+from memvisor.errors import BudgetExceeded, ModelError
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.

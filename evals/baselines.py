@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
-
 from memvisor.evals.metrics import RankedTurn
 from memvisor.storage.embedders import Embedder
 

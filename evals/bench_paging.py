@@ -29,8 +29,10 @@ from memvisor.paging.assembler import PromptParts, assemble
 from memvisor.paging.budget import ContextBudget
 from memvisor.paging.pagein import PageIn
 from memvisor.paging.tokens import counter_for_model
-from memvisor.storage import ManualClock, Store, UserError
+from memvisor.storage import ManualClock, Store
 from memvisor.storage.store import MEMORY_TABLE
+
+from memvisor.errors import UserError
 
 TARGET_PAGE_IN_P95_MS = 25.0
 TARGET_ASSEMBLY_P95_MS = 5.0

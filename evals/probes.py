@@ -11,7 +11,8 @@ from typing import Any
 from memvisor.agent.turn import Turn
 from memvisor.evals.transcripts import ExpectEvent
 from memvisor.storage import Store
-from memvisor.storage.errors import NotFound
+
+from memvisor.errors import NotFound
 
 
 @dataclass

@@ -25,7 +25,8 @@ from memvisor.evals.transcripts import (
     load_transcript,
 )
 from memvisor.storage import ManualClock, Store
-from memvisor.storage.errors import UserError
+
+from memvisor.errors import UserError
 
 
 @dataclass

@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from memvisor.agent.models.base import AssistantTurn, ModelError, ToolCall
+from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.evals.transcripts import AssistantEvent, load_transcript
+
+from memvisor.errors import ModelError
 
 
 def turn_from_event(event: AssistantEvent, index: int) -> AssistantTurn:

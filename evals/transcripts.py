@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from memvisor.storage.errors import UserError
+from memvisor.errors import UserError
 
 
 class _Event(BaseModel):

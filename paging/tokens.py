@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from memvisor.storage.errors import UserError
+from memvisor.errors import UserError
 
 # Chat-template overhead per message (ChatML, as qwen2.5 renders it):
 # "<|im_start|>" role "\n" content "<|im_end|>" "\n".

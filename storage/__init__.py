@@ -5,7 +5,6 @@ Imports nothing from the other packages; everything above it goes through ``Stor
 
 from .archive import ArchivedRecord, PruneItem, PruneReport
 from .clock import Clock, ManualClock, SystemClock
-from .errors import MemvisorError, NotFound, StorageError, StoreLocked, UserError, VersionConflict
 from .paths import resolve_data_dir
 from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
 from .store import Store
@@ -14,21 +13,15 @@ __all__ = [
     "ArchivedRecord",
     "Clock",
     "CoreBlock",
-    "MemvisorError",
     "Event",
     "Fact",
     "FactWrite",
     "ManualClock",
-    "NotFound",
     "Passage",
     "PruneItem",
     "PruneReport",
     "QuarantineItem",
-    "StorageError",
     "Store",
-    "StoreLocked",
     "SystemClock",
-    "UserError",
-    "VersionConflict",
     "resolve_data_dir",
 ]

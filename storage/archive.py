@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
+from memvisor.errors import NotFound, UserError
+
 from . import text
 from .clock import Clock
 from .database import Database, db_time, from_db_time
-from .errors import NotFound, UserError
 from .records import Fact, Passage, Record
 from .users import require_user
 

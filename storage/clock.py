@@ -42,7 +42,7 @@ def to_utc(when: datetime) -> datetime:
 
 def parse_time(text: str) -> datetime:
     """ISO-8601 (``2026-05-01``, ``2026-05-01T10:00:00Z``) to an aware UTC datetime."""
-    from .errors import UserError
+    from memvisor.errors import UserError
 
     try:
         return to_utc(datetime.fromisoformat(text.strip().replace("Z", "+00:00")))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from memvisor.errors import NotFound, UserError, VersionConflict
+
 from .clock import Clock
 from .database import Database, db_time, from_db_time
-from .errors import NotFound, UserError, VersionConflict
 from .records import CoreBlock
 from .users import require_user
 

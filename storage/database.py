@@ -13,8 +13,9 @@ from typing import Any, cast, overload
 import duckdb
 import pyarrow as pa
 
+from memvisor.errors import StorageError
+
 from .clock import to_utc
-from .errors import StorageError
 
 _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
 # Tables whose rows carry a revision from a sequence: inserts take it by default, every

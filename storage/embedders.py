@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import StorageError, UserError
+from memvisor.errors import StorageError, UserError
 
 if TYPE_CHECKING:
     import onnxruntime

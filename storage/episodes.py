@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memvisor.errors import NotFound
+
 from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
-from .errors import NotFound
 from .ids import new_id
 from .records import Record
 from .users import require_user

@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memvisor.errors import UserError
+
 from .archive import ArchivedRecord
-from .errors import UserError
 from .records import CoreBlock, Fact, Passage, QuarantineItem
 from .store import Store
 from .users import require_user

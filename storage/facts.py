@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memvisor.errors import NotFound, UserError
+
 from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
-from .errors import NotFound, UserError
 from .fact_view import FactView
 from .forgetting import source_hashes
 from .ids import new_id

@@ -10,7 +10,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from .errors import StoreLocked
+from memvisor.errors import StoreLocked
 
 
 class DataDirLock:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import duckdb
 
-from .errors import StorageError
+from memvisor.errors import StorageError
 
 
 @dataclass(frozen=True)
@@ -258,7 +258,8 @@ def migrate(conn: duckdb.DuckDBPyConnection, *, upto: str | None = None) -> list
     unknown = done - known
     if unknown:
         raise StorageError(
-            f"store was written by a newer memvisor (migrations {sorted(unknown)}); upgrade memvisor"
+            f"store was written by a newer memvisor (migrations {sorted(unknown)}); "
+            "upgrade memvisor"
         )
     ran: list[str] = []
     for migration in MIGRATIONS:

@@ -6,10 +6,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from memvisor.errors import NotFound, UserError
+
 from .archive import not_archived
 from .clock import Clock
 from .database import Database, db_time, from_db_time
-from .errors import NotFound, UserError
 from .ids import new_id
 from .records import Passage
 from .users import require_user

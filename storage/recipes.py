@@ -18,10 +18,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
+from memvisor.errors import NotFound, UserError
+
 from .clock import Clock, to_utc
 from .database import Database, db_time
 from .embedders import Embedder
-from .errors import NotFound, UserError
 from .ids import new_id
 from .records import Record
 from .users import require_user

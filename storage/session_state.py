@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from loguru import logger
 
+from memvisor.errors import UserError
+
 from .clock import Clock
 from .database import Database, db_time
-from .errors import UserError
 from .users import require_user
 
 MAX_VALUE_CHARS = 1000  # of the value's JSON: a slot, not a document

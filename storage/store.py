@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from loguru import logger
 
+from memvisor.errors import StorageError, UserError
+
 from .archive import (
     Archive,
     ArchivedRecord,
@@ -26,7 +28,6 @@ from .clock import Clock, SystemClock
 from .core_blocks import CoreBlocks
 from .database import Database
 from .episodes import Episode, EpisodeStore, RollingSummaries
-from .errors import StorageError, UserError
 from .events import EventLog
 from .facts import FactStore
 from .forgetting import cascade

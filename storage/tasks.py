@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from memvisor.errors import NotFound, UserError
+
 from .clock import Clock, to_utc
 from .database import Database, db_time
-from .errors import NotFound, UserError
 from .records import Record
 from .users import require_user
 

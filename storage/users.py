@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import UserError
+from memvisor.errors import UserError
 
 _USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$")
 

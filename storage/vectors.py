@@ -36,9 +36,10 @@ from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from lancedb.table import AsyncTable, Table
 from loguru import logger
 
+from memvisor.errors import StorageError, UserError
+
 from .clock import to_utc
 from .embedders import Embedder
-from .errors import StorageError, UserError
 from .index_rows import IndexRows
 from .lance_queries import (
     Ranked,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from memvisor.agent.config import AgentConfig
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall

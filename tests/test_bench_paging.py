@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from memvisor.agent.cli.bench import bench
 from memvisor.evals.bench_paging import run_paging_bench
-from memvisor.storage.errors import UserError
+
+from memvisor.errors import UserError
 
 TINY = ["--memories", "300,150", "--queries", "5", "--embedder", "hash"]
 

@@ -1,9 +1,9 @@
 from datetime import timedelta
 
 import pytest
+from memvisor.storage import ManualClock, Store
 
-from memvisor.storage import ManualClock, Store, UserError
-from memvisor.storage.errors import NotFound
+from memvisor.errors import NotFound, UserError
 
 
 def remember(store: Store, user: str = "alice", **kw):
@@ -118,7 +118,7 @@ def test_forget_removes_all_versions_and_stays_forgotten(store: Store) -> None:
 
 
 def test_core_blocks_defaults_and_versions(store: Store) -> None:
-    from memvisor.storage.errors import VersionConflict
+    from memvisor.errors import VersionConflict
 
     labels = [b.label for b in store.core.list(user_id="alice")]
     assert labels[:2] == ["persona", "human"]

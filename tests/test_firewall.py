@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from memvisor.agent.guards import (
     Firewall,
     FirewallConfig,
@@ -24,8 +23,9 @@ from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user
-from tests.cli_helpers import run_cli
 from memvisor.tools.builtin import WRITE_TOOLS
+
+from tests.cli_helpers import run_cli
 
 HELD = ("quarantine", "reject")
 

@@ -8,11 +8,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from memvisor.agent.cli.prune import parse_duration
 from memvisor.paging.pagein import PageIn
-from memvisor.storage import ManualClock, NotFound, Store, UserError
+from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user, import_user
+
+from memvisor.errors import NotFound, UserError
 from tests.cli_helpers import run_cli
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)

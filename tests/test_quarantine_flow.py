@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from memvisor.agent.loop import Agent, Turn
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
+
 from tests.cli_helpers import Result, run_cli
 
 

@@ -11,18 +11,10 @@ from typing import Annotated, Any, Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvisor.tools import ToolContext, ToolRegistry, ToolResult, tool
 from pydantic import BaseModel, Field
 
-from memvisor.storage.errors import UserError
-from memvisor.tools import (
-    ToolContext,
-    ToolControl,
-    ToolDefinitionError,
-    ToolError,
-    ToolRegistry,
-    ToolResult,
-    tool,
-)
+from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError
 
 
 def make_ctx(**overrides: Any) -> ToolContext:

@@ -1,4 +1,4 @@
-"""``memvisor memory reindex``: rebuild the shared search index after the embedding model changes."""
+"""``memvisor memory reindex``: rebuild the search index after the embedding model changes."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import HashEmbedder
-from memvisor.storage.errors import StorageError
 from memvisor.storage.store import MEMORY_TABLE
+
+from memvisor.errors import StorageError
 from tests.cli_helpers import run_cli
 
 OLD_MODEL = "hash-v1-256"  # what embedder="hash" builds with

@@ -16,8 +16,13 @@ from pathlib import Path
 
 import pytest
 from loguru import logger
-
-from memvisor.agent.guards import Firewall, FirewallConfig, FirewallVerdict, WriteProposal, scan_file
+from memvisor.agent.guards import (
+    Firewall,
+    FirewallConfig,
+    FirewallVerdict,
+    WriteProposal,
+    scan_file,
+)
 from memvisor.agent.guards.semantic import PROTOTYPES, SemanticDetector, load_prototypes, sentences
 
 HELDOUT = Path(__file__).parent / "data" / "redteam_heldout.jsonl"

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-
-from memvisor.storage import ManualClock, Store, UserError
+from memvisor.storage import ManualClock, Store
 from memvisor.storage.session_state import MAX_KEYS, MAX_VALUE_CHARS
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
+
+from memvisor.errors import UserError
 
 
 def test_set_get_update_delete(store: Store, clock: ManualClock) -> None:

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from memvisor.paging.topic_text import (
     find_cue,
     is_cjk,

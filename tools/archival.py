@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
-
 from memvisor.storage.clock import iso
-from memvisor.storage.errors import UserError
 from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import guarded_write, note_read
 from memvisor.tools.params import SearchLimit, SearchQuery
-from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.registry import tool
 from memvisor.tools.search import search_memory
+from pydantic import Field
+
+from memvisor.errors import ToolError, UserError
 
 
 @tool

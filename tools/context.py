@@ -29,7 +29,7 @@ class ToolContext:
     def count_write(self) -> None:
         """Record one memory write; refuse it once the turn's cap is reached."""
         # Imported here: registry.py imports this module to recognise the context parameter.
-        from memvisor.tools.registry import ToolError
+        from memvisor.errors import ToolError
 
         if self.writes >= self.max_writes:
             raise ToolError(

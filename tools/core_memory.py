@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
-
 from memvisor.paging.tokens import counter_for_model
 from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import guarded_write, log_write
-from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.registry import tool
+from pydantic import Field
+
+from memvisor.errors import ToolError
 
 Label = Annotated[str, Field(description="Block label: 'human' (about the user) or 'persona'.")]
 

@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field
-
 from memvisor.storage.facts import normalize_predicate
 from memvisor.tools.context import ToolContext
-from memvisor.tools.registry import ToolError
+from pydantic import BaseModel, ConfigDict, Field
+
+from memvisor.errors import ToolError
 
 Verdict = Literal["allow", "redact", "quarantine", "reject"]
 Source = Literal["user", "model", "tool", "import"]

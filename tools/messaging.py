@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import tool
 from pydantic import Field
 
-from memvisor.tools.context import ToolContext
-from memvisor.tools.registry import ToolControl, tool
+from memvisor.errors import ToolControl
 
 
 class EndTurn(ToolControl):

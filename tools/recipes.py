@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from memvisor.storage.errors import UserError
 from memvisor.storage.recipes import Recipe, RecipeStore
 from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import log_write, note_read
-from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.registry import tool
+from pydantic import Field
+
+from memvisor.errors import ToolError, UserError
 
 # Results of memory tools echo stored text ("... succeeded ..."): they are not outcomes.
 MEMORY_TOOL_PREFIXES = (

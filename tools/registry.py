@@ -24,12 +24,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 from jsonschema.exceptions import best_match
 from loguru import logger
+from memvisor.tools.context import ToolContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import PydanticJsonSchemaWarning
 from pydantic_core import to_jsonable_python
 
-from memvisor.storage.errors import MemvisorError, UserError
-from memvisor.tools.context import ToolContext
+from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A model that sends a 10k-character value of the wrong type must not get it echoed back whole.
@@ -38,18 +38,6 @@ _MAX_ERRORS_SHOWN = 3
 # Keywords whose values are data, not sub-schemas: never strip or rewrite inside them.
 _LITERAL_KEYWORDS = frozenset({"default", "enum", "const", "examples", "required"})
 _NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
-
-
-class ToolError(MemvisorError):
-    """A failure the model can act on; it reads ``Error: <message>``."""
-
-
-class ToolControl(Exception):
-    """Base of named control-flow exceptions that escape ``ToolRegistry.call`` (e.g. EndTurn)."""
-
-
-class ToolDefinitionError(UserError, TypeError):
-    """A function cannot be a tool as written; the message names the tool, parameter and fix."""
 
 
 class ToolResult(BaseModel):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from memvisor.paging.pagein import SIMILARITY_ONLY, MemoryItem, PageIn
 from memvisor.tools.context import ToolContext
-from memvisor.tools.registry import ToolError
+
+from memvisor.errors import ToolError
 
 
 def search_memory(

@@ -14,13 +14,13 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from memvisor.storage.errors import UserError
 from memvisor.storage.session_state import SessionState
 from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import log_write
-from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.registry import tool
+from pydantic import Field
+
+from memvisor.errors import ToolError, UserError
 
 
 def state_of(store: Any) -> SessionState:

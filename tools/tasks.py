@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
-
 from memvisor.storage.clock import iso
-from memvisor.storage.errors import UserError
 from memvisor.storage.tasks import TaskState, TaskStore
 from memvisor.tools.context import ToolContext
 from memvisor.tools.guard import log_write, note_read
-from memvisor.tools.registry import ToolError, tool
+from memvisor.tools.registry import tool
+from pydantic import Field
+
+from memvisor.errors import ToolError, UserError
 
 TaskId = Annotated[
     str, Field(description="A stable id you choose for the batch, e.g. 'rename-photos-2026'.")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memvisor.storage.errors import UserError
+from memvisor.errors import UserError
 
 from .common import emit_json
 
@@ -80,9 +80,8 @@ def storage(
     data_dir: str | None,
 ) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
-    from rich.console import Console
-
     from memvisor.evals.bench_storage import run_storage_bench
+    from rich.console import Console
 
     counts = parse_sizes(sizes)
     result = _with_progress(
@@ -153,14 +152,13 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def _table(result: dict[str, Any]) -> Table:
-    from rich.table import Table
-
     from memvisor.evals.bench_storage import (
         TARGET_HYBRID_AT,
         TARGET_HYBRID_P95_MS,
         TARGET_INGEST_TURNS_PER_S,
         TARGET_WRITE_P95_MS,
     )
+    from rich.table import Table
 
     table = Table(
         title=f"memvisor bench storage ({result['embedder']} embedder, "
@@ -221,7 +219,11 @@ def paging_cmd(
     as_json: bool, memories: str, queries: int, embedder: str, data_dir: str | None
 ) -> None:
     """Page-in latency (embedding, routes, scoring, packing) and assembly time by size."""
-    from memvisor.evals.bench_paging import TARGET_ASSEMBLY_P95_MS, TARGET_PAGE_IN_P95_MS, run_paging_bench
+    from memvisor.evals.bench_paging import (
+        TARGET_ASSEMBLY_P95_MS,
+        TARGET_PAGE_IN_P95_MS,
+        run_paging_bench,
+    )
 
     sizes = parse_sizes(memories)
     result = _with_progress(

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
-
 from memvisor.storage import Store, resolve_data_dir
-from memvisor.storage.errors import MemvisorError, StoreLocked
 from memvisor.storage.ids import new_id
+
+from memvisor.errors import MemvisorError, StoreLocked
 
 F = TypeVar("F", bound=Callable[..., Any])
 

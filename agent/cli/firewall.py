@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 
 import click
-
 from memvisor.agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
 
 from .common import common_options, emit_json, invocation, open_store

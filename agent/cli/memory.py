@@ -1,26 +1,24 @@
-"""``memvisor memory``: list, show, search, add, edit, forget, history, export, import, confirm,
-prune, restore, reindex."""
+"""``memvisor memory``: list, show, search, add, edit, forget, history; export and import live
+in ``transfer``, confirm with the firewall, prune/restore and reindex in their own modules."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, cast
 
 import click
-
-from memvisor.agent.guards import import_through_firewall
 from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.storage import Fact, Store
 from memvisor.storage.clock import parse_time
-from memvisor.storage.errors import UserError
-from memvisor.storage.export import export_user
 from memvisor.storage.store import SearchKind
+
+from memvisor.errors import UserError
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
+from .transfer import export_cmd, import_cmd
 
 
 @click.group()
@@ -438,50 +436,7 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
             )
 
 
-@memory.command("export")
-@common_options
-def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Print every record of the user as JSON (facts with all versions, blocks, passages)."""
-    inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
-        emit_json(export_user(store, user_id=inv.user_id))
-
-
-@memory.command("import")
-@click.argument("file", type=click.Path(dir_okay=False))
-@common_options
-def import_cmd(file: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Import a file written by `memvisor memory export` (all or nothing), through the firewall.
-
-    Injections and other suspicious records are held in the quarantine instead of imported;
-    secrets are masked; a record that is nothing but a secret is dropped.
-    """
-    inv = invocation(data_dir, user, as_json)
-    path = Path(file)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"no such file: {file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(
-            f"{file} is not valid JSON ({exc}); pass a file written by "
-            "`memvisor memory export --json`"
-        ) from None
-    with open_store(inv) as store:
-        report = import_through_firewall(store, data, user_id=inv.user_id, trace_id=inv.trace_id)
-    if as_json:
-        emit_json(report.model_dump(mode="json"))
-        return
-    click.echo("imported " + ", ".join(f"{v} {k}" for k, v in report.imported.items()))
-    held = report.firewall
-    if held["redacted"] or held["quarantined"] or held["dropped"]:
-        click.echo(
-            f"firewall: {held['redacted']} redacted, {held['quarantined']} held in quarantine "
-            f"(memvisor memory list --quarantine), {held['dropped']} secret-only records dropped"
-        )
-
-
 # Reviewing the quarantine is the firewall's business; the command lives with it.
 memory.add_command(confirm_cmd)
-for command in (prune_cmd, restore_cmd, reindex_cmd):
+for command in (prune_cmd, restore_cmd, reindex_cmd, export_cmd, import_cmd):
     memory.add_command(command)

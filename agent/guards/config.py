@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from memvisor.storage.errors import UserError
+from memvisor.errors import UserError
 
 # Predicates the model commonly uses; any other snake_case predicate is still allowed (with a
 # ``schema:predicate_unlisted`` note) because a closed list would refuse ordinary facts.

@@ -16,7 +16,6 @@ from datetime import timedelta
 from typing import Any
 
 from loguru import logger
-
 from memvisor.tools.guard import FirewallVerdict, StoreMemory, WriteProposal
 
 from .confidence import decide_confidence

@@ -13,12 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from memvisor.storage.export import import_user, parse_export
 from memvisor.storage.ids import new_id
 from memvisor.storage.records import CoreBlock, QuarantineItem
 from memvisor.tools.guard import FirewallVerdict, WriteProposal
+from pydantic import BaseModel, Field
 
 from .firewall import Firewall
 from .secrets import redact_secrets

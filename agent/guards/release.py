@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from memvisor.paging.tokens import counter_for_model
 from memvisor.storage.clock import parse_time
-from memvisor.storage.errors import UserError
 from memvisor.storage.records import QuarantineItem
+from pydantic import BaseModel
+
+from memvisor.errors import UserError
 
 from .secrets import redact_secrets
 

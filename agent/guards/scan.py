@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
+from memvisor.tools.guard import FirewallVerdict, WriteProposal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from memvisor.storage.errors import UserError
-from memvisor.tools.guard import FirewallVerdict, WriteProposal
+from memvisor.errors import UserError
 
 from .config import FirewallConfig
 from .firewall import Firewall

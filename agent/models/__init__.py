@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memvisor.agent.models.base import (
-    AssistantTurn,
-    ChatModel,
-    ModelError,
-    ModelUnavailable,
-    ToolCall,
-    Usage,
-)
+from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall, Usage
 
 if TYPE_CHECKING:
     from memvisor.agent.models.names import model_from_name
@@ -25,8 +18,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AssistantTurn",
     "ChatModel",
-    "ModelError",
-    "ModelUnavailable",
     "OllamaModel",
     "ScriptedModel",
     "ToolCall",

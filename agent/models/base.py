@@ -10,16 +10,6 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from memvisor.storage.errors import MemvisorError
-
-
-class ModelError(MemvisorError):
-    """The model failed or answered unusably; the message is one actionable line."""
-
-
-class ModelUnavailable(ModelError):
-    """The model server cannot be reached at all."""
-
 
 class ToolCall(BaseModel):
     """One call the model asked for; ``arguments`` are not yet validated."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from memvisor.agent.models.base import ChatModel
-from memvisor.storage.errors import UserError
+
+from memvisor.errors import UserError
 
 ACCEPTED_FORMS = "ollama:MODEL (e.g. ollama:qwen2.5:7b) or replay:FILE (a recorded transcript)"
 

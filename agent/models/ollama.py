@@ -21,10 +21,11 @@ import httpx
 import ollama
 import pydantic
 from loguru import logger
-
-from memvisor.agent.models.base import AssistantTurn, ModelError, ModelUnavailable, ToolCall, Usage
+from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
+
+from memvisor.errors import ModelError, ModelUnavailable
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 OLLAMA_DEFAULT_NUM_CTX = 2048

@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from memvisor.agent.models.base import AssistantTurn, ModelError, tool_names
+from memvisor.agent.models.base import AssistantTurn, tool_names
 from memvisor.agent.toolcalls import turn_from_text
+
+from memvisor.errors import ModelError
 
 Messages = list[dict[str, Any]]
 Tools = list[dict[str, Any]]
