@@ -64,7 +64,9 @@ _COLUMNS = (
 
 
 def normalize_predicate(predicate: str) -> str:
-    return re.sub(r"[\s\-]+", "_", predicate.strip().lower())
+    """'worksAt', 'works at', 'Works-At' -> 'works_at': the one form stored and compared."""
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", predicate.strip())
+    return re.sub(r"_+", "_", re.sub(r"[\s\-./]+", "_", text.lower())).strip("_")
 
 
 def fingerprint(subject: str, predicate: str, obj: str) -> str:

@@ -10,6 +10,8 @@ import math
 import re
 from typing import Any
 
+from memvisor.storage.facts import normalize_predicate
+
 from .config import FirewallConfig
 
 # tool -> (required text fields, optional fields with their accepted types)
@@ -40,12 +42,6 @@ class SchemaViolation(Exception):
         super().__init__(message)
         self.reason = reason
         self.message = message
-
-
-def normalize_predicate(predicate: str) -> str:
-    """'worksAt', 'works at', 'Works-At' -> 'works_at' (the form storage keeps)."""
-    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", predicate.strip())
-    return re.sub(r"_+", "_", re.sub(r"[\s\-./]+", "_", text.lower())).strip("_")
 
 
 def check_schema(
