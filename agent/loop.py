@@ -14,13 +14,17 @@ from collections.abc import Callable
 from typing import Any
 
 from loguru import logger
+
 from memvisor.agent.citations import cited_ids, is_correction
 from memvisor.agent.config import AgentConfig
 from memvisor.agent.guards import Firewall, mask_pii, redact_secrets
+from memvisor.agent.guards.proposal import WriteGuard
+from memvisor.agent.memory.api import Memory
 from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall
 from memvisor.agent.topic_switch import restore_tracker, switch_topic
 from memvisor.agent.turn import ToolCallRecord, Turn
-from memvisor.agent.working_memory import WorkingMemory, redact, steering
+from memvisor.agent.working_memory import WorkingMemory
+from memvisor.errors import BudgetExceeded, ModelError
 from memvisor.paging.assembler import PromptParts, assemble, render_core, tool_message
 from memvisor.paging.budget import ContextBudget
 from memvisor.paging.eviction import entities, evict, turns_to_evict
@@ -38,11 +42,9 @@ from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import WriteGuard
 from memvisor.tools.messaging import EndTurn
 from memvisor.tools.registry import ToolRegistry, ToolResult
-
-from memvisor.errors import BudgetExceeded, ModelError
+from memvisor.tools.turn_log import TurnLog
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
 # Tools left out first when even bare schemas do not fit a small window.
@@ -88,9 +90,10 @@ class Agent:
         self.store = store
         self.config = config or AgentConfig()
         self.registry = registry or builtin_registry()
-        self.guard = guard or Firewall()
         self.external_tool = external_tool
         self.counter = counter_for_model(getattr(model, "name", None))
+        # Every write of this agent's tools goes through the one guarded memory API.
+        self.memory = Memory(store, guard=guard or Firewall(), tokens=self.counter)
         window = model.context_length or self.config.default_window
         window = min(window, num_ctx) if num_ctx else window
         self.budget = ContextBudget(
@@ -182,20 +185,12 @@ class Agent:
             user_id=self.user_id,
             session_id=self.session_id,
             trace_id=trace_id,
-            store=self.store,
-            clock=self.store.clock,
+            memory=self.memory,
             source_event_ids=[user_event.id],
-            max_writes=self.config.max_writes,
-            extras={
-                "guard": self.guard,
-                "model_name": getattr(self.model, "name", None),
-                "write_source": "model",
-                "recent_messages": [m for t in self.turns[-3:] for m in t.messages()]
-                + [{"role": "user", "content": user_message}],
-                "redact": redact,
-                "steering": steering,
-                "save_episode": self.save_episode,
-            },
+            turn=TurnLog(max_writes=self.config.max_writes),
+            recent_messages=[m for t in self.turns[-3:] for m in t.messages()]
+            + [{"role": "user", "content": user_message}],
+            save_episode=self.save_episode,
         )
         self._track_topic(user_message, ctx)
         turn = Turn(answer="", trace_id=trace_id, user_event_id=user_event.id, window=self.window)
@@ -212,8 +207,8 @@ class Agent:
         turn.cited_ids = cited_ids(turn.answer, in_prompt)
         self.store.usage.record(turn.cited_ids, "cited", user_id=self.user_id)
         self._last_cited = turn.cited_ids or turn.paged_ids
-        turn.memory_ids = list(dict.fromkeys([*ctx.extras.get("memory_ids", []), *turn.paged_ids]))
-        turn.writes = ctx.writes
+        turn.memory_ids = list(dict.fromkeys([*ctx.turn.memory_ids, *turn.paged_ids]))
+        turn.writes = ctx.turn.writes
         answer_event = self.store.log_turn(
             user_id=self.user_id,
             role="assistant",
@@ -252,7 +247,7 @@ class Agent:
             self.log.warning("topic check failed: {}", exc)
             self._event(ctx, "error", {"kind": "topic_check_failed", "error": str(exc)})
             return
-        ctx.extras["topic"] = self.topics.label
+        ctx.topic = self.topics.label
         if decision.switch:
             self._pending_notes.append(switch_topic(decision, message, ctx, self.working))
 
@@ -287,7 +282,7 @@ class Agent:
         if not paged:
             notes.append(NOTHING_RELEVANT)
         core = self.store.core.list(user_id=self.user_id)
-        ctx.extras.setdefault("memory_ids", []).extend(f"core:{b.label}@v{b.version}" for b in core)
+        ctx.turn.saw([f"core:{b.label}@v{b.version}" for b in core])
         for _ in range(self.config.max_steps):
             summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
             parts = PromptParts(
@@ -398,7 +393,7 @@ class Agent:
                 if turn.repaired_calls < self.config.max_repairs:
                     turn.repaired_calls += 1
             content, _ = redact_secrets(result.content)  # secrets never enter a prompt
-            notes = ctx.extras.pop("firewall_notes", [])
+            notes, ctx.turn.firewall_notes = ctx.turn.firewall_notes, []
             if notes:  # tell the model what the firewall changed (masked, tagged, held)
                 content += "\n" + "\n".join(f"note: {n}" for n in notes if n)
             self._event(
@@ -418,7 +413,7 @@ class Agent:
             )
             scratch.append(tool_message(call.name, content))
             self.working.record_tool(call.name, call.arguments, content[:2000])
-            ctx.extras["recent_messages"].append({"role": "tool", "content": content})
+            ctx.recent_messages.append({"role": "tool", "content": content})
         return None
 
     def _call(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
@@ -512,7 +507,14 @@ class Agent:
         return result.evicted
 
     def _event(self, ctx: ToolContext, kind: str, payload: dict[str, Any]) -> None:
-        ctx.log_event(kind, json.loads(json.dumps(payload, default=str)))
+        """An event of this turn, straight into the event log (never through a tool)."""
+        self.store.events.append(
+            user_id=self.user_id,
+            kind=kind,
+            trace_id=ctx.trace_id,
+            session_id=self.session_id,
+            payload=json.loads(json.dumps(payload, default=str)),
+        )
 
 
 def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:

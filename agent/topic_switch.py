@@ -48,9 +48,13 @@ def switch_topic(
         cleared = store.session_state.clear(
             user_id=ctx.user_id, session_id=ctx.session_id, trace_id=ctx.trace_id
         )
-        ctx.log_event(
-            "topic_switch",
-            {
+        store.events.append_in(
+            conn,
+            user_id=ctx.user_id,
+            kind="topic_switch",
+            trace_id=ctx.trace_id,
+            session_id=ctx.session_id,
+            payload={
                 "previous_topic": redact(decision.previous_topic),
                 "message": redact(" ".join(message.split())[:160]),
                 "signal": decision.signal,
@@ -59,7 +63,6 @@ def switch_topic(
                 "intents": [decision.intent_before, decision.intent_after],
                 "cleared_keys": cleared,
             },
-            conn=conn,
         )
     working.reset_task()
     previous = decision.previous_topic[:80]

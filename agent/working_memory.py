@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Any
 
 from memvisor.agent.guards import redact_secrets
-from memvisor.agent.guards.injection import signals
 from memvisor.paging.assembler import EXECUTION_HEADING, compact_json
 from memvisor.paging.tokens import TokenCounter
 from memvisor.storage import Store
@@ -28,11 +27,6 @@ EPISODE_CHARS = 1200
 
 def redact(text: str) -> str:
     return redact_secrets(text)[0]
-
-
-def steering(text: str) -> list[str]:
-    """Injection signals in text bound for working memory (every reading of it)."""
-    return [f"injection:{name}" for name in signals(text)]
 
 
 class WorkingMemory:

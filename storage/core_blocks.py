@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from memvisor.errors import NotFound, UserError, VersionConflict
@@ -110,12 +111,15 @@ class CoreBlocks:
         *,
         user_id: str,
         expected_version: int,
+        count_tokens: Callable[[str], int],
         trace_id: str | None = None,
     ) -> CoreBlock:
-        """Replace a block's value if nobody changed it since ``expected_version``."""
+        """Replace a block's value if nobody changed it since ``expected_version`` and it fits
+        the block's token limit, counted with ``count_tokens`` (the served model's tokenizer)."""
         current = self.get(label, user_id=user_id)
         if current.read_only:
             raise UserError(f"core block {label!r} is read-only")
+        check_fits(current, value, count_tokens)
         with self._db.transaction() as tx:
             updated = tx.execute(
                 "UPDATE core_blocks SET value = ?, version = version + 1, updated_at = ?, "
@@ -165,3 +169,15 @@ def _block(row: tuple[Any, ...]) -> CoreBlock:
         updated_at=from_db_time(row[6]),
         trace_id=row[7],
     )
+
+
+def check_fits(block: CoreBlock, value: str, count_tokens: Callable[[str], int]) -> None:
+    """A block never holds more than its limit: every prompt must fit it (DESIGN: core is
+    never cut), so an oversized block would make every turn fail."""
+    size = count_tokens(value)
+    if size > block.token_limit:
+        raise UserError(
+            f"block '{block.label}' would be {size} tokens; its limit is {block.token_limit} "
+            f"(now {count_tokens(block.value)}). Shorten the text, or keep details as "
+            "facts or passages instead"
+        )

@@ -204,7 +204,10 @@ class Store:
         confidence: float | None = None,
         valid_until: datetime | None = None,
         session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        origin: str = "cli",
     ) -> FactWrite:
+        """A new version superseding ``fact_id``; it names the edit's own source events."""
         with self.db.transaction() as conn:
             write = self.facts.edit(
                 fact_id,
@@ -213,6 +216,7 @@ class Store:
                 object=object,
                 confidence=confidence,
                 valid_until=valid_until,
+                source_event_ids=source_event_ids,
             )
             assert write.fact is not None
             self._log_write(
@@ -223,8 +227,9 @@ class Store:
                 record="fact",
                 id=write.fact.id,
                 action="edited",
-                origin="user",
+                origin=origin,
                 previous=fact_id,
+                source_event_ids=list(source_event_ids),
             )
         self._queue(MEMORY_TABLE, fact_item, write.fact)
         return write

@@ -139,6 +139,20 @@ class TaskStore:
             _task(r) for r in self._db.query(sql + " ORDER BY updated_at DESC, task_id", params)
         ]
 
+    def find(self, task_id: str, *, user_id: str) -> TaskState | None:
+        """The task, or None when it does not exist yet."""
+        rows = self._db.query(_BY_ID, [require_user(user_id), task_id])
+        return _task(rows[0]) if rows else None
+
+    def restore(self, state: TaskState, *, user_id: str, conn: Any) -> None:
+        """Write a task exactly as exported, replacing the one of that id (import path)."""
+        if state.user_id != user_id:
+            raise UserError(f"task {state.task_id} belongs to another user")
+        conn.execute(
+            "DELETE FROM tasks WHERE user_id = ? AND task_id = ?", [user_id, state.task_id]
+        )
+        _write(conn, state, insert=True)
+
     def list_open(self, *, user_id: str) -> builtins.list[TaskState]:
         """Unfinished tasks, most recently touched first (what "continue" most likely means)."""
         return self.list(user_id=user_id, status="open")

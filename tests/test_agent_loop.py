@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from memvisor.agent.config import AgentConfig
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall
@@ -300,7 +301,9 @@ def test_topic_switch_resets_task_state_but_not_facts(store: Store) -> None:
         user_id="u", subject="u", predicate="lives_in", object="Oslo", trace_id="trc_setup"
     )
     human = store.core.get("human", user_id="u")
-    store.core.update("human", "Name: Maya", user_id="u", expected_version=human.version)
+    store.core.update(
+        "human", "Name: Maya", user_id="u", expected_version=human.version, count_tokens=len
+    )
     model = ScriptedModel([save_order_slot(), "Let me check.", "It left the depot.", "Sorry!"])
     agent = Agent(user_id="u", session_id="s", model=model, store=store)
     agent.step(ORDER_QUESTION)

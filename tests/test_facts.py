@@ -1,9 +1,9 @@
 from datetime import timedelta
 
 import pytest
-from memvisor.storage import ManualClock, Store
 
 from memvisor.errors import NotFound, UserError
+from memvisor.storage import ManualClock, Store
 
 
 def remember(store: Store, user: str = "alice", **kw):
@@ -124,12 +124,16 @@ def test_core_blocks_defaults_and_versions(store: Store) -> None:
     assert labels[:2] == ["persona", "human"]
     human = store.core.get("human", user_id="alice")
     updated = store.core.update(
-        "human", "Name: Alice", user_id="alice", expected_version=human.version
+        "human", "Name: Alice", user_id="alice", expected_version=human.version, count_tokens=len
     )
     assert updated.version == human.version + 1
     with pytest.raises(VersionConflict):
-        store.core.update("human", "Name: Bob", user_id="alice", expected_version=human.version)
+        store.core.update(
+            "human", "Name: Bob", user_id="alice", expected_version=human.version, count_tokens=len
+        )
     assert store.core.get("human", user_id="alice").value == "Name: Alice"
+    with pytest.raises(UserError, match="would be 601 tokens; its limit is 600"):
+        store.core.update("human", "x" * 601, user_id="alice", expected_version=2, count_tokens=len)
 
 
 def test_quarantine_hold_and_resolve(store: Store) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from memvisor.agent.guards import (
     Firewall,
     FirewallConfig,
@@ -24,7 +25,6 @@ from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user
 from memvisor.tools.builtin import WRITE_TOOLS
-
 from tests.cli_helpers import run_cli
 
 HELD = ("quarantine", "reject")
@@ -450,7 +450,7 @@ def _call(tool: str, payload: str) -> ToolCall:
 @pytest.mark.parametrize("tool", sorted(BYPASS_CALLS))
 def test_every_write_tool_asks_the_guard(store: Store, tool: str) -> None:
     assert set(BYPASS_CALLS) == WRITE_TOOLS
-    store.core.update("human", "Lives in Oslo", user_id="u", expected_version=1)
+    store.core.update("human", "Lives in Oslo", user_id="u", expected_version=1, count_tokens=len)
     guard = RecordingGuard()
     model = ScriptedModel([AssistantTurn(tool_calls=[_call(tool, "hello")]), "ok"])
     Agent(user_id="u", session_id="s", model=model, store=store, guard=guard).step("hello")
@@ -460,7 +460,7 @@ def test_every_write_tool_asks_the_guard(store: Store, tool: str) -> None:
 
 @pytest.mark.parametrize("tool", sorted(BYPASS_CALLS))
 def test_an_injection_through_any_write_tool_is_not_stored(store: Store, tool: str) -> None:
-    store.core.update("human", "Lives in Oslo", user_id="u", expected_version=1)
+    store.core.update("human", "Lives in Oslo", user_id="u", expected_version=1, count_tokens=len)
     model = ScriptedModel([AssistantTurn(tool_calls=[_call(tool, INJECTION)]), "no"])
     turn = Agent(user_id="u", session_id="s", model=model, store=store).step(INJECTION)
     assert not turn.tool_calls[0].ok

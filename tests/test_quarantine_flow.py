@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from memvisor.agent.loop import Agent, Turn
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
-
 from tests.cli_helpers import Result, run_cli
 
 
@@ -172,7 +172,7 @@ def test_a_held_injection_needs_force_and_is_never_paged_in(
     refused = cli("memory", "confirm", item["id"])
     assert refused.code == 1 and "--force" in refused.err
     forced = cli("memory", "confirm", item["id"], "--force")
-    assert forced.code == 0 and "core block updated" in forced.out
+    assert forced.code == 0 and "saved: block 'human'" in forced.out
 
 
 def test_held_passages_and_core_lines_are_performed_on_confirm(

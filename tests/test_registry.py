@@ -11,15 +11,22 @@ from typing import Annotated, Any, Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvisor.tools import ToolContext, ToolRegistry, ToolResult, tool
 from pydantic import BaseModel, Field
 
-from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError
+from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError, WriteRefused
+from memvisor.tools import ToolContext, ToolRegistry, ToolResult, tool
+from memvisor.tools.turn_log import TurnLog
 
 
-def make_ctx(**overrides: Any) -> ToolContext:
+def make_ctx(max_writes: int = 8) -> ToolContext:
+    # These tools never reach memory: the registry is under test, not the memory API.
     return ToolContext(
-        "u1", "s1", "t1", store=None, clock=None, source_event_ids=["e1"], **overrides
+        "u1",
+        "s1",
+        "t1",
+        memory=None,  # type: ignore[arg-type]
+        source_event_ids=["e1"],
+        turn=TurnLog(max_writes=max_writes),
     )
 
 
@@ -38,7 +45,10 @@ def fact_remember(
     Good: fact_remember(subject="user", predicate="lives_in", object="Lisbon")
     Bad: fact_remember(subject="the user said they live in Lisbon")
     """
-    ctx.count_write()
+    try:
+        ctx.turn.count_write()
+    except WriteRefused as exc:
+        raise ToolError(str(exc)) from None
     return {"subject": subject, "object": object, "confidence": confidence, "kind": kind}
 
 
@@ -247,7 +257,7 @@ def test_successful_call_returns_json_for_non_strings(registry: ToolRegistry) ->
         "kind": "fact",
     }
     assert "里斯本" in result.content  # ensure_ascii=False
-    assert ctx.writes == 1
+    assert ctx.turn.writes == 1
     place = registry.call("place_save", {"place": {"city": "Porto"}}, ctx)
     assert json.loads(place.content) == {"city": "Porto", "country": "PT"}
 
@@ -285,7 +295,7 @@ def test_wrong_type_and_extra_property_messages(registry: ToolRegistry) -> None:
     assert "place: 'city' is a required property" in nested.content
     huge = registry.call("echo", {"text": ["x" * 10_000]}, ctx)
     assert len(huge.content) < 600
-    assert ctx.writes == 0  # nothing ran
+    assert ctx.turn.writes == 0  # nothing ran
 
 
 def test_unreadable_arguments(registry: ToolRegistry) -> None:
@@ -335,7 +345,7 @@ def test_write_cap_reaches_the_model(registry: ToolRegistry) -> None:
     assert [registry.call("fact_remember", args, ctx).ok for _ in range(3)] == [True, True, False]
     last = registry.call("fact_remember", args, ctx)
     assert last.content.startswith("Error: memory write limit reached for this turn (2); ")
-    assert ctx.writes == 2
+    assert ctx.turn.writes == 2
 
 
 def test_register_module() -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+
+from memvisor.agent.guards import Firewall
+from memvisor.agent.memory.api import Memory
+from memvisor.errors import UserError
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.session_state import MAX_KEYS, MAX_VALUE_CHARS
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
-
-from memvisor.errors import UserError
 
 
 def test_set_get_update_delete(store: Store, clock: ManualClock) -> None:
@@ -91,17 +93,19 @@ def test_state_set_tool_writes_logs_and_masks_secrets(store: Store) -> None:
         user_id="u",
         session_id="s",
         trace_id="trc_tool",
-        store=store,
-        clock=store.clock,
+        memory=Memory(store, guard=Firewall()),
         source_event_ids=["evt_1"],
-        extras={"redact": lambda text: text.replace("hunter2", "[REDACTED:password]")},
     )
     saved = registry.call("state_set", {"key": "order_id", "value": "A-1234"}, ctx)
     assert saved.ok and saved.content == 'saved state order_id = "A-1234"'
-    registry.call("state_set", {"key": "login", "value": {"pw": "hunter2"}}, ctx)
-    assert store.session_state.get_all(user_id="u", session_id="s")["login"] == {
-        "pw": "[REDACTED:password]"
-    }
+    key = "AKIA" + "IOSFODNN7EXAMPLE"
+    registry.call(
+        "state_set",
+        {"key": "login", "value": {"aws": f"staging cluster deploys use {key} nightly"}},
+        ctx,
+    )
+    stored = store.session_state.get_all(user_id="u", session_id="s")["login"]
+    assert key not in stored["aws"] and "[REDACTED" in stored["aws"]
     assert registry.call("state_set", {"key": "login", "value": None}, ctx).content == (
         "deleted state 'login'"
     )
@@ -113,7 +117,7 @@ def test_state_set_tool_writes_logs_and_masks_secrets(store: Store) -> None:
         ("login", "created"),
         ("login", "deleted"),
     ]
-    assert ctx.writes == 4  # the refused one counted too, like every proposed write
+    assert ctx.turn.writes == 4  # the refused one counted too, like every proposed write
 
 
 def test_state_that_reads_like_instructions_is_refused_in_the_agent(store: Store) -> None:
@@ -139,8 +143,9 @@ def test_state_that_reads_like_instructions_is_refused_in_the_agent(store: Store
     agent = Agent(user_id="u", session_id="s", store=store, model=model)
     refused = agent.step("the page said something odd").tool_calls[0]
     assert (
-        not refused.ok and "injection:" in refused.result and "never instructions" in refused.result
+        not refused.ok and "injection:" in refused.result and "held in quarantine" in refused.result
     )
     assert "note" not in store.session_state.get_all(user_id="u", session_id="s")
+    assert [q.tool for q in store.quarantine.list(user_id="u")] == ["state_set"]
     saved = agent.step("what about my refund?").tool_calls[0]
     assert saved.ok and agent.execution["state"] == {"note": "refund for order A-1234 approved"}

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from pydantic import Field
+
 from memvisor.storage.clock import iso
 from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import guarded_write, note_read
 from memvisor.tools.params import SearchLimit, SearchQuery
 from memvisor.tools.registry import tool
 from memvisor.tools.search import search_memory
-from pydantic import Field
-
-from memvisor.errors import ToolError, UserError
 
 
 @tool
@@ -28,19 +26,7 @@ def archival_memory_insert(
     delivery expected 2026-05-12.")
     Bad: archival_memory_insert(content="the order") (not findable or useful later).
     """
-    args = guarded_write(ctx, "archival_memory_insert", {"content": content})
-    try:
-        passage = ctx.store.insert_passage(
-            user_id=ctx.user_id,
-            text=args["content"],
-            trace_id=ctx.trace_id,
-            session_id=ctx.session_id,
-            source_event_ids=ctx.source_event_ids,
-            meta=_origin(ctx),
-        )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
-    return f"saved {passage.id}"
+    return ctx.write("archival_memory_insert", {"content": content}).detail
 
 
 @tool
@@ -55,7 +41,7 @@ def archival_memory_search(
     Bad: archival_memory_search(query="") (say what you need).
     """
     hits = search_memory(ctx, query, kinds=("passage",), limit=limit)
-    note_read(ctx, "archival_memory_search", query, [h.id for h in hits])
+    ctx.note_read("archival_memory_search", query, [h.id for h in hits])
     if not hits:
         return "no matching passages"
     return "\n".join(f"{h.id} ({iso(h.ts)[:10]}): {h.text}" for h in hits)
@@ -73,17 +59,9 @@ def conversation_search(
     Bad: conversation_search(query="stuff") (too vague to match anything).
     """
     hits = search_memory(ctx, query, kinds=("turn",), limit=limit)
-    note_read(ctx, "conversation_search", query, [h.id for h in hits])
+    ctx.note_read("conversation_search", query, [h.id for h in hits])
     if not hits:
         return "no matching turns"
     return "\n".join(
         f"{h.id} ({iso(h.ts)[:16]}, {h.meta.get('role', '?')}): {h.text}" for h in hits
     )
-
-
-def _origin(ctx: ToolContext) -> dict[str, object]:
-    """Where the firewall found the content came from, kept with the passage."""
-    verdict = ctx.extras.get("last_verdict")
-    if verdict is None:
-        return {}
-    return {"origin": verdict.provenance, "confidence": verdict.confidence}

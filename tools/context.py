@@ -1,11 +1,22 @@
-"""The hidden first parameter of every tool: who is asking, in which turn, with which store."""
+"""The hidden first parameter of every tool: who is asking, in which turn, through which door.
+
+Tools write only through ``ctx.write`` (the memory API, origin ``model`` for the agent's own
+tools), which screens every write with the firewall and fails closed; they read through
+``ctx.store``. Nothing here is a dict of string keys: each field says what a tool may use.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memvisor.errors import ToolError, UserError, WriteRefused
+from memvisor.tools.turn_log import TurnLog
+
 if TYPE_CHECKING:
+    from memvisor.agent.guards.proposal import Origin
+    from memvisor.agent.memory.api import Memory, WriteOutcome
     from memvisor.storage import Store
     from memvisor.storage.clock import Clock
 
@@ -17,38 +28,59 @@ class ToolContext:
     user_id: str
     session_id: str
     trace_id: str
-    store: Store | Any
-    clock: Clock | Any
+    # The guarded memory API: every write of a tool goes through it.
+    memory: Memory
     # The user message event(s) this turn answers: the provenance of every write.
     source_event_ids: list[str]
-    writes: int = 0
-    max_writes: int = 8
-    # Runtime-owned state (e.g. the firewall); tools read it, they do not own it.
-    extras: dict[str, Any] = field(default_factory=dict)
+    # What the turn collects: writes (against its cap), memory read, firewall notes.
+    turn: TurnLog = field(default_factory=TurnLog)
+    # Who decided the writes: the agent's model, or an MCP client's ("model").
+    origin: Origin = "model"
+    # The recent conversation, oldest first ({"role", "content"}); the firewall checks whose
+    # words a write is against it, recipes look for the user's confirmation in it.
+    recent_messages: list[dict[str, Any]] = field(default_factory=list)
+    # The session's current topic label (kept with session state slots).
+    topic: str | None = None
+    # Summarize the running session into an episode now (None outside a session).
+    save_episode: Callable[[], str | None] | None = None
 
-    def count_write(self) -> None:
-        """Record one memory write; refuse it once the turn's cap is reached."""
-        # Imported here: registry.py imports this module to recognise the context parameter.
-        from memvisor.errors import ToolError
+    @property
+    def store(self) -> Store:
+        """Read access to the user's records (writes go through ``write``)."""
+        return self.memory.store
 
-        if self.writes >= self.max_writes:
-            raise ToolError(
-                f"memory write limit reached for this turn ({self.max_writes}); "
-                "answer the user now and save anything else in a later turn"
+    @property
+    def clock(self) -> Clock:
+        return self.memory.store.clock
+
+    def write(
+        self, kind: str, arguments: dict[str, Any], *, note: dict[str, Any] | None = None
+    ) -> WriteOutcome:
+        """One write through the memory API; a refusal becomes a ``ToolError`` for the model."""
+        try:
+            return self.memory.write(
+                kind,
+                arguments,
+                user_id=self.user_id,
+                origin=self.origin,
+                trace_id=self.trace_id,
+                session_id=self.session_id,
+                source_event_ids=self.source_event_ids,
+                context=self.recent_messages,
+                turn=self.turn,
+                note=note,
+                topic=self.topic,
             )
-        self.writes += 1
+        except (WriteRefused, UserError) as exc:
+            raise ToolError(str(exc)) from None
 
-    def log_event(self, kind: str, payload: dict[str, Any], *, conn: Any = None) -> None:
-        """An event of this turn (user, session, trace); inside ``conn``'s transaction if given,
-        so it commits with the write it describes."""
-        fields: dict[str, Any] = {
-            "user_id": self.user_id,
-            "kind": kind,
-            "trace_id": self.trace_id,
-            "session_id": self.session_id,
-            "payload": payload,
-        }
-        if conn is None:
-            self.store.events.append(**fields)
-        else:
-            self.store.events.append_in(conn, **fields)
+    def note_read(self, tool: str, query: str, ids: list[str]) -> None:
+        """Log a memory read and remember which ids entered the model's context this turn."""
+        self.turn.saw(ids)
+        self.store.events.append(
+            user_id=self.user_id,
+            kind="memory_read",
+            trace_id=self.trace_id,
+            session_id=self.session_id,
+            payload={"tool": tool, "query": query, "ids": ids},
+        )

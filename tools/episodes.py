@@ -5,16 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
+from pydantic import Field
+
+from memvisor.errors import ToolError, UserError, WriteRefused
 from memvisor.paging.timeparse import resolve_time
 from memvisor.storage.clock import iso, parse_time
 from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import note_read
 from memvisor.tools.params import SearchLimit, SearchQuery
 from memvisor.tools.registry import tool
 from memvisor.tools.search import search_memory
-from pydantic import Field
-
-from memvisor.errors import ToolError, UserError
 
 When = Annotated[
     str | None, Field(description="ISO date, or words such as 'last week', 'yesterday'.")
@@ -44,7 +43,7 @@ def episode_search(
         if (since is None or e.end_ts >= since) and (until is None or e.start_ts <= until)
     }
     found = [episodes[h.id] for h in hits if h.id in episodes][:limit]
-    note_read(ctx, "episode_search", query, [e.id for e in found])
+    ctx.note_read("episode_search", query, [e.id for e in found])
     if not found:
         return "no matching episodes"
     return "\n".join(
@@ -61,11 +60,13 @@ def episode_save(ctx: ToolContext) -> str:
     Good: episode_save() when the user says "let's stop here for today".
     Bad: episode_save() after every message (sessions are summarized when they end).
     """
-    save = ctx.extras.get("save_episode")
-    if save is None:
+    if ctx.save_episode is None:
         raise ToolError("episodes are saved from a running session; nothing to summarize here")
-    ctx.count_write()
-    episode_id = save()
+    try:
+        ctx.turn.count_write()
+    except WriteRefused as exc:
+        raise ToolError(str(exc)) from None
+    episode_id = ctx.save_episode()
     if episode_id is None:
         return "nothing new to summarize: every turn of this session is in an episode already"
     episode = ctx.store.episodes.get(episode_id, user_id=ctx.user_id)

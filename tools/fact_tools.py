@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
-from memvisor.paging.timeparse import resolve_time
-from memvisor.storage.clock import iso, parse_time
+from pydantic import Field
+
+from memvisor.errors import ToolError
+from memvisor.storage.clock import iso
 from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import guarded_write, note_read
 from memvisor.tools.params import SearchLimit, SearchQuery
 from memvisor.tools.registry import tool
 from memvisor.tools.search import search_memory
-from pydantic import Field
-
-from memvisor.errors import ToolError, UserError
 
 
 @tool
@@ -39,42 +36,15 @@ def fact_remember(
     Bad: fact_remember(subject="user", predicate="info", object="Maya lives in Stockholm and
     has a daughter") (one fact per call, specific predicate).
     """
-    args = guarded_write(
-        ctx,
-        "fact_remember",
-        {
-            "subject": subject,
-            "predicate": predicate,
-            "object": object,
-            "confidence": confidence,
-            "importance": importance,
-            "valid_until": valid_until,
-        },
-    )
-    try:
-        until = _until(args["valid_until"], ctx) if args.get("valid_until") else None
-        write = ctx.store.remember_fact(
-            user_id=ctx.user_id,
-            subject=args["subject"],
-            predicate=args["predicate"],
-            object=args["object"],
-            trace_id=ctx.trace_id,
-            session_id=ctx.session_id,
-            source_event_ids=ctx.source_event_ids,
-            confidence=args["confidence"],
-            importance=args["importance"],
-            valid_until=until,
-        )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
-    if write.fact is None:
-        return "not saved: the user asked to forget this before"
-    fact = write.fact
-    if write.action == "superseded" and write.previous:
-        return f"saved {fact.id}: {fact.text()} (replaces '{write.previous.object}')"
-    if write.action == "confirmed":
-        return f"confirmed {fact.id}: {fact.text()} (seen {fact.confirmations + 1} times)"
-    return f"saved {fact.id}: {fact.text()}"
+    arguments = {
+        "subject": subject,
+        "predicate": predicate,
+        "object": object,
+        "confidence": confidence,
+        "importance": importance,
+        "valid_until": valid_until,
+    }
+    return ctx.write("fact_remember", arguments).detail
 
 
 @tool
@@ -98,7 +68,7 @@ def fact_search(
                 f"{fact.id} ({iso(fact.created_at)[:10]}, confidence "
                 f"{fact.confidence:.2f}): {fact.text()}"
             )
-    note_read(ctx, "fact_search", query, [h.id for h in hits if h.id in facts])
+    ctx.note_read("fact_search", query, [h.id for h in hits if h.id in facts])
     return "\n".join(lines) if lines else "no matching facts"
 
 
@@ -117,16 +87,9 @@ def fact_forget(
     Good: fact_forget(fact_id="fct_01j9…") or fact_forget(subject="Maya", predicate="lives_in")
     Bad: fact_forget(fact_id="address") (use the id shown by fact_search).
     """
-    ctx.count_write()
     if fact_id is None:
         fact_id = _fact_named(ctx, subject, predicate)
-    try:
-        report = ctx.store.forget(
-            fact_id, user_id=ctx.user_id, trace_id=ctx.trace_id, session_id=ctx.session_id
-        )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
-    return f"forgot {fact_id} ({len(report['removed'])} version(s) removed)"
+    return ctx.write("memory_forget", {"record_id": fact_id}).detail
 
 
 def _fact_named(ctx: ToolContext, subject: str | None, predicate: str | None) -> str:
@@ -148,18 +111,3 @@ def _fact_named(ctx: ToolContext, subject: str | None, predicate: str | None) ->
         listed = "; ".join(f"{f.id}: {f.text()}" for f in found[:5])
         raise ToolError(f"{len(found)} facts match, forget one by id: {listed}")
     return found[0].id
-
-
-def _until(text: str, ctx: ToolContext) -> datetime:
-    """ISO-8601, or a relative expression ("tomorrow", "next month", "下个月") resolved
-    against the session clock: the fact holds until the end of that period."""
-    try:
-        return parse_time(text)
-    except UserError:
-        window = resolve_time(text, ctx.clock.now(), prefer="future")
-        if window is None or window.last_time:
-            raise ToolError(
-                f"valid_until {text!r} is not a date: use ISO-8601 (2026-07-01) "
-                "or a period such as 'tomorrow', 'next week', 'next month'"
-            ) from None
-        return window.end

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from memvisor.tools.context import ToolContext
-from memvisor.tools.registry import tool
 from pydantic import Field
 
 from memvisor.errors import ToolControl
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import tool
 
 
 class EndTurn(ToolControl):

@@ -1,8 +1,9 @@
 """Recipe tools: save how a task was done (after it worked), find it again, report outcomes.
 
-Recipes are procedural state, not facts about the user, so they skip the firewall's fact
-checks; what keeps them honest is the success signal: a recipe is saved, and a success
-counted, only when this turn shows one (the user confirms, or a non-memory tool reports it).
+Recipes are procedural state, not facts about the user: the firewall screens their text (an
+injected step is held, secrets masked) but does not weigh them as claims; what keeps them
+honest is the success signal: a recipe is saved, and a success counted, only when this turn
+shows one (the user confirms, or a non-memory tool reports it).
 """
 
 from __future__ import annotations
@@ -10,13 +11,12 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from memvisor.storage.recipes import Recipe, RecipeStore
-from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import log_write, note_read
-from memvisor.tools.registry import tool
 from pydantic import Field
 
 from memvisor.errors import ToolError, UserError
+from memvisor.storage.recipes import Recipe, RecipeStore
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import tool
 
 # Results of memory tools echo stored text ("... succeeded ..."): they are not outcomes.
 MEMORY_TOOL_PREFIXES = (
@@ -82,7 +82,7 @@ def tool_reports_success(content: str) -> bool:
 
 def success_evidence(ctx: ToolContext) -> str | None:
     """Why this turn counts as a verified success, or None (then nothing may be saved)."""
-    recent = ctx.extras.get("recent_messages") or []
+    recent = ctx.recent_messages
     users = [m for m in recent if m.get("role") == "user"]
     if users and user_confirms_success(str(users[-1].get("content", ""))):
         return "user_confirmed"
@@ -140,29 +140,12 @@ def recipe_save(
     evidence = success_evidence(ctx)
     if evidence is None:
         raise ToolError(_NO_EVIDENCE)
-    ctx.count_write()
-    recipes = recipes_of(ctx.store)
-    try:
-        with ctx.store.db.transaction() as conn:
-            write = recipes.save(
-                user_id=ctx.user_id,
-                name=name,
-                trigger=trigger,
-                steps=steps,
-                trace_id=ctx.trace_id,
-                source_event_ids=ctx.source_event_ids,
-            )
-            log_write(
-                ctx,
-                conn,
-                "recipe",
-                id=write.recipe.id,
-                action=write.action,
-                version=write.recipe.version,
-                evidence=evidence,
-            )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
+    outcome = ctx.write(
+        "recipe_save",
+        {"name": name, "trigger": trigger, "steps": steps},
+        note={"evidence": evidence},
+    )
+    write = outcome.record
     verb = {
         "created": "saved",
         "confirmed": "confirmed (same steps)",
@@ -190,7 +173,7 @@ def recipe_search(
         )
     except UserError as exc:
         raise ToolError(str(exc)) from None
-    note_read(ctx, "recipe_search", task, [m.recipe.id for m in matches])
+    ctx.note_read("recipe_search", task, [m.recipe.id for m in matches])
     if not matches:
         return "no saved recipe for this task; work it out, and save it once it worked"
     blocks = []
@@ -227,31 +210,8 @@ def recipe_outcome(
             "not counted: a success needs the user's confirmation or a tool's success report "
             "in this turn; ask the user whether it worked"
         )
-    ctx.count_write()
-    recipes = recipes_of(ctx.store)
-    if not recipe_id.startswith("rcp_"):  # small models often pass the name they just read
-        named = recipes.find(recipe_id, user_id=ctx.user_id)
-        if named is None:
-            raise ToolError(f"no recipe {recipe_id!r}: use the id or name recipe_search shows")
-        recipe_id = named.id
-    try:
-        with ctx.store.db.transaction() as conn:
-            outcome = recipes.record_outcome(
-                recipe_id, user_id=ctx.user_id, success=success, trace_id=ctx.trace_id, note=note
-            )
-            if outcome.counted:
-                log_write(
-                    ctx,
-                    conn,
-                    "recipe",
-                    id=recipe_id,
-                    action="outcome",
-                    success=success,
-                    retired=outcome.retired_now,
-                    evidence=evidence,
-                )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
+    arguments = {"recipe_id": recipe_id, "success": success, "note": note}
+    outcome = ctx.write("recipe_outcome", arguments, note={"evidence": evidence}).record
     if not outcome.counted:
         return f"already counted this turn: {_record(outcome.recipe)}"
     if outcome.retired_now:

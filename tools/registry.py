@@ -24,12 +24,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 from jsonschema.exceptions import best_match
 from loguru import logger
-from memvisor.tools.context import ToolContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import PydanticJsonSchemaWarning
 from pydantic_core import to_jsonable_python
 
 from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError
+from memvisor.tools.context import ToolContext
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A model that sends a 10k-character value of the wrong type must not get it echoed back whole.

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from memvisor.errors import ToolError
 from memvisor.paging.pagein import SIMILARITY_ONLY, MemoryItem, PageIn
 from memvisor.tools.context import ToolContext
-
-from memvisor.errors import ToolError
 
 
 def search_memory(

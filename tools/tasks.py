@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from memvisor.storage.clock import iso
-from memvisor.storage.tasks import TaskState, TaskStore
-from memvisor.tools.context import ToolContext
-from memvisor.tools.guard import log_write, note_read
-from memvisor.tools.registry import tool
 from pydantic import Field
 
 from memvisor.errors import ToolError, UserError
+from memvisor.storage.clock import iso
+from memvisor.storage.tasks import TaskState, TaskStore
+from memvisor.tools.context import ToolContext
+from memvisor.tools.registry import tool
 
 TaskId = Annotated[
     str, Field(description="A stable id you choose for the batch, e.g. 'rename-photos-2026'.")
@@ -72,35 +71,19 @@ def task_update(
     Good: task_update(task_id="rename-photos", completed=8, last_success="renamed IMG_0008")
     Bad: task_update(task_id="rename-photos", completed=9) before item 9 actually finished.
     """
-    ctx.count_write()
-    tasks = tasks_of(ctx.store)
-    try:
-        with ctx.store.db.transaction() as conn:
-            existed = _exists(tasks, task_id, ctx.user_id)
-            task = tasks.upsert(
-                task_id,
-                user_id=ctx.user_id,
-                trace_id=ctx.trace_id,
-                title=title,
-                total=total,
-                completed=completed,
-                last_success=last_success,
-                error=error,
-                status=status,
-            )
-            log_write(
-                ctx,
-                conn,
-                "task",
-                id=task.task_id,
-                action="updated" if existed else "created",
-                completed=task.completed,
-                total=task.total,
-                status=task.status,
-            )
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
-    return "recorded " + describe_task(task)
+    outcome = ctx.write(
+        "task_update",
+        {
+            "task_id": task_id,
+            "title": title,
+            "total": total,
+            "completed": completed,
+            "last_success": last_success,
+            "error": error,
+            "status": status,
+        },
+    )
+    return "recorded " + describe_task(outcome.record)
 
 
 @tool
@@ -125,15 +108,7 @@ def task_status(
         )
     except UserError as exc:
         raise ToolError(str(exc)) from None
-    note_read(ctx, "task_status", task_id or "", [f"task:{t.task_id}" for t in found])
+    ctx.note_read("task_status", task_id or "", [f"task:{t.task_id}" for t in found])
     if not found:
         return "no open tasks"
     return "\n".join(describe_task(t) for t in found)
-
-
-def _exists(tasks: TaskStore, task_id: str, user_id: str) -> bool:
-    try:
-        tasks.get(task_id, user_id=user_id)
-    except UserError:
-        return False
-    return True

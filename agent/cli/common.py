@@ -8,13 +8,16 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+from memvisor.errors import MemvisorError, StoreLocked
 from memvisor.storage import Store, resolve_data_dir
 from memvisor.storage.ids import new_id
 
-from memvisor.errors import MemvisorError, StoreLocked
+if TYPE_CHECKING:
+    from memvisor.agent.memory.api import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,6 +81,18 @@ def open_store(inv: Invocation, *, embedder: str | None = None) -> Iterator[Stor
         yield store
     finally:
         store.close()
+
+
+@contextmanager
+def open_memory(inv: Invocation) -> Iterator[Memory]:
+    """The guarded memory API over the invocation's store: every CLI write goes through it."""
+    from memvisor.agent.memory.api import Memory
+
+    memory = Memory.open(inv.data_dir, embedder=os.environ.get("MEMVISOR_EMBEDDER"))
+    try:
+        yield memory
+    finally:
+        memory.close()
 
 
 def emit_json(data: Any) -> None:

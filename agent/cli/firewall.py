@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 
 import click
-from memvisor.agent.guards import FirewallConfig, ScanReport, release_quarantined, scan_file
 
-from .common import common_options, emit_json, invocation, open_store
+from memvisor.agent.guards import FirewallConfig, ScanReport, scan_file
+
+from .common import common_options, emit_json, invocation, open_memory
 
 
 @click.group("firewall")
@@ -78,22 +79,20 @@ def confirm_cmd(
 ) -> None:
     """Release a quarantined write (stored, confidence raised) or discard it with --reject."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
-        # The user's command is the source event of what it writes.
-        source = store.events.append(
+    with open_memory(inv) as memory:
+        source = memory.record_command(
+            "memory confirm",
+            {"id": item_id, "reject": reject},
             user_id=inv.user_id,
-            kind="user_command",
             trace_id=inv.trace_id,
-            payload={"command": "memory confirm", "arguments": {"id": item_id, "reject": reject}},
         )
-        result = release_quarantined(
-            store,
+        result = memory.confirm(
             item_id,
             user_id=inv.user_id,
             trace_id=inv.trace_id,
             reject=reject,
             force=force,
-            source_event_ids=[source.id],
+            source_event_ids=[source],
         )
     if as_json:
         emit_json(result.model_dump(mode="json"))

@@ -7,14 +7,15 @@ import json
 from typing import Any, cast
 
 import click
+
+from memvisor.agent.memory.api import WriteOutcome
+from memvisor.errors import UserError
 from memvisor.paging.pagein import MemoryItem, PageIn
-from memvisor.storage import Fact, Store
+from memvisor.storage import CoreBlock, Fact, FactWrite, Passage, Store
 from memvisor.storage.clock import parse_time
 from memvisor.storage.store import SearchKind
 
-from memvisor.errors import UserError
-
-from .common import Invocation, common_options, emit_json, invocation, open_store
+from .common import Invocation, common_options, emit_json, invocation, open_memory, open_store
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
@@ -32,17 +33,6 @@ def _fact_line(fact: Fact) -> str:
         f"{fact.id}  [{fact.status} v{fact.version} c={fact.confidence:.2f} "
         f"x{fact.confirmations}]  {fact.subject} | {fact.predicate} | {fact.object}{until}"
     )
-
-
-def _command_event(store: Store, inv: Invocation, command: str, args: dict[str, Any]) -> str:
-    """The user's CLI command is the source event of what it writes."""
-    event = store.events.append(
-        user_id=inv.user_id,
-        kind="user_command",
-        trace_id=inv.trace_id,
-        payload={"command": command, "arguments": args},
-    )
-    return event.id
 
 
 @memory.command("list")
@@ -274,65 +264,83 @@ def add_cmd(
     if text is not None:
         if subject or predicate or obj:
             raise UserError("pass either --text or --subject/--predicate/--object, not both")
-        with open_store(inv) as store:
-            source = _command_event(store, inv, "memory add", {"text": text})
-            passage = store.insert_passage(
-                user_id=inv.user_id,
-                text=text,
-                trace_id=inv.trace_id,
-                source_event_ids=[source],
-                origin="user",
+        kind, arguments = "archival_memory_insert", {"content": text}
+    else:
+        missing = [
+            n
+            for n, v in (("--subject", subject), ("--predicate", predicate), ("--object", obj))
+            if v is None
+        ]
+        if missing:
+            raise UserError(
+                f"missing {', '.join(missing)}: a fact needs --subject, --predicate and --object"
             )
-        if as_json:
-            emit_json(passage.model_dump(mode="json"))
-        else:
-            click.echo(f"{passage.id}  passage  {passage.text[:120]}")
-        return
-    missing = [
-        n
-        for n, v in (("--subject", subject), ("--predicate", predicate), ("--object", obj))
-        if v is None
-    ]
-    if missing:
-        raise UserError(
-            f"missing {', '.join(missing)}: a fact needs --subject, --predicate and --object"
+        kind = "fact_remember"
+        arguments = {
+            "subject": subject,
+            "predicate": predicate,
+            "object": obj,
+            "confidence": confidence,
+            "importance": importance,
+            "valid_until": valid_until,
+        }
+    _write(inv, "memory add", kind, arguments)
+
+
+def _write(inv: Invocation, command: str, kind: str, arguments: dict[str, Any]) -> None:
+    """A user's write through the memory API (origin ``cli``); the command is its source."""
+    with open_memory(inv) as memory:
+        source = memory.record_command(
+            command, arguments, user_id=inv.user_id, trace_id=inv.trace_id
         )
-    until = parse_time(valid_until) if valid_until else None
-    with open_store(inv) as store:
-        source = _command_event(
-            store, inv, "memory add", {"subject": subject, "predicate": predicate, "object": obj}
-        )
-        write = store.remember_fact(
+        outcome = memory.write(
+            kind,
+            arguments,
             user_id=inv.user_id,
-            subject=subject or "",
-            predicate=predicate or "",
-            object=obj or "",
+            origin="cli",
             trace_id=inv.trace_id,
             source_event_ids=[source],
-            confidence=confidence,
-            importance=importance,
-            valid_until=until,
-            origin="user",
         )
-    _print_write(write, as_json)
+    _print_outcome(outcome, inv.as_json)
 
 
-def _print_write(write: Any, as_json: bool) -> None:
+def _record_json(outcome: WriteOutcome) -> dict[str, Any]:
+    """The written record first (``id`` leading), as `memory add --json` always printed it."""
+    record = outcome.record
+    if isinstance(record, FactWrite):
+        return {
+            "id": record.fact.id if record.fact else None,
+            "action": record.action,
+            "fact": record.fact.model_dump(mode="json") if record.fact else None,
+            "previous": record.previous.id if record.previous else None,
+        }
+    if hasattr(record, "model_dump"):
+        return dict(record.model_dump(mode="json"))
+    return {"id": outcome.record_id, "action": outcome.action, "detail": outcome.detail}
+
+
+def _firewall_json(outcome: WriteOutcome) -> dict[str, Any]:
+    return {"verdict": outcome.verdict, "reasons": outcome.reasons, "message": outcome.message}
+
+
+def _print_outcome(outcome: WriteOutcome, as_json: bool) -> None:
+    record = outcome.record
     if as_json:
-        emit_json(
-            {
-                "id": write.fact.id if write.fact else None,
-                "action": write.action,
-                "fact": write.fact.model_dump(mode="json") if write.fact else None,
-                "previous": write.previous.id if write.previous else None,
-            }
-        )
+        emit_json({**_record_json(outcome), "firewall": _firewall_json(outcome)})
         return
-    if write.fact is None:
-        click.echo(f"not stored ({write.action}): it was forgotten before")
-        return
-    extra = f" (supersedes {write.previous.id})" if write.previous else ""
-    click.echo(f"{_fact_line(write.fact)}  {write.action}{extra}")
+    note = f"  ({outcome.message} {', '.join(outcome.reasons)})" if outcome.message else ""
+    if isinstance(record, FactWrite):
+        if record.fact is None:
+            click.echo(f"not stored ({record.action}): it was forgotten before")
+            return
+        extra = f" (supersedes {record.previous.id})" if record.previous else ""
+        click.echo(f"{_fact_line(record.fact)}  {record.action}{extra}{note}")
+    elif isinstance(record, Passage):
+        click.echo(f"{record.id}  passage  {record.text[:120]}{note}")
+    elif isinstance(record, CoreBlock):
+        click.echo(f"{record.label} v{record.version}: {record.value}{note}")
+    else:
+        click.echo(f"{outcome.detail}{note}")
 
 
 @memory.command("edit")
@@ -354,37 +362,22 @@ def edit_cmd(
 ) -> None:
     """Edit a fact (a new version supersedes it) or a core block's value."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
-        if not record_id.startswith("fct_"):
-            if value is None:
-                raise UserError(
-                    f"{record_id!r} is not a fact id; to edit a core block pass "
-                    "its label with --value TEXT"
-                )
-            block = store.core.get(record_id, user_id=inv.user_id)
-            updated = store.core.update(
-                record_id,
-                value,
-                user_id=inv.user_id,
-                expected_version=block.version,
-                trace_id=inv.trace_id,
-            )
-            _command_event(store, inv, "memory edit", {"label": record_id, "value": value})
-            if as_json:
-                emit_json(updated.model_dump(mode="json"))
-            else:
-                click.echo(f"{updated.label} v{updated.version}: {updated.value}")
-            return
-        _command_event(store, inv, "memory edit", {"id": record_id, "object": obj})
-        write = store.edit_fact(
-            record_id,
-            user_id=inv.user_id,
-            trace_id=inv.trace_id,
-            object=obj,
-            confidence=confidence,
-            valid_until=parse_time(valid_until) if valid_until else None,
+    if record_id.startswith("fct_"):
+        arguments: dict[str, Any] = {"fact_id": record_id}
+        for name, given in (("object", obj), ("confidence", confidence)):
+            if given is not None:
+                arguments[name] = given
+        if valid_until is not None:
+            arguments["valid_until"] = valid_until
+        if len(arguments) == 1:
+            raise UserError("nothing to edit: pass --object, --confidence or --valid-until")
+        _write(inv, "memory edit", "fact_edit", arguments)
+        return
+    if value is None:
+        raise UserError(
+            f"{record_id!r} is not a fact id; to edit a core block pass its label with --value TEXT"
         )
-    _print_write(write, as_json)
+    _write(inv, "memory edit", "core_memory_set", {"label": record_id, "value": value})
 
 
 @memory.command("forget")
@@ -393,9 +386,18 @@ def edit_cmd(
 def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Remove a record, every version of it and its index entries."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
-        _command_event(store, inv, "memory forget", {"id": record_id})
-        report = store.forget(record_id, user_id=inv.user_id, trace_id=inv.trace_id)
+    with open_memory(inv) as memory:
+        source = memory.record_command(
+            "memory forget", {"id": record_id}, user_id=inv.user_id, trace_id=inv.trace_id
+        )
+        outcome = memory.forget(
+            record_id,
+            user_id=inv.user_id,
+            origin="cli",
+            trace_id=inv.trace_id,
+            source_event_ids=[source],
+        )
+    report = outcome.record
     if as_json:
         emit_json(report)
     else:

@@ -16,19 +16,21 @@ from datetime import timedelta
 from typing import Any
 
 from loguru import logger
-from memvisor.tools.guard import FirewallVerdict, StoreMemory, WriteProposal
+
+from memvisor.agent.memory.writes import Write, map_strings, strings_in
 
 from .confidence import decide_confidence
 from .config import FirewallConfig
 from .crossuser import cross_user_reasons
 from .injection import inspect_text, signals, standing_rules
+from .proposal import AUTHORITATIVE, FirewallVerdict, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, support, terms
-from .schema import STORED_TEXT, SchemaViolation, check_schema
+from .schema import SchemaViolation, check_schema, write_kind
 from .secrets import is_secret_predicate, mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
-_USER_WORDS = ("user_explicit", "user_implied", "imported")
+_USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
 _SECRET_LABELS = terms(
     "key keys token tokens password passwords pin code secret api apikey credential credentials "
     "login passcode passphrase pwd aws my is was the session"
@@ -47,12 +49,15 @@ _CLAIM_ABOUT_USER = re.compile(
 _CONTACT_WORDS = frozenset(
     {"phone", "email", "mail", "mobile", "cell", "telephone", "contact", "tel"}
 )
+# Fields that name a record or a slot rather than say something: never masked.
+_NAMES = frozenset({"subject", "predicate", "key", "label", "task_id", "recipe_id", "fact_id"})
 _CONTACT_CJK = re.compile(r"电话|電話|手机|手機|邮箱|郵箱|联系|聯繫")
 
 
 @dataclass
 class _Review:
     proposal: WriteProposal
+    kind: type[Write]
     args: dict[str, Any]
     reasons: list[str] = field(default_factory=list)
     verdict: str = "allow"
@@ -82,7 +87,7 @@ class _Review:
 
 class Firewall:
     """``Firewall()(proposal) -> FirewallVerdict``; give it a store for conflicts and rate, or
-    let the proposal carry a ``MemoryView`` (``tools.guard.guarded_write`` does)."""
+    let the proposal carry a ``MemoryView`` (the memory API does)."""
 
     def __init__(self, *, config: FirewallConfig | None = None, store: Any = None) -> None:
         self.config = config or FirewallConfig()
@@ -120,13 +125,14 @@ class Firewall:
             )
         except SchemaViolation as bad:
             return FirewallVerdict(verdict="reject", reasons=[bad.reason], message=bad.message)
-        review = _Review(proposal, args, reasons=notes)
+        kind = write_kind(proposal.tool)
+        review = _Review(proposal, kind, args, reasons=notes)
         memory = proposal.memory or (
             StoreMemory(self.store, proposal.user_id) if self.store is not None else None
         )
         if self._over_rate(review, memory):
             return review.result()
-        texts = [args[f] for f in STORED_TEXT[proposal.tool] if args.get(f)]
+        texts = [s for name in kind.stored_text for s in strings_in(args.get(name)) if s]
         crossed = cross_user_reasons(
             texts,
             subject=args.get("subject"),
@@ -141,9 +147,9 @@ class Firewall:
         review.provenance = self._provenance(review)
         self._injection(review, texts)
         self._secrets(review)
-        if review.verdict != "reject":
+        if review.verdict != "reject" and kind.claim:
             self._provenance_rules(review)
-        if review.verdict != "reject":
+        if review.verdict != "reject" and kind.claim:
             self._confidence(review, memory)
         return review.result()
 
@@ -167,7 +173,9 @@ class Firewall:
         proposal = review.proposal
         if proposal.source == "import":
             return "imported"
-        found = support(_content(proposal.tool, review.args), proposal.context).provenance(
+        if proposal.source in AUTHORITATIVE:  # typed at the CLI, or a held write released
+            return "user_confirmed" if proposal.source == "user_confirmed" else "user_explicit"
+        found = support(_content(review), proposal.context).provenance(
             self.config.support_threshold
         )
         if proposal.source == "tool":
@@ -181,14 +189,22 @@ class Firewall:
         report = inspect_text(text, self._extra)
         reasons = report.reasons()
         benign_rules = report.rules and not any(r.hostile for r in report.rules)
-        if benign_rules and review.provenance not in _USER_WORDS:
+        # Procedural state (task progress, recipe steps, session slots) is made of
+        # instructions and status lines by nature: only unambiguous steering counts there,
+        # not a harmless rule or the semantic layer's looser reading.
+        claim = review.kind.claim
+        if benign_rules and claim and review.provenance not in _USER_WORDS:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
         if self._completes_split(text, review.proposal.context):
             reasons.append("injection:split")
-        if not reasons and self._semantic_match(review, text):
+        if not reasons and claim and self._semantic_match(review, text):
             reasons.append("injection:semantic")
         if not reasons:
+            return
+        if review.proposal.source == "user_confirmed":
+            # The user read this held write and released it (``--force`` for an injection).
+            review.reasons += [r for r in reasons if r not in review.reasons]
             return
         if review.provenance == "tool_derived" or review.proposal.source == "tool":
             review.escalate(
@@ -262,15 +278,20 @@ class Firewall:
             )
             return
         kinds: list[str] = []
-        for name in STORED_TEXT[tool]:
-            if isinstance(args.get(name), str):
-                args[name], found = redact_secrets(args[name])
-                kinds += found
+
+        def redact(text: str) -> str:
+            masked, found = redact_secrets(text)
+            kinds.extend(found)
+            return masked
+
+        for name in review.kind.stored_text:
+            if args.get(name) is not None:
+                args[name] = map_strings(args[name], redact)
         if kinds:
             main = (
                 args["object"]
                 if tool == "fact_remember"
-                else "\n".join(str(args.get(n, "")) for n in STORED_TEXT[tool])
+                else "\n".join(s for n in review.kind.stored_text for s in strings_in(args.get(n)))
             )
             left = _meaningful_words(strip_markers(main))
             reasons = [f"secret:{k}" for k in dict.fromkeys(kinds)]
@@ -285,10 +306,15 @@ class Firewall:
         if self._is_profile(tool, args):
             return
         pii: list[str] = []
-        for name in ("content", "new_content", "object"):
-            if isinstance(args.get(name), str):
-                args[name], found = mask_pii(args[name])
-                pii += found
+
+        def mask(text: str) -> str:
+            masked, found = mask_pii(text)
+            pii.extend(found)
+            return masked
+
+        for name in review.kind.stored_text:
+            if name not in _NAMES and args.get(name) is not None:
+                args[name] = map_strings(args[name], mask)
         if pii:
             review.escalate(
                 "redact",
@@ -333,7 +359,9 @@ class Firewall:
 
     def _confidence(self, review: _Review, memory: Any) -> None:
         args, tool = review.args, review.proposal.tool
-        if review.provenance == "imported":
+        if review.provenance == "imported" or review.proposal.source in AUTHORITATIVE:
+            # An export's confidence is the user's own record; a typed or confirmed write is
+            # the user correcting memory: neither is capped, held for conflict or floored.
             review.confidence = args.get("confidence")
             return
         existing: list[Any] = []
@@ -360,10 +388,8 @@ class Firewall:
             review.reasons += [r for r in decision.reasons if r not in review.reasons]
 
 
-def _content(tool: str, args: dict[str, Any]) -> str:
-    if tool == "fact_remember":
-        return str(args["object"])
-    return str(args.get("new_content" if tool == "core_memory_replace" else "content", ""))
+def _content(review: _Review) -> str:
+    return " ".join(strings_in(review.args.get(review.kind.main)))
 
 
 def _meaningful_words(text: str) -> int:

@@ -19,14 +19,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from memvisor.tools.guard import FirewallVerdict, WriteProposal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 from memvisor.errors import UserError
 
 from .config import FirewallConfig
 from .firewall import Firewall
-from .schema import STORED_TEXT
+from .proposal import FirewallVerdict, WriteProposal
 from .secrets import has_secret
 
 VERDICTS = ("allow", "redact", "quarantine", "reject")
@@ -135,8 +135,8 @@ def _text(tool: str, arguments: dict[str, Any] | None) -> str | None:
         return None
     if tool == "fact_remember":
         return " | ".join(str(arguments.get(k, "")) for k in ("subject", "predicate", "object"))
-    fields = STORED_TEXT.get(tool, ("content",))
-    return "\n".join(str(arguments.get(f, "")) for f in fields)
+    fields = WRITE_KINDS[tool].stored_text if tool in WRITE_KINDS else ("content",)
+    return "\n".join(s for f in fields for s in strings_in(arguments.get(f)))
 
 
 def _stored_in_clear(entry: ScanEntry, verdict: FirewallVerdict) -> int:
@@ -144,7 +144,7 @@ def _stored_in_clear(entry: ScanEntry, verdict: FirewallVerdict) -> int:
     if verdict.verdict == "reject":
         return 0
     stored = verdict.stored if verdict.stored is not None else entry.arguments
-    texts = [v for v in stored.values() if isinstance(v, str)]
+    texts = strings_in(stored)
     return int(any(has_secret(t) for t in texts))
 
 

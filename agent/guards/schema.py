@@ -1,40 +1,23 @@
-"""The shape of a write: known tool, typed arguments, whitelisted label, a sane predicate, size.
+"""The shape of a write: a known kind, typed arguments, a whitelisted label, a sane predicate, size.
 
-``check_schema`` returns the normalised arguments and notes, or raises ``SchemaViolation`` with a
-machine-readable reason and a message telling the model how to fix the call.
+``check_schema`` validates a proposal against its kind's model (``memory.writes``) and returns
+the normalised arguments and notes, or raises ``SchemaViolation`` with a machine-readable reason
+and a message telling the writer how to fix the call.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
+from pydantic import ValidationError
+
+from memvisor.agent.memory.writes import WRITE_KINDS, Write, strings_in
 from memvisor.storage.facts import normalize_predicate
 
 from .config import FirewallConfig
 
-# tool -> (required text fields, optional fields with their accepted types)
-TOOL_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, tuple[type, ...]]]] = {
-    "core_memory_append": (("label", "content"), {}),
-    "core_memory_replace": (("label", "old_content", "new_content"), {}),
-    "archival_memory_insert": (("content",), {}),
-    "fact_remember": (
-        ("subject", "predicate", "object"),
-        {
-            "confidence": (int, float, type(None)),
-            "importance": (int, float, type(None)),
-            "valid_until": (str, type(None)),
-        },
-    ),
-}
-# Fields whose text is stored (old_content only locates text already in a block).
-STORED_TEXT = {
-    "core_memory_append": ("content",),
-    "core_memory_replace": ("new_content",),
-    "archival_memory_insert": ("content",),
-    "fact_remember": ("subject", "predicate", "object"),
-}
+_RANGE_ERRORS = ("greater_than", "less_than", "too_short", "too_long")
 
 
 class SchemaViolation(Exception):
@@ -44,50 +27,55 @@ class SchemaViolation(Exception):
         self.message = message
 
 
+def write_kind(tool: str) -> type[Write]:
+    """The declared kind of a write, or ``SchemaViolation`` naming the real ones."""
+    kind = WRITE_KINDS.get(tool) if isinstance(tool, str) else None
+    if kind is None:
+        raise SchemaViolation(
+            f"schema:unknown_tool:{str(tool)[:40]}",
+            f"'{str(tool)[:60]}' is not a memory write; use one of {', '.join(WRITE_KINDS)}",
+        )
+    return kind
+
+
 def check_schema(
     tool: str, arguments: dict[str, Any], config: FirewallConfig, *, check_label: bool = True
 ) -> tuple[dict[str, Any], list[str]]:
     """Validate one proposal; return (normalised arguments, notes)."""
-    if tool not in TOOL_FIELDS:
-        raise SchemaViolation(
-            f"schema:unknown_tool:{str(tool)[:40]}",
-            f"'{tool}' is not a memory write tool; use one of {', '.join(TOOL_FIELDS)}",
-        )
-    required, optional = TOOL_FIELDS[tool]
-    extra = sorted(set(arguments) - set(required) - set(optional))
-    if extra:
-        raise SchemaViolation(
-            f"schema:unexpected_argument:{extra[0][:40]}",
-            f"{tool} takes {', '.join([*required, *optional])}; drop '{extra[0]}'",
-        )
-    for name in required:
-        value = arguments.get(name)
-        empty_ok = name == "new_content"  # replacing with "" deletes the text
-        if not isinstance(value, str) or (not value.strip() and not empty_ok):
-            raise SchemaViolation(
-                f"schema:type:{name}", f"'{name}' must be non-empty text for {tool}"
-            )
-    for name, types in optional.items():
-        if name in arguments and not isinstance(arguments[name], types):
-            raise SchemaViolation(f"schema:type:{name}", f"'{name}' has the wrong type for {tool}")
-        if isinstance(arguments.get(name), bool):  # bool is an int; a confidence is not
-            raise SchemaViolation(f"schema:type:{name}", f"'{name}' must be a number")
-    for name in ("confidence", "importance"):
-        value = arguments.get(name)
-        if value is not None and not (math.isfinite(value) and 0.0 <= value <= 1.0):
-            raise SchemaViolation(f"schema:range:{name}", f"'{name}' must be between 0 and 1")
-    args = dict(arguments)
+    kind = write_kind(tool)
+    if not isinstance(arguments, dict):
+        raise SchemaViolation("schema:type:arguments", f"{tool} takes an object of arguments")
+    try:
+        write = kind.model_validate(arguments)
+    except ValidationError as exc:
+        raise _violation(tool, kind, exc) from None
+    args = write.model_dump()
+    # Keep the proposal's own keys only: defaults the writer left out are not "changes".
+    args = {k: v for k, v in args.items() if k in arguments or v is not None}
     notes: list[str] = []
     if "label" in args and check_label and args["label"] not in config.labels:
         raise SchemaViolation(
             f"schema:unknown_label:{args['label'][:40]}",
-            f"core block '{args['label']}' is not writable; use one of "
+            f"core block '{args['label'][:60]}' is not writable; use one of "
             f"{', '.join(sorted(config.labels))}",
         )
     if tool == "fact_remember":
         notes += _check_predicate(args, config)
-    _check_sizes(tool, args, config)
+    _check_sizes(kind, args, config)
     return args, notes
+
+
+def _violation(tool: str, kind: type[Write], exc: ValidationError) -> SchemaViolation:
+    error = exc.errors()[0]
+    name = str(error["loc"][0]) if error["loc"] else "arguments"
+    if error["type"] == "extra_forbidden":
+        fields = ", ".join(kind.model_fields)
+        return SchemaViolation(
+            f"schema:unexpected_argument:{name[:40]}", f"{tool} takes {fields}; drop '{name[:40]}'"
+        )
+    if error["type"].startswith(_RANGE_ERRORS):
+        return SchemaViolation(f"schema:range:{name}", f"'{name}' for {tool}: {error['msg']}")
+    return SchemaViolation(f"schema:type:{name}", f"'{name}' for {tool}: {error['msg']}")
 
 
 def _check_predicate(args: dict[str, Any], config: FirewallConfig) -> list[str]:
@@ -108,15 +96,15 @@ def _check_predicate(args: dict[str, Any], config: FirewallConfig) -> list[str]:
     return notes
 
 
-def _check_sizes(tool: str, args: dict[str, Any], config: FirewallConfig) -> None:
+def _check_sizes(kind: type[Write], args: dict[str, Any], config: FirewallConfig) -> None:
     limits = config.max_chars
-    kind = {"archival_memory_insert": "archival"}.get(tool, "core")
-    for name in STORED_TEXT[tool]:
-        limit = limits.get(name if tool == "fact_remember" else kind)
-        value = args.get(name) or ""
-        if limit is not None and len(value) > limit:
+    group = "archival" if kind.kind == "archival_memory_insert" else "core"
+    for name in kind.stored_text:
+        limit = limits.get(name if kind.kind == "fact_remember" else group)
+        size = sum(len(s) for s in strings_in(args.get(name)))
+        if limit is not None and size > limit:
             raise SchemaViolation(
                 f"schema:too_long:{name}",
-                f"'{name}' is {len(value)} characters; the limit is {limit}. Shorten it or "
+                f"'{name}' is {size} characters; the limit is {limit}. Shorten it or "
                 "split it into several writes",
             )

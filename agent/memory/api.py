@@ -1,0 +1,313 @@
+"""``Memory``: the one door every write goes through, whoever proposes it.
+
+The model's tools, the CLI, import, quarantine release, replay and the servers all call
+``Memory.write`` (or ``forget``/``confirm``/``import_export``, which are writes too), and every
+write runs the same pipeline in the same order: count against the turn's cap -> the firewall
+for the write's origin (a verdict event, always) -> quarantine or refusal, or the invariants
+and one transaction in storage (``perform``) -> the search index. No guard: every write fails
+closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+from pydantic import BaseModel, ConfigDict, Field
+
+from memvisor.agent.guards.proposal import (
+    FirewallVerdict,
+    Origin,
+    StoreMemory,
+    WriteGuard,
+    WriteProposal,
+)
+from memvisor.agent.guards.secrets import redact_secrets
+from memvisor.errors import FirewallRejected, WriteHeld
+from memvisor.paging.tokens import TokenCounter, counter_for_model
+from memvisor.storage import Store
+from memvisor.storage.clock import Clock
+from memvisor.storage.ids import new_id
+from memvisor.storage.users import require_user
+from memvisor.tools.turn_log import TurnLog
+
+from . import writes
+from .perform import WriteScope, perform
+from .release import ReleaseResult, release_quarantined
+from .writes import map_strings
+
+
+class WriteOutcome(BaseModel):
+    """What a write did: the firewall's verdict and the record it left."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    kind: str
+    verdict: str  # allow | redact (held and refused writes raise instead)
+    reasons: list[str] = Field(default_factory=list)
+    # What the firewall changed, in words (e.g. "Secrets were masked before saving.").
+    message: str = ""
+    record_id: str | None = None
+    action: str = ""
+    detail: str = ""
+    trace_id: str = ""
+    record: Any = Field(default=None, exclude=True, repr=False)
+
+    def text(self) -> str:
+        """The outcome in one line, the firewall's note after the record's."""
+        return f"{self.detail} ({self.message})" if self.message else self.detail
+
+
+class Memory:
+    """Guarded reads and writes over one ``Store``; one object serves every user."""
+
+    def __init__(
+        self, store: Store, *, guard: WriteGuard | None, tokens: TokenCounter | None = None
+    ) -> None:
+        self.store = store
+        self.guard = guard
+        # Core block limits are in tokens of the served model.
+        self.tokens = tokens or counter_for_model(None)
+
+    @classmethod
+    def open(
+        cls,
+        data_dir: Path | str,
+        *,
+        embedder: Any = None,
+        clock: Clock | None = None,
+        guard: WriteGuard | None = None,
+        model_name: str | None = None,
+    ) -> Memory:
+        """Open a data directory with the default write firewall (or ``guard``)."""
+        if guard is None:
+            from memvisor.agent.guards.firewall import Firewall
+
+            guard = Firewall()
+        store = Store.open(data_dir, embedder=embedder, clock=clock)
+        return cls(store, guard=guard, tokens=counter_for_model(model_name))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the write pipeline ------------------------------------------------------------------
+
+    def write(
+        self,
+        kind: str,
+        arguments: dict[str, Any],
+        *,
+        user_id: str,
+        origin: Origin,
+        trace_id: str | None = None,
+        session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        context: Sequence[dict[str, Any]] = (),
+        turn: TurnLog | None = None,
+        note: dict[str, Any] | None = None,
+        topic: str | None = None,
+    ) -> WriteOutcome:
+        """Screen and perform one write of ``kind`` (a name in ``writes.WRITE_KINDS``).
+
+        Raises ``FirewallRejected`` (nothing stored), ``WriteHeld`` (held in quarantine),
+        ``WriteRefused`` (the turn's write cap) or ``UserError`` (an invariant refused it).
+        """
+        require_user(user_id)
+        trace_id = trace_id or new_id("trc")
+        sources = list(dict.fromkeys(source_event_ids))
+        if turn is not None:
+            turn.count_write()
+        proposal = WriteProposal(
+            user_id=user_id,
+            tool=kind,
+            arguments=arguments,
+            source=origin,
+            context=list(context),
+            session_id=session_id,
+            trace_id=trace_id,
+            memory=StoreMemory(self.store, user_id),
+        )
+        verdict = self._judge(proposal)
+        if turn is not None:
+            turn.last_verdict = verdict
+        stored = verdict.stored if verdict.stored is not None else arguments
+        held = (
+            self._hold(proposal, stored, verdict, sources)
+            if verdict.verdict == "quarantine"
+            else None
+        )
+        self._log_verdict(proposal, verdict, held, sources)
+        reasons = "; ".join(verdict.reasons)
+        if verdict.verdict == "reject":
+            raise FirewallRejected(
+                f"write refused by the memory firewall ({reasons}). "
+                f"{verdict.message or 'Nothing was stored.'}",
+                verdict=verdict,
+            )
+        if held is not None:
+            raise WriteHeld(
+                f"write held in quarantine as {held} ({reasons}); it will not be used until "
+                f"the user confirms it (`memvisor memory confirm {held}`). "
+                f"{verdict.message}".strip(),
+                verdict=verdict,
+                quarantine_id=held,
+            )
+        write = writes.WRITE_KINDS[kind].model_validate(stored)
+        scope = WriteScope(
+            user_id=user_id,
+            origin=origin,
+            trace_id=trace_id,
+            session_id=session_id,
+            source_event_ids=sources,
+            count_tokens=self.tokens.count,
+            provenance=verdict.provenance,
+            confidence=verdict.confidence,
+            note=note or {},
+            topic=topic,
+        )
+        done = perform(self.store, write, scope)
+        if turn is not None and verdict.message:
+            turn.firewall_notes.append(verdict.message)
+        return WriteOutcome(
+            kind=kind,
+            verdict=verdict.verdict,
+            reasons=verdict.reasons,
+            message=verdict.message,
+            record_id=done.record_id,
+            action=done.action,
+            detail=done.detail,
+            trace_id=trace_id,
+            record=done.record,
+        )
+
+    def forget(
+        self,
+        record_id: str,
+        *,
+        user_id: str,
+        origin: Origin,
+        trace_id: str | None = None,
+        session_id: str | None = None,
+        source_event_ids: Sequence[str] = (),
+        turn: TurnLog | None = None,
+    ) -> WriteOutcome:
+        """Remove a record, every version of it and what derives from it; stays forgotten."""
+        return self.write(
+            "memory_forget",
+            {"record_id": record_id},
+            user_id=user_id,
+            origin=origin,
+            trace_id=trace_id,
+            session_id=session_id,
+            source_event_ids=source_event_ids,
+            turn=turn,
+        )
+
+    def confirm(
+        self,
+        item_id: str,
+        *,
+        user_id: str,
+        trace_id: str,
+        reject: bool = False,
+        force: bool = False,
+        source_event_ids: Sequence[str] = (),
+    ) -> ReleaseResult:
+        """Release a held write (replayed through ``write`` as ``user_confirmed``) or reject it."""
+        return release_quarantined(
+            self,
+            item_id,
+            user_id=user_id,
+            trace_id=trace_id,
+            reject=reject,
+            force=force,
+            source_event_ids=list(source_event_ids),
+        )
+
+    def record_command(
+        self, command: str, arguments: dict[str, Any], *, user_id: str, trace_id: str
+    ) -> str:
+        """Log a command the user typed; it is the source event of what the command writes.
+
+        The event log keeps no secret in clear either: the arguments are logged masked."""
+        masked = map_strings(arguments, lambda text: redact_secrets(text)[0])
+        event = self.store.events.append(
+            user_id=user_id,
+            kind="user_command",
+            trace_id=trace_id,
+            payload={"command": command, "arguments": masked},
+        )
+        return event.id
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def _judge(self, proposal: WriteProposal) -> FirewallVerdict:
+        if self.guard is None:
+            return FirewallVerdict(
+                verdict="reject",
+                reasons=["firewall:missing"],
+                message="Memory writes are disabled: no write firewall is configured.",
+            )
+        try:
+            return self.guard(proposal)
+        except Exception as exc:  # a broken guard must not let the write through
+            logger.bind(trace_id=proposal.trace_id, user_id=proposal.user_id).opt(
+                exception=exc
+            ).warning("write guard raised; refusing the write")
+            return FirewallVerdict(
+                verdict="reject",
+                reasons=["firewall:error"],
+                message="The memory firewall failed on this write; it was not saved.",
+            )
+
+    def _hold(
+        self,
+        proposal: WriteProposal,
+        arguments: dict[str, Any],
+        verdict: FirewallVerdict,
+        sources: list[str],
+    ) -> str:
+        # What is held is what the firewall would store: secrets already masked.
+        item = self.store.quarantine.hold(
+            user_id=proposal.user_id,
+            tool=proposal.tool,
+            arguments=arguments,
+            reasons=verdict.reasons or ["firewall:held"],
+            trace_id=str(proposal.trace_id),
+            confidence=verdict.confidence,
+            source_event_ids=sources,
+        )
+        return str(item.id)
+
+    def _log_verdict(
+        self,
+        proposal: WriteProposal,
+        verdict: FirewallVerdict,
+        held: str | None,
+        sources: list[str],
+    ) -> None:
+        # Reasons and metadata only: the arguments may hold the very secret that was masked.
+        self.store.events.append(
+            user_id=proposal.user_id,
+            kind="firewall_verdict",
+            trace_id=proposal.trace_id,
+            session_id=proposal.session_id,
+            payload={
+                "tool": proposal.tool,
+                "source": proposal.source,
+                "verdict": verdict.verdict,
+                "reasons": verdict.reasons,
+                "provenance": verdict.provenance,
+                "confidence": verdict.confidence,
+                "quarantine_id": held,
+                "source_event_ids": sources,
+            },
+        )
