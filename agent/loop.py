@@ -47,23 +47,6 @@ from memvisor.tools.registry import ToolRegistry, ToolResult
 from memvisor.tools.turn_log import TurnLog
 
 ExternalTool = Callable[[str, dict[str, Any]], str | None]
-# Tools left out first when even bare schemas do not fit a small window.
-DROP_FIRST = (
-    "send_message",
-    "episode_save",
-    "recipe_outcome",
-    "recipe_save",
-    "recipe_search",
-    "state_set",
-    "task_status",
-    "task_update",
-    "episode_search",
-    "fact_forget",
-    "core_memory_replace",
-    "conversation_search",
-    "archival_memory_search",
-    "archival_memory_insert",
-)
 NOTHING_RELEVANT = (
     "No stored memory matched this message. If it depends on something the "
     "user told you before, search your memory or ask them; do not guess."
@@ -132,7 +115,7 @@ class Agent:
             if self.counter.count(json.dumps(specs)) <= allowance:
                 return specs
         # Still too big: advertise fewer tools (the rest stay callable if named).
-        for name in DROP_FIRST:
+        for name in self.registry.shed_order():
             if self.counter.count(json.dumps(specs)) <= allowance:
                 break
             specs = [s for s in specs if s["function"]["name"] != name]
@@ -443,7 +426,8 @@ class Agent:
         turns = [t for t in self.turns if t.user_event_id not in covered]
         if not turns:
             return None
-        summary = mask_pii(self.summarizer.summarize(turns))[0]
+        # The summary keeps no secret a turn held, nor contact details.
+        summary = mask_pii(redact_secrets(self.summarizer.summarize(turns))[0])[0]
         sources = [i for t in turns for i in (t.user_event_id, t.assistant_event_id) if i]
         episode = self.store.episodes.build(
             user_id=self.user_id,
@@ -493,7 +477,7 @@ class Agent:
                 counter=self.counter,
                 summary_cap=self.budget.cap("summary"),
                 trace_id=ctx.trace_id,
-                mask=lambda text: mask_pii(text)[0],
+                mask=lambda text: mask_pii(redact_secrets(text)[0])[0],
             )
         except Exception as exc:  # the window stays as it was; the failure is an event
             self.log.warning("eviction failed, window kept: {}", exc)

@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from memvisor.agent.loop import Agent
+    from memvisor.agent.memory.api import Memory, WriteOutcome
     from memvisor.storage import Store
     from memvisor.tools import ToolContext, tool
 
-__all__ = ["Agent", "Store", "ToolContext", "tool"]
+__all__ = ["Agent", "Memory", "Store", "ToolContext", "WriteOutcome", "tool"]
 
 _LAZY = {
     "Agent": "memvisor.agent.loop",
+    "Memory": "memvisor.agent.memory.api",
+    "WriteOutcome": "memvisor.agent.memory.api",
     "Store": "memvisor.storage",
     "ToolContext": "memvisor.tools",
     "tool": "memvisor.tools",

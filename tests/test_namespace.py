@@ -16,12 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_public_api_is_reexported_from_memvisor() -> None:
+    import memvisor
     from memvisor.agent.loop import Agent
+    from memvisor.agent.memory.api import Memory
     from memvisor.tools import ToolContext, tool
 
-    import memvisor
-
     assert memvisor.Agent is Agent
+    assert memvisor.Memory is Memory
     assert memvisor.tool is tool
     assert memvisor.ToolContext is ToolContext
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):

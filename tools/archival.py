@@ -13,7 +13,7 @@ from memvisor.tools.registry import tool
 from memvisor.tools.search import search_memory
 
 
-@tool
+@tool(shed=14)
 def archival_memory_insert(
     ctx: ToolContext,
     content: Annotated[
@@ -29,7 +29,7 @@ def archival_memory_insert(
     return ctx.write("archival_memory_insert", {"content": content}).detail
 
 
-@tool
+@tool(shed=13)
 def archival_memory_search(
     ctx: ToolContext,
     query: SearchQuery,
@@ -47,7 +47,7 @@ def archival_memory_search(
     return "\n".join(f"{h.id} ({iso(h.ts)[:10]}): {h.text}" for h in hits)
 
 
-@tool
+@tool(shed=12)
 def conversation_search(
     ctx: ToolContext,
     query: SearchQuery,

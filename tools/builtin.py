@@ -14,10 +14,6 @@ from memvisor.tools import (
 )
 from memvisor.tools.registry import ToolRegistry
 
-WRITE_TOOLS = frozenset(
-    {"core_memory_append", "core_memory_replace", "archival_memory_insert", "fact_remember"}
-)
-
 
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
     """Every built-in tool, plus third-party tools from the ``memvisor.tools`` entry points."""

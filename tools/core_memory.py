@@ -27,7 +27,7 @@ def core_memory_append(
     return ctx.write("core_memory_append", {"label": label, "content": content}).detail
 
 
-@tool
+@tool(shed=11)
 def core_memory_replace(
     ctx: ToolContext,
     label: Label,

@@ -20,7 +20,7 @@ When = Annotated[
 ]
 
 
-@tool
+@tool(shed=9)
 def episode_search(
     ctx: ToolContext,
     query: SearchQuery,
@@ -53,7 +53,7 @@ def episode_search(
     )
 
 
-@tool
+@tool(shed=2)
 def episode_save(ctx: ToolContext) -> str:
     """Summarize this session so far into an episode now (before a break, or when asked).
 

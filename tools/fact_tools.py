@@ -72,7 +72,7 @@ def fact_search(
     return "\n".join(lines) if lines else "no matching facts"
 
 
-@tool
+@tool(shed=10)
 def fact_forget(
     ctx: ToolContext,
     fact_id: Annotated[

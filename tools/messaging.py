@@ -19,7 +19,7 @@ class EndTurn(ToolControl):
         self.message = message
 
 
-@tool
+@tool(shed=1)
 def send_message(
     ctx: ToolContext,
     message: Annotated[str, Field(description="The full answer to show the user.")],

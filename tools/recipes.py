@@ -113,7 +113,7 @@ def _record(recipe: Recipe) -> str:
     return f"{recipe.id} '{recipe.name}' v{recipe.version}: worked {recipe.successes} of {runs}"
 
 
-@tool
+@tool(shed=4)
 def recipe_save(
     ctx: ToolContext,
     name: Annotated[str, Field(description="Short name of the task, e.g. 'export invoices'.")],
@@ -155,7 +155,7 @@ def recipe_save(
     return f"recipe {verb}: {_record(write.recipe)}"
 
 
-@tool
+@tool(shed=5)
 def recipe_search(
     ctx: ToolContext,
     task: Annotated[str, Field(description="The task you are about to do, in natural words.")],
@@ -186,7 +186,7 @@ def recipe_search(
     return "\n".join(blocks)
 
 
-@tool
+@tool(shed=3)
 def recipe_outcome(
     ctx: ToolContext,
     recipe_id: Annotated[

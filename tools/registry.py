@@ -51,11 +51,16 @@ class ToolResult(BaseModel):
     error: str | None = None
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
-    """Mark a function as a tool (``@tool`` or ``@tool(name=...)``); the function is unchanged."""
+def tool(
+    fn: Callable[..., Any] | None = None, *, name: str | None = None, shed: int | None = None
+) -> Any:
+    """Mark a function as a tool (``@tool`` or ``@tool(name=..., shed=...)``); the function is
+    unchanged. ``shed``: when even bare schemas overflow a small window, tools with a ``shed``
+    rank leave the offer lowest rank first (they stay callable by name); None: always offered."""
 
     def mark(f: Callable[..., Any]) -> Callable[..., Any]:
         setattr(f, "__memvisor_tool__", name or f.__name__)  # noqa: B010 - functions lack this attr
+        setattr(f, "__memvisor_shed__", shed)  # noqa: B010
         return f
 
     return mark(fn) if fn is not None else mark
@@ -71,6 +76,7 @@ class Tool:
     fn: Callable[..., Any]
     args_model: type[BaseModel]
     validator: Draft202012Validator  # for ``parameters``
+    shed: int | None = None  # see ``tool``
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], *, name: str | None = None) -> Tool:
@@ -91,7 +97,9 @@ class Tool:
             )
         model = _arguments_model(fn, name, where)
         parameters = _parameters_schema(model, where)
-        return cls(name, description, parameters, fn, model, Draft202012Validator(parameters))
+        validator = Draft202012Validator(parameters)
+        shed = getattr(fn, "__memvisor_shed__", None)
+        return cls(name, description, parameters, fn, model, validator, shed)
 
     def spec(self) -> dict[str, Any]:
         """The OpenAI/Ollama function-tool entry offered to the model."""
@@ -164,6 +172,11 @@ class ToolRegistry:
 
     def names(self) -> list[str]:
         return list(self._tools)
+
+    def shed_order(self) -> list[str]:
+        """Tools that may leave a small window's offer, the first to go first."""
+        ranked = [t for t in self._tools.values() if t.shed is not None]
+        return [t.name for t in sorted(ranked, key=lambda t: (t.shed, t.name))]
 
     def specs(self) -> list[dict[str, Any]]:
         """What the model is offered (and what ``memvisor tools list`` prints)."""

@@ -24,7 +24,7 @@ def state_of(store: Any) -> SessionState:
     return attached if isinstance(attached, SessionState) else SessionState(store.db, store.clock)
 
 
-@tool
+@tool(shed=6)
 def state_set(
     ctx: ToolContext,
     key: Annotated[str, Field(description="Slot name, e.g. 'order_id' or 'refund_step'.")],

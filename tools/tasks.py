@@ -44,7 +44,7 @@ def describe_task(task: TaskState) -> str:
     return "\n".join(lines)
 
 
-@tool
+@tool(shed=8)
 def task_update(
     ctx: ToolContext,
     task_id: TaskId,
@@ -86,7 +86,7 @@ def task_update(
     return "recorded " + describe_task(outcome.record)
 
 
-@tool
+@tool(shed=7)
 def task_status(
     ctx: ToolContext,
     task_id: Annotated[
