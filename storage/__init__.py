@@ -5,9 +5,11 @@ Imports nothing from the other packages; everything above it goes through ``Stor
 
 from .archive import ArchivedRecord, PruneItem, PruneReport
 from .clock import Clock, ManualClock, SystemClock
+from .events import LoggedMessage
 from .paths import resolve_data_dir
 from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
-from .store import Store
+from .store import MEMORY_TABLE, Store
+from .users import require_user
 
 __all__ = [
     "ArchivedRecord",
@@ -16,6 +18,8 @@ __all__ = [
     "Event",
     "Fact",
     "FactWrite",
+    "LoggedMessage",
+    "MEMORY_TABLE",
     "ManualClock",
     "Passage",
     "PruneItem",
@@ -23,5 +27,6 @@ __all__ = [
     "QuarantineItem",
     "Store",
     "SystemClock",
+    "require_user",
     "resolve_data_dir",
 ]

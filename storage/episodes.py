@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memvisor.errors import NotFound
+from memvisor.errors import NotFound, UserError
 
 from .archive import not_archived
 from .clock import Clock
@@ -87,6 +87,12 @@ class EpisodeStore:
             ],
         )
 
+    def restore(self, episode: Episode, *, user_id: str, conn: Any) -> None:
+        """Insert an episode exactly as exported (import path); runs in the caller's tx."""
+        if episode.user_id != user_id:
+            raise UserError(f"episode {episode.id} belongs to another user")
+        self.insert(episode, conn=conn)
+
     def get(self, episode_id: str, *, user_id: str) -> Episode:
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM episodes WHERE user_id = ? AND id = ?",
@@ -143,6 +149,17 @@ class EpisodeStore:
         return [_episode(r) for r in rows]
 
 
+class RollingSummary(Record):
+    """The rolling summary of one session's evicted dialogue, as an export carries it."""
+
+    user_id: str
+    session_id: str
+    text: str
+    version: int
+    updated_at: datetime
+    trace_id: str
+
+
 class RollingSummaries:
     """One recursive summary per user and session; versioned like core blocks."""
 
@@ -166,6 +183,43 @@ class RollingSummaries:
             [user_id, session_id, text, version + 1, db_time(self._clock.now()), trace_id],
         )
         return version + 1
+
+    def list(self, *, user_id: str) -> builtins.list[RollingSummary]:
+        """Every session's summary of the user, by session id."""
+        rows = self._db.query(
+            "SELECT user_id, session_id, text, version, updated_at, trace_id FROM summaries "
+            "WHERE user_id = ? ORDER BY session_id",
+            [require_user(user_id)],
+        )
+        return [
+            RollingSummary(
+                user_id=r[0],
+                session_id=r[1],
+                text=r[2],
+                version=r[3],
+                updated_at=from_db_time(r[4]),
+                trace_id=r[5],
+            )
+            for r in rows
+        ]
+
+    def restore(self, summary: RollingSummary, *, user_id: str, conn: Any) -> None:
+        """Write a summary exactly as exported, replacing the session's (import path)."""
+        if summary.user_id != user_id:
+            raise UserError(f"summary of session {summary.session_id} belongs to another user")
+        conn.execute(
+            "INSERT INTO summaries VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, session_id) "
+            "DO UPDATE SET text = excluded.text, version = excluded.version, "
+            "updated_at = excluded.updated_at, trace_id = excluded.trace_id",
+            [
+                user_id,
+                summary.session_id,
+                summary.text,
+                summary.version,
+                db_time(summary.updated_at),
+                summary.trace_id,
+            ],
+        )
 
 
 def _episode(row: tuple[Any, ...]) -> Episode:

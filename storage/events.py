@@ -5,7 +5,11 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from memvisor.errors import UserError
 
 from .clock import Clock
 from .database import Database, db_time, from_db_time
@@ -15,6 +19,26 @@ from .users import require_user
 
 _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
 _ROWS_PER_INSERT = 200  # one multi-row INSERT per chunk: a statement per row costs ~0.5 ms
+# The dialogue: what the user and the assistant said (``Store.log_turn``).
+MESSAGE_KINDS = ("user_message", "assistant_message")
+
+
+@dataclass(frozen=True)
+class LoggedMessage:
+    """One dialogue message of the log, with just what context readers need.
+
+    A plain dataclass, not an ``Event``: readers take tens of thousands at once and never
+    need the rest of the payload.
+    """
+
+    seq: int  # position in the log: a later message has a larger one
+    id: str
+    role: str  # "user" | "assistant"
+    text: str
+    ts: datetime
+    session_id: str | None
+    speaker: str | None = None
+    dia_id: str | None = None
 
 
 class EventLog:
@@ -77,6 +101,18 @@ class EventLog:
             conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
         return events
 
+    def restore_many_in(self, conn: Any, events: Sequence[Event], *, user_id: str) -> None:
+        """Insert events exactly as exported (same id, ts, kind, payload), in order, inside a
+        caller's transaction: records name them as their sources, so they keep their ids."""
+        for event in events:
+            if event.user_id != user_id:
+                raise UserError(f"event {event.id} belongs to another user")
+        for start in range(0, len(events), _ROWS_PER_INSERT):
+            chunk = events[start : start + _ROWS_PER_INSERT]
+            rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+            params = [value for event in chunk for value in _row(event)]
+            conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
+
     @staticmethod
     def _insert(conn: Any, event: Event) -> None:
         conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", _row(event))
@@ -123,6 +159,38 @@ class EventLog:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [_event(r) for r in self._db.query(sql, params)]
+
+    @property
+    def generation(self) -> int:
+        """Committed transactions of this process that appended events.
+
+        Events never change once written, so an unchanged generation means nothing new to
+        read: readers keep what they read and ask ``messages_after`` only when it moves.
+        """
+        return self._db.generation("events")
+
+    def messages_after(self, seq: int, *, user_id: str) -> builtins.list[LoggedMessage]:
+        """The user's dialogue messages logged after position ``seq`` (0: all), in log order."""
+        # The payload fields are read by DuckDB: 50k turns in 70 ms instead of 180.
+        rows = self._db.query(
+            "SELECT seq, id, session_id, kind, ts, coalesce(payload->>'$.content', ''), "
+            "payload->>'$.speaker', payload->>'$.dia_id' FROM events WHERE user_id = ? "
+            "AND seq > ? AND list_contains(?, kind) ORDER BY seq",
+            [require_user(user_id), seq, list(MESSAGE_KINDS)],
+        )
+        return [
+            LoggedMessage(
+                seq=row_seq,
+                id=event_id,
+                role="user" if kind == "user_message" else "assistant",
+                text=text,
+                ts=from_db_time(ts),
+                session_id=session_id,
+                speaker=speaker,
+                dia_id=dia_id,
+            )
+            for row_seq, event_id, session_id, kind, ts, text, speaker, dia_id in rows
+        ]
 
     def count(self, *, user_id: str) -> int:
         return int(

@@ -241,6 +241,13 @@ class RecipeStore:
             _write(conn, recipe)
         return recipe
 
+    def restore(self, recipe: Recipe, *, user_id: str, conn: Any) -> None:
+        """Write a recipe exactly as exported, replacing one of the same id (import path)."""
+        if recipe.user_id != user_id:
+            raise UserError(f"recipe {recipe.id} belongs to another user")
+        conn.execute("DELETE FROM recipes WHERE user_id = ? AND id = ?", [user_id, recipe.id])
+        _write(conn, recipe, insert=True)
+
     def get(self, recipe_id: str, *, user_id: str) -> Recipe:
         with self._db.transaction() as conn:
             return self._get(conn, require_user(user_id), recipe_id)

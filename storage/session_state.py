@@ -7,8 +7,10 @@ Values are JSON, capped in size; keys are short identifiers.
 
 from __future__ import annotations
 
+import builtins
 import json
 import re
+from datetime import datetime
 from typing import Any, Literal
 
 from loguru import logger
@@ -16,7 +18,8 @@ from loguru import logger
 from memvisor.errors import UserError
 
 from .clock import Clock
-from .database import Database, db_time
+from .database import Database, db_time, from_db_time
+from .records import Record
 from .users import require_user
 
 MAX_VALUE_CHARS = 1000  # of the value's JSON: a slot, not a document
@@ -26,6 +29,21 @@ _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,47}$")
 _SESSION = re.compile(r"^\S{1,128}$")
 
 StateAction = Literal["created", "updated", "deleted", "absent"]
+
+
+class StateSlot(Record):
+    """One slot as an export carries it; ``value`` is the decoded JSON."""
+
+    user_id: str
+    session_id: str
+    key: str
+    value: Any
+    topic: str | None = None
+    updated_at: datetime
+    trace_id: str
+
+
+_SLOT_COLUMNS = "user_id, session_id, key, value, topic, updated_at, trace_id"
 
 
 class SessionState:
@@ -98,6 +116,45 @@ class SessionState:
             [require_user(user_id), _check_session(session_id)],
         )
         return {key: json.loads(value) for key, value in rows}
+
+    def slots(self, *, user_id: str) -> builtins.list[StateSlot]:
+        """Every slot of every session of the user, by session and key."""
+        rows = self._db.query(
+            f"SELECT {_SLOT_COLUMNS} FROM session_state WHERE user_id = ? ORDER BY session_id, key",
+            [require_user(user_id)],
+        )
+        return [
+            StateSlot(
+                user_id=r[0],
+                session_id=r[1],
+                key=r[2],
+                value=json.loads(r[3]),
+                topic=r[4],
+                updated_at=from_db_time(r[5]),
+                trace_id=r[6],
+            )
+            for r in rows
+        ]
+
+    def restore(self, slot: StateSlot, *, user_id: str, conn: Any) -> None:
+        """Write a slot exactly as exported, replacing the session's slot of that key."""
+        if slot.user_id != user_id:
+            raise UserError(f"state slot {slot.key} belongs to another user")
+        conn.execute(
+            f"INSERT INTO session_state ({_SLOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id, session_id, key) DO UPDATE SET value = excluded.value, "
+            "topic = excluded.topic, updated_at = excluded.updated_at, "
+            "trace_id = excluded.trace_id",
+            [
+                user_id,
+                slot.session_id,
+                slot.key,
+                json.dumps(slot.value, ensure_ascii=False, separators=(",", ":")),
+                slot.topic,
+                db_time(slot.updated_at),
+                slot.trace_id,
+            ],
+        )
 
     def clear(self, *, user_id: str, session_id: str, trace_id: str) -> list[str]:
         """Drop every slot of the session (a topic switch); return the keys cleared."""

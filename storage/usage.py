@@ -4,13 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
+
+from memvisor.errors import UserError
 
 from .clock import Clock
 from .database import Database, db_time, from_db_time
+from .records import Record
 from .users import require_user
 
 Outcome = Literal["paged_in", "cited", "corrected"]
+
+
+class UsageRow(Record):
+    """One item's use as an export carries it."""
+
+    user_id: str
+    item_id: str
+    paged_in: int = 0
+    cited: int = 0
+    corrected: int = 0
+    last_used_at: datetime | None = None
 
 
 class UsageStats(NamedTuple):
@@ -58,3 +72,41 @@ class MemoryUsage:
             used = {r[0]: UsageStats(r[1], r[2], r[3], from_db_time(r[4])) for r in rows}
             cached = self._cache[user_id] = (generation, used)
         return {i: cached[1][i] for i in ids if i in cached[1]}
+
+    def rows(self, *, user_id: str) -> list[UsageRow]:
+        """Every usage row of the user, by item id."""
+        rows = self._db.query(
+            "SELECT user_id, item_id, paged_in, cited, corrected, last_used_at "
+            "FROM memory_usage WHERE user_id = ? ORDER BY item_id",
+            [require_user(user_id)],
+        )
+        return [
+            UsageRow(
+                user_id=r[0],
+                item_id=r[1],
+                paged_in=r[2],
+                cited=r[3],
+                corrected=r[4],
+                last_used_at=from_db_time(r[5]),
+            )
+            for r in rows
+        ]
+
+    def restore(self, row: UsageRow, *, user_id: str, conn: Any) -> None:
+        """Write a usage row exactly as exported, replacing the item's (import path)."""
+        if row.user_id != user_id:
+            raise UserError(f"usage of {row.item_id} belongs to another user")
+        conn.execute(
+            "INSERT INTO memory_usage (user_id, item_id, paged_in, cited, corrected, "
+            "last_used_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, item_id) DO UPDATE "
+            "SET paged_in = excluded.paged_in, cited = excluded.cited, "
+            "corrected = excluded.corrected, last_used_at = excluded.last_used_at",
+            [
+                user_id,
+                row.item_id,
+                row.paged_in,
+                row.cited,
+                row.corrected,
+                db_time(row.last_used_at),
+            ],
+        )

@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from memvisor.agent.cli.prune import parse_duration
+from memvisor.errors import NotFound, UserError
 from memvisor.paging.pagein import PageIn
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user, import_user
-
-from memvisor.errors import NotFound, UserError
 from tests.cli_helpers import run_cli
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
@@ -238,17 +238,20 @@ def test_export_import_round_trip_keeps_the_archive(
     ids = seed(store, clock)
     store.prune(user_id=U, older_than=timedelta(days=90), unused=False, trace_id="t")
     doc = json.loads(json.dumps(export_user(store, user_id=U)))
-    # facts and passages are exported archived or not; episodes (and their rows) are not
-    assert {a["item_id"] for a in doc["archived"]} == {ids["tea"], ids["psg"], ids["new_job"]}
+    # facts, passages and episodes are exported archived or not, with their archive rows
+    archived = {ids["tea"], ids["psg"], ids["new_job"], ids["eps"]}
+    assert {a["item_id"] for a in doc["archived"]} == archived
     assert ids["tea"] in {f["id"] for f in doc["facts"]}
     with Store.open(tmp_path / "other", embedder="hash", clock=clock) as other:
-        counts = import_user(other, doc, user_id=U, trace_id="t")
-        assert counts["archived"] == 3
+        report = import_user(other, doc, user_id=U, trace_id="t")
+        assert report.kinds["archived"].created == 4
         assert export_user(other, user_id=U) == doc
         assert other.facts.valid_among([ids["tea"]], user_id=U) == {}
-    older = {k: v for k, v in doc.items() if k != "archived"}  # exports made before archiving
+    # exports made before archiving (version 1 had no episodes either)
+    older = {k: v for k, v in doc.items() if k not in ("archived", "episodes")} | {"version": 1}
     with Store.open(tmp_path / "third", embedder="hash", clock=clock) as third:
-        assert import_user(third, older, user_id=U, trace_id="t")["archived"] == 0
+        report = import_user(third, older, user_id=U, trace_id="t")
+        assert report.kinds["archived"].created == 0
 
 
 # -- the CLI --
