@@ -172,8 +172,8 @@ def _block(row: tuple[Any, ...]) -> CoreBlock:
 
 
 def check_fits(block: CoreBlock, value: str, count_tokens: Callable[[str], int]) -> None:
-    """A block never holds more than its limit: every prompt must fit it (DESIGN: core is
-    never cut), so an oversized block would make every turn fail."""
+    """A block never holds more than its limit: core blocks are never cut from a prompt, so
+    an oversized block would make every turn fail "the prompt cannot fit"."""
     size = count_tokens(value)
     if size > block.token_limit:
         raise UserError(
