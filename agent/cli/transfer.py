@@ -7,11 +7,10 @@ from pathlib import Path
 
 import click
 
-from memvisor.agent.guards import ImportReport, import_through_firewall
+from memvisor.agent.guards import ImportReport
 from memvisor.errors import UserError
-from memvisor.storage.export import export_user
 
-from .common import common_options, emit_json, invocation, open_store
+from .common import common_options, emit_json, invocation, open_memory
 
 # Skipped records listed one a line; the rest are counted (``--json`` lists up to 50).
 SHOWN_SKIPPED = 10
@@ -24,8 +23,8 @@ def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
     episodes and rolling summaries, recipes, tasks, session state, the quarantine, archive rows,
     tombstones of forgotten records, memory usage, and the whole event log (turns included)."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
-        emit_json(export_user(store, user_id=inv.user_id))
+    with open_memory(inv) as memory:
+        emit_json(memory.export(user_id=inv.user_id))
 
 
 @click.command("import")
@@ -60,9 +59,9 @@ def import_cmd(
             f"{file} is not valid JSON ({exc}); pass a file written by "
             "`memvisor memory export --json`"
         ) from None
-    with open_store(inv) as store:
-        report = import_through_firewall(
-            store, data, user_id=inv.user_id, trace_id=inv.trace_id, replace=replace
+    with open_memory(inv) as memory:
+        report = memory.import_export(
+            data, user_id=inv.user_id, trace_id=inv.trace_id, replace=replace
         )
     if as_json:
         emit_json(report.model_dump(mode="json"))

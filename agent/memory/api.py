@@ -17,6 +17,7 @@ from typing import Any
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
+from memvisor.agent.guards.imports import ImportReport, import_through_firewall
 from memvisor.agent.guards.proposal import (
     FirewallVerdict,
     Origin,
@@ -29,6 +30,7 @@ from memvisor.errors import FirewallRejected, WriteHeld
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.clock import Clock
+from memvisor.storage.export import export_user
 from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
@@ -231,6 +233,27 @@ class Memory:
             force=force,
             source_event_ids=list(source_event_ids),
         )
+
+    def import_export(
+        self, data: Any, *, user_id: str, trace_id: str, replace: bool = False
+    ) -> ImportReport:
+        """Import an export (merge, or ``replace`` into an empty store): every record is
+        screened by this memory's firewall (origin ``import``), then written in one
+        transaction with storage's merge rules."""
+        if self.guard is None:
+            raise FirewallRejected("imports are disabled: no write firewall is configured")
+        return import_through_firewall(
+            self.store,
+            data,
+            user_id=user_id,
+            trace_id=trace_id,
+            firewall=self.guard,
+            replace=replace,
+        )
+
+    def export(self, *, user_id: str) -> dict[str, Any]:
+        """Every record of one user as an export document (``memvisor.export`` v2)."""
+        return export_user(self.store, user_id=user_id)
 
     def record_command(
         self, command: str, arguments: dict[str, Any], *, user_id: str, trace_id: str
