@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from memvisor.paging.budget import SectionCaps
 from memvisor.paging.pagein import ScoreWeights
 from memvisor.paging.pressure import PressureConfig
-from pydantic import BaseModel, ConfigDict, Field
 
 SYSTEM_PROMPT = """\
 You are Memvisor, an assistant with long-term memory that lasts across sessions.

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvisor.storage import Store
-
 from memvisor.errors import NotFound, UserError
+from memvisor.storage import Store
 
 
 def trace_chain(store: Store, ref: str, *, user_id: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
+
 from memvisor.evals.metrics import RankedTurn
 from memvisor.storage.embedders import Embedder
 

@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from memvisor.errors import UserError
 from memvisor.evals.bench_storage import (
     _EPOCH,
     _PASSAGE_TEMPLATES,
@@ -31,8 +32,6 @@ from memvisor.paging.pagein import PageIn
 from memvisor.paging.tokens import counter_for_model
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.store import MEMORY_TABLE
-
-from memvisor.errors import UserError
 
 TARGET_PAGE_IN_P95_MS = 25.0
 TARGET_ASSEMBLY_P95_MS = 5.0

@@ -28,13 +28,13 @@ from typing import Any
 
 import numpy as np
 from loguru import logger
+
+from memvisor.errors import StorageError, UserError
 from memvisor.storage import Store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
-
-from memvisor.errors import StorageError, UserError
 
 # What the design asks of a 2-core laptop; the CLI shows each figure against these.
 TARGET_WRITE_P95_MS = 10.0

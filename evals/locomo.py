@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 from loguru import logger
+
+from memvisor.errors import UserError
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
 from memvisor.evals.live_qa import LiveQA
 from memvisor.evals.metrics import RankedTurn, SystemScores, score_question, turns_fitting
@@ -29,8 +31,6 @@ from memvisor.paging.tokens import counter_for_model
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
-
-from memvisor.errors import UserError
 
 SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvisor.agent.turn import Turn
+from memvisor.errors import NotFound
 from memvisor.evals.transcripts import ExpectEvent
 from memvisor.storage import Store
-
-from memvisor.errors import NotFound
 
 
 @dataclass

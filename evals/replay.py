@@ -10,9 +10,10 @@ from typing import Any
 
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import ChatModel
+from memvisor.agent.models.replay import ReplayModel
 from memvisor.agent.turn import Turn
+from memvisor.errors import UserError
 from memvisor.evals.probes import ProbeResult, evaluate
-from memvisor.evals.replay_model import ReplayModel
 from memvisor.evals.transcripts import (
     AssistantEvent,
     CrashEvent,
@@ -25,8 +26,6 @@ from memvisor.evals.transcripts import (
     load_transcript,
 )
 from memvisor.storage import ManualClock, Store
-
-from memvisor.errors import UserError
 
 
 @dataclass

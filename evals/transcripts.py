@@ -10,6 +10,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+# The replay model reads transcripts too (``--model replay:FILE``): the lines, the header
+# error and the recorded calls are read by its helpers, so both read a file the same way.
+from memvisor.agent.models.replay import RecordedCall, first_error, header_error, read_records
 from memvisor.errors import UserError
 
 
@@ -60,11 +63,6 @@ class TimeEvent(_Event):
 class UserEvent(_Event):
     type: Literal["user"]
     content: str = Field(min_length=1)
-
-
-class RecordedCall(BaseModel):
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
 
 
 class AssistantEvent(_Event):
@@ -119,50 +117,20 @@ class Transcript(BaseModel):
 def load_transcript(path: str | Path) -> Transcript:
     """Parse and validate a whole transcript; errors name the line and the fix."""
     path = Path(path)
+    records = read_records(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise UserError(f"no such transcript: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read transcript {path}: {exc}") from None
-    records = [
-        (n, line)
-        for n, line in enumerate(lines, 1)
-        if line.strip() and not line.lstrip().startswith("//")
-    ]
-    if not records:
-        raise UserError(f"{path} is empty: a transcript starts with a header line")
-    parsed = [(n, _json(path, n, line)) for n, line in records]
-    try:
-        header = Header.model_validate(parsed[0][1])
+        header = Header.model_validate(records[0][1])
     except ValidationError as exc:
-        raise UserError(
-            f"{path}:{parsed[0][0]}: not a transcript header ({_first(exc)}); the "
-            'first line must be {"format": "memvisor.transcript", "version": 1, '
-            '"user_id": ...}'
-        ) from None
+        raise header_error(path, records[0][0], exc) from None
     events = []
-    for n, data in parsed[1:]:
+    for n, data in records[1:]:
         try:
             event = _EVENT.validate_python(data)
         except ValidationError as exc:
-            raise UserError(f"{path}:{n}: {_first(exc)}") from None
+            raise UserError(f"{path}:{n}: {first_error(exc)}") from None
         event.line = n
         events.append(event)
     return Transcript(header=header, events=events)
-
-
-def _json(path: Path, n: int, line: str) -> Any:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}:{n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-
-
-def _first(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    return f"{where}: {err['msg']}" if where else err["msg"]
 
 
 class TranscriptWriter:

@@ -4,7 +4,7 @@ Routes: exact identifiers (codes, emails, phones) over records and turns,
 full-text (BM25) and vector similarity over facts, episodes, passages and
 turns, and time expressions resolved against the session clock. Then the
 validity filter at ``as_of`` (superseded, expired and quarantined facts never
-page in), scoring per DESIGN.md section 3 plus what use taught, and a
+page in), scoring (similarity, importance, recency, confirmation) plus what use taught, and a
 relevance floor below which nothing is paged in.
 """
 
@@ -20,19 +20,48 @@ from memvisor.paging.summarize import identifiers
 from memvisor.paging.timeparse import TimeWindow, resolve_time
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.paging.turn_order import turn_order_for
-from memvisor.storage import Fact, Store
-from memvisor.storage.store import MEMORY_TABLE
-from memvisor.storage.users import require_user
+from memvisor.storage import Fact, Store, require_user
 
 ALL_KINDS = ("fact", "episode", "passage", "turn", "recipe")
+# Importance of a record that carries none (only facts do); a raw turn is worth less than a
+# record written on purpose. Set by hand.
 BASE_IMPORTANCE = {"fact": 0.5, "episode": 0.5, "passage": 0.5, "turn": 0.3}
+# Relevance below which nothing is paged in (``PageIn(floor=...)``). Set by hand.
+RELEVANCE_FLOOR = 0.30
+# Hits asked of each search route per indexed kind (``PageIn(per_route=...)``). Set by hand.
+PER_ROUTE = 20
+# Identifiers of the query (order numbers, emails, codes) looked up exactly. Set by hand.
+MAX_NEEDLES = 5
 # A recipe pages in when the request matches its trigger at least this well (cosine).
+# Set by hand.
 RECIPE_MIN_SIMILARITY = 0.45
+# Recipes the trigger route offers at most. Set by hand.
+RECIPE_LIMIT = 2
+# Episodes of a time window ("yesterday") the time route adds, the latest ones. Set by hand.
+TIME_EPISODES = 5
+# rank_turns asks page-in for this many times its limit before keeping only turns. Set by hand.
+TURN_OVERFETCH = 2
+# Tokens an item costs in the prompt beyond its text: the "- [id · kind · date]" line head
+# (paging.assembler.render_item). Set by hand.
+ITEM_FRAME_TOKENS = 12
+# Age in hours at which recency is one half (1 / (1 + hours / this)): a week. Set by hand.
+RECENCY_HALF_HOURS = 168
+# Confirmations that earn a fact the full confirmation share. Set by hand.
+FULL_CONFIRMATIONS = 3
+# Raw BM25 that counts as 0.5 absolute relevance (bm25 / (bm25 + this)), for the floor:
+# raw BM25 has no upper bound. Set by hand.
+FTS_HALF_RELEVANCE = 4.0
+# Best-fused turns whose neighbours gain context; set by hand with the neighbour weight,
+# measured on the LoCoMo dev conversations (README ranking table).
+NEIGHBOUR_SOURCES = 50
+# Best-fused turns whose sessions vote for the session prior; set by hand with the session
+# weight, measured on the LoCoMo dev conversations (README ranking table).
+SESSION_PRIOR_TURNS = 30
 
 
 @dataclass(frozen=True)
 class ScoreWeights:
-    """DESIGN.md section 3 score, plus decay: an item unused for long loses rank, not data.
+    """The four-share score, plus decay: an item unused for long loses rank, not data.
 
     Unused means not paged in, cited, corrected or confirmed since ``unused_half_life_days``
     (counted from its creation when it never was): its score is scaled towards
@@ -40,10 +69,16 @@ class ScoreWeights:
     mix in more than similarity.
     """
 
+    # The four shares of the score. Set by hand.
     similarity: float = 0.40
     importance: float = 0.25
     recency: float = 0.20
     confirmation: float = 0.15
+    # Score gained per log1p(times cited) and lost per correction: what use taught.
+    # Set by hand.
+    cited_gain: float = 0.05
+    correction_penalty: float = 0.1
+    # Decay of unused items: half-life and the share they keep at most (README). Set by hand.
     unused_half_life_days: float = 90.0
     unused_floor: float = 0.5
 
@@ -68,10 +103,23 @@ class RankingConfig:
     query names.
     """
 
+    # Share of BM25 in the fused similarity. Tuned on the LoCoMo dev conversations.
     fts_weight: float = 0.6
+    # Share of a turn's fused similarity its neighbours gain. Tuned on the LoCoMo dev
+    # conversations.
     neighbour: float = 0.3
+    # Weight of the session prior. Tuned on the LoCoMo dev conversations.
     session: float = 0.15
+    # Boost for the turns of the one speaker a query names. Tuned on the LoCoMo dev
+    # conversations.
     speaker: float = 0.1
+    # Added to both similarities of an item dated inside the query's time window. Set by hand.
+    time_bonus: float = 0.25
+    # Absolute relevance added to an item found both by meaning and by words. Set by hand.
+    both_routes_bonus: float = 0.1
+    # Share of its source turn's relevance a neighbour gets, for the floor; set by hand with
+    # the neighbour weight, measured on the LoCoMo dev conversations.
+    neighbour_relevance: float = 0.8
 
 
 @dataclass
@@ -115,8 +163,8 @@ class PageIn:
         *,
         counter: TokenCounter | None = None,
         weights: ScoreWeights | None = None,
-        floor: float = 0.30,
-        per_route: int = 20,
+        floor: float = RELEVANCE_FLOOR,
+        per_route: int = PER_ROUTE,
         ranking: RankingConfig | None = None,
     ) -> None:
         self.store = store
@@ -167,7 +215,7 @@ class PageIn:
             query,
             user_id=user_id,
             as_of=as_of,
-            limit=limit * 2,
+            limit=limit * TURN_OVERFETCH,
             kinds=("turn",),
             weights=SIMILARITY_ONLY,
         )
@@ -180,7 +228,7 @@ class PageIn:
     def pack(self, items: Sequence[MemoryItem], *, budget_tokens: int) -> list[MemoryItem]:
         """Greedy by score per token into the budget; rank order kept in the output."""
         for item in items:
-            item.tokens = item.tokens or self.counter.count(item.text) + 12
+            item.tokens = item.tokens or self.counter.count(item.text) + ITEM_FRAME_TOKENS
         chosen: set[int] = set()
         used = 0
         for n in sorted(
@@ -201,16 +249,13 @@ class PageIn:
         found: dict[str, _Candidate],
         per_route: int,
     ) -> None:
-        index = self.store.index
-        index.sync(MEMORY_TABLE, user_id=user_id)
         indexed = [k for k in kinds if k != "recipe"]  # recipes have their own route
-        routes = index.index.routes(
-            MEMORY_TABLE,
+        routes = self.store.memory_routes(
             query,
             user_id=user_id,
             limit=per_route * max(1, len(indexed)),
             kinds=indexed,
-            needles=identifiers(query)[:5],  # order numbers, emails, phones, codes
+            needles=identifiers(query)[:MAX_NEEDLES],  # order numbers, emails, phones, codes
         )
         if "recipe" in kinds:
             self._recipe_route(query, user_id, found)
@@ -233,7 +278,7 @@ class PageIn:
             query,
             user_id=user_id,
             embedder=self.store.embedder,
-            limit=2,
+            limit=RECIPE_LIMIT,
             min_similarity=RECIPE_MIN_SIMILARITY,
         )
         for match in matches:
@@ -264,7 +309,7 @@ class PageIn:
             last_session = earlier[-1].session_id if earlier else None
             episodes = [e for e in earlier if e.session_id == last_session]
         if "episode" in kinds:
-            for ep in episodes[-5:]:
+            for ep in episodes[-TIME_EPISODES:]:
                 cand = found.setdefault(
                     ep.id, _Candidate(ep.id, "episode", ep.summary, ep.end_ts, {})
                 )
@@ -289,16 +334,17 @@ class PageIn:
                 continue
             v = (c.vector - vmin) / ((vmax - vmin) or 1.0) if "vector" in c.routes else 0.0
             c.fused = (1 - cfg.fts_weight) * v + cfg.fts_weight * c.fts / fmax
-            c.fused = max(c.fused, c.exact) + 0.25 * c.time
-            c.relevance = max(c.vector, c.fts / (c.fts + 4.0), c.exact) + 0.25 * c.time
+            c.fused = max(c.fused, c.exact) + cfg.time_bonus * c.time
+            absolute_fts = c.fts / (c.fts + FTS_HALF_RELEVANCE)
+            c.relevance = max(c.vector, absolute_fts, c.exact) + cfg.time_bonus * c.time
             if {"vector", "fts"} <= c.routes:  # found by meaning and by words
-                c.relevance += 0.1
+                c.relevance += cfg.both_routes_bonus
         turns = sorted((c for c in found.values() if c.kind == "turn"), key=lambda c: -c.fused)
         if cfg.neighbour and turns:
-            self._neighbours(turns[:50], found, user_id)
+            self._neighbours(turns[:NEIGHBOUR_SOURCES], found, user_id)
         if cfg.session and turns:
             sessions: dict[str | None, float] = {}
-            for c in turns[:30]:
+            for c in turns[:SESSION_PRIOR_TURNS]:
                 sessions[c.session_id] = sessions.get(c.session_id, 0.0) + c.fused
             top_session = max(sessions.values()) or 1.0
             top_score = turns[0].fused
@@ -339,7 +385,9 @@ class PageIn:
                     )
         for n, (gain, parent_relevance) in bonus.items():
             found[n].fused += gain
-            found[n].relevance = max(found[n].relevance, parent_relevance * 0.8)
+            found[n].relevance = max(
+                found[n].relevance, parent_relevance * self.ranking.neighbour_relevance
+            )
 
     def _score(
         self,
@@ -370,8 +418,8 @@ class PageIn:
             else:
                 importance = fact.importance if fact else BASE_IMPORTANCE[cand.kind]
             hours = max(0.0, (now - cand.ts).total_seconds() / 3600)
-            recency = 1.0 / (1.0 + hours / 168)
-            confirmation = min(1.0, fact.confirmations / 3) if fact else 0.0
+            recency = 1.0 / (1.0 + hours / RECENCY_HALF_HOURS)
+            confirmation = min(1.0, fact.confirmations / FULL_CONFIRMATIONS) if fact else 0.0
             score = (
                 weights.similarity * similarity
                 + weights.importance * importance
@@ -386,7 +434,10 @@ class PageIn:
                     (fact.last_confirmed_at if fact else None) or cand.ts,
                 )
                 if use:
-                    score += 0.05 * math.log1p(use.cited) - 0.1 * use.corrected
+                    score += (
+                        weights.cited_gain * math.log1p(use.cited)
+                        - weights.correction_penalty * use.corrected
+                    )
                 score *= weights.decay((now - last_use).total_seconds() / 86400)
             scored.append((score, cand.id, similarity, cand))
         scored.sort(key=lambda s: (-s[0], s[1]))

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from loguru import logger
+
 from memvisor.paging.tokens import TokenCounter
 
 IDENTIFIER = re.compile(

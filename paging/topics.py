@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
 from memvisor.paging.topic_text import (
     INTENT_PROTOTYPES,
     SNIPPET,

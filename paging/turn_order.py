@@ -1,32 +1,16 @@
 """The dialogue turns of each user in order, kept incrementally, for neighbouring-turn context.
 
 Events are append-only and never change, so what was read stays true: each look reads
-only the messages committed since the last one (none, most of the time: the store
-counts committed writes per table). A neighbour's text is served from here instead of
-a look-up in the event log, which scans it.
+only the messages committed since the last one (none, most of the time: the event log
+counts its committed writes). A neighbour's text is served from here instead of a
+look-up in the event log, which scans it.
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
-from datetime import datetime
 
-from memvisor.storage import Store
-from memvisor.storage.database import from_db_time
-
-MESSAGE_KINDS = ("user_message", "assistant_message")
-
-
-@dataclass(frozen=True)
-class TurnText:
-    id: str
-    role: str  # "user" | "assistant"
-    text: str
-    ts: datetime
-    session_id: str | None
-    speaker: str | None = None
-    dia_id: str | None = None
+from memvisor.storage import LoggedMessage, Store
 
 
 class TurnOrder:
@@ -34,48 +18,33 @@ class TurnOrder:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._turns: dict[str, list[TurnText]] = {}
+        self._turns: dict[str, list[LoggedMessage]] = {}
         self._pos: dict[str, dict[str, int]] = {}
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
 
     def _refresh(self, user_id: str) -> None:
-        generation = self.store.db.generation("events")
+        events = self.store.events
+        generation = events.generation
         if self._generation.get(user_id) == generation:
             return  # no event was committed since the last look
         self._generation[user_id] = generation
-        # The payload fields are read by DuckDB: 50k turns in 70 ms instead of 180.
-        rows = self.store.db.query(
-            "SELECT seq, id, session_id, kind, ts, coalesce(payload->>'$.content', ''), "
-            "payload->>'$.speaker', payload->>'$.dia_id' FROM events WHERE user_id = ? "
-            "AND seq > ? AND list_contains(?, kind) ORDER BY seq",
-            [user_id, self._last_seq.get(user_id, 0), list(MESSAGE_KINDS)],
-        )
-        if not rows:
+        messages = events.messages_after(self._last_seq.get(user_id, 0), user_id=user_id)
+        if not messages:
             return
         turns = self._turns.setdefault(user_id, [])
         pos = self._pos.setdefault(user_id, {})
-        for _seq, event_id, session_id, kind, ts, text, speaker, dia_id in rows:
-            pos[event_id] = len(turns)
-            turns.append(
-                TurnText(
-                    id=event_id,
-                    role="user" if kind == "user_message" else "assistant",
-                    text=text,
-                    ts=from_db_time(ts),
-                    session_id=session_id,
-                    speaker=speaker,
-                    dia_id=dia_id,
-                )
-            )
-        self._last_seq[user_id] = rows[-1][0]
+        for message in messages:
+            pos[message.id] = len(turns)
+            turns.append(message)
+        self._last_seq[user_id] = messages[-1].seq
 
-    def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[TurnText]]:
+    def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[LoggedMessage]]:
         """For each id, the previous and next message of the same session (0 to 2)."""
         self._refresh(user_id)
         pos_of = self._pos.get(user_id, {})
         turns = self._turns.get(user_id, [])
-        found: dict[str, list[TurnText]] = {}
+        found: dict[str, list[LoggedMessage]] = {}
         for event_id in event_ids:
             pos = pos_of.get(event_id)
             if pos is not None:

@@ -8,7 +8,7 @@ from .clock import Clock, ManualClock, SystemClock
 from .events import LoggedMessage
 from .paths import resolve_data_dir
 from .records import CoreBlock, Event, Fact, FactWrite, Passage, QuarantineItem
-from .store import MEMORY_TABLE, Store
+from .store import Store
 from .users import require_user
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "Fact",
     "FactWrite",
     "LoggedMessage",
-    "MEMORY_TABLE",
     "ManualClock",
     "Passage",
     "PruneItem",

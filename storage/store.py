@@ -53,7 +53,7 @@ from .users import require_user
 if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .embedders import Embedder
     from .indexing import IndexSync
-    from .vectors import SearchHit
+    from .vectors import RouteHits, SearchHit
 
 SearchKind = Literal["fact", "passage", "turn", "episode"]
 # One search table for every kind: a LanceDB query has a fixed cost of a few ms, so
@@ -542,6 +542,27 @@ class Store:
         fact_ids = [h.id for h in hits if h.kind == "fact"]
         valid = self.facts.valid_among(fact_ids, user_id=user_id, as_of=as_of)
         return [h for h in hits if h.kind != "fact" or h.id in valid][:limit]
+
+    def memory_routes(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        limit: int,
+        kinds: Sequence[str],
+        needles: Sequence[str] = (),
+    ) -> RouteHits:
+        """Sync the user's search index, then its vector, BM25 and exact hits in one round."""
+        require_user(user_id)
+        self.index.sync(MEMORY_TABLE, user_id=user_id)
+        return self.index.index.routes(
+            MEMORY_TABLE,
+            query,
+            user_id=user_id,
+            limit=limit,
+            kinds=list(kinds),
+            needles=list(needles),
+        )
 
     def reindex(self, *, trace_id: str) -> dict[str, Any]:
         """Rebuild every user's search index from the records with the current embedder.

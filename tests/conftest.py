@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from memvisor.storage import ManualClock, Store
 
 pytest_plugins = ["tests.fake_ollama"]

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from memvisor.errors import BudgetExceeded
 from memvisor.paging.assembler import (
     CUT_MARKER,
     PromptParts,
@@ -20,8 +22,6 @@ from memvisor.paging.budget import ContextBudget
 from memvisor.paging.pagein import MemoryItem
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage.records import CoreBlock
-
-from memvisor.errors import BudgetExceeded
 
 COUNTER = counter_for_model(None)
 NOW = datetime(2026, 5, 1, tzinfo=UTC)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from memvisor.agent.cli.bench import bench
-from memvisor.evals.bench_paging import run_paging_bench
 
+from memvisor.agent.cli.bench import bench
 from memvisor.errors import UserError
+from memvisor.evals.bench_paging import run_paging_bench
 
 TINY = ["--memories", "300,150", "--queries", "5", "--embedder", "hash"]
 

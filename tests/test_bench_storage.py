@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from memvisor.agent.cli.bench import bench, parse_sizes
-from memvisor.evals.bench_storage import run_storage_bench
 
+from memvisor.agent.cli.bench import bench, parse_sizes
 from memvisor.errors import UserError
+from memvisor.evals.bench_storage import run_storage_bench
 
 TINY = ["--sizes", "200", "--queries", "5", "--writes", "10", "--turns", "20", "--embedder", "hash"]
 
@@ -88,7 +88,6 @@ def test_memvisor_bench_storage_through_main(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from memvisor.agent.cli import cli
-
     from tests.cli_helpers import run_cli
 
     if "bench" not in cli.commands:

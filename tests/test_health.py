@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from memvisor.agent.cli.health import health
+from memvisor.errors import UserError
 from memvisor.evals.health import AMNESIA_PATTERN, health_report, prometheus_text
 from memvisor.storage import ManualClock, Store
-
-from memvisor.errors import UserError
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 USER = "u1"

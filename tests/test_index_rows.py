@@ -8,6 +8,7 @@ from pathlib import Path
 import lancedb
 import pyarrow as pa
 import pytest
+
 from memvisor.storage import arrow_rows, index_rows
 from memvisor.storage.arrow_rows import RowsById
 from memvisor.storage.embedders import HashEmbedder

@@ -1,10 +1,10 @@
 """No read, search or export of one user ever returns another user's data."""
 
 import pytest
-from memvisor.storage import Store
-from memvisor.storage.export import export_user
 
 from memvisor.errors import NotFound, UserError
+from memvisor.storage import Store
+from memvisor.storage.export import export_user
 
 SECRET = "zanzibar-7731"
 

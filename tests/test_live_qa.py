@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from memvisor.agent.cli.eval import eval_group
 from memvisor.evals.live_qa import judge_label, memory_section
 from memvisor.evals.metrics import normalize_answer, token_f1

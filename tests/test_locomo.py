@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+
 from memvisor.agent.cli.eval import eval_group
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker
 from memvisor.evals.locomo import ingest, load_locomo, parse_session_date, run_locomo, user_id_for

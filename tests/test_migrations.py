@@ -2,10 +2,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from memvisor.storage import Store
-from memvisor.storage.migrations import MIGRATIONS, applied, migrate
 
 from memvisor.errors import StorageError
+from memvisor.storage import Store
+from memvisor.storage.migrations import MIGRATIONS, applied, migrate
 
 
 def test_store_made_by_first_schema_is_migrated(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from memvisor.agent.models import ChatModel
 from memvisor.agent.models.ollama import OllamaModel, served_context_length
-
 from memvisor.errors import ModelError, ModelUnavailable
 from tests.fake_ollama import FakeOllama, unused_port
 

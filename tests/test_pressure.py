@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.paging.pressure import MemoryPressure, PressureConfig

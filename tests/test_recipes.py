@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import pytest
+
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel

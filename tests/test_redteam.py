@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from memvisor.agent.cli import cli as root
 from memvisor.agent.cli.firewall import firewall_group
 from memvisor.agent.guards import Firewall, WriteProposal, scan_file
-
 from tests.cli_helpers import run_cli
 
 SUITE = Path(__file__).parent / "data" / "redteam.jsonl"

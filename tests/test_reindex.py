@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+from memvisor.errors import StorageError
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.store import MEMORY_TABLE
-
-from memvisor.errors import StorageError
 from tests.cli_helpers import run_cli
 
 OLD_MODEL = "hash-v1-256"  # what embedder="hash" builds with

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
 from memvisor.agent.models import AssistantTurn, ChatModel, ToolCall
 from memvisor.agent.models.names import model_from_name
 from memvisor.agent.models.ollama import OllamaModel
 from memvisor.agent.models.scripted import ScriptedModel
-
 from memvisor.errors import ModelError, UserError
 
 SEARCH = {"type": "function", "function": {"name": "memory_search", "parameters": {}}}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from loguru import logger
+
 from memvisor.agent.guards import (
     Firewall,
     FirewallConfig,

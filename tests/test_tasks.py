@@ -7,18 +7,18 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import memvisor.tools.recipes as tool_recipes
 import pytest
+
+import memvisor.tools.recipes as tool_recipes
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
+from memvisor.errors import UserError
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.tasks import TaskStore
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.registry import ToolRegistry
 from memvisor.tools.tasks import tasks_of
-
-from memvisor.errors import UserError
 
 
 def registry() -> ToolRegistry:
@@ -149,6 +149,7 @@ def test_store_from_migration_003_gains_recipes_and_tasks(
     tmp_path: Path, clock: ManualClock
 ) -> None:
     import duckdb
+
     from memvisor.storage.migrations import migrate
 
     data = tmp_path / "old"

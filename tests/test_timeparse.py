@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+
 from memvisor.paging.timeparse import resolve_time
 
 WEDNESDAY = datetime(2026, 3, 4, 15, 30, tzinfo=UTC)

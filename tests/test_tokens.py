@@ -9,6 +9,7 @@ import pytest
 import tiktoken.registry
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from memvisor.paging.tokens import (
     clear_counter_cache,
     count_messages,

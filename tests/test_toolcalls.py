@@ -6,6 +6,7 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from memvisor.agent.toolcalls import extract_tool_calls, split_thinking, turn_from_text
 
 TOOLS = {"memory_search", "core_memory_append"}

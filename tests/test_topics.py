@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from memvisor.paging.topic_text import (
     find_cue,
     is_cjk,

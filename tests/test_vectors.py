@@ -8,12 +8,12 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pytest
+
+from memvisor.errors import StorageError, UserError
 from memvisor.storage import vectors
 from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.lance_queries import search_filter
 from memvisor.storage.vectors import IndexedText, VectorIndex
-
-from memvisor.errors import StorageError, UserError
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 TEXTS = {

@@ -80,8 +80,9 @@ def storage(
     data_dir: str | None,
 ) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
-    from memvisor.evals.bench_storage import run_storage_bench
     from rich.console import Console
+
+    from memvisor.evals.bench_storage import run_storage_bench
 
     counts = parse_sizes(sizes)
     result = _with_progress(
@@ -152,13 +153,14 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def _table(result: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     from memvisor.evals.bench_storage import (
         TARGET_HYBRID_AT,
         TARGET_HYBRID_P95_MS,
         TARGET_INGEST_TURNS_PER_S,
         TARGET_WRITE_P95_MS,
     )
-    from rich.table import Table
 
     table = Table(
         title=f"memvisor bench storage ({result['embedder']} embedder, "

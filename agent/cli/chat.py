@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 
 import click
+
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.names import model_from_name
 from memvisor.agent.turn import Turn

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from memvisor.storage.ids import new_id
 
 from memvisor.errors import UserError
+from memvisor.storage.ids import new_id
 
 from .common import MemvisorGroup, emit_json, invocation
 
@@ -93,8 +93,9 @@ def locomo(
     data_dir: str | None,
 ) -> None:
     """Strict evidence recall of Memvisor's page-in vs BM25, dense and recency on LoCoMo."""
-    from memvisor.evals.locomo import run_locomo
     from rich.console import Console
+
+    from memvisor.evals.locomo import run_locomo
 
     inv = invocation(data_dir, None, as_json)
     run_id = new_id("run")

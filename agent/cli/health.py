@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from memvisor.evals.health import health_report, prometheus_text
 
 from memvisor.errors import UserError
+from memvisor.evals.health import health_report, prometheus_text
 
 from .common import common_options, emit_json, invocation, open_store
 

@@ -14,10 +14,10 @@ from datetime import timedelta
 from typing import Any
 
 import click
-from memvisor.storage import PruneReport, Store
-from memvisor.storage.archive import snippet
 
 from memvisor.errors import NotFound
+from memvisor.storage import PruneReport, Store
+from memvisor.storage.archive import snippet
 
 from .common import Invocation, common_options, emit_json, invocation, open_store
 

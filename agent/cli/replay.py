@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import click
+
 from memvisor.agent.models.names import model_from_name
+from memvisor.errors import UserError
 from memvisor.evals.replay import ReplayReport, replay
 from memvisor.storage.ids import new_id
-
-from memvisor.errors import UserError
 
 from .common import common_options, emit_json, invocation
 

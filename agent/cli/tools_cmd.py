@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from memvisor.tools.builtin import builtin_registry
 
 from .common import common_options, emit_json, invocation

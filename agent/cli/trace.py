@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+
 from memvisor.agent.trace import trace_chain
 
 from .common import common_options, emit_json, invocation, open_store

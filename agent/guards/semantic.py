@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
 from memvisor.storage.embedders import Embedder, embedder_from_name
 
 PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"

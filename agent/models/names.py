@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from memvisor.agent.models.base import ChatModel
-
 from memvisor.errors import UserError
 
 ACCEPTED_FORMS = "ollama:MODEL (e.g. ollama:qwen2.5:7b) or replay:FILE (a recorded transcript)"
@@ -17,7 +16,7 @@ def model_from_name(name: str, *, num_ctx: int | None = None, host: str | None =
 
         return OllamaModel(rest.strip(), host=host, num_ctx=num_ctx)
     if kind == "replay" and rest.strip():
-        from memvisor.evals.replay_model import ReplayModel
+        from memvisor.agent.models.replay import ReplayModel
 
-        return ReplayModel.from_file(rest.strip())  # type: ignore[no-any-return]
+        return ReplayModel.from_file(rest.strip())
     raise UserError(f"unknown model {name!r}: use {ACCEPTED_FORMS}")

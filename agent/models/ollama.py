@@ -21,10 +21,10 @@ import httpx
 import ollama
 import pydantic
 from loguru import logger
+
 from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
-
 from memvisor.errors import ModelError, ModelUnavailable
 
 DEFAULT_HOST = "http://127.0.0.1:11434"

@@ -10,7 +10,6 @@ from typing import Any
 
 from memvisor.agent.models.base import AssistantTurn, tool_names
 from memvisor.agent.toolcalls import turn_from_text
-
 from memvisor.errors import ModelError
 
 Messages = list[dict[str, Any]]
