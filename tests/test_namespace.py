@@ -65,3 +65,18 @@ def test_old_engram_transcript_header_still_replays(
     result = run_cli(capsys, "replay", str(path), "--into", str(tmp_path / "r"))
     assert result.code == 0, result.err
     assert "PASS" in result.out
+
+
+def test_every_subpackage_is_listed_for_a_regular_install() -> None:
+    # An editable install finds any folder; a wheel holds only the packages pyproject lists.
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {"memvisor"}
+    for folder in ("agent", "tools", "paging", "storage", "evals"):
+        for init in (ROOT / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(ROOT).parts
+            found.add(".".join(("memvisor", *parts)))
+    assert found == listed
