@@ -8,8 +8,9 @@ nothing until a name is used::
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memvisor.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from memvisor.agent.loop import Agent
@@ -29,7 +30,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'memvisor' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -176,7 +176,7 @@ class Store:
                 source_event_ids=source_event_ids,
             )
             if write.fact is not None:
-                self._log_write(
+                self.log_write(
                     conn,
                     user_id=user_id,
                     trace_id=trace_id,
@@ -219,7 +219,7 @@ class Store:
                 source_event_ids=source_event_ids,
             )
             assert write.fact is not None
-            self._log_write(
+            self.log_write(
                 conn,
                 user_id=user_id,
                 trace_id=trace_id,
@@ -254,7 +254,7 @@ class Store:
                 source_event_ids=source_event_ids,
                 meta=meta,
             )
-            self._log_write(
+            self.log_write(
                 conn,
                 user_id=user_id,
                 trace_id=trace_id,
@@ -318,7 +318,7 @@ class Store:
             self._queue(MEMORY_TABLE, turn_item, event)
         return events
 
-    def _log_write(
+    def log_write(
         self, conn: Any, *, user_id: str, trace_id: str, session_id: str | None, **payload: Any
     ) -> None:
         """The memory_write event of a record, committed with it."""

@@ -14,7 +14,7 @@ from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.recipes import RecipeStore
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
-from memvisor.tools.recipes import recipes_of, tool_reports_success, user_confirms_success
+from memvisor.tools.recipes import tool_reports_success, user_confirms_success
 from memvisor.tools.registry import ToolRegistry, tool
 
 INVOICE_STEPS = ["invoice_query(month='last')", "csv_export(columns=['date', 'amount'])"]
@@ -74,7 +74,7 @@ def test_no_speculative_recipe(store: Store) -> None:
     assert "not saved" in last_tool_result(model, 1)
     bot.step("that didn't work, the file is empty")
     assert "not saved" in last_tool_result(model, 3)
-    assert recipes_of(store).list(user_id="u", include_retired=True) == []
+    assert store.recipes.list(user_id="u", include_retired=True) == []
     writes = store.events.list(user_id="u", kinds=["memory_write"])
     assert not [e for e in writes if e.payload.get("record") == "recipe"]
 
@@ -105,7 +105,7 @@ def test_saved_after_user_confirms_then_reused_ranked_first(store: Store) -> Non
     assert last_tool_result(model, 2).startswith("recipe saved: rcp_")
     bot.step("now back up my holiday photos")  # a tool's success report is evidence too
     assert last_tool_result(model, 5).startswith("recipe saved: rcp_")
-    invoices = recipes_of(store).find("Export Invoices", user_id="u")
+    invoices = store.recipes.find("Export Invoices", user_id="u")
     assert invoices is not None and invoices.steps == INVOICE_STEPS
     assert (invoices.successes, invoices.failures, invoices.version) == (1, 0, 1)
     evidence = [
@@ -193,7 +193,7 @@ def test_same_name_is_versioned_not_duplicated(store: Store) -> None:
 def test_outcome_counts_and_retirement(store: Store) -> None:
     reg_model = ScriptedModel([calls(save_invoices()), "saved"])
     agent(store, reg_model).step("done, thanks")
-    recipe = recipes_of(store).find("export invoices", user_id="u")
+    recipe = store.recipes.find("export invoices", user_id="u")
     assert recipe is not None
     outcome = ("recipe_outcome", {"recipe_id": recipe.id, "success": True})
     failed = (
@@ -226,16 +226,16 @@ def test_outcome_counts_and_retirement(store: Store) -> None:
     for message in ("it failed this time", "failed again", "still failing"):
         bot.step(message)
     # 3 failures of 5 is a failure rate of exactly 0.6: not yet retired
-    assert recipes_of(store).get(recipe.id, user_id="u").status == "active"
+    assert store.recipes.get(recipe.id, user_id="u").status == "active"
     bot.step("nope, it broke again")
     assert "retired" in last_tool_result(model, 11)
-    retired = recipes_of(store).get(recipe.id, user_id="u")
+    retired = store.recipes.get(recipe.id, user_id="u")
     assert (retired.successes, retired.failures, retired.status) == (2, 4, "retired")
     assert retired.notes[-1] == "failed: export button moved"
     bot.step("failed")  # outcomes still count, the recipe stays retired
-    assert recipes_of(store).get(recipe.id, user_id="u").failures == 5
+    assert store.recipes.get(recipe.id, user_id="u").failures == 5
     # never returned again
-    assert recipes_of(store).candidates(user_id="u") == []
+    assert store.recipes.candidates(user_id="u") == []
     model = ScriptedModel([calls(("recipe_search", {"task": "export invoices as CSV"})), "ok"])
     agent(store, model, session="s3").step("export invoices")
     assert last_tool_result(model, 1).startswith("no saved recipe")
@@ -326,7 +326,7 @@ def test_tool_success_reports() -> None:
 def test_matching_recipe_pages_in_ranked_by_success(store: Store) -> None:
     from memvisor.paging.pagein import PageIn
 
-    recipes = recipes_of(store)
+    recipes = store.recipes
     ids = {}
     for name, worked in (("export invoices via web", False), ("export invoices via api", True)):
         ids[name] = recipes.save(

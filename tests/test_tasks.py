@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-import memvisor.tools.recipes as tool_recipes
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
@@ -18,7 +17,6 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.tasks import TaskStore
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.registry import ToolRegistry
-from memvisor.tools.tasks import tasks_of
 
 
 def registry() -> ToolRegistry:
@@ -93,7 +91,7 @@ def test_interrupted_batch_is_resumed_after_restart(tmp_path: Path, clock: Manua
 
         model = ScriptedModel([call("task_status"), resume, "Renamed photo 8."])
         agent(store, model, "s2").step("continue")
-        task = tasks_of(store).get("rename-photos", user_id="u")
+        task = store.tasks.get("rename-photos", user_id="u")
         assert (task.completed, task.total, task.status) == (8, 20, "open")
         assert task.last_success == photo.format(8, 8)
         assert "continue at: item 9 of 20" in tool_output(model, 2)
@@ -158,6 +156,6 @@ def test_store_from_migration_003_gains_recipes_and_tasks(
     assert migrate(conn, upto="003_summaries_episodes_usage")[-1] == "003_summaries_episodes_usage"
     conn.close()
     with Store.open(data, embedder="hash", clock=clock) as store:
-        tasks_of(store).upsert("t1", user_id="u", trace_id="t", total=2, completed=1)
-        assert tasks_of(store).get("t1", user_id="u").next_item == 2
-        assert tool_recipes.recipes_of(store).list(user_id="u") == []
+        store.tasks.upsert("t1", user_id="u", trace_id="t", total=2, completed=1)
+        assert store.tasks.get("t1", user_id="u").next_item == 2
+        assert store.recipes.list(user_id="u") == []

@@ -9,12 +9,12 @@ shows one (the user confirms, or a non-memory tool reports it).
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from memvisor.errors import ToolError, UserError
-from memvisor.storage.recipes import Recipe, RecipeStore
+from memvisor.storage.recipes import Recipe
 from memvisor.tools.context import ToolContext
 from memvisor.tools.registry import tool
 
@@ -59,12 +59,6 @@ _TOOL_REPORTS_FAILURE = re.compile(
     re.IGNORECASE,
 )
 _NO_FAILURES = re.compile(r"\b(0|no|zero) (errors?|failures?|failed)\b", re.IGNORECASE)
-
-
-def recipes_of(store: Any) -> RecipeStore:
-    """The store's RecipeStore if attached, else one over the same database."""
-    attached = getattr(store, "recipes", None)
-    return attached if isinstance(attached, RecipeStore) else RecipeStore(store.db, store.clock)
 
 
 def user_confirms_success(message: str) -> bool:
@@ -168,7 +162,7 @@ def recipe_search(
     Bad: recipe_search(task="help") (describe the task itself).
     """
     try:
-        matches = recipes_of(ctx.store).search(
+        matches = ctx.store.recipes.search(
             task, user_id=ctx.user_id, embedder=ctx.store.embedder, limit=limit
         )
     except UserError as exc:

@@ -13,15 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from memvisor.storage.session_state import SessionState
 from memvisor.tools.context import ToolContext
 from memvisor.tools.registry import tool
-
-
-def state_of(store: Any) -> SessionState:
-    """The store's SessionState if attached, else one over the same database."""
-    attached = getattr(store, "session_state", None)
-    return attached if isinstance(attached, SessionState) else SessionState(store.db, store.clock)
 
 
 @tool(shed=6)

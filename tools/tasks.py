@@ -6,13 +6,13 @@ Each ``task_update`` commits before it returns, so "how far along are we?" and
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from memvisor.errors import ToolError, UserError
 from memvisor.storage.clock import iso
-from memvisor.storage.tasks import TaskState, TaskStore
+from memvisor.storage.tasks import TaskState
 from memvisor.tools.context import ToolContext
 from memvisor.tools.registry import tool
 
@@ -21,12 +21,6 @@ TaskId = Annotated[
 ]
 Count = Annotated[int | None, Field(description="A count of items.", ge=0)]
 SHOWN_ERRORS = 3
-
-
-def tasks_of(store: Any) -> TaskStore:
-    """The store's TaskStore if attached, else one over the same database."""
-    attached = getattr(store, "tasks", None)
-    return attached if isinstance(attached, TaskStore) else TaskStore(store.db, store.clock)
 
 
 def describe_task(task: TaskState) -> str:
@@ -99,7 +93,7 @@ def task_status(
     Good: task_status() when the user says "continue" and you do not know the task id.
     Bad: guessing progress from the conversation instead of calling task_status.
     """
-    tasks = tasks_of(ctx.store)
+    tasks = ctx.store.tasks
     try:
         found = (
             [tasks.get(task_id, user_id=ctx.user_id)]

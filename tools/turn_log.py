@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from memvisor.errors import WriteRefused
 
@@ -18,8 +17,6 @@ class TurnLog:
     memory_ids: list[str] = field(default_factory=list)
     # What the firewall changed (masked, tagged), told to the model after the tool's result.
     firewall_notes: list[str] = field(default_factory=list)
-    # The verdict of the turn's latest write (its provenance and confidence, for the record).
-    last_verdict: Any = None
 
     def count_write(self) -> None:
         """Record one memory write; refuse it once the turn's cap is reached."""

@@ -25,7 +25,7 @@ from .crossuser import cross_user_reasons
 from .injection import inspect_text, signals, standing_rules
 from .proposal import AUTHORITATIVE, FirewallVerdict, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, support, terms
-from .schema import SchemaViolation, check_schema, write_kind
+from .schema import SchemaViolation, check_schema
 from .secrets import is_secret_predicate, mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 
@@ -117,7 +117,7 @@ class Firewall:
 
     def _check(self, proposal: WriteProposal) -> FirewallVerdict:
         try:
-            args, notes = check_schema(
+            kind, args, notes = check_schema(
                 proposal.tool,
                 proposal.arguments,
                 self.config,
@@ -125,7 +125,6 @@ class Firewall:
             )
         except SchemaViolation as bad:
             return FirewallVerdict(verdict="reject", reasons=[bad.reason], message=bad.message)
-        kind = write_kind(proposal.tool)
         review = _Review(proposal, kind, args, reasons=notes)
         memory = proposal.memory or (
             StoreMemory(self.store, proposal.user_id) if self.store is not None else None

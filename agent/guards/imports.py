@@ -32,7 +32,7 @@ from memvisor.storage.records import CoreBlock, Event, QuarantineItem
 
 from .firewall import Firewall
 from .proposal import FirewallVerdict, WriteProposal
-from .secrets import redact_secrets
+from .secrets import redact_in
 
 _DROP = ("secret:nothing_left", "secret:predicate")
 _TURNS = ("user_message", "assistant_message")
@@ -167,13 +167,13 @@ def screen_import(
         kept = judge("recipe_save", recipe.id, args, recipe.source_event_ids)
         if kept is not None:
             # Old steps and notes are not offered as steps; they are only masked.
-            history = [v.model_copy(update={"steps": _masked(v.steps)}) for v in recipe.history]
+            history = [v.model_copy(update={"steps": redact_in(v.steps)}) for v in recipe.history]
             update = {
                 "name": kept["name"],
                 "trigger": kept["trigger"],
                 "steps": list(kept["steps"]),
                 "history": history,
-                "notes": _masked(recipe.notes),
+                "notes": redact_in(recipe.notes),
             }
             recipes.append(recipe.model_copy(update=update))
     tasks = []
@@ -192,7 +192,7 @@ def screen_import(
         }
         kept = judge("task_update", task.task_id, args, [])
         if kept is not None:
-            errors = _masked(task.errors[:-1]) + ([kept["error"]] if task.errors else [])
+            errors = redact_in(task.errors[:-1]) + ([kept["error"]] if task.errors else [])
             update = {"title": kept["title"], "last_success": kept["last_success"]}
             tasks.append(task.model_copy(update={**update, "errors": errors}))
     slots = []
@@ -204,7 +204,9 @@ def screen_import(
         kept = judge("state_set", key, {"key": slot.key, "value": slot.value}, [])
         if kept is not None:
             slots.append(slot.model_copy(update={"value": kept["value"]}))
-    quarantine = [q.model_copy(update={"arguments": _masked(q.arguments)}) for q in doc.quarantine]
+    quarantine = [
+        q.model_copy(update={"arguments": redact_in(q.arguments)}) for q in doc.quarantine
+    ]
     screened_doc = doc.model_copy(
         update={
             "facts": facts,
@@ -291,7 +293,7 @@ class _Judge:
             self.counts["dropped"] += 1
             return None
         self.counts["quarantined"] += 1
-        held = _masked(stored)
+        held = redact_in(stored)
         item_id = _held_id(self.user_id, tool, record_id, held)
         if item_id in self.held_ids:
             return None
@@ -340,15 +342,4 @@ def _held_id(user_id: str, tool: str, record_id: str, arguments: dict[str, Any])
 def _masked_turn(event: Event) -> Event:
     if event.kind not in _TURNS:
         return event
-    return event.model_copy(update={"payload": _masked(event.payload)})
-
-
-def _masked(value: Any) -> Any:
-    """Every string in a JSON-like value with its secrets masked (object keys left alone)."""
-    if isinstance(value, str):
-        return redact_secrets(value)[0]
-    if isinstance(value, list | tuple):
-        return [_masked(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _masked(v) for k, v in value.items()}
-    return value
+    return event.model_copy(update={"payload": redact_in(event.payload)})

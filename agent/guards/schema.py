@@ -1,8 +1,8 @@
 """The shape of a write: a known kind, typed arguments, a whitelisted label, a sane predicate, size.
 
 ``check_schema`` validates a proposal against its kind's model (``memory.writes``) and returns
-the normalised arguments and notes, or raises ``SchemaViolation`` with a machine-readable reason
-and a message telling the writer how to fix the call.
+the kind, the normalised arguments and notes, or raises ``SchemaViolation`` with a
+machine-readable reason and a message telling the writer how to fix the call.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def write_kind(tool: str) -> type[Write]:
 
 def check_schema(
     tool: str, arguments: dict[str, Any], config: FirewallConfig, *, check_label: bool = True
-) -> tuple[dict[str, Any], list[str]]:
-    """Validate one proposal; return (normalised arguments, notes)."""
+) -> tuple[type[Write], dict[str, Any], list[str]]:
+    """Validate one proposal; return (its kind, the normalised arguments, notes)."""
     kind = write_kind(tool)
     if not isinstance(arguments, dict):
         raise SchemaViolation("schema:type:arguments", f"{tool} takes an object of arguments")
@@ -62,7 +62,7 @@ def check_schema(
     if tool == "fact_remember":
         notes += _check_predicate(args, config)
     _check_sizes(kind, args, config)
-    return args, notes
+    return kind, args, notes
 
 
 def _violation(tool: str, kind: type[Write], exc: ValidationError) -> SchemaViolation:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from typing import Any
+
+from memvisor.agent.memory.writes import map_strings
 
 SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     "private_key": re.compile(
@@ -190,3 +193,8 @@ def is_secret_predicate(predicate: str) -> bool:
 
 def strip_markers(text: str) -> str:
     return _MARKER.sub(" ", text)
+
+
+def redact_in(value: Any) -> Any:
+    """Every string of a JSON-like value with its secrets masked (object keys left alone)."""
+    return map_strings(value, lambda text: redact_secrets(text)[0])

@@ -6,8 +6,9 @@ firewall, so importing this package must not import ``api`` up front.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memvisor.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .api import Memory, WriteOutcome
@@ -17,7 +18,4 @@ __all__ = ["Memory", "WriteOutcome"]
 _LAZY = {"Memory": ".api", "WriteOutcome": ".api"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -25,7 +25,7 @@ from memvisor.agent.guards.proposal import (
     WriteGuard,
     WriteProposal,
 )
-from memvisor.agent.guards.secrets import redact_secrets
+from memvisor.agent.guards.secrets import redact_in
 from memvisor.errors import FirewallRejected, WriteHeld
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.storage import Store
@@ -38,7 +38,6 @@ from memvisor.tools.turn_log import TurnLog
 from . import writes
 from .perform import WriteScope, perform
 from .release import ReleaseResult, release_quarantined
-from .writes import map_strings
 
 
 class WriteOutcome(BaseModel):
@@ -56,10 +55,6 @@ class WriteOutcome(BaseModel):
     detail: str = ""
     trace_id: str = ""
     record: Any = Field(default=None, exclude=True, repr=False)
-
-    def text(self) -> str:
-        """The outcome in one line, the firewall's note after the record's."""
-        return f"{self.detail} ({self.message})" if self.message else self.detail
 
 
 class Memory:
@@ -138,8 +133,6 @@ class Memory:
             memory=StoreMemory(self.store, user_id),
         )
         verdict = self._judge(proposal)
-        if turn is not None:
-            turn.last_verdict = verdict
         stored = verdict.stored if verdict.stored is not None else arguments
         held = (
             self._hold(proposal, stored, verdict, sources)
@@ -261,7 +254,7 @@ class Memory:
         """Log a command the user typed; it is the source event of what the command writes.
 
         The event log keeps no secret in clear either: the arguments are logged masked."""
-        masked = map_strings(arguments, lambda text: redact_secrets(text)[0])
+        masked = redact_in(arguments)
         event = self.store.events.append(
             user_id=user_id,
             kind="user_command",

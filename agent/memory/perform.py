@@ -52,19 +52,16 @@ def perform(store: Store, write: w.Write, scope: WriteScope) -> Performed:
 
 
 def _log(store: Store, conn: Any, scope: WriteScope, record: str, **payload: Any) -> None:
-    store.events.append_in(
+    store.log_write(
         conn,
         user_id=scope.user_id,
-        kind="memory_write",
         trace_id=scope.trace_id,
         session_id=scope.session_id,
-        payload={
-            "record": record,
-            **payload,
-            **scope.note,
-            "origin": scope.origin,
-            "source_event_ids": list(scope.source_event_ids),
-        },
+        record=record,
+        **payload,
+        **scope.note,
+        origin=scope.origin,
+        source_event_ids=list(scope.source_event_ids),
     )
 
 

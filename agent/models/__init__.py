@@ -7,9 +7,10 @@ HTTP client.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall, Usage
+from memvisor.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from memvisor.agent.models.names import model_from_name
@@ -36,9 +37,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'memvisor.agent.models' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
