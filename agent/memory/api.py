@@ -61,12 +61,24 @@ class Memory:
     """Guarded reads and writes over one ``Store``; one object serves every user."""
 
     def __init__(
-        self, store: Store, *, guard: WriteGuard | None, tokens: TokenCounter | None = None
+        self,
+        store: Store,
+        *,
+        guard: WriteGuard | None,
+        tokens: TokenCounter | None = None,
+        model_name: str | None = None,
     ) -> None:
         self.store = store
         self.guard = guard
-        # Core block limits are in tokens of the served model.
-        self.tokens = tokens or counter_for_model(None)
+        # Core block limits are in tokens of the served model; its tokenizer loads on the
+        # first block write (~150 ms), not for every command that opens memory.
+        self._tokens = tokens
+        self._model_name = model_name
+
+    def count_tokens(self, text: str) -> int:
+        if self._tokens is None:
+            self._tokens = counter_for_model(self._model_name)
+        return self._tokens.count(text)
 
     @classmethod
     def open(
@@ -84,7 +96,7 @@ class Memory:
 
             guard = Firewall()
         store = Store.open(data_dir, embedder=embedder, clock=clock)
-        return cls(store, guard=guard, tokens=counter_for_model(model_name))
+        return cls(store, guard=guard, model_name=model_name)
 
     def close(self) -> None:
         self.store.close()
@@ -162,7 +174,7 @@ class Memory:
             trace_id=trace_id,
             session_id=session_id,
             source_event_ids=sources,
-            count_tokens=self.tokens.count,
+            count_tokens=self.count_tokens,
             provenance=verdict.provenance,
             confidence=verdict.confidence,
             note=note or {},
