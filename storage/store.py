@@ -161,6 +161,7 @@ class Store:
         valid_from: datetime | None = None,
         valid_until: datetime | None = None,
         origin: str = "model",
+        note: dict[str, Any] | None = None,
     ) -> FactWrite:
         with self.db.transaction() as conn:
             write = self.facts.remember(
@@ -187,6 +188,7 @@ class Store:
                     origin=origin,
                     previous=write.previous.id if write.previous else None,
                     source_event_ids=list(source_event_ids),
+                    **(note or {}),
                 )
         if write.fact is not None and write.action != "confirmed":
             self._queue(MEMORY_TABLE, fact_item, write.fact)
@@ -206,6 +208,7 @@ class Store:
         session_id: str | None = None,
         source_event_ids: Sequence[str] = (),
         origin: str = "cli",
+        note: dict[str, Any] | None = None,
     ) -> FactWrite:
         """A new version superseding ``fact_id``; it names the edit's own source events."""
         with self.db.transaction() as conn:
@@ -230,6 +233,7 @@ class Store:
                 origin=origin,
                 previous=fact_id,
                 source_event_ids=list(source_event_ids),
+                **(note or {}),
             )
         self._queue(MEMORY_TABLE, fact_item, write.fact)
         return write
@@ -244,6 +248,7 @@ class Store:
         source_event_ids: Sequence[str] = (),
         meta: dict[str, Any] | None = None,
         origin: str = "model",
+        note: dict[str, Any] | None = None,
     ) -> Passage:
         with self.db.transaction() as conn:
             passage = self.passages.insert(
@@ -263,6 +268,7 @@ class Store:
                 id=passage.id,
                 origin=origin,
                 source_event_ids=list(source_event_ids),
+                **(note or {}),
             )
         self._queue(MEMORY_TABLE, passage_item, passage)
         return passage

@@ -243,4 +243,8 @@ def test_release_replays_the_held_write_through_the_same_pipeline(store: Store) 
     sources = [
         e.payload["source"] for e in store.events.list(user_id="u", kinds=["firewall_verdict"])
     ]
+    (written,) = store.events.list(user_id="u", kinds=["memory_write"])
+    assert (
+        written.payload["quarantine_id"] == item and written.payload["origin"] == "user_confirmed"
+    )
     assert sources == ["model", "user_confirmed"]

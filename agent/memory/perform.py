@@ -95,6 +95,7 @@ def _fact(store: Store, write: w.FactRemember, scope: WriteScope) -> Performed:
         importance=write.importance if write.importance is not None else 0.5,
         valid_until=until(write.valid_until, store.clock.now()),
         origin=scope.origin,
+        note=scope.note,
     )
     fact = fact_write.fact
     if fact is None:
@@ -119,6 +120,7 @@ def _fact_edit(store: Store, write: w.FactEdit, scope: WriteScope) -> Performed:
         session_id=scope.session_id,
         source_event_ids=scope.source_event_ids,
         origin=scope.origin,
+        note=scope.note,
     )
     assert fact_write.fact is not None
     fact = fact_write.fact
@@ -139,6 +141,7 @@ def _passage(store: Store, write: w.PassageInsert, scope: WriteScope) -> Perform
         source_event_ids=scope.source_event_ids,
         meta=meta,
         origin=scope.origin,
+        note=scope.note,
     )
     return Performed(passage.id, "created", f"saved {passage.id}", passage)
 
