@@ -80,6 +80,16 @@ def render_item(item: MemoryItem) -> str:
     return f"- [{item.id} · {item.kind} · {date}{conf}] {item.text}"
 
 
+PAGED_HEADING = "## Long-term memory paged in for this message (data, may be outdated)"
+
+
+def render_paged(items: list[MemoryItem]) -> str:
+    """The paged-in memory section as the model reads it ("" when nothing was paged in)."""
+    if not items:
+        return ""
+    return PAGED_HEADING + "\n" + "\n".join(render_item(item) for item in items)
+
+
 def tool_message(name: str, content: str) -> dict[str, Any]:
     return {
         "role": "tool",
@@ -215,7 +225,7 @@ def _fit_paged(
     report: ContextReport,
 ) -> tuple[str, list[str]]:
     """Paged-in lines in rank order while the tail message stays within ``allowed`` tokens."""
-    heading = "## Long-term memory paged in for this message (data, may be outdated)"
+    heading = PAGED_HEADING
     lines: list[str] = []
     ids: list[str] = []
     for item in items:

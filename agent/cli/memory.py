@@ -9,9 +9,10 @@ from typing import Any, cast
 import click
 
 from memvisor.agent.memory.api import WriteOutcome
+from memvisor.agent.memory.reads import fact_history, get_record
 from memvisor.errors import UserError
 from memvisor.paging.pagein import MemoryItem, PageIn
-from memvisor.storage import CoreBlock, Fact, FactWrite, Passage, Store
+from memvisor.storage import CoreBlock, Fact, FactWrite, Passage
 from memvisor.storage.clock import parse_time
 from memvisor.storage.store import SearchKind
 
@@ -113,10 +114,10 @@ def list_cmd(
 @click.argument("record_id")
 @common_options
 def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Show one record: a fact, passage, episode, quarantined write, event or core block label."""
+    """Show one record: fct_, psg_, eps_, qtn_, evt_, rcp_ or task:ID, or a core block label."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
-        record = _get_record(store, record_id, inv.user_id)
+        record = get_record(store, record_id, user_id=inv.user_id).model_dump(mode="json")
         if record_id.startswith(ARCHIVABLE):
             record["archived"] = archive_note(store, record_id, inv.user_id)
     if as_json:
@@ -129,23 +130,6 @@ def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bo
                 f"restore with `memvisor memory restore {record_id}`"
             )
         click.echo(f"{key}: {value}")
-
-
-def _get_record(store: Store, record_id: str, user_id: str) -> dict[str, Any]:
-    if record_id.startswith("fct_"):
-        return store.facts.get(record_id, user_id=user_id).model_dump(mode="json")
-    if record_id.startswith("psg_"):
-        return store.passages.get(record_id, user_id=user_id).model_dump(mode="json")
-    if record_id.startswith("eps_"):
-        return store.episodes.get(record_id, user_id=user_id).model_dump(mode="json")
-    if record_id.startswith("qtn_"):
-        return store.quarantine.get(record_id, user_id=user_id).model_dump(mode="json")
-    if record_id.startswith("evt_"):
-        event = store.events.get(record_id, user_id=user_id)
-        if event is None:
-            raise UserError(f"no event {record_id!r} for user {user_id!r}")
-        return event.model_dump(mode="json")
-    return store.core.get(record_id, user_id=user_id).model_dump(mode="json")
 
 
 @memory.command("search")
@@ -411,18 +395,15 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
     """Every version of a fact with the events it came from."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
-        versions = store.facts.history(fact_id, user_id=inv.user_id)
-        sources = {
-            v.id: store.events.many(v.source_event_ids, user_id=inv.user_id) for v in versions
-        }
+        versions = fact_history(store, fact_id, user_id=inv.user_id)
     if as_json:
         emit_json(
             {
                 "id": fact_id,
                 "versions": [
                     {
-                        **v.model_dump(mode="json"),
-                        "source_events": [e.model_dump(mode="json") for e in sources[v.id]],
+                        **v.fact.model_dump(mode="json"),
+                        "source_events": [e.model_dump(mode="json") for e in v.source_events],
                     }
                     for v in versions
                 ],
@@ -430,8 +411,8 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
         )
         return
     for v in versions:
-        click.echo(_fact_line(v))
-        for event in sources[v.id]:
+        click.echo(_fact_line(v.fact))
+        for event in v.source_events:
             click.echo(
                 f"    from {event.id} ({event.kind}, {event.ts.isoformat()}): "
                 f"{json.dumps(event.payload, ensure_ascii=False)[:160]}"

@@ -11,6 +11,7 @@ closed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +27,19 @@ from memvisor.agent.guards.proposal import (
     WriteProposal,
 )
 from memvisor.agent.guards.secrets import redact_in
-from memvisor.errors import FirewallRejected, WriteHeld
+from memvisor.errors import FirewallRejected, UserError, WriteHeld
+from memvisor.paging.pagein import RELEVANCE_FLOOR
 from memvisor.paging.tokens import TokenCounter, counter_for_model
-from memvisor.storage import Store
+from memvisor.storage import CoreBlock, Store
 from memvisor.storage.clock import Clock
 from memvisor.storage.export import export_user
 from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
-from . import writes
+from . import reads, writes
 from .perform import WriteScope, perform
+from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, release_quarantined
 
 
@@ -193,6 +196,85 @@ class Memory:
             detail=done.detail,
             trace_id=trace_id,
             record=done.record,
+        )
+
+    # -- the Python API: a few lines in someone else's agent ---------------------------------
+
+    def add(
+        self,
+        content: str | Sequence[dict[str, Any]],
+        *,
+        user: str,
+        session: str | None = None,
+        origin: Origin = "user",
+    ) -> WriteOutcome:
+        """Log a message (text is the user's) or a conversation (``[{"role", "content"}]``)
+        as turns, screened by the firewall and indexed so search and page-in find them."""
+        messages = [{"role": "user", "content": content}] if isinstance(content, str) else content
+        arguments = {"messages": list(messages), "session_id": session}
+        return self.write("conversation_add", arguments, user_id=user, origin=origin)
+
+    def search(
+        self,
+        query: str,
+        *,
+        user: str,
+        k: int = 10,
+        kinds: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+    ) -> list[MemoryHit]:
+        """Page-in's ranking over every route, best first, with scores, ids and trace ids."""
+        _, items = reads.ranked(self.store, query, user_id=user, limit=k, kinds=kinds, as_of=as_of)
+        trace_id = new_id("trc")
+        self._log_read("search", query, [i.id for i in items], user_id=user, trace_id=trace_id)
+        return [reads.hit(i, trace_id) for i in items]
+
+    def context(
+        self, query: str, *, user: str, budget: int = 800, as_of: datetime | None = None
+    ) -> MemoryContext:
+        """What the agent would page in for ``query``: above the relevance floor, packed by
+        score per token into ``budget`` tokens, rendered as a prompt section."""
+        if not isinstance(budget, int) or budget < 1:
+            raise UserError(f"budget must be a positive number of tokens, got {budget!r}")
+        pagein, items = reads.ranked(
+            self.store,
+            query,
+            user_id=user,
+            limit=20,
+            kinds=None,
+            as_of=as_of,
+            counter=self._tokens,
+            floor=RELEVANCE_FLOOR,
+        )
+        packed = pagein.pack(items, budget_tokens=budget)
+        trace_id = new_id("trc")
+        context = reads.context_of(pagein, packed, query=query, budget=budget, trace_id=trace_id)
+        self._log_read(
+            "context", query, [h.id for h in context.hits], user_id=user, trace_id=trace_id
+        )
+        return context
+
+    def get(self, record_id: str, *, user: str) -> Any:
+        """One record of ``user`` by id (``fct_…``, ``psg_…``, ``eps_…``, ``qtn_…``, ``evt_…``,
+        ``rcp_…``, ``task:ID``) or a core block by label; ``NotFound`` otherwise."""
+        return reads.get_record(self.store, record_id, user_id=user)
+
+    def history(self, fact_id: str, *, user: str) -> list[FactVersion]:
+        """Every version of a fact, oldest first, with the events each came from."""
+        return reads.fact_history(self.store, fact_id, user_id=user)
+
+    def core(self, *, user: str) -> list[CoreBlock]:
+        """The user's core blocks (always in the agent's context)."""
+        return self.store.core.list(user_id=user)
+
+    def _log_read(
+        self, what: str, query: str, ids: list[str], *, user_id: str, trace_id: str
+    ) -> None:
+        self.store.events.append(
+            user_id=user_id,
+            kind="memory_read",
+            trace_id=trace_id,
+            payload={"tool": f"api:{what}", "query": query[:500], "ids": ids},
         )
 
     def forget(

@@ -274,6 +274,24 @@ def _state(store: Store, write: w.StateSet, scope: WriteScope) -> Performed:
     return Performed(f"state:{write.key}", action, f"state {write.key}: {action}", write.value)
 
 
+def _conversation(store: Store, write: w.ConversationAdd, scope: WriteScope) -> Performed:
+    session = write.session_id or scope.session_id
+    events = store.log_turns(
+        [
+            {
+                "role": m.role,
+                "content": m.content,
+                "session_id": session,
+                "trace_id": scope.trace_id,
+            }
+            for m in write.messages
+        ],
+        user_id=scope.user_id,
+    )
+    detail = f"logged {len(events)} message(s)" + (f" in session {session}" if session else "")
+    return Performed(events[0].id, "logged", detail, events)
+
+
 def _forget(store: Store, write: w.Forget, scope: WriteScope) -> Performed:
     report = store.forget(
         write.record_id,
@@ -301,5 +319,6 @@ _PERFORMERS: dict[type[w.Write], Callable[[Store, Any, WriteScope], Performed]] 
     w.RecipeSave: _recipe,
     w.RecipeOutcome: _recipe_outcome,
     w.StateSet: _state,
+    w.ConversationAdd: _conversation,
     w.Forget: _forget,
 }

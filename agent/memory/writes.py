@@ -165,6 +165,25 @@ class StateSet(Write):
     value: Any = None  # any JSON value; None deletes the slot
 
 
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: Text
+
+
+class ConversationAdd(Write):
+    """Messages of someone else's conversation, logged and indexed as turns (``Memory.add``)."""
+
+    kind: ClassVar[str] = "conversation_add"
+    stored_text: ClassVar[tuple[str, ...]] = ("messages",)
+    main: ClassVar[str] = "messages"
+    claim: ClassVar[bool] = False
+
+    messages: list[Message] = Field(min_length=1, max_length=200)
+    session_id: str | None = None
+
+
 class Forget(Write):
     """Forgetting stores nothing; it passes the pipeline so that every write has a verdict."""
 
@@ -189,6 +208,7 @@ WRITE_KINDS: dict[str, type[Write]] = {
         RecipeSave,
         RecipeOutcome,
         StateSet,
+        ConversationAdd,
         Forget,
     )
 }
