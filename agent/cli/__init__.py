@@ -19,6 +19,7 @@ from .common import CliState, MemvisorGroup, emit_error
 from .eval import eval_group
 from .firewall import firewall_group
 from .health import health
+from .mcp_cmd import mcp_cmd
 from .memory import memory
 from .replay import replay_cmd
 from .tools_cmd import tools
@@ -40,7 +41,18 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
-for command in (memory, chat, replay_cmd, trace, tools, bench, eval_group, health, firewall_group):
+for command in (
+    memory,
+    chat,
+    replay_cmd,
+    trace,
+    tools,
+    bench,
+    eval_group,
+    health,
+    firewall_group,
+    mcp_cmd,
+):
     cli.add_command(command)
 
 

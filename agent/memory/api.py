@@ -343,15 +343,22 @@ class Memory:
         return export_user(self.store, user_id=user_id)
 
     def record_command(
-        self, command: str, arguments: dict[str, Any], *, user_id: str, trace_id: str
+        self,
+        command: str,
+        arguments: dict[str, Any],
+        *,
+        user_id: str,
+        trace_id: str,
+        kind: str = "user_command",
     ) -> str:
-        """Log a command the user typed; it is the source event of what the command writes.
+        """Log a command the user typed (or a server request, ``kind="mcp_request"``); it is
+        the source event of what the command writes.
 
         The event log keeps no secret in clear either: the arguments are logged masked."""
         masked = redact_in(arguments)
         event = self.store.events.append(
             user_id=user_id,
-            kind="user_command",
+            kind=kind,
             trace_id=trace_id,
             payload={"command": command, "arguments": masked},
         )

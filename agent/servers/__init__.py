@@ -1,0 +1,1 @@
+"""Servers over the memory API: ``mcp`` (Model Context Protocol) for other agents' models."""

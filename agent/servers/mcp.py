@@ -1,0 +1,199 @@
+"""``memvisor mcp``: Memvisor's memory as tools for any MCP client's model.
+
+Built on the official SDK's ``MCPServer``. One server serves one user (``--user``): every tool
+reads and writes that user's memory only, through the one guarded memory API. The client's
+model decides what to write, so writes have origin ``model`` and pass the firewall as the
+agent's own tools do; each tool call is logged as an ``mcp_request`` event, which the write
+cites as its source. A tool result says when a write was masked, held or refused, and why.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError as McpToolError
+from pydantic import Field
+
+from memvisor.agent.memory.api import Memory, WriteOutcome
+from memvisor.agent.memory.reads import MemoryHit
+from memvisor.errors import MemvisorError, WriteHeld
+from memvisor.storage.clock import iso
+from memvisor.storage.ids import new_id
+
+INSTRUCTIONS = (
+    "Long-term memory of one user, guarded by a write firewall. Search it (memory_search) or "
+    "fetch the context for a message (memory_context) before answering from memory; save "
+    "lasting facts the user states (memory_remember) and longer notes (memory_save). Writes "
+    "that read as instructions are held for the user to confirm; secrets are masked."
+)
+Kind = Literal["fact", "passage", "turn", "episode", "recipe"]
+
+
+def build_server(memory: Memory, *, user: str) -> MCPServer:
+    """An MCP server over ``memory`` for one user; run it with ``.run("stdio")`` or serve its
+    ``streamable_http_app()``."""
+    server = MCPServer("memvisor", instructions=INSTRUCTIONS, log_level="WARNING")
+    door = _Door(memory, user)
+
+    @server.tool()
+    def memory_remember(
+        subject: Annotated[str, Field(description="Who or what the fact is about, e.g. 'Maya'.")],
+        predicate: Annotated[str, Field(description="Relation in snake_case, e.g. 'lives_in'.")],
+        object: Annotated[str, Field(description="The value, e.g. 'Oslo'.")],
+        confidence: Annotated[float, Field(description="How sure, 0 to 1.", ge=0, le=1)] = 0.9,
+    ) -> str:
+        """Save one fact about the user; a new value for the same subject and predicate
+        replaces the old one (kept in history). Good: subject="Maya", predicate="lives_in",
+        object="Oslo". Bad: predicate="info", object="Maya lives in Oslo and has a dog"."""
+        arguments = {"subject": subject, "predicate": predicate, "object": object}
+        return door.write(
+            "memory_remember", "fact_remember", arguments | {"confidence": confidence}
+        )
+
+    @server.tool()
+    def memory_save(
+        content: Annotated[str, Field(description="Self-contained text with names and dates.")],
+    ) -> str:
+        """Save a longer note (an order, a plan, a document) for later search."""
+        return door.write("memory_save", "archival_memory_insert", {"content": content})
+
+    @server.tool()
+    def memory_search(
+        query: Annotated[str, Field(description="What to look for, in natural words.")],
+        k: Annotated[int, Field(description="How many results.", ge=1, le=50)] = 5,
+        kinds: Annotated[list[Kind] | None, Field(description="Only these kinds.")] = None,
+    ) -> str:
+        """Search the user's memory (facts, notes, past turns, episodes), best first."""
+        hits = door.read(lambda: memory.search(query, user=user, k=k, kinds=kinds))
+        return "\n".join(_hit_line(h) for h in hits) if hits else "no matching memory"
+
+    @server.tool()
+    def memory_context(
+        message: Annotated[str, Field(description="The user's message you are answering.")],
+        budget: Annotated[int, Field(description="Tokens to spend.", ge=50, le=8000)] = 800,
+    ) -> str:
+        """The memory section Memvisor's own agent would put in its prompt for this message:
+        relevant memory only, packed into the token budget."""
+        context = door.read(lambda: memory.context(message, user=user, budget=budget))
+        return context.text or "No stored memory matched this message; ask the user."
+
+    @server.tool()
+    def memory_list(
+        limit: Annotated[int, Field(description="At most this many facts.", ge=1, le=500)] = 50,
+    ) -> str:
+        """The user's current facts, newest last, with their ids."""
+        facts = door.read(lambda: memory.store.facts.list(user_id=user, include_archived=False))
+        lines = [f"{f.id}: {f.text()} (confidence {f.confidence:.2f})" for f in facts[-limit:]]
+        return "\n".join(lines) if lines else "no facts saved"
+
+    @server.tool()
+    def memory_edit(
+        fact_id: Annotated[str, Field(description="The fact's id, e.g. 'fct_01…'.")],
+        object: Annotated[str, Field(description="Its new value.")],
+    ) -> str:
+        """Correct a fact: a new version replaces it (the old one stays in history)."""
+        return door.write("memory_edit", "fact_edit", {"fact_id": fact_id, "object": object})
+
+    @server.tool()
+    def memory_forget(
+        record_id: Annotated[str, Field(description="The id of a fact or note to forget.")],
+    ) -> str:
+        """Forget a record for good (every version), when the user asks you to."""
+        return door.write("memory_forget", "memory_forget", {"record_id": record_id})
+
+    @server.tool()
+    def core_read() -> str:
+        """The user's core memory blocks (profile and persona), with their versions."""
+        blocks = door.read(lambda: memory.core(user=user))
+        return "\n".join(f"<{b.label} v{b.version}>\n{b.value}\n</{b.label}>" for b in blocks)
+
+    @server.tool()
+    def core_append(
+        label: Annotated[str, Field(description="'human' (about the user) or 'persona'.")],
+        content: Annotated[str, Field(description="A line to add to the block.")],
+    ) -> str:
+        """Add a line to a core memory block (lasting facts and standing preferences)."""
+        arguments = {"label": label, "content": content}
+        return door.write("core_append", "core_memory_append", arguments)
+
+    @server.tool()
+    def core_replace(
+        label: Annotated[str, Field(description="'human' or 'persona'.")],
+        old_content: Annotated[str, Field(description="Exact text now in the block.")],
+        new_content: Annotated[str, Field(description="Replacement ('' deletes it).")],
+    ) -> str:
+        """Replace exact text in a core memory block."""
+        arguments = {"label": label, "old_content": old_content, "new_content": new_content}
+        return door.write("core_replace", "core_memory_replace", arguments)
+
+    @server.tool()
+    def memory_confirm(
+        quarantine_id: Annotated[str, Field(description="The held write's id, 'qtn_…'.")],
+        reject: Annotated[bool, Field(description="Discard it instead of storing it.")] = False,
+    ) -> str:
+        """Store (or with reject=true discard) a write the firewall held, once the user has
+        said it is right. A write held as an instruction can be released only by the user
+        (memvisor memory confirm ID --force)."""
+        source = door.request("memory_confirm", {"id": quarantine_id, "reject": reject})
+        result = door.read(
+            lambda: memory.confirm(
+                quarantine_id,
+                user_id=user,
+                trace_id=source[1],
+                reject=reject,
+                source_event_ids=[source[0]],
+            )
+        )
+        if result.status == "rejected":
+            return f"{result.id} discarded"
+        return f"{result.id} released: {result.detail}"
+
+    return server
+
+
+class _Door:
+    """The server's one way in: log the request, call the memory API, say what happened."""
+
+    def __init__(self, memory: Memory, user: str) -> None:
+        self.memory = memory
+        self.user = user
+
+    def request(self, tool: str, arguments: dict[str, Any]) -> tuple[str, str]:
+        trace_id = new_id("trc")
+        event = self.memory.record_command(
+            tool, arguments, user_id=self.user, trace_id=trace_id, kind="mcp_request"
+        )
+        return event, trace_id
+
+    def write(self, tool: str, kind: str, arguments: dict[str, Any]) -> str:
+        event, trace_id = self.request(tool, arguments)
+        outcome = self.read(
+            lambda: self.memory.write(
+                kind,
+                arguments,
+                user_id=self.user,
+                origin="model",
+                trace_id=trace_id,
+                source_event_ids=[event],
+            )
+        )
+        return _said(outcome)
+
+    def read(self, call: Any) -> Any:
+        try:
+            return call()
+        except WriteHeld as held:
+            raise McpToolError(f"not saved yet: {held}") from None
+        except MemvisorError as exc:  # refused, a bad id, a limit: the message says the fix
+            raise McpToolError(str(exc)) from None
+
+
+def _said(outcome: WriteOutcome) -> str:
+    if outcome.verdict == "redact":
+        return f"{outcome.detail}; {outcome.message} ({', '.join(outcome.reasons)})"
+    return outcome.detail
+
+
+def _hit_line(hit: MemoryHit) -> str:
+    return f"{hit.id} ({hit.kind}, {iso(hit.ts)[:10]}, score {hit.score:.2f}): {hit.text}"
