@@ -59,6 +59,10 @@ _ROW_TABLES = (
     "archived",
     "memory_usage",
 )
+# Tables with a user_id that an export leaves out, and why.
+NOT_EXPORTED = {
+    "api_keys": "credentials of one server: make new keys with `memvisor keys create`",
+}
 
 
 class ExportDocument(BaseModel):

@@ -230,6 +230,18 @@ _FACT_REVISIONS = _sql(
     """ALTER TABLE facts ADD COLUMN rev BIGINT DEFAULT nextval('fact_rev')""",
 )
 
+_API_KEYS = _sql(
+    # Only a key's SHA-256 is kept: the key itself is shown once, when it is created.
+    """CREATE TABLE api_keys (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        key_hash VARCHAR NOT NULL UNIQUE,
+        created_at TIMESTAMP NOT NULL,
+        revoked_at TIMESTAMP
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -239,6 +251,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("006_archive_and_session_state", _ARCHIVE_AND_SESSION_STATE),
     Migration("007_episode_participants", _EPISODE_PARTICIPANTS),
     Migration("008_fact_revisions", _FACT_REVISIONS),
+    Migration("009_api_keys", _API_KEYS),
 )
 
 

@@ -16,6 +16,7 @@ from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 
+from .api_keys import ApiKeys
 from .archive import (
     Archive,
     ArchivedRecord,
@@ -95,6 +96,7 @@ class Store:
         self.tasks = TaskStore(self.db, self.clock)
         self.session_state = SessionState(self.db, self.clock)
         self.archive = Archive(self.db, self.clock)
+        self.api_keys = ApiKeys(self.db, self.clock)
 
     @classmethod
     def open(

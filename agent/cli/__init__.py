@@ -22,6 +22,7 @@ from .health import health
 from .mcp_cmd import mcp_cmd
 from .memory import memory
 from .replay import replay_cmd
+from .serve import keys_group, serve_cmd
 from .tools_cmd import tools
 from .trace import trace
 
@@ -52,6 +53,8 @@ for command in (
     health,
     firewall_group,
     mcp_cmd,
+    serve_cmd,
+    keys_group,
 ):
     cli.add_command(command)
 

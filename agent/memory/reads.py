@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memvisor.agent.guards.secrets import redact_secrets
-from memvisor.errors import UserError
+from memvisor.errors import NotFound, UserError
 from memvisor.paging.assembler import render_paged
 from memvisor.paging.pagein import ALL_KINDS, MemoryItem, PageIn
 from memvisor.paging.tokens import TokenCounter
@@ -146,7 +146,7 @@ def get_record(store: Store, record_id: str, *, user_id: str) -> Any:
     if prefix == "evt_":
         event = store.events.get(record_id, user_id=user_id)
         if event is None:
-            raise UserError(f"no event {record_id!r} for user {user_id!r}")
+            raise NotFound(f"no event {record_id!r} for user {user_id!r}")
         return event
     if record_id.startswith("task:"):
         return store.tasks.get(record_id.removeprefix("task:"), user_id=user_id)

@@ -1,0 +1,265 @@
+"""``memvisor serve``: the memory API over HTTP (FastAPI; OpenAPI at ``/docs``).
+
+Every route but ``/v1/health`` needs ``Authorization: Bearer <key>``; a key is bound to one
+user (``memvisor keys create --user NAME``), and every call reads and writes that user's
+memory only. An id of another user's record answers 404, exactly like an id that does not
+exist. Writes go through the one guarded memory API; a bad request is a 4xx whose JSON body
+names the field, never a 500.
+"""
+
+# No ``from __future__ import annotations``: FastAPI reads the routes' annotations at
+# definition time, and the ``User`` dependency is local to ``create_app``.
+import threading
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from loguru import logger
+from pydantic import BaseModel
+
+from memvisor.agent.memory.api import Memory, WriteOutcome
+from memvisor.agent.trace import trace_chain
+from memvisor.errors import (
+    FirewallRejected,
+    MemvisorError,
+    NotFound,
+    StorageError,
+    UserError,
+    VersionConflict,
+    WriteHeld,
+)
+from memvisor.evals.health import health_report, prometheus_text
+
+from .rest_models import AddBody, ConfirmBody, ContextBody, PatchBody, SearchBody
+
+
+class Unauthorized(Exception):
+    pass
+
+
+def create_app(memory: Memory) -> FastAPI:
+    """The REST app over one open ``Memory`` (the process owns its data directory)."""
+    app = FastAPI(
+        title="Memvisor",
+        description="Guarded long-term memory for agents: every write passes the firewall.",
+        version="0.1.0",
+    )
+    # One gate for the store: DuckDB's connection and the search index are one process's,
+    # and a request's reads and writes must see one state. Requests queue here, never race.
+    gate = threading.RLock()
+    bearer = HTTPBearer(auto_error=False)
+
+    def user_of(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> str:
+        if credentials is None or credentials.scheme.lower() != "bearer":
+            raise Unauthorized("send an API key: Authorization: Bearer mvk_…")
+        with gate:
+            user = memory.store.api_keys.user_of(credentials.credentials)
+        if user is None:
+            raise Unauthorized("unknown or revoked API key")
+        return user
+
+    User = Annotated[str, Depends(user_of)]
+
+    def guarded(call: Callable[[], Any]) -> Any:
+        with gate:
+            return call()
+
+    def write(
+        user: str, route: str, kind: str, arguments: dict[str, Any], **options: Any
+    ) -> dict[str, Any]:
+        """One write, citing its request: an ``api_request`` event (secrets masked)."""
+        trace_id = _trace()
+
+        def run() -> WriteOutcome:
+            source = memory.record_command(
+                route, arguments, user_id=user, trace_id=trace_id, kind="api_request"
+            )
+            return memory.write(
+                kind,
+                arguments,
+                user_id=user,
+                trace_id=trace_id,
+                source_event_ids=[source],
+                **{"origin": "user", **options},
+            )
+
+        return _outcome(guarded(run))
+
+    _errors(app)
+
+    @app.get("/v1/health")
+    def health(request: Request) -> dict[str, Any]:
+        """Liveness without a key; with one, the key's user's memory health report."""
+        status: dict[str, Any] = {"status": "ok"}
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            user = guarded(lambda: memory.store.api_keys.user_of(header[7:].strip()))
+            if user is None:
+                raise Unauthorized("unknown or revoked API key")
+            status["report"] = guarded(lambda: health_report(memory.store, user_id=user))
+        return status
+
+    @app.get("/metrics", response_class=PlainTextResponse)
+    def metrics(user: User) -> str:
+        """The key's user's memory figures in Prometheus text format."""
+        return str(guarded(lambda: prometheus_text(health_report(memory.store, user_id=user))))
+
+    @app.post("/v1/memories", status_code=201)
+    def add(body: AddBody, user: User) -> dict[str, Any]:
+        """Save a fact, a passage, or a message or conversation (logged and indexed as turns)."""
+        context = [m.model_dump() for m in body.context]
+        if body.fact is not None:
+            kind, arguments = "fact_remember", body.fact.model_dump()
+        elif body.passage is not None:
+            kind, arguments = "archival_memory_insert", {"content": body.passage}
+        else:
+            messages = body.messages or [{"role": "user", "content": body.text}]
+            listed = [m if isinstance(m, dict) else m.model_dump() for m in messages]
+            kind, arguments = "conversation_add", {"messages": listed, "session_id": body.session}
+        route = "POST /v1/memories"
+        return write(user, route, kind, arguments, origin=body.origin, context=context)
+
+    @app.get("/v1/memories")
+    def list_memories(user: User, kind: str = "fact", limit: int = 100) -> dict[str, Any]:
+        """The user's current facts (``kind=fact``) or passages (``kind=passage``)."""
+        if kind not in ("fact", "passage") or not 1 <= limit <= 1000:
+            raise UserError("kind is fact or passage; limit is 1 to 1000")
+        store = memory.store
+        if kind == "fact":
+            records: list[Any] = guarded(
+                lambda: store.facts.list(user_id=user, include_archived=False)
+            )
+        else:
+            records = guarded(lambda: store.passages.list(user_id=user))
+        return {"kind": kind, "items": [r.model_dump(mode="json") for r in records[-limit:]]}
+
+    @app.get("/v1/memories/{record_id}")
+    def get(record_id: str, user: User) -> dict[str, Any]:
+        """One record by id (fct_, psg_, eps_, qtn_, evt_, rcp_, task:ID) or core block label."""
+        record = guarded(lambda: memory.get(record_id, user=user))
+        return dict(record.model_dump(mode="json"))
+
+    @app.get("/v1/memories/{record_id}/history")
+    def history(record_id: str, user: User) -> dict[str, Any]:
+        versions = guarded(lambda: memory.history(record_id, user=user))
+        return {"id": record_id, "versions": [v.model_dump(mode="json") for v in versions]}
+
+    @app.patch("/v1/memories/{record_id}")
+    def patch(record_id: str, body: PatchBody, user: User) -> dict[str, Any]:
+        """A fact's new value (a new version supersedes it), or a core block's new value."""
+        given = body.model_dump(exclude_none=True)
+        if record_id.startswith("fct_"):
+            if not given or "value" in given:
+                raise UserError("a fact takes object, confidence or valid_until")
+            kind, arguments = "fact_edit", {"fact_id": record_id, **given}
+        else:
+            if set(given) != {"value"}:
+                raise UserError("a core block takes value only")
+            kind, arguments = "core_memory_set", {"label": record_id, "value": body.value}
+        guarded(lambda: memory.get(record_id, user=user))  # 404 before anything is judged
+        return write(user, "PATCH /v1/memories", kind, arguments)
+
+    @app.delete("/v1/memories/{record_id}")
+    def delete(record_id: str, user: User) -> dict[str, Any]:
+        """Forget a record for good: every version and what derives from it."""
+        guarded(lambda: memory.get(record_id, user=user))
+        return write(user, "DELETE /v1/memories", "memory_forget", {"record_id": record_id})
+
+    @app.post("/v1/search")
+    def search(body: SearchBody, user: User) -> dict[str, Any]:
+        """Page-in's ranking over every route, with scores, ids and the read's trace id."""
+        hits = guarded(
+            lambda: memory.search(
+                body.query, user=user, k=body.k, kinds=body.kinds, as_of=body.as_of
+            )
+        )
+        return {"query": body.query, "hits": [h.model_dump(mode="json") for h in hits]}
+
+    @app.post("/v1/context")
+    def context(body: ContextBody, user: User) -> dict[str, Any]:
+        """The memory section the agent would page in for a message, within ``budget``."""
+        found = guarded(
+            lambda: memory.context(body.query, user=user, budget=body.budget, as_of=body.as_of)
+        )
+        return dict(found.model_dump(mode="json"))
+
+    @app.get("/v1/quarantine")
+    def quarantine(user: User) -> dict[str, Any]:
+        items = guarded(lambda: memory.store.quarantine.list(user_id=user))
+        return {"items": [i.model_dump(mode="json") for i in items]}
+
+    @app.post("/v1/quarantine/{item_id}/confirm")
+    def confirm(item_id: str, user: User, body: ConfirmBody | None = None) -> dict[str, Any]:
+        force = bool(body and body.force)
+        released = guarded(
+            lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), force=force)
+        )
+        return dict(released.model_dump(mode="json"))
+
+    @app.post("/v1/quarantine/{item_id}/reject")
+    def reject(item_id: str, user: User) -> dict[str, Any]:
+        rejected = guarded(
+            lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), reject=True)
+        )
+        return dict(rejected.model_dump(mode="json"))
+
+    @app.get("/v1/trace/{ref}")
+    def trace(ref: str, user: User) -> dict[str, Any]:
+        """The chain from an answer (trace or event id) back to the user's words."""
+        return dict(guarded(lambda: trace_chain(memory.store, ref, user_id=user)))
+
+    return app
+
+
+def _trace() -> str:
+    from memvisor.storage.ids import new_id
+
+    return new_id("trc")
+
+
+def _outcome(outcome: WriteOutcome) -> dict[str, Any]:
+    record = outcome.record
+    dumped = record.model_dump(mode="json") if isinstance(record, BaseModel) else None
+    return {**outcome.model_dump(mode="json"), "record": dumped}
+
+
+def _errors(app: FastAPI) -> None:
+    """Every failure a JSON body with ``error`` (and ``field`` or ``reasons`` where known)."""
+
+    def reply(code: int, **body: Any) -> JSONResponse:
+        return JSONResponse(status_code=code, content=body)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first.get("loc", ()))
+        return reply(422, error=f"{field}: {first.get('msg', 'invalid')}", field=field)
+
+    @app.exception_handler(Unauthorized)
+    async def unauthorized(_request: Request, exc: Unauthorized) -> JSONResponse:
+        response = reply(401, error=str(exc))
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @app.exception_handler(MemvisorError)
+    async def refused(_request: Request, exc: MemvisorError) -> JSONResponse:
+        if isinstance(exc, WriteHeld):
+            return reply(202, status="held", quarantine_id=exc.quarantine_id, error=str(exc))
+        if isinstance(exc, FirewallRejected):
+            reasons = exc.verdict.reasons if exc.verdict else []
+            return reply(422, status="rejected", error=str(exc), reasons=reasons)
+        if isinstance(exc, NotFound):
+            return reply(404, error="not found")  # never says whose it is
+        if isinstance(exc, VersionConflict):
+            return reply(409, error=str(exc))
+        if isinstance(exc, UserError):
+            return reply(400, error=str(exc))
+        if isinstance(exc, StorageError):
+            logger.warning("storage failure behind a request: {}", exc)
+            return reply(503, error=f"storage unavailable: {exc}")
+        return reply(400, error=str(exc))

@@ -1,0 +1,78 @@
+"""The request bodies of ``memvisor serve``: typed, so a bad request is a 422 naming the field."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Kind = Literal["fact", "passage", "turn", "episode", "recipe"]
+Query = Annotated[str, Field(min_length=1, max_length=20_000)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Message(_Body):
+    role: Literal["user", "assistant"]
+    content: Annotated[str, Field(min_length=1, max_length=100_000)]
+
+
+class FactBody(_Body):
+    subject: Annotated[str, Field(min_length=1)]
+    predicate: Annotated[str, Field(min_length=1)]
+    object: Annotated[str, Field(min_length=1)]
+    confidence: Annotated[float, Field(ge=0, le=1)] = 0.9
+    importance: Annotated[float, Field(ge=0, le=1)] = 0.5
+    valid_until: str | None = None
+
+
+class AddBody(_Body):
+    """Exactly one of: ``text`` (the user's message), ``messages`` (a conversation), ``fact``,
+    ``passage``."""
+
+    text: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    messages: Annotated[list[Message], Field(min_length=1, max_length=200)] | None = None
+    fact: FactBody | None = None
+    passage: Annotated[str, Field(min_length=1, max_length=100_000)] | None = None
+    session: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    # Whose decision the write is: the user's own ("user", weighed against ``context``) or a
+    # model's ("model").
+    origin: Literal["user", "model"] = "user"
+    # The conversation the write came from: the firewall checks whose words it is.
+    context: Annotated[list[Message], Field(max_length=50)] = []
+
+    @model_validator(mode="after")
+    def _one(self) -> AddBody:
+        given = [n for n in ("text", "messages", "fact", "passage") if getattr(self, n)]
+        if len(given) != 1:
+            raise ValueError("give exactly one of text, messages, fact or passage")
+        return self
+
+
+class PatchBody(_Body):
+    """A fact's new ``object``/``confidence``/``valid_until``, or a core block's ``value``."""
+
+    object: Annotated[str, Field(min_length=1)] | None = None
+    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
+    valid_until: str | None = None
+    value: str | None = None
+
+
+class SearchBody(_Body):
+    query: Query
+    k: Annotated[int, Field(ge=1, le=100)] = 10
+    kinds: Annotated[list[Kind], Field(min_length=1)] | None = None
+    as_of: datetime | None = None
+
+
+class ContextBody(_Body):
+    query: Query
+    budget: Annotated[int, Field(ge=1, le=32_000)] = 800
+    as_of: datetime | None = None
+
+
+class ConfirmBody(_Body):
+    force: bool = False
