@@ -10,7 +10,7 @@ import pytest
 
 from memvisor.storage import ManualClock, Store
 
-pytest_plugins = ["tests.fake_ollama"]
+pytest_plugins = ["tests.fake_ollama", "tests.fake_openai"]
 
 _real_connect = socket.socket.connect
 

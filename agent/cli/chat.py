@@ -23,13 +23,18 @@ from .common import common_options, emit_error, invocation, open_store
     "--model",
     "model_name",
     default=None,
-    help="ollama:NAME or replay:FILE (default: $MEMVISOR_MODEL or ollama:qwen2.5:7b).",
+    help="ollama:NAME, openai:NAME or replay:FILE (default: $MEMVISOR_MODEL or ollama:qwen2.5:7b).",
 )
 @click.option(
     "--num-ctx",
     type=click.IntRange(256),
     default=None,
     help="Context window (the smaller of this and the served model's wins).",
+)
+@click.option(
+    "--base-url",
+    default=None,
+    help="An openai: model's server, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL).",
 )
 @click.option("--session", default=None, help="Session id; reuse one to resume it.")
 @click.option(
@@ -47,6 +52,7 @@ def chat(
     as_json: bool,
     model_name: str | None,
     num_ctx: int | None,
+    base_url: str | None,
     session: str | None,
     record: str | None,
     show_context: bool,
@@ -54,7 +60,7 @@ def chat(
     """Talk to the agent. Each answer is printed on stdout (JSON lines with --json)."""
     inv = invocation(data_dir, user, as_json)
     name = model_name or os.environ.get("MEMVISOR_MODEL") or "ollama:qwen2.5:7b"
-    model = model_from_name(name, num_ctx=num_ctx)
+    model = model_from_name(name, num_ctx=num_ctx, base_url=base_url)
     session_id = session or datetime.now(UTC).strftime("s-%Y%m%d-%H%M%S")
     interactive = sys.stdin.isatty()
     with open_store(inv) as store:

@@ -22,13 +22,18 @@ from .common import common_options, emit_json, invocation
     "--model",
     "model_name",
     default=None,
-    help="Answer with a live model (ollama:NAME) instead of the recorded turns.",
+    help="Answer with a live model (ollama:NAME or openai:NAME) instead of the recorded turns.",
 )
 @click.option(
     "--num-ctx",
     type=click.IntRange(256),
     default=None,
     help="Context window override (the smaller of this and the model's wins).",
+)
+@click.option(
+    "--base-url",
+    default=None,
+    help="An openai: model's server, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL).",
 )
 @click.option(
     "--into",
@@ -56,6 +61,7 @@ def replay_cmd(
     as_json: bool,
     model_name: str | None,
     num_ctx: int | None,
+    base_url: str | None,
     into: str | None,
     html_out: str | None,
     reuse_store: bool,
@@ -63,7 +69,7 @@ def replay_cmd(
     """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
     inv = invocation(data_dir, user, as_json)
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
-    model = model_from_name(model_name, num_ctx=num_ctx) if model_name else None
+    model = model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
     if reuse_store and not into:
         raise UserError("--reuse-store needs --into DIR: the store to replay into")
     report = replay(
