@@ -216,3 +216,44 @@ def test_a_real_uvicorn_on_loopback(tmp_path: Path, capsys: pytest.CaptureFixtur
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_chat_runs_a_guarded_turn_per_user_session(memory: Memory) -> None:
+    from memvisor.agent.models.base import AssistantTurn, ToolCall
+    from memvisor.agent.models.scripted import ScriptedModel
+
+    remember = ToolCall(
+        id="1",
+        name="fact_remember",
+        arguments={"subject": "Maya", "predicate": "lives_in", "object": "Oslo"},
+    )
+    model = ScriptedModel(
+        [AssistantTurn(tool_calls=[remember]), "Noted, Oslo.", "You live in Oslo."]
+    )
+    with TestClient(create_app(memory, model=model)) as api:
+        auth = key(memory, "maya")
+        first = api.post(
+            "/v1/chat", json={"message": "I live in Oslo.", "session": "s1"}, headers=auth
+        )
+        assert first.status_code == 200, first.text
+        assert first.json()["answer"] == "Noted, Oslo."
+        assert first.json()["tool_calls"] == [{"name": "fact_remember", "ok": True}]
+        streamed = api.post(
+            "/v1/chat",
+            json={"message": "Where do I live?", "session": "s1", "stream": True},
+            headers=auth,
+        )
+        assert streamed.headers["content-type"].startswith("text/event-stream")
+        assert "event: turn" in streamed.text and "You live in Oslo." in streamed.text
+        trace = first.json()["trace_id"]
+        chain = api.get(f"/v1/trace/{trace}", headers=auth).json()
+        assert any(e["kind"] == "user_message" for e in chain["events"])
+        assert api.get(f"/v1/trace/{trace}", headers=key(memory, "jonas")).status_code == 404
+    assert [f.object for f in memory.store.facts.list(user_id="maya")] == ["Oslo"]
+
+
+def test_chat_without_a_model_is_503(api: TestClient, memory: Memory) -> None:
+    response = api.post("/v1/chat", json={"message": "hi"}, headers=key(memory, "maya"))
+    assert response.status_code == 503 and "--model" in response.json()["error"]
+    bad = api.post("/v1/chat", json={"message": "hi", "session": "a b"}, headers=key(memory, "u"))
+    assert bad.status_code == 422 and bad.json()["field"] == "body.session"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from memvisor.agent.models.names import model_from_name
 from memvisor.errors import UserError
 
 from .common import common_options, emit_json, invocation, open_memory, open_store
@@ -23,8 +24,23 @@ from .common import common_options, emit_json, invocation, open_memory, open_sto
     help="Address to bind; only loopback unless you name another.",
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8077, show_default=True)
-def serve_cmd(data_dir: str | None, host: str, port: int) -> None:
-    """Serve the memory API over HTTP: /v1/memories, /v1/search, /v1/context,
+@click.option(
+    "--model",
+    "model_name",
+    default=None,
+    help="For /v1/chat: ollama:NAME, openai:NAME or replay:FILE (without it /v1/chat is 503).",
+)
+@click.option("--base-url", default=None, help="An openai: model's server (or $OPENAI_BASE_URL).")
+@click.option("--num-ctx", type=click.IntRange(256), default=None, help="Context window for chat.")
+def serve_cmd(
+    data_dir: str | None,
+    host: str,
+    port: int,
+    model_name: str | None,
+    base_url: str | None,
+    num_ctx: int | None,
+) -> None:
+    """Serve the memory API over HTTP: /v1/memories, /v1/search, /v1/context, /v1/chat,
     /v1/quarantine, /v1/trace, /v1/health and /metrics (OpenAPI docs at /docs).
 
     Every route but /v1/health needs a key (`memvisor keys create --user NAME`) sent as
@@ -43,7 +59,11 @@ def serve_cmd(data_dir: str | None, host: str, port: int) -> None:
                 f"`memvisor keys create --user NAME --data-dir {inv.data_dir}`",
                 err=True,
             )
-        uvicorn.run(create_app(memory), host=host, port=port, log_level="warning")
+        model = (
+            model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
+        )
+        app = create_app(memory, model=model, num_ctx=num_ctx)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @click.group("keys")

@@ -9,18 +9,22 @@ names the field, never a 500.
 
 # No ``from __future__ import annotations``: FastAPI reads the routes' annotations at
 # definition time, and the ``User`` dependency is local to ``create_app``.
+import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from loguru import logger
 from pydantic import BaseModel
 
+from memvisor.agent.loop import Agent
 from memvisor.agent.memory.api import Memory, WriteOutcome
+from memvisor.agent.models.base import ChatModel
 from memvisor.agent.trace import trace_chain
 from memvisor.errors import (
     FirewallRejected,
@@ -33,15 +37,25 @@ from memvisor.errors import (
 )
 from memvisor.evals.health import health_report, prometheus_text
 
-from .rest_models import AddBody, ConfirmBody, ContextBody, PatchBody, SearchBody
+from .rest_models import AddBody, ChatBody, ConfirmBody, ContextBody, PatchBody, SearchBody
+
+# Sessions whose agent (its dialogue window) stays loaded between requests.
+MAX_AGENTS = 128
 
 
 class Unauthorized(Exception):
     pass
 
 
-def create_app(memory: Memory) -> FastAPI:
-    """The REST app over one open ``Memory`` (the process owns its data directory)."""
+class NoModel(Exception):
+    pass
+
+
+def create_app(
+    memory: Memory, *, model: ChatModel | None = None, num_ctx: int | None = None
+) -> FastAPI:
+    """The REST app over one open ``Memory`` (the process owns its data directory); with a
+    ``model``, ``/v1/chat`` runs whole guarded agent turns."""
     app = FastAPI(
         title="Memvisor",
         description="Guarded long-term memory for agents: every write passes the firewall.",
@@ -208,6 +222,40 @@ def create_app(memory: Memory) -> FastAPI:
         )
         return dict(rejected.model_dump(mode="json"))
 
+    agents: OrderedDict[tuple[str, str], Agent] = OrderedDict()
+
+    def agent_for(user: str, session: str) -> Agent:
+        key = (user, session)
+        if key not in agents:
+            if model is None:
+                raise NoModel("this server has no model: start it with `memvisor serve --model`")
+            agents[key] = Agent(
+                user_id=user, session_id=session, model=model, store=memory.store,
+                guard=memory.guard, num_ctx=num_ctx,
+            )  # fmt: skip
+            while len(agents) > MAX_AGENTS:  # the least recent session reloads from the log
+                agents.popitem(last=False)
+        agents.move_to_end(key)
+        return agents[key]
+
+    @app.post("/v1/chat", response_model=None)
+    def chat(body: ChatBody, user: User) -> dict[str, Any] | StreamingResponse:
+        """One guarded agent turn: page in, the model, tool calls through the firewall."""
+        turn = guarded(lambda: agent_for(user, body.session).step(body.message))
+        result = {
+            "answer": turn.answer,
+            "trace_id": turn.trace_id,
+            "session": body.session,
+            "memory_ids": turn.memory_ids,
+            "cited_ids": turn.cited_ids,
+            "tool_calls": [{"name": c.name, "ok": c.ok} for c in turn.tool_calls],
+            "error": turn.error,
+        }
+        if not body.stream:
+            return result
+        events = f"event: turn\ndata: {json.dumps(result)}\n\nevent: done\ndata: {{}}\n\n"
+        return StreamingResponse(iter([events]), media_type="text/event-stream")
+
     @app.get("/v1/trace/{ref}")
     def trace(ref: str, user: User) -> dict[str, Any]:
         """The chain from an answer (trace or event id) back to the user's words."""
@@ -245,6 +293,10 @@ def _errors(app: FastAPI) -> None:
         response = reply(401, error=str(exc))
         response.headers["WWW-Authenticate"] = "Bearer"
         return response
+
+    @app.exception_handler(NoModel)
+    async def no_model(_request: Request, exc: NoModel) -> JSONResponse:
+        return reply(503, error=str(exc))
 
     @app.exception_handler(MemvisorError)
     async def refused(_request: Request, exc: MemvisorError) -> JSONResponse:

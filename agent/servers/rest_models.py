@@ -76,3 +76,10 @@ class ContextBody(_Body):
 
 class ConfirmBody(_Body):
     force: bool = False
+
+
+class ChatBody(_Body):
+    message: Annotated[str, Field(min_length=1, max_length=100_000)]
+    session: Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[\w.:-]+$")] = "api"
+    # Server-sent events: the turn as one ``turn`` event when it is done, then ``done``.
+    stream: bool = False
