@@ -1,4 +1,4 @@
-"""``memvisor bench``: performance figures of the storage layer, shown against its targets."""
+"""``memvisor bench``: performance figures (storage, paging, serve), shown against targets."""
 
 from __future__ import annotations
 
@@ -279,3 +279,81 @@ def paging_cmd(
             f"p95 at {rows[-1]['memories']} / p95 at {rows[0]['memories']}: {ratio:.2f} "
             f"(target <= 2)"
         )
+
+
+@bench.command("serve")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--clients",
+    default="1,8,32",
+    show_default=True,
+    help="Concurrent HTTP clients per run, comma-separated.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.5, 600),
+    default=60.0,
+    show_default=True,
+    help="How long each run lasts.",
+)
+@click.option(
+    "--users",
+    type=click.IntRange(1, 100_000),
+    default=1000,
+    show_default=True,
+    help="Users (one API key each) the clients pick from at random.",
+)
+@_store_options
+def serve_bench(
+    as_json: bool, clients: str, seconds: float, users: int, embedder: str, data_dir: str | None
+) -> None:
+    """Load test of `memvisor serve` on 127.0.0.1: writes and searches by many clients,
+    requests/s, p50/p95/p99 per endpoint, errors, then every acknowledged write checked."""
+    from memvisor.evals.bench_serve import (
+        TARGET_AT_CLIENTS,
+        TARGET_SEARCH_P95_MS,
+        run_serve_bench,
+    )
+
+    counts = parse_sizes(clients)
+    if not counts or min(counts) < 1 or max(counts) > 256:
+        raise UserError(f"--clients takes counts from 1 to 256, got {clients!r}")
+    result = _with_progress(
+        lambda progress: run_serve_bench(
+            data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
+            clients=counts,
+            seconds=seconds,
+            users=users,
+            embedder=embedder,
+            progress=progress,
+        )
+    )
+    if as_json:
+        emit_json(result)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"memvisor bench serve ({users} users, {seconds:g} s a run, {embedder})",
+        caption=f"target: search p95 ≤ {TARGET_SEARCH_P95_MS:g} ms at {TARGET_AT_CLIENTS} "
+        "clients, 0 errors, 0 lost writes",
+    )
+    for column in ("clients", "req/s", "write p50/p95/p99", "search p50/p95/p99", "errors", "lost"):
+        table.add_column(column, justify="right")
+    for run in result["runs"]:
+        table.add_row(
+            str(run["clients"]),
+            f"{run['requests_per_s']:.0f}",
+            _percentiles(run["latency_ms"]["write"]),
+            _percentiles(run["latency_ms"]["search"]),
+            str(run["errors"]),
+            f"{run['lost_writes']} of {run['writes_acknowledged']}",
+        )
+    Console().print(table)
+
+
+def _percentiles(figures: dict[str, float | None]) -> str:
+    if figures["p50"] is None:
+        return "-"
+    return f"{figures['p50']:.1f} / {figures['p95']:.1f} / {figures['p99']:.1f}"
