@@ -65,7 +65,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         kinds: Annotated[list[Kind] | None, Field(description="Only these kinds.")] = None,
     ) -> str:
         """Search the user's memory (facts, notes, past turns, episodes), best first."""
-        hits = door.read(lambda: memory.search(query, user=user, k=k, kinds=kinds))
+        hits = door.call(lambda: memory.search(query, user=user, k=k, kinds=kinds))
         return "\n".join(_hit_line(h) for h in hits) if hits else "no matching memory"
 
     @server.tool()
@@ -75,7 +75,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
     ) -> str:
         """The memory section Memvisor's own agent would put in its prompt for this message:
         relevant memory only, packed into the token budget."""
-        context = door.read(lambda: memory.context(message, user=user, budget=budget))
+        context = door.call(lambda: memory.context(message, user=user, budget=budget))
         return context.text or "No stored memory matched this message; ask the user."
 
     @server.tool()
@@ -83,7 +83,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         limit: Annotated[int, Field(description="At most this many facts.", ge=1, le=500)] = 50,
     ) -> str:
         """The user's current facts, newest last, with their ids."""
-        facts = door.read(lambda: memory.store.facts.list(user_id=user, include_archived=False))
+        facts = door.call(lambda: memory.store.facts.list(user_id=user, include_archived=False))
         lines = [f"{f.id}: {f.text()} (confidence {f.confidence:.2f})" for f in facts[-limit:]]
         return "\n".join(lines) if lines else "no facts saved"
 
@@ -105,7 +105,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
     @server.tool()
     def core_read() -> str:
         """The user's core memory blocks (profile and persona), with their versions."""
-        blocks = door.read(lambda: memory.core(user=user))
+        blocks = door.call(lambda: memory.core(user=user))
         return "\n".join(f"<{b.label} v{b.version}>\n{b.value}\n</{b.label}>" for b in blocks)
 
     @server.tool()
@@ -136,7 +136,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         said it is right. A write held as an instruction can be released only by the user
         (memvisor memory confirm ID --force)."""
         source = door.request("memory_confirm", {"id": quarantine_id, "reject": reject})
-        result = door.read(
+        result = door.call(
             lambda: memory.confirm(
                 quarantine_id,
                 user_id=user,
@@ -168,7 +168,7 @@ class _Door:
 
     def write(self, tool: str, kind: str, arguments: dict[str, Any]) -> str:
         event, trace_id = self.request(tool, arguments)
-        outcome = self.read(
+        outcome = self.call(
             lambda: self.memory.write(
                 kind,
                 arguments,
@@ -180,9 +180,10 @@ class _Door:
         )
         return _said(outcome)
 
-    def read(self, call: Any) -> Any:
+    def call(self, run: Any) -> Any:
+        """``run()``, with Memvisor's refusals turned into MCP tool errors the model reads."""
         try:
-            return call()
+            return run()
         except WriteHeld as held:
             raise McpToolError(f"not saved yet: {held}") from None
         except MemvisorError as exc:  # refused, a bad id, a limit: the message says the fix
