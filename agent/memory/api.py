@@ -15,12 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
 from memvisor.agent.guards.imports import ImportReport, import_through_firewall
 from memvisor.agent.guards.proposal import (
-    FirewallVerdict,
     Origin,
     StoreMemory,
     WriteGuard,
@@ -37,7 +35,7 @@ from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
-from . import reads, writes
+from . import reads, screen, writes
 from .perform import WriteScope, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, release_quarantined
@@ -147,14 +145,14 @@ class Memory:
             trace_id=trace_id,
             memory=StoreMemory(self.store, user_id),
         )
-        verdict = self._judge(proposal)
+        verdict = screen.judge(self.guard, proposal)
         stored = verdict.stored if verdict.stored is not None else arguments
         held = (
-            self._hold(proposal, stored, verdict, sources)
+            screen.hold(self.store, proposal, stored, verdict, sources)
             if verdict.verdict == "quarantine"
             else None
         )
-        self._log_verdict(proposal, verdict, held, sources)
+        screen.log_verdict(self.store, proposal, verdict, held, sources)
         reasons = "; ".join(verdict.reasons)
         if verdict.verdict == "reject":
             raise FirewallRejected(
@@ -365,66 +363,3 @@ class Memory:
         return event.id
 
     # -- steps -------------------------------------------------------------------------------
-
-    def _judge(self, proposal: WriteProposal) -> FirewallVerdict:
-        if self.guard is None:
-            return FirewallVerdict(
-                verdict="reject",
-                reasons=["firewall:missing"],
-                message="Memory writes are disabled: no write firewall is configured.",
-            )
-        try:
-            return self.guard(proposal)
-        except Exception as exc:  # a broken guard must not let the write through
-            logger.bind(trace_id=proposal.trace_id, user_id=proposal.user_id).opt(
-                exception=exc
-            ).warning("write guard raised; refusing the write")
-            return FirewallVerdict(
-                verdict="reject",
-                reasons=["firewall:error"],
-                message="The memory firewall failed on this write; it was not saved.",
-            )
-
-    def _hold(
-        self,
-        proposal: WriteProposal,
-        arguments: dict[str, Any],
-        verdict: FirewallVerdict,
-        sources: list[str],
-    ) -> str:
-        # What is held is what the firewall would store: secrets already masked.
-        item = self.store.quarantine.hold(
-            user_id=proposal.user_id,
-            tool=proposal.tool,
-            arguments=arguments,
-            reasons=verdict.reasons or ["firewall:held"],
-            trace_id=str(proposal.trace_id),
-            confidence=verdict.confidence,
-            source_event_ids=sources,
-        )
-        return str(item.id)
-
-    def _log_verdict(
-        self,
-        proposal: WriteProposal,
-        verdict: FirewallVerdict,
-        held: str | None,
-        sources: list[str],
-    ) -> None:
-        # Reasons and metadata only: the arguments may hold the very secret that was masked.
-        self.store.events.append(
-            user_id=proposal.user_id,
-            kind="firewall_verdict",
-            trace_id=proposal.trace_id,
-            session_id=proposal.session_id,
-            payload={
-                "tool": proposal.tool,
-                "source": proposal.source,
-                "verdict": verdict.verdict,
-                "reasons": verdict.reasons,
-                "provenance": verdict.provenance,
-                "confidence": verdict.confidence,
-                "quarantine_id": held,
-                "source_event_ids": sources,
-            },
-        )
