@@ -104,7 +104,7 @@ def test_get_history_forget_and_core(memory: Memory) -> None:
     assert all(v.source_events == [] for v in versions)  # the API write cited no events
     assert [b.label for b in memory.core(user="maya")] == ["persona", "human"]
     assert memory.get("human", user="maya").label == "human"
-    memory.forget(first, user_id="maya", origin="user")
+    memory.forget(first, user="maya")
     with pytest.raises(NotFound):
         memory.get(second, user="maya")
     assert memory.search("where does maya live", user="maya", kinds=["fact"]) == []

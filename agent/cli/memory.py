@@ -376,7 +376,7 @@ def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: 
         )
         outcome = memory.forget(
             record_id,
-            user_id=inv.user_id,
+            user=inv.user_id,
             origin="cli",
             trace_id=inv.trace_id,
             source_event_ids=[source],
