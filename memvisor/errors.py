@@ -5,7 +5,7 @@
     │   ├── NotFound           an id that does not exist for this user
     │   └── ToolDefinitionError  a function cannot be a tool as written
     ├── StorageError           a store could not be opened, read or written
-    │   ├── StoreLocked        another process holds the data directory (exit code 2)
+    │   ├── StoreLocked        another process holds the data directory (exit code 3)
     │   └── VersionConflict    an update based on a stale version (lost update prevented)
     ├── WriteRefused           the memory API did not store a write as proposed
     │   ├── FirewallRejected   the write firewall refused it (reasons on ``.verdict``)

@@ -73,7 +73,7 @@ def test_acknowledged_writes_survive_sigkill(tmp_path: Path) -> None:
         assert store.facts.get(w.fact.id, user_id="crash").object == "ok"
 
 
-def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_second_writer_gets_one_line_and_exit_3(tmp_path: Path) -> None:
     data = tmp_path / "locked"
     holder = _spawn(HOLDER, data)
     try:
@@ -82,7 +82,7 @@ def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "agent",
+                "memvisor.agent",
                 "memory",
                 "list",
                 "--data-dir",
@@ -95,7 +95,7 @@ def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
             cwd=ROOT,
             timeout=60,
         )
-        assert result.returncode == 2
+        assert result.returncode == 3  # in use: its own code, apart from bad usage (2)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "in use by another memvisor process" in lines[0]
         assert str(os.getpid()) not in lines[0]  # names the holder, not itself

@@ -1,8 +1,8 @@
 """The ``memvisor`` command: a thin layer over the library.
 
 Every command takes ``--data-dir``, ``--user`` and ``--json`` after its own
-name. Errors print one line on stderr and exit non-zero (2 when the data
-directory is locked by another process). With ``--json`` stdout holds JSON only.
+name. Errors print one line on stderr and exit 1 (2 for bad usage, 3 when the data
+directory is in use by another process). With ``--json`` stdout holds JSON only.
 """
 
 from __future__ import annotations
@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> None:
     _configure_logging()
     try:
         cli.main(args=argv, prog_name="memvisor", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as bare:  # `memvisor`, `memvisor memory`: help
+        click.echo(bare.ctx.get_help() if bare.ctx else cli.get_help(click.Context(cli)))
+        sys.exit(0)
     except click.exceptions.Abort:
         click.echo("error: aborted", err=True)
         sys.exit(130)

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memvisor.errors import MemvisorError, StoreLocked
+from memvisor.errors import MemvisorError, StoreLocked, UserError
 from memvisor.storage import Store, resolve_data_dir
 from memvisor.storage.ids import new_id
+from memvisor.storage.users import require_user
 
 if TYPE_CHECKING:
     from memvisor.agent.memory.api import Memory
@@ -22,13 +23,17 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Exit codes: 1 an error, 2 bad usage (click's), 3 the data directory is in use.
+EXIT_IN_USE = 3
+
+
 class _LockedError(click.ClickException):
-    exit_code = 2  # the data directory is in use by another memvisor process
+    exit_code = EXIT_IN_USE  # the data directory is in use by another memvisor process
 
 
 class MemvisorGroup(click.Group):
     """A command group whose commands report Memvisor's errors as one line and a non-zero
-    exit (2 for a data directory locked by another process), however they are invoked."""
+    exit (3 for a data directory in use by another process), however they are invoked."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -67,11 +72,24 @@ class Invocation:
 
 def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocation:
     state = click.get_current_context().find_object(CliState) or CliState()
-    resolved = resolve_data_dir(data_dir or state.data_dir)
-    user_id = user or state.user or os.environ.get("MEMVISOR_USER") or "default"
+    directory = _given("--data-dir", data_dir, state.data_dir, "MEMVISOR_HOME")
+    resolved = resolve_data_dir(directory)
+    user_id = _given("--user", user, state.user, "MEMVISOR_USER") or "default"
+    require_user(user_id)
     return Invocation(
         data_dir=str(resolved), user_id=user_id, as_json=as_json, trace_id=new_id("trc")
     )
+
+
+def _given(option: str, own: str | None, global_: str | None, env: str) -> str | None:
+    """The first value set of the command's option, the global one and the environment;
+    an empty one is an error, never a silent fall back to the default."""
+    for value, where in ((own, option), (global_, option), (os.environ.get(env), f"${env}")):
+        if value is not None:
+            if not value.strip():
+                raise UserError(f"{where} is empty: give a value or leave it out")
+            return value
+    return None
 
 
 @contextmanager

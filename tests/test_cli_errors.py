@@ -1,0 +1,52 @@
+"""The CLI as people meet it: help for a bare group, empty and hostile values refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import run_cli
+
+
+@pytest.mark.parametrize("group", [[], ["memory"], ["eval"], ["bench"], ["keys"], ["firewall"]])
+def test_a_bare_group_prints_its_help(capsys: pytest.CaptureFixture[str], group: list[str]) -> None:
+    result = run_cli(capsys, *group)
+    assert result.code == 0 and result.err == ""
+    assert result.out.startswith("Usage: memvisor") and "Commands:" in result.out
+    assert len(result.out.splitlines()) > 5  # printed as help, not one flattened line
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["--user", ""], {}, "--user is empty"),
+        (["--data-dir", ""], {}, "--data-dir is empty"),
+        ([], {"MEMVISOR_USER": ""}, "$MEMVISOR_USER is empty"),
+        (["--user", "victim\n"], {}, "invalid user id 'victim\\n'"),
+        (["--user", "x" * 5000], {}, "…"),
+    ],
+)
+def test_empty_and_hostile_values_are_one_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    env: dict[str, str],
+    said: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = run_cli(capsys, "memory", "list", *args)
+    assert result.code == 1 and said in result.err
+    assert len(result.err.strip().splitlines()) == 1 and len(result.err) < 400
+
+
+def test_user_ids_in_any_script_are_accepted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    for user in ("zoë", "王芳", "maya.l@example"):
+        added = run_cli(
+            capsys, "memory", "add", "--text", "Order ORD-1: desk", *data, "--user", user
+        )
+        assert added.code == 0, added.err
