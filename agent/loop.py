@@ -39,6 +39,7 @@ from memvisor.paging.summarize import (
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
+from memvisor.storage.text import valid_utf8
 from memvisor.storage.users import require_user
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
@@ -154,6 +155,7 @@ class Agent:
         """Answer one user message; every event carries the turn's trace id."""
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
+        user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
         trace_id = new_id("trc")
         user_event = self.store.log_turn(
             user_id=self.user_id,
@@ -180,7 +182,7 @@ class Agent:
         paged: list[MemoryItem] = []
         try:
             paged = self._page_in(user_message, user_event.id, ctx)
-            turn.answer = self._run(user_message, paged, ctx, turn)
+            turn.answer = valid_utf8(self._run(user_message, paged, ctx, turn))
         except (ModelError, BudgetExceeded) as exc:
             turn.error = str(exc)
             turn.answer = f"I could not answer: {exc}"

@@ -16,6 +16,7 @@ import pyarrow as pa
 from memvisor.errors import StorageError
 
 from .clock import to_utc
+from .text import valid_utf8
 
 _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
 # Tables whose rows carry a revision from a sequence: inserts take it by default, every
@@ -32,11 +33,11 @@ class _Tracked:
 
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
-        return self._conn.execute(sql, parameters)
+        return self._conn.execute(sql, valid_utf8(parameters))
 
     def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
-        return self._conn.executemany(sql, parameters)
+        return self._conn.executemany(sql, valid_utf8(parameters))
 
     def _note(self, sql: str) -> None:
         if match := _WRITE.match(sql):
@@ -108,7 +109,7 @@ class Database:
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self.conn.execute(sql, params or []).fetchall()
+            return self.conn.execute(sql, valid_utf8(params or [])).fetchall()
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
         """A read's rows as one Arrow table: columnar, no Python object per value."""

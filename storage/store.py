@@ -48,6 +48,7 @@ from .recipes import RecipeStore
 from .records import Event, FactWrite, Passage
 from .session_state import SessionState
 from .tasks import TaskStore
+from .text import valid_utf8
 from .usage import MemoryUsage
 from .users import require_user
 
@@ -314,10 +315,10 @@ class Store:
                     "kind": f"{role}_message",
                     "trace_id": turn.get("trace_id"),
                     "session_id": turn.get("session_id"),
-                    "payload": {
-                        "content": str(turn.get("content", "")),
-                        **(turn.get("payload") or {}),
-                    },
+                    # Valid UTF-8 before the log and the index see it (lone surrogates).
+                    "payload": valid_utf8(
+                        {"content": str(turn.get("content", "")), **(turn.get("payload") or {})}
+                    ),
                 }
             )
         with self.db.transaction() as conn:

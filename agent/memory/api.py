@@ -32,6 +32,7 @@ from memvisor.storage import CoreBlock, Store
 from memvisor.storage.clock import Clock
 from memvisor.storage.export import export_user
 from memvisor.storage.ids import new_id
+from memvisor.storage.text import valid_utf8
 from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
@@ -133,6 +134,11 @@ class Memory:
         require_user(user_id)
         trace_id = trace_id or new_id("trc")
         sources = list(dict.fromkeys(source_event_ids))
+        # Text that is not valid UTF-8 (a lone surrogate from a model's JSON) is repaired at
+        # the door, so the firewall, the records and the index all see the same text.
+        clean = valid_utf8(arguments)
+        if clean != arguments:
+            arguments, note = clean, {**(note or {}), "text_repaired": "invalid UTF-8 replaced"}
         if turn is not None:
             turn.count_write()
         proposal = WriteProposal(
