@@ -158,3 +158,18 @@ def test_replay_with_a_live_openai_model_across_a_restart(
     )  # fmt: skip
     assert result.code == 0, result.out + result.err
     assert result.out.count("PASS") == 3
+
+
+def test_a_piped_chat_whose_turns_fail_says_so_once_and_exits_1(
+    fake_openai: FakeOpenAI, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    fake_openai.reply({"status": 500, "error": "CUDA out of memory"}, "Fine now.")
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("first\nsecond\n"))
+    result = run_cli(
+        capsys, "chat", "--model", f"openai:{NAME}", "--base-url", fake_openai.base_url,
+        "--data-dir", str(tmp_path / "d"), "--user", "maya",
+    )  # fmt: skip
+    assert result.code == 1
+    assert result.err.count("CUDA out of memory") == 1 and "CUDA" not in result.out
+    assert result.out.strip() == "Fine now."
+    assert result.err.strip().splitlines()[-1] == "error: 1 of 2 turns failed (each said above)"

@@ -87,9 +87,12 @@ def chat(
                 f"{name} · window {agent.window} (Ctrl-D to quit)",
                 err=True,
             )
+        failed = answered = 0
         try:
             for message in _messages(interactive):
                 turn = agent.step(message)
+                answered += 1
+                failed += turn.error is not None
                 _show(turn, as_json, show_context)
                 if writer:
                     writer.write({"type": "user", "content": message})
@@ -99,6 +102,8 @@ def chat(
             if writer:
                 writer.close()
             agent.end_session()  # what is still in the window becomes an episode
+    if failed and not interactive:  # a script must see that its messages went unanswered
+        raise click.ClickException(f"{failed} of {answered} turns failed (each said above)")
 
 
 def _messages(interactive: bool):
@@ -118,7 +123,7 @@ def _show(turn: Turn, as_json: bool, show_context: bool) -> None:
     if show_context:
         for report in turn.context_reports:
             click.echo(f"[context] {json.dumps(report)}", err=True)
-    if turn.error:
+    if turn.error:  # said once, on stderr; the answer text would only repeat it
         emit_error(turn.error)
     if as_json:
         click.echo(
@@ -134,5 +139,5 @@ def _show(turn: Turn, as_json: bool, show_context: bool) -> None:
                 ensure_ascii=False,
             )
         )
-    else:
+    elif not turn.error:
         click.echo(turn.answer)
