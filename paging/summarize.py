@@ -18,10 +18,13 @@ from loguru import logger
 
 from memvisor.paging.tokens import TokenCounter
 
+# Linear in the input: the email and code alternatives start only where their character
+# run starts (the lookbehinds), not at every position of it, which made a long run without
+# '@' or a digit quadratic (16k characters took seconds).
 IDENTIFIER = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.]+"  # emails
+    r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+"  # emails
     r"|\+?\d[\d ()-]{7,}\d"  # phone numbers
-    r"|\b(?=[A-Za-z0-9_/-]*\d)[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b"  # codes like ORD-58213
+    r"|(?<![A-Za-z0-9_/-])(?=[A-Za-z0-9_/-]*\d)[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b"  # ORD-58213
     r"|\b[A-Z]{2,}\d{2,}\b|\b\d{4,}\b"
 )
 NEGATION = re.compile(

@@ -158,11 +158,17 @@ def _weekday(t: str, today: datetime, prefer: Direction) -> TimeWindow | None:
     return TimeWindow(start, start + timedelta(days=1), m.group(0))
 
 
+# Offsets further than a century from now are not time expressions anybody means.
+MAX_OFFSET_DAYS = 36_600
+
+
 def _offset(t: str, today: datetime) -> TimeWindow | None:
     """3 days ago, in two weeks, 10 days from now, 三天前, 2周后."""
     unit_days = {"day": 1, "week": 7, "month": 30, "天": 1, "日": 1, "周": 7, "星期": 7, "个月": 30}
-    count = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)"
-    zh_count = r"(\d+|[一两二三四五六七八九十]+)"
+    # Counts start where a number starts (not inside a digit run: that made a long one
+    # quadratic) and are at most 6 digits (int() of thousands of digits raises).
+    count = r"(\d{1,6}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)"
+    zh_count = r"(?<![\d一两二三四五六七八九十])(\d{1,6}|[一两二三四五六七八九十]{1,6})"
     if m := re.search(rf"\b{count}\s+(day|week|month)s?\s+ago\b", t):
         days = -unit_days[m.group(2)] * _number(m.group(1))
     elif (m := re.search(rf"\b(?:in|within|after)\s+{count}\s+(day|week|month)s?\b", t)) or (
@@ -173,6 +179,8 @@ def _offset(t: str, today: datetime) -> TimeWindow | None:
         sign = -1 if m.group(3) in ("前", "以前") else 1
         days = sign * unit_days[m.group(2)] * _zh_number(m.group(1))
     else:
+        return None
+    if abs(days) > MAX_OFFSET_DAYS:  # "999999 days ago" is no date a datetime can hold
         return None
     center = today + timedelta(days=days)
     pad = timedelta(days=abs(days) // 7 // 2)  # "three weeks ago" is roughly then

@@ -357,3 +357,33 @@ def _percentiles(figures: dict[str, float | None]) -> str:
     if figures["p50"] is None:
         return "-"
     return f"{figures['p50']:.1f} / {figures['p95']:.1f} / {figures['p99']:.1f}"
+
+
+@bench.command("text")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--sizes",
+    default="8000,32000",
+    show_default=True,
+    help="Two input lengths in characters, the second the larger.",
+)
+def text_bench(as_json: bool, sizes: str) -> None:
+    """Each regex-based text step on long adversarial inputs at two sizes: the slowest input
+    and how its time grew (linear grows like the size ratio)."""
+    from memvisor.evals.bench_text import run_text_bench
+
+    counts = parse_sizes(sizes)
+    if len(counts) != 2 or not 0 < counts[0] < counts[1] <= 2_000_000:
+        raise UserError(f"--sizes takes two lengths, the second larger, got {sizes!r}")
+    result = run_text_bench(sizes=(counts[0], counts[1]))
+    if as_json:
+        emit_json(result)
+        return
+    small, large = result["sizes"]
+    click.echo(f"size ratio {result['size_ratio']:g} ({small:,} -> {large:,} characters)")
+    for name, step in result["steps"].items():
+        click.echo(
+            f"{name:<18} worst {step['piece']!r:<10} {step['ms'][0]:8.2f} ms -> "
+            f"{step['ms'][1]:8.2f} ms  (x{step['growth']:g} for "
+            f"{step['lengths'][0]:,} -> {step['lengths'][1]:,})"
+        )

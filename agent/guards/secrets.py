@@ -25,7 +25,10 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|SG\.[\w-]{16,}\.[\w-]{16,})"
     ),
     "jwt": re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    "credential_url": re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s:/@]+@", re.IGNORECASE),
+    # The scheme starts where its run starts (a \b start made "a-a-a-…" quadratic).
+    "credential_url": re.compile(
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s:/@]+@", re.IGNORECASE
+    ),
     "env_secret": re.compile(
         r"\b[A-Z][A-Z0-9_]*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
         r"[A-Z0-9_]*\s*[=:]\s*\S+"
