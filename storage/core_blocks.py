@@ -23,6 +23,8 @@ DEFAULT_BLOCKS: dict[str, tuple[str, int]] = {
 }
 
 _COLUMNS = "user_id, label, value, token_limit, read_only, version, updated_at, trace_id"
+# The largest limit a block may have: every prompt carries every block in full.
+MAX_TOKEN_LIMIT = 2000
 
 
 class CoreBlocks:
@@ -181,3 +183,23 @@ def check_fits(block: CoreBlock, value: str, count_tokens: Callable[[str], int])
             f"(now {count_tokens(block.value)}). Shorten the text, or keep details as "
             "facts or passages instead"
         )
+
+
+def import_refusal(
+    block: CoreBlock, *, known: set[str], count_tokens: Callable[[str], int]
+) -> str | None:
+    """Why an imported block may not be written, or None. An export is data: it may not
+    invent a label the agent never had, a limit no prompt can carry, an over-full block or a
+    read-only one (read-only is for the owner to set, not for a file to claim)."""
+    if block.label not in known:
+        return (
+            f"label {block.label[:40]!r} is not a block of this user ({', '.join(sorted(known))})"
+        )
+    if not 0 < block.token_limit <= MAX_TOKEN_LIMIT:
+        return f"limit {block.token_limit} is outside 1-{MAX_TOKEN_LIMIT} tokens"
+    if block.read_only:
+        return "read-only is set by the owner, not by an import"
+    size = count_tokens(block.value)
+    if size > block.token_limit:
+        return f"value is {size} tokens, over its limit of {block.token_limit}"
+    return None

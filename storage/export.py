@@ -9,6 +9,7 @@ recipes, tasks, session state, tombstones, memory usage and the event log. Only
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -226,7 +227,13 @@ def _check_empty(store: Store, user_id: str) -> None:
 
 
 def import_user(
-    store: Store, data: Any, *, user_id: str, trace_id: str, replace: bool = False
+    store: Store,
+    data: Any,
+    *,
+    user_id: str,
+    trace_id: str,
+    count_tokens: Callable[[str], int],
+    replace: bool = False,
 ) -> MergeReport:
     """Validate the whole document first, then write it in one transaction (all or nothing).
 
@@ -237,7 +244,9 @@ def import_user(
     mode: ImportMode = "replace" if replace else "merge"
     with store.db.transaction() as conn:
         check_importable(store, doc, user_id=user_id, replace=replace)
-        decisions = import_merge.plan(store, doc, user_id=user_id, replace=replace)
+        decisions = import_merge.plan(
+            store, doc, user_id=user_id, replace=replace, count_tokens=count_tokens
+        )
         report = MergeReport(user_id=user_id, mode=mode, format_version=doc.version)
         import_merge.apply(
             store, decisions, user_id=user_id, conn=conn, report=report, merge=not replace
@@ -259,9 +268,16 @@ def import_user(
 
 
 def pending_writes(
-    store: Store, doc: ExportDocument, *, user_id: str, replace: bool = False
+    store: Store,
+    doc: ExportDocument,
+    *,
+    user_id: str,
+    count_tokens: Callable[[str], int],
+    replace: bool = False,
 ) -> set[tuple[str, str]]:
     """(kind, key) of the records an import of ``doc`` would write now (the firewall screens
     those; a record the store keeps or has forgotten is never written)."""
-    decisions = import_merge.plan(store, doc, user_id=user_id, replace=replace)
+    decisions = import_merge.plan(
+        store, doc, user_id=user_id, replace=replace, count_tokens=count_tokens
+    )
     return {(d.kind, d.key) for d in decisions if d.writes}

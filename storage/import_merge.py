@@ -20,10 +20,11 @@ write before ``apply`` runs the same plan inside the import's transaction.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .core_blocks import DEFAULT_BLOCKS, import_refusal
 from .database import from_db_time
 from .fact_import import effective, is_active, one_value_each, value_key
 from .facts import fingerprint
@@ -89,12 +90,33 @@ def record_key(kind: str, record: Any) -> str:
     return str(record.id)
 
 
-def plan(store: Store, doc: ExportDocument, *, user_id: str, replace: bool) -> list[Decision]:
-    """One decision per record of the document, in write order; nothing is written."""
+def plan(
+    store: Store,
+    doc: ExportDocument,
+    *,
+    user_id: str,
+    replace: bool,
+    count_tokens: Callable[[str], int],
+) -> list[Decision]:
+    """One decision per record of the document, in write order; nothing is written. A core
+    block that breaks the rules every block write follows is skipped in either mode."""
+    known = set(DEFAULT_BLOCKS) | {b.label for b in _blocks(store, user_id)}
+    refused = {
+        b.label: reason
+        for b in doc.core_blocks
+        if (reason := import_refusal(b, known=known, count_tokens=count_tokens))
+    }
     if replace:
-        return _exact(doc)
-    planner = _Planner(store, doc, user_id)
-    return [planner.decide(kind, record) for kind in KINDS for record in getattr(doc, kind)]
+        decisions = _exact(doc)
+    else:
+        planner = _Planner(store, doc, user_id)
+        decisions = [planner.decide(k, r) for k in KINDS for r in getattr(doc, k)]
+    return [
+        Decision(d.kind, d.key, d.record, "skipped", refused[d.key])
+        if d.kind == "core_blocks" and d.key in refused
+        else d
+        for d in decisions
+    ]
 
 
 def apply(

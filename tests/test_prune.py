@@ -243,14 +243,14 @@ def test_export_import_round_trip_keeps_the_archive(
     assert {a["item_id"] for a in doc["archived"]} == archived
     assert ids["tea"] in {f["id"] for f in doc["facts"]}
     with Store.open(tmp_path / "other", embedder="hash", clock=clock) as other:
-        report = import_user(other, doc, user_id=U, trace_id="t")
+        report = import_user(other, doc, user_id=U, trace_id="t", count_tokens=len)
         assert report.kinds["archived"].created == 4
         assert export_user(other, user_id=U) == doc
         assert other.facts.valid_among([ids["tea"]], user_id=U) == {}
     # exports made before archiving (version 1 had no episodes either)
     older = {k: v for k, v in doc.items() if k not in ("archived", "episodes")} | {"version": 1}
     with Store.open(tmp_path / "third", embedder="hash", clock=clock) as third:
-        report = import_user(third, older, user_id=U, trace_id="t")
+        report = import_user(third, older, user_id=U, trace_id="t", count_tokens=len)
         assert report.kinds["archived"].created == 0
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memvisor.paging.tokens import counter_for_model
 from memvisor.storage.export import (
     ExportDocument,
     check_importable,
@@ -54,6 +55,7 @@ def import_through_firewall(
     trace_id: str,
     firewall: Firewall | None = None,
     replace: bool = False,
+    count_tokens: Callable[[str], int] | None = None,
 ) -> ImportReport:
     """Screen an export, import what passes and log every verdict, in one transaction.
 
@@ -61,10 +63,13 @@ def import_through_firewall(
     otherwise it is merged into what the store holds.
     """
     doc = parse_export(data)
+    count_tokens = count_tokens or counter_for_model(None).count
     check_importable(store, doc, user_id=user_id, replace=replace)
     # Only what the import would write is screened: a record the store keeps or has
     # forgotten is not written, so it needs no verdict (and is not held again).
-    pending = pending_writes(store, doc, user_id=user_id, replace=replace)
+    pending = pending_writes(
+        store, doc, user_id=user_id, replace=replace, count_tokens=count_tokens
+    )
     screen = screen_import(
         doc,
         user_id=user_id,
@@ -76,7 +81,12 @@ def import_through_firewall(
     )
     with store.db.transaction():
         report = import_user(
-            store, screen.document, user_id=user_id, trace_id=trace_id, replace=replace
+            store,
+            screen.document,
+            user_id=user_id,
+            trace_id=trace_id,
+            replace=replace,
+            count_tokens=count_tokens,
         )
         for tool, record_id, verdict in screen.verdicts:
             store.events.append(

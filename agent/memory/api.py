@@ -340,6 +340,7 @@ class Memory:
             trace_id=trace_id,
             firewall=self.guard,
             replace=replace,
+            count_tokens=self.count_tokens,
         )
 
     def export(self, *, user_id: str) -> dict[str, Any]:
