@@ -50,3 +50,16 @@ def test_user_ids_in_any_script_are_accepted(
             capsys, "memory", "add", "--text", "Order ORD-1: desk", *data, "--user", user
         )
         assert added.code == 0, added.err
+
+
+def test_memory_show_prints_clean_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d"), "--user", "maya"]
+    added = run_cli(capsys, "memory", "add", "--subject", "maya", "--predicate", "lives_in",
+                    "--object", "Oslo", *data, "--json")  # fmt: skip
+    fact_id = added.json()["id"]
+    shown = run_cli(capsys, "memory", "show", fact_id, *data).out
+    assert "valid_until: (none)" in shown and "None" not in shown
+    assert "source_event_ids: evt_" in shown and "['" not in shown
+    source = shown.split("source_event_ids: ")[1].split()[0]
+    event = run_cli(capsys, "memory", "show", source, *data).out
+    assert 'payload: {"command": "memory add"' in event and "{'command'" not in event

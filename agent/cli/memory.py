@@ -129,7 +129,20 @@ def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bo
                 f"{value['archived_at']} ({value['reason']}); "
                 f"restore with `memvisor memory restore {record_id}`"
             )
-        click.echo(f"{key}: {value}")
+        click.echo(f"{key}: {_plain(value)}")
+
+
+def _plain(value: Any) -> str:
+    """A field as a person reads it: no Python reprs, lists joined, objects as JSON."""
+    if value is None or value == [] or value == {}:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 @memory.command("search")
