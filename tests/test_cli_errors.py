@@ -63,3 +63,29 @@ def test_memory_show_prints_clean_text(capsys: pytest.CaptureFixture[str], tmp_p
     source = shown.split("source_event_ids: ")[1].split()[0]
     event = run_cli(capsys, "memory", "show", source, *data).out
     assert 'payload: {"command": "memory add"' in event and "{'command'" not in event
+
+
+DEMO = str(Path(__file__).resolve().parent.parent / "evals" / "data" / "multiday_task.jsonl")
+
+
+def test_a_bad_report_path_is_refused_before_the_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for bad, said in ((tmp_path / "nowhere" / "r.html", "does not exist"), (tmp_path, "directory")):
+        result = run_cli(
+            capsys, "replay", DEMO, "--into", str(tmp_path / "run"), "--html", str(bad)
+        )
+        assert result.code in (1, 2) and said in result.err and result.out == ""
+        assert not (tmp_path / "run").exists()  # nothing was replayed
+
+
+def test_record_refuses_to_overwrite_without_force(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    existing = tmp_path / "session.jsonl"
+    existing.write_text("keep me\n")
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("hi\n"))
+    result = run_cli(capsys, "chat", "--model", f"replay:{DEMO}", "--record", str(existing),
+                     "--data-dir", str(tmp_path / "d"))  # fmt: skip
+    assert result.code == 1 and "--force" in result.err
+    assert existing.read_text() == "keep me\n"

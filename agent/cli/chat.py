@@ -14,7 +14,7 @@ from memvisor.agent.models.names import model_from_name
 from memvisor.agent.turn import Turn
 from memvisor.evals.transcripts import TranscriptWriter
 
-from .common import common_options, emit_error, invocation, open_store
+from .common import common_options, emit_error, invocation, open_store, output_path
 
 
 @click.command("chat")
@@ -41,8 +41,9 @@ from .common import common_options, emit_error, invocation, open_store
     "--record",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the conversation as a transcript to this file.",
+    help="Write the conversation as a transcript to this file (a new one; see --force).",
 )
+@click.option("--force", is_flag=True, help="Let --record overwrite an existing file.")
 @click.option(
     "--show-context", is_flag=True, help="Print each request's per-section token report on stderr."
 )
@@ -55,10 +56,13 @@ def chat(
     base_url: str | None,
     session: str | None,
     record: str | None,
+    force: bool,
     show_context: bool,
 ) -> None:
     """Talk to the agent. Each answer is printed on stdout (JSON lines with --json)."""
     inv = invocation(data_dir, user, as_json)
+    if record:
+        output_path(record, option="--record", overwrite=force)
     name = model_name or os.environ.get("MEMVISOR_MODEL") or "ollama:qwen2.5:7b"
     model = model_from_name(name, num_ctx=num_ctx, base_url=base_url)
     session_id = session or datetime.now(UTC).strftime("s-%Y%m%d-%H%M%S")

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -111,6 +112,31 @@ def open_memory(inv: Invocation) -> Iterator[Memory]:
         yield memory
     finally:
         memory.close()
+
+
+def output_path(value: str, *, option: str, overwrite: bool = True) -> Path:
+    """A file the command will write, checked before any work is done (so that results are
+    never computed only to be lost on a bad path)."""
+    path = Path(value).expanduser()
+    if path.is_dir():
+        raise UserError(f"{option} {value} is a directory: name a file")
+    if path.exists() and not overwrite:
+        raise UserError(f"{option} {value} exists: pass --force to overwrite it")
+    parent = path.parent
+    if not parent.is_dir():
+        raise UserError(f"{option} {value}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"{option} {value}: no permission to write there")
+    return path
+
+
+def write_report(write: Callable[[], Any], *, option: str, path: Path) -> None:
+    """Write a report after the results are out; a failure is one line and exit 1."""
+    try:
+        write()
+    except OSError as exc:
+        emit_error(f"{option} {path}: {exc.strerror or exc} (the results above are complete)")
+        raise SystemExit(1) from None
 
 
 def emit_json(data: Any) -> None:

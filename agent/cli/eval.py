@@ -14,7 +14,7 @@ import click
 from memvisor.errors import UserError
 from memvisor.storage.ids import new_id
 
-from .common import MemvisorGroup, emit_json, invocation
+from .common import MemvisorGroup, emit_json, invocation, output_path, write_report
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -98,6 +98,7 @@ def locomo(
     from memvisor.evals.locomo import run_locomo
 
     inv = invocation(data_dir, None, as_json)
+    html_path = output_path(html_out, option="--html") if html_out else None
     run_id = new_id("run")
     started = time.perf_counter()
     with _progress_bars() as progress:
@@ -114,10 +115,6 @@ def locomo(
             progress=progress,
         )
     elapsed = time.perf_counter() - started
-    if html_out:
-        from memvisor.evals.report_html import locomo_report
-
-        locomo_report(result, html_out)
     if as_json:
         emit_json(result)
     else:
@@ -128,8 +125,11 @@ def locomo(
         if "qa" in result:
             console.print(_qa_table(result["qa"]))
     err = Console(stderr=True)
-    if html_out:
-        err.print(f"HTML report: {html_out}")
+    if html_path is not None:  # after the results are out: a failure here loses nothing
+        from memvisor.evals.report_html import locomo_report
+
+        write_report(lambda: locomo_report(result, str(html_path)), option="--html", path=html_path)
+        err.print(f"HTML report: {html_path}")
     if keep:
         err.print(f"stores kept in {Path(inv.data_dir) / 'evals' / run_id}")
 

@@ -12,7 +12,7 @@ from memvisor.errors import UserError
 from memvisor.evals.replay import ReplayReport, replay
 from memvisor.storage.ids import new_id
 
-from .common import common_options, emit_json, invocation
+from .common import common_options, emit_json, invocation, output_path, write_report
 
 
 @click.command("replay")
@@ -72,6 +72,7 @@ def replay_cmd(
     model = model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
     if reuse_store and not into:
         raise UserError("--reuse-store needs --into DIR: the store to replay into")
+    html_path = output_path(html_out, option="--html") if html_out else None
     report = replay(
         file,
         data_dir=target,
@@ -80,15 +81,17 @@ def replay_cmd(
         embedder=os.environ.get("MEMVISOR_EMBEDDER"),
         reuse_store=reuse_store,
     )
-    if html_out:
-        from memvisor.evals.report_html import replay_report
-
-        path = replay_report(report.as_dict(), html_out)
-        click.echo(f"report: {path}", err=True)
     if as_json:
         emit_json(report.as_dict())
     else:
         print_report(report)
+    if html_path is not None:
+        from memvisor.evals.report_html import replay_report
+
+        write_report(
+            lambda: replay_report(report.as_dict(), str(html_path)), option="--html", path=html_path
+        )
+        click.echo(f"report: {html_path}", err=True)
     if not report.passed:
         raise SystemExit(1)
 
