@@ -15,6 +15,7 @@ from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.storage import CoreBlock, Fact, FactWrite, Passage
 from memvisor.storage.clock import parse_time
 from memvisor.storage.store import SearchKind
+from memvisor.storage.text import snippet
 
 from .common import Invocation, common_options, emit_json, invocation, open_memory, open_store
 from .firewall import confirm_cmd
@@ -63,13 +64,15 @@ def list_cmd(
             items = store.quarantine.list(user_id=inv.user_id)
             if as_json:
                 emit_json({"quarantine": [i.model_dump(mode="json") for i in items]})
-            for item in [] if as_json else items:
+                return
+            click.echo(f"quarantine ({len(items)}):")
+            for item in items:
                 sure = "" if item.confidence is None else f"  c={item.confidence:.2f}"
+                held = snippet(json.dumps(item.arguments, ensure_ascii=False), 160)
                 click.echo(
-                    f"{item.id}  {item.tool}  {json.dumps(item.arguments, ensure_ascii=False)}"
-                    f"{sure}  reasons: {', '.join(item.reasons)}"
+                    f"  {item.id}  {item.tool}  {held}{sure}  reasons: {', '.join(item.reasons)}"
                 )
-            if items and not as_json:
+            if items:
                 click.echo("confirm one with `memvisor memory confirm ID` (or --reject to discard)")
             return
         when = parse_time(as_of) if as_of else None

@@ -127,6 +127,10 @@ class FirewallConfig(BaseModel):
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot read firewall config {path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise UserError(
+                f"firewall config {path} is not UTF-8 text (byte {exc.start}): save it as UTF-8"
+            ) from None
         try:
             data: Any = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
         except (ValueError, tomllib.TOMLDecodeError) as exc:
