@@ -50,17 +50,21 @@ class CliState:
     user: str | None = None
 
 
-def common_options(fn: F) -> F:
-    """``--data-dir``, ``--user`` and ``--json`` after the command's own name."""
-    fn = click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")(fn)
-    fn = click.option("--user", default=None, help="User id (overrides the global --user).")(fn)
-    fn = click.option(
+def data_dir_option(fn: F) -> F:
+    """``--data-dir`` after the command's own name."""
+    return click.option(
         "--data-dir",
         type=click.Path(file_okay=False),
         default=None,
         help="Data directory (overrides the global --data-dir).",
     )(fn)
-    return fn
+
+
+def common_options(fn: F) -> F:
+    """``--data-dir``, ``--user`` and ``--json`` after the command's own name."""
+    fn = click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")(fn)
+    fn = click.option("--user", default=None, help="User id (overrides the global --user).")(fn)
+    return data_dir_option(fn)
 
 
 @dataclass

@@ -6,7 +6,7 @@ import click
 
 from memvisor.errors import UserError
 
-from .common import invocation, open_memory
+from .common import data_dir_option, invocation, open_memory
 
 
 def parse_host_port(value: str) -> tuple[str, int]:
@@ -17,12 +17,7 @@ def parse_host_port(value: str) -> tuple[str, int]:
 
 
 @click.command("mcp")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Data directory (overrides the global --data-dir).",
-)
+@data_dir_option
 @click.option("--user", default=None, help="The one user whose memory this server serves.")
 @click.option(
     "--http",

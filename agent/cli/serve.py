@@ -7,16 +7,11 @@ import click
 from memvisor.agent.models.names import model_from_name
 from memvisor.errors import UserError
 
-from .common import common_options, emit_json, invocation, open_memory, open_store
+from .common import common_options, data_dir_option, emit_json, invocation, open_memory, open_store
 
 
 @click.command("serve")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Data directory (overrides the global --data-dir).",
-)
+@data_dir_option
 @click.option(
     "--host",
     default="127.0.0.1",
