@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from memvisor.errors import NotFound, UserError, VersionConflict
@@ -23,6 +24,8 @@ DEFAULT_BLOCKS: dict[str, tuple[str, int]] = {
 }
 
 _COLUMNS = "user_id, label, value, token_limit, read_only, version, updated_at, trace_id"
+# The timestamp of a default block that was never written (shown, not stored).
+_NEVER_WRITTEN = datetime(1970, 1, 1)
 # The largest limit a block may have: every prompt carries every block in full.
 MAX_TOKEN_LIMIT = 2000
 
@@ -43,18 +46,19 @@ class CoreBlocks:
                 )
 
     def _rows(self, user_id: str) -> list[tuple[Any, ...]]:
-        """The user's blocks; the defaults are created on first use only (reads stay reads)."""
+        """The user's blocks. A default block nobody has written yet is shown as it would be
+        created (version 1) but not written: a read stays a read, even on a full disk."""
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? ORDER BY label",
             [require_user(user_id)],
         )
-        if not set(DEFAULT_BLOCKS) <= {r[1] for r in rows}:
-            self.ensure_defaults(user_id=user_id)
-            rows = self._db.query(
-                f"SELECT {_COLUMNS} FROM core_blocks WHERE user_id = ? ORDER BY label",
-                [user_id],
-            )
-        return rows
+        stored = {r[1] for r in rows}
+        unwritten = [
+            (user_id, label, value, limit, False, 1, _NEVER_WRITTEN, None)
+            for label, (value, limit) in DEFAULT_BLOCKS.items()
+            if label not in stored
+        ]
+        return [*rows, *unwritten]
 
     def list(self, *, user_id: str) -> list[CoreBlock]:
         order = list(DEFAULT_BLOCKS)
@@ -123,6 +127,8 @@ class CoreBlocks:
             raise UserError(f"core block {label!r} is read-only")
         check_fits(current, value, count_tokens)
         with self._db.transaction() as tx:
+            if label in DEFAULT_BLOCKS:  # its first write stores the default it replaces
+                self.ensure_defaults(user_id=user_id)
             updated = tx.execute(
                 "UPDATE core_blocks SET value = ?, version = version + 1, updated_at = ?, "
                 "trace_id = ? WHERE user_id = ? AND label = ? AND version = ?",

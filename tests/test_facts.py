@@ -213,3 +213,12 @@ def test_fact_copy_reads_only_changed_rows_until_a_delete_or_an_archive_change(
     store.forget(coffee.id, user_id="u", trace_id="t")
     assert store.facts.valid_among([coffee.id, tea.id], user_id="u") == {}
     assert view.full_reads == 3
+
+
+def test_reading_core_blocks_writes_nothing_until_a_block_is_edited(store: Store) -> None:
+    blocks = store.core.list(user_id="reader")
+    assert [(b.label, b.version) for b in blocks] == [("persona", 1), ("human", 1)]
+    assert store.db.query("SELECT count(*) FROM core_blocks")[0][0] == 0  # a read stays a read
+    store.core.update("human", "Name: Ann", user_id="reader", expected_version=1, count_tokens=len)
+    stored = {r[0]: r[1] for r in store.db.query("SELECT label, version FROM core_blocks")}
+    assert stored == {"persona": 1, "human": 2}

@@ -375,7 +375,7 @@ def test_core_blocks_replace_the_defaults_only_with_a_higher_version(
     store.core.update("human", "Name: Maya", user_id=U, expected_version=1, count_tokens=len)
     doc = export_user(store, user_id=U)
     with opened(tmp_path / "fresh", clock) as fresh:
-        fresh.core.list(user_id=U)  # the defaults, version 1
+        fresh.core.ensure_defaults(user_id=U)  # the defaults stored, version 1
         report = import_user(fresh, doc, user_id=U, trace_id="t", count_tokens=len)
         assert fresh.core.get("human", user_id=U).value == "Name: Maya"
         assert report.kinds["core_blocks"].updated == 1
