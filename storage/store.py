@@ -406,8 +406,23 @@ class Store:
             elif record_id.startswith("qtn_"):
                 self.quarantine.delete(record_id, user_id=user_id, conn=conn)
                 removed, table = [record_id], ""
+            elif record_id.startswith(("eps_", "rcp_")):
+                episode = record_id.startswith("eps_")
+                # NotFound (for this user) before anything is deleted.
+                (self.episodes if episode else self.recipes).get(record_id, user_id=user_id)
+                kind_table = "episodes" if episode else "recipes"
+                conn.execute(
+                    f"DELETE FROM {kind_table} WHERE user_id = ? AND id = ?", [user_id, record_id]
+                )
+                conn.execute(
+                    "DELETE FROM archived WHERE user_id = ? AND item_id = ?", [user_id, record_id]
+                )
+                # Episodes are in the search index; recipes rank through their own route.
+                removed, table = [record_id], MEMORY_TABLE if episode else ""
             else:
-                raise UserError(f"cannot forget {record_id!r}: ids start with fct_, psg_ or qtn_")
+                raise UserError(
+                    f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_ or qtn_"
+                )
             self.events.append_in(
                 conn,
                 user_id=user_id,

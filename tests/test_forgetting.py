@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memvisor.evals.replay import replay
-from memvisor.storage import Store
+from memvisor.storage import ManualClock, Store
 
 TRANSCRIPT = [
     {
@@ -197,3 +199,33 @@ def test_forget_deletes_recipes_of_the_same_source_that_state_it(store: Store) -
     [event_forget] = store.events.list(user_id="u", kinds=["memory_forget"])
     assert event_forget.payload["deleted_recipes"] == [stating.id]
     assert report["removed"] == [fact.id]
+
+
+def test_memory_forget_takes_episodes_and_recipes_too(store: Store, clock: ManualClock) -> None:
+    from memvisor.agent.guards import Firewall
+    from memvisor.agent.memory.api import Memory
+    from memvisor.errors import NotFound
+
+    now = clock.now()
+    episode = store.episodes.build(
+        user_id="u", session_id="s", start_ts=now, end_ts=now, summary="Planned the Lisbon trip",
+        entities=["Lisbon"], source_event_ids=[], trace_id="t",
+    )  # fmt: skip
+    store.save_episode(episode)
+    recipe = store.recipes.save(
+        user_id="u", name="book trip", trigger="book a trip", steps=["search()", "book()"],
+        trace_id="t",
+    ).recipe  # fmt: skip
+    assert store.search("Lisbon trip", user_id="u", kinds=("episode",))[0].id == episode.id
+    memory = Memory(store, guard=Firewall())
+    with pytest.raises(NotFound):
+        memory.forget(episode.id, user="someone_else")
+    for record_id in (episode.id, recipe.id):
+        memory.forget(record_id, user="u")
+    with pytest.raises(NotFound):
+        store.episodes.get(episode.id, user_id="u")
+    with pytest.raises(NotFound):
+        store.recipes.get(recipe.id, user_id="u")
+    assert store.search("Lisbon trip", user_id="u", kinds=("episode",)) == []
+    forgets = store.events.list(user_id="u", kinds=["memory_forget"])
+    assert [e.payload["id"] for e in forgets] == [episode.id, recipe.id]
