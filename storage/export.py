@@ -2,8 +2,10 @@
 
 Every table with a ``user_id`` column (``migrations.py``) is exported: facts (every version),
 core blocks, passages, quarantine (every status), archive rows, episodes, rolling summaries,
-recipes, tasks, session state, tombstones, memory usage and the event log. Only
-``schema_migrations`` is left out: it belongs to the store, not to a user.
+recipes, tasks, session state, tombstones, memory usage, the event log and sealed secrets
+(their ciphertext in base64 and their metadata, never the value: only the data directory's
+``sealed.key``, which no export holds, opens them). ``NOT_EXPORTED`` names the tables with a
+``user_id`` that are left out, and why; ``schema_migrations`` belongs to the store.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from . import import_merge
 from .archive import ArchivedRecord
 from .core_blocks import DEFAULT_BLOCKS
 from .episodes import Episode, RollingSummary
-from .import_report import ImportMode, MergeReport
+from .import_report import ImportMode, KindCounts, MergeReport, Outcome
 from .recipes import Recipe
 from .records import CoreBlock, Event, Fact, Passage, QuarantineItem
+from .sealed import SealedRow
 from .session_state import StateSlot
 from .store import Store
 from .tasks import TaskState
@@ -45,7 +48,15 @@ ADDED_IN_V2 = (
 )
 # Tables whose ids are unique across users: an id of the document held by another user of
 # the store cannot be written (and says the document is not this user's).
-_GLOBAL_IDS = ("facts", "passages", "episodes", "recipes", "quarantine", "events")
+_GLOBAL_IDS = (
+    "facts",
+    "passages",
+    "episodes",
+    "recipes",
+    "quarantine",
+    "events",
+    "sealed_secrets",
+)
 _ROW_TABLES = (
     "events",
     "facts",
@@ -59,7 +70,9 @@ _ROW_TABLES = (
     "tombstones",
     "archived",
     "memory_usage",
+    "sealed_secrets",
 )
+SEALED = "sealed_secrets"
 # Tables with a user_id that an export leaves out, and why.
 NOT_EXPORTED = {
     "api_keys": "credentials of one server: make new keys with `memvisor keys create`",
@@ -87,6 +100,8 @@ class ExportDocument(BaseModel):
     tombstones: list[Tombstone] = Field(default_factory=list)
     usage: list[UsageRow] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
+    # Added after version 2 shipped, so optional: a document without it has none.
+    sealed_secrets: list[SealedRow] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -120,6 +135,7 @@ def export_user(store: Store, *, user_id: str) -> dict[str, Any]:
             tombstones=list_tombstones(store.db, user_id=user_id),
             usage=store.usage.rows(user_id=user_id),
             events=[e for e in store.events.list(user_id=user_id) if not _transfer_event(e)],
+            sealed_secrets=store.sealed.rows(user_id=user_id),
         )
     return doc.model_dump(mode="json")
 
@@ -160,13 +176,13 @@ def check_importable(store: Store, doc: ExportDocument, *, user_id: str, replace
             f"export belongs to user {doc.user_id!r}, not {user_id!r}: "
             f"import it with --user {doc.user_id}"
         )
-    owners = {r.user_id for kind in import_merge.KINDS for r in getattr(doc, kind)}
+    owners = {r.user_id for kind in (*import_merge.KINDS, SEALED) for r in getattr(doc, kind)}
     if owners - {user_id}:
         raise UserError(
             f"export of user {user_id!r} holds records of {sorted(owners - {user_id})}; "
             "it must hold one user only: export each user on their own"
         )
-    for kind in import_merge.KINDS:
+    for kind in (*import_merge.KINDS, SEALED):
         keys = Counter(import_merge.record_key(kind, r) for r in getattr(doc, kind))
         twice = sorted(k for k, n in keys.items() if n > 1)
         if twice:
@@ -251,6 +267,7 @@ def import_user(
         import_merge.apply(
             store, decisions, user_id=user_id, conn=conn, report=report, merge=not replace
         )
+        _import_sealed(store, doc.sealed_secrets, user_id=user_id, conn=conn, report=report)
         store.events.append_in(
             conn,
             user_id=user_id,
@@ -265,6 +282,33 @@ def import_user(
             },
         )
     return report
+
+
+def _import_sealed(
+    store: Store, rows: list[SealedRow], *, user_id: str, conn: Any, report: MergeReport
+) -> None:
+    """Sealed secrets by id, ciphertext as it was (it opens only under the key it was sealed
+    with): a new id is created, an identical row unchanged, a row forgotten on either side
+    stays forgotten (the document's forget is applied), any other difference keeps the
+    store's copy. ``--replace`` writes into a store without the user's rows, so all are new.
+    Nothing here is screened: the firewall cannot read a ciphertext."""
+    report.kinds.setdefault(SEALED, KindCounts())
+    have = {r.id: r for r in store.sealed.rows(user_id=user_id)}
+    for row in rows:
+        held = have.get(row.id)
+        outcome: Outcome
+        reason = ""
+        if held is None:
+            outcome = "created"
+        elif held == row:
+            outcome = "unchanged"
+        elif row.forgotten_at is not None and held.forgotten_at is None:
+            outcome = "updated"  # forgotten wins: the store's ciphertext is shredded
+        else:
+            outcome, reason = "skipped", import_merge.KEPT
+        if outcome in ("created", "updated"):
+            store.sealed.restore(row, user_id=user_id, conn=conn)
+        report.note(SEALED, outcome, row.id, reason)
 
 
 def pending_writes(

@@ -242,6 +242,23 @@ _API_KEYS = _sql(
     )""",
 )
 
+_SEALED_SECRETS = _sql(
+    # Secrets the user asked to keep, sealed with AES-256-GCM under the data directory's
+    # sealed.key (storage/sealed.py): ``ciphertext`` is nonce + ciphertext + tag, emptied
+    # when the secret is forgotten; the value is never stored in clear.
+    """CREATE TABLE sealed_secrets (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        description VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL,
+        ciphertext BLOB NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        trace_id VARCHAR NOT NULL,
+        source_event_ids VARCHAR[] NOT NULL,
+        forgotten_at TIMESTAMP
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -252,6 +269,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("007_episode_participants", _EPISODE_PARTICIPANTS),
     Migration("008_fact_revisions", _FACT_REVISIONS),
     Migration("009_api_keys", _API_KEYS),
+    Migration("010_sealed_secrets", _SEALED_SECRETS),
 )
 
 

@@ -46,6 +46,7 @@ from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
 from .records import Event, FactWrite, Passage
+from .sealed import SealedStore, not_found
 from .session_state import SessionState
 from .tasks import TaskStore
 from .text import valid_utf8
@@ -98,6 +99,8 @@ class Store:
         self.session_state = SessionState(self.db, self.clock)
         self.archive = Archive(self.db, self.clock)
         self.api_keys = ApiKeys(self.db, self.clock)
+        # The key lives beside the record store, never inside it (nor in an export).
+        self.sealed = SealedStore(self.db, self.clock, key_path=self.data_dir / "sealed.key")
 
     @classmethod
     def open(
@@ -419,9 +422,15 @@ class Store:
                 )
                 # Episodes are in the search index; recipes rank through their own route.
                 removed, table = [record_id], MEMORY_TABLE if episode else ""
+            elif record_id.startswith("sec_"):
+                # Sealed secrets are never indexed; the ciphertext is shredded.
+                if not self.sealed.forget(record_id, user_id=user_id):
+                    raise not_found(record_id)
+                removed, table = [record_id], ""
             else:
                 raise UserError(
-                    f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_ or qtn_"
+                    f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_, "
+                    "qtn_ or sec_"
                 )
             self.events.append_in(
                 conn,

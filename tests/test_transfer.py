@@ -34,6 +34,7 @@ TABLE_KINDS = {
     "tombstones": "tombstones",
     "archived": "archived",
     "memory_usage": "usage",
+    "sealed_secrets": "sealed_secrets",
 }
 V1_KINDS = ("facts", "core_blocks", "passages", "quarantine", "archived")
 
@@ -122,6 +123,14 @@ def fill(store: Store, clock: ManualClock) -> dict[str, str]:
     ids["held"], ids["rejected"] = held.id, rejected.id
     store.archive.add({ids["episode"]: "episode"}, user_id=U, trace_id="t", reason="test")
     store.usage.record([ids["bergen"]], "cited", user_id=U)
+    ids["sealed"] = store.sealed.seal(
+        user_id=U,
+        value="4471",
+        description="allotment gate code",
+        kind="pin",
+        trace_id="t",
+        source_event_ids=[turn.id],
+    ).id
     return ids
 
 
