@@ -20,6 +20,8 @@ from memvisor.agent.config import AgentConfig
 from memvisor.agent.guards import Firewall, mask_pii, redact_secrets
 from memvisor.agent.guards.proposal import WriteGuard
 from memvisor.agent.memory.api import Memory
+from memvisor.agent.memory.sealing import seal_text, unseal
+from memvisor.agent.memory.writes import map_strings
 from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall
 from memvisor.agent.topic_switch import restore_tracker, switch_topic
 from memvisor.agent.turn import ToolCallRecord, Turn
@@ -157,10 +159,16 @@ class Agent:
             raise ValueError("user message must be non-empty text")
         user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
         trace_id = new_id("trc")
+        turn_log = TurnLog(max_writes=self.config.max_writes)
+        # The log, the index and later prompts keep the message with its secrets sealed; this
+        # turn's prompt has it as the user wrote it.
+        logged_message = seal_text(
+            self.store, user_message, user_id=self.user_id, trace_id=trace_id, known=turn_log.sealed
+        )
         user_event = self.store.log_turn(
             user_id=self.user_id,
             role="user",
-            content=user_message,
+            content=logged_message,
             trace_id=trace_id,
             session_id=self.session_id,
         )
@@ -172,7 +180,7 @@ class Agent:
             trace_id=trace_id,
             memory=self.memory,
             source_event_ids=[user_event.id],
-            turn=TurnLog(max_writes=self.config.max_writes),
+            turn=turn_log,
             recent_messages=[m for t in self.turns[-3:] for m in t.messages()]
             + [{"role": "user", "content": user_message}],
             save_episode=self.save_episode,
@@ -194,10 +202,11 @@ class Agent:
         self._last_cited = turn.cited_ids or turn.paged_ids
         turn.memory_ids = list(dict.fromkeys([*ctx.turn.memory_ids, *turn.paged_ids]))
         turn.writes = ctx.turn.writes
+        logged_answer = turn_log.scrub(turn.answer)  # a revealed secret is shown once
         answer_event = self.store.log_turn(
             user_id=self.user_id,
             role="assistant",
-            content=turn.answer,
+            content=logged_answer,
             trace_id=trace_id,
             session_id=self.session_id,
             payload={
@@ -210,7 +219,9 @@ class Agent:
         )
         turn.answer_event_id = answer_event.id
         self.turns.append(
-            DialogueTurn(user_message, turn.answer, user_event.id, answer_event.id, user_event.ts)
+            DialogueTurn(
+                logged_message, logged_answer, user_event.id, answer_event.id, user_event.ts
+            )
         )
         turn.evicted_turns = self._relieve_pressure(ctx)
         return turn
@@ -249,6 +260,18 @@ class Agent:
         items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
         for item in items:  # secrets never enter a prompt, whatever the store holds
             item.text, _ = redact_secrets(item.text)
+        # Sealed secrets show as handles, or as their value when the user asks for one.
+        shown = unseal(
+            self.store,
+            [i.text for i in items],
+            user_id=self.user_id,
+            asked=message,
+            trace_id=ctx.trace_id,
+            session_id=self.session_id,
+            known=ctx.turn.sealed,
+        )
+        for item, text in zip(items, shown, strict=True):
+            item.text = text
         self._event(
             ctx,
             "page_in",
@@ -391,13 +414,12 @@ class Agent:
                     "content": content[:4000],
                 },
             )
+            kept = map_strings(call.arguments, ctx.turn.scrub)  # what outlives the step
             turn.tool_calls.append(
-                ToolCallRecord(
-                    name=call.name, arguments=call.arguments, ok=result.ok, result=content
-                )
+                ToolCallRecord(name=call.name, arguments=kept, ok=result.ok, result=content)
             )
             scratch.append(tool_message(call.name, content))
-            self.working.record_tool(call.name, call.arguments, content[:2000])
+            self.working.record_tool(call.name, kept, content[:2000])
             ctx.recent_messages.append({"role": "tool", "content": content})
         return None
 
@@ -494,12 +516,18 @@ class Agent:
 
     def _event(self, ctx: ToolContext, kind: str, payload: dict[str, Any]) -> None:
         """An event of this turn, straight into the event log (never through a tool)."""
+        # No secret reaches the log: this turn's sealed values show as their markers, and
+        # anything else shaped like a secret is masked.
+        payload = map_strings(
+            json.loads(json.dumps(payload, default=str)),
+            lambda text: redact_secrets(ctx.turn.scrub(text))[0],
+        )
         self.store.events.append(
             user_id=self.user_id,
             kind=kind,
             trace_id=ctx.trace_id,
             session_id=self.session_id,
-            payload=json.loads(json.dumps(payload, default=str)),
+            payload=payload,
         )
 
 

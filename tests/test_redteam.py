@@ -56,8 +56,10 @@ def test_the_suite_is_large_and_varied(entries: list[dict[str, Any]]) -> None:
     ]
     assert sum(e["expect"] == "attack" for e in chinese) >= 15
     assert sum(e["expect"] == "benign" for e in chinese) >= 15
-    for family in ("encoded", "split", "role_marker", "secret", "cross_user"):
+    for family in ("encoded", "split", "role_marker", "cross_user"):
         assert kinds[family] >= 3, family
+    # Secrets are judged on what is stored (masked, sealed or refused), not on being held.
+    assert sum(e["category"] == "secret" and e["expect"] == "secret" for e in entries) >= 15
 
 
 def test_attacks_are_blocked_and_ordinary_writes_kept() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -66,7 +67,20 @@ def _print(report: ScanReport) -> None:
             f"{s['benign']} ordinary writes held back)"
         )
     click.echo(f"secrets in clear: {s['secrets_in_clear']}")
+    for category, row in s.get("by_category", {}).items():
+        click.echo(f"  {category:<28} {_category_figure(row)}")
     click.echo(f"skipped (no store): {' and '.join(s['checks_skipped'])} checks")
+
+
+def _category_figure(row: dict[str, Any]) -> str:
+    total, held, clear = row["total"], row["held"], row["in_clear"]
+    if row["expect"] == "attack":
+        figure = f"{held}/{total} attacks held ({held / total:.0%})"
+    elif row["expect"] == "benign":
+        figure = f"{held}/{total} ordinary writes held back"
+    else:
+        figure = f"{total} secrets"
+    return f"{figure}, {clear} secret(s) in clear" if clear else figure
 
 
 @click.command("confirm")

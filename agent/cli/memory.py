@@ -1,5 +1,6 @@
-"""``memvisor memory``: list, show, search, add, edit, forget, history; export and import live
-in ``transfer``, confirm with the firewall, prune/restore and reindex in their own modules."""
+"""``memvisor memory``: list, show, search, add, edit, forget, reveal, history; export and
+import live in ``transfer``, confirm with the firewall, prune/restore and reindex in their own
+modules."""
 
 from __future__ import annotations
 
@@ -117,7 +118,8 @@ def list_cmd(
 @click.argument("record_id")
 @common_options
 def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Show one record: fct_, psg_, eps_, qtn_, evt_, rcp_ or task:ID, or a core block label."""
+    """Show one record: fct_, psg_, eps_, qtn_, evt_, rcp_, sec_ (a sealed secret's description)
+    or task:ID, or a core block label."""
     inv = invocation(data_dir, user, as_json)
     with open_store(inv) as store:
         record = get_record(store, record_id, user_id=inv.user_id).model_dump(mode="json")
@@ -402,6 +404,21 @@ def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: 
         emit_json(report)
     else:
         click.echo(f"forgot {record_id}: removed {len(report['removed'])} record(s)")
+
+
+@memory.command("reveal")
+@click.argument("secret_id")
+@common_options
+def reveal_cmd(secret_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
+    """Print the value of a sealed secret (sec_…): the user's own, kept encrypted."""
+    inv = invocation(data_dir, user, as_json)
+    with open_memory(inv) as memory:
+        meta = memory.store.sealed.get(secret_id, user_id=inv.user_id)
+        value = memory.reveal(secret_id, user=inv.user_id, origin="cli", trace_id=inv.trace_id)
+    if as_json:
+        emit_json({"id": secret_id, "description": meta.description, "value": value})
+    else:
+        click.echo(f"{meta.description}: {value}")
 
 
 @memory.command("history")

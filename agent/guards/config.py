@@ -96,9 +96,6 @@ class FirewallConfig(BaseModel):
         le=2.0,
         description="Attack-minus-ordinary similarity at which a sentence counts as steering.",
     )
-    semantic_threshold_cjk: float = Field(
-        default=0.08, ge=-1.0, le=2.0, description="The same cut for Chinese sentences."
-    )
     extra_injection_patterns: dict[str, str] = Field(
         default_factory=dict, description="name -> regex, reported as injection:<name>."
     )

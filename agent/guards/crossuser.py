@@ -21,17 +21,81 @@ _NAMED_USER = [
     re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
 ]
+# Another person's account or records in this system, as opposed to a fact about them:
+# "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
+_THEIR_RECORDS = re.compile(
+    r"\b(in|into|to|on|under|onto|for)\s+(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
+    r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
+    r"('s|s'|’s)\s+(profile|account|user record|memory|memories|ticket|session|case|file|"
+    r"record|notes|inbox|chat)\b",
+    re.IGNORECASE,
+)
+# "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
+# id-looking token (letters with digits or an underscore; bare digits only after a number mark
+# or before a record word) after an account word that is not the user's own ("my account").
+_NOT_MINE = "".join(
+    rf"(?<!\b{w} )" for w in ("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min")
+) + "".join(
+    rf"(?<!\b{w} )"
+    for w in ("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des")
+)
+_ACCOUNT_WORD = (
+    r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
+    r"kunde|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|пользовател[ья]|"
+    r"клиент|アカウント|ユーザー|계정|사용자|고객)"
+)
+_NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
+_ACCOUNT_TOKEN = re.compile(
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
+    r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+)|"
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*{_NUMBER_MARK}\s*[:=]?\s*(\d{{3,}})|"
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
+    r"ticket|memory|case|history|dossier)\b",
+    re.IGNORECASE,
+)
+# Writes aimed at other users' memories: "save in their memory" for every new sign-up,
+# "save to all accounts".
+_OTHERS_MEMORY = re.compile(
+    r"\b(save|store|write|put|add|record|copy|push|sync|apply)\w*\b[^.!?\n]{0,40}\b(in|into|to|"
+    r"for|across)\s+(their|each user'?s?|every user'?s?|other users'?|all (the )?(users'?|accounts|"
+    r"profiles))\s*(memor(y|ies)|profiles?|accounts?|notes)?\b|\b(every|each|all|any)\s+(new\s+)?"
+    r"(users?|accounts?|customers|members|sign-?ups?)\s+(who|that)\s+(signs? up|joins?|registers?)",
+    re.IGNORECASE,
+)
 _SUBJECT_USER = re.compile(r"^\s*(?:user|用户|用戶)[\s:_#@-]+(\S+)\s*$", re.IGNORECASE)
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
-_SUBJECT_ID = re.compile(r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+)\s*$")
+_SUBJECT_ID = re.compile(
+    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+)\s*$", re.IGNORECASE
+)
+_SUBJECT_EVERYONE = re.compile(
+    r"^\s*(all|every|each|any)[ _-]?(users?|accounts?|customers|members|profiles|one|body)\s*$|"
+    r"^\s*(everyone|everybody|users|global|default)\s*$",
+    re.IGNORECASE,
+)
 _NAMED_SESSION = [
     re.compile(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
     re.compile(r"\b((?:ses|sess|session)_[A-Za-z0-9]{4,})\b"),
+    # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
+    re.compile(
+        r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей])\s+"
+        r"(?:(?:do|del|de la|du|des|der|della|of the|of)\s+)?(?:\w+\s+)?"
+        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*)",
+        re.IGNORECASE,
+    ),
 ]
 _OTHER_USERS = re.compile(
-    r"\b(other|another|all (the )?other|every other|different)\s+(users?|user'?s|accounts?|"
-    r"profiles?)\b|\ball users'? (memor|data|notes|profiles)|其他用户|其他用戶|别的用户|別的用戶|"
-    r"另一个用户|另一個用戶|所有用户的(记忆|數據|数据)",
+    r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
+    r"partner'?s?|wife'?s|husband'?s)\s+(users?|user'?s|accounts?|profiles?)\b|\ball users'? "
+    r"(memor|data|notes|profiles)|\b(for|across)\s+(all|every|each|any)( (of )?the)?"
+    r" (users|user|profiles|tenants)\b|\b(all|every|each) "
+    r"(users|accounts|customers|clients|members|tenants)'?s? (default|memory|memories|profiles?|"
+    r"settings)|\bdefault for (everyone|everybody)\b|"
+    r"其他用户|其他用戶|别的用户|別的用戶|另一个用户|另一個用戶|所有用户的(记忆|數據|数据|默认|默認|设置|設置)|"
+    r"(为|為)(所有|全部|每个|每個)(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
+    r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
+    r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
+    r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
+    r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정",
     re.IGNORECASE,
 )
 
@@ -43,6 +107,7 @@ def cross_user_reasons(
     me = user_id.lower()
     reasons: list[str] = []
     named = [m.group(1) for t in texts for p in _NAMED_USER for m in p.finditer(t)]
+    named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
     if subject:
         found = _SUBJECT_USER.match(subject)
         found = found or _SUBJECT_ID.match(subject)
@@ -53,6 +118,10 @@ def cross_user_reasons(
     sessions = [m.group(1) for t in texts for p in _NAMED_SESSION for m in p.finditer(t)]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
-    if any(_OTHER_USERS.search(t) for t in texts):
+    if any(_THEIR_RECORDS.search(t) for t in texts):
+        reasons.append("cross_user:names_other_user")
+    if any(_OTHER_USERS.search(t) or _OTHERS_MEMORY.search(t) for t in texts) or (
+        subject and _SUBJECT_EVERYONE.match(subject)
+    ):
         reasons.append("cross_user:other_users")
-    return reasons
+    return list(dict.fromkeys(reasons))

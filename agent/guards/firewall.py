@@ -22,12 +22,16 @@ from memvisor.agent.memory.writes import Write, map_strings, strings_in
 from .confidence import decide_confidence
 from .config import FirewallConfig
 from .crossuser import cross_user_reasons
-from .injection import inspect_text, signals, standing_rules
-from .proposal import AUTHORITATIVE, FirewallVerdict, StoreMemory, WriteProposal
-from .provenance import CJK_STOP, support, terms
+from .injection import InjectionReport, inspect_text, signals, standing_rules
+from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
+from .provenance import CJK_STOP, latest_user_message, support, terms
+from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
-from .secrets import is_secret_predicate, mask_pii, redact_secrets, strip_markers
+from .secret_screen import screen_secrets
+from .secret_values import keep_requested
+from .secrets import mask_pii, strip_markers
 from .semantic import SemanticDetector
+from .sensitive import categories, grounded
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
 _USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
@@ -64,6 +68,7 @@ class _Review:
     messages: list[str] = field(default_factory=list)
     provenance: str | None = None
     confidence: float | None = None
+    sealed: list[SealedValue] = field(default_factory=list)
 
     def escalate(self, verdict: str, reasons: list[str], message: str = "") -> None:
         if _SEVERITY[verdict] > _SEVERITY[self.verdict]:
@@ -73,9 +78,12 @@ class _Review:
             self.messages.append(message)
 
     def result(self) -> FirewallVerdict:
+        if self.sealed and self.verdict in ("quarantine", "reject"):
+            self._unseal()  # a held write keeps no secret: the placeholders become masks
         changed = self.args != self.proposal.arguments
         keep = self.verdict in ("redact", "quarantine") or (self.verdict == "allow" and changed)
         return FirewallVerdict(
+            sealed=self.sealed,
             verdict=self.verdict,  # type: ignore[arg-type]
             reasons=self.reasons,
             stored=dict(self.args) if keep else None,
@@ -83,6 +91,21 @@ class _Review:
             provenance=self.provenance,
             message=" ".join(self.messages),
         )
+
+    def _unseal(self) -> None:
+        masks = {v.placeholder: f"[REDACTED:{v.kind}]" for v in self.sealed}
+
+        def mask(text: str) -> str:
+            for placeholder, replacement in masks.items():
+                text = text.replace(placeholder, replacement)
+            return text
+
+        self.args = {k: map_strings(v, mask) for k, v in self.args.items()}
+        self.sealed = []
+
+
+def _texts_of(context: list[dict[str, Any]], role: str) -> list[str]:
+    return [str(m.get("content", "")) for m in context if m.get("role") == role]
 
 
 class Firewall:
@@ -144,10 +167,14 @@ class Firewall:
             )
             return review.result()
         review.provenance = self._provenance(review)
+        if kind.claim:
+            self._grounding(review)
         self._injection(review, texts)
         self._secrets(review)
         if review.verdict != "reject" and kind.claim:
             self._provenance_rules(review)
+        if review.verdict != "reject" and kind.kind == "recipe_save":
+            self._procedure_source(review)
         if review.verdict != "reject" and kind.claim:
             self._confidence(review, memory)
         return review.result()
@@ -183,6 +210,30 @@ class Firewall:
             review.reasons.append("provenance:user_claim_unsupported")
         return found
 
+    def _grounding(self, review: _Review) -> None:
+        """A sensitive claim the model made (health, money, religion, ...) must be the user's
+        own words, not a guess from the topic."""
+        if review.proposal.source != "model":
+            return
+        value = _content(review)
+        found = categories(" ".join([str(review.args.get("predicate", "")), value]))
+        if not found:
+            return
+        if not _texts_of(review.proposal.context, "user"):
+            # A door that passes no conversation (an MCP client's tool call) cannot be checked
+            # against the user's words; the verdict says so.
+            review.reasons.append("provenance:sensitive_unchecked_no_conversation")
+            return
+        supported = review.provenance in ("user_explicit", "user_implied")
+        if grounded(value, review.proposal.context, supported=supported):
+            return
+        review.escalate(
+            "quarantine",
+            [f"provenance:ungrounded_sensitive:{c}" for c in found],
+            f"The user did not say this ({', '.join(found)}); sensitive facts are saved only "
+            "from the user's own words. Ask the user instead of guessing.",
+        )
+
     def _injection(self, review: _Review, texts: list[str]) -> None:
         text = "\n".join(texts)
         report = inspect_text(text, self._extra)
@@ -195,7 +246,9 @@ class Firewall:
         if benign_rules and claim and review.provenance not in _USER_WORDS:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
-        if self._completes_split(text, review.proposal.context):
+        if report.rules and claim and self._rule_about_user_not_by_user(report, review):
+            reasons.append("injection:rule_about_user")
+        if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
         if not reasons and claim and self._semantic_match(review, text):
             reasons.append("injection:semantic")
@@ -220,6 +273,15 @@ class Firewall:
                 "held for the user to review. Tell the user you won't store it as a rule.",
             )
 
+    @staticmethod
+    def _rule_about_user_not_by_user(report: InjectionReport, review: _Review) -> bool:
+        """A rule that tells the agent what to do to "the user", in words the user wrote
+        themselves: pasted or forwarded text (an email, a page), not the user's own preference,
+        which they would say as "when I ask ..." and the model might rephrase."""
+        if review.proposal.source in AUTHORITATIVE or not any(r.about_user for r in report.rules):
+            return False
+        return bool(ABOUT_THE_USER.search(latest_user_message(review.proposal.context)))
+
     def _semantic_match(self, review: _Review, text: str) -> bool:
         """Does a sentence read like an attack prototype? Never fails the write: on any error
         the regex verdict stands."""
@@ -229,7 +291,6 @@ class Firewall:
             if self._semantic is None:
                 self._semantic = SemanticDetector(
                     threshold=self.config.semantic_threshold,
-                    threshold_cjk=self.config.semantic_threshold_cjk,
                 )
             found = self._semantic.match(text)
         except Exception as exc:
@@ -254,7 +315,10 @@ class Firewall:
         alone = set(signals(text, self._extra))
         hostile_alone = sum(r.hostile for r in standing_rules(text))
         for message in context[-3:]:
-            tail = str(message.get("content", ""))[-300:]
+            whole = str(message.get("content", ""))
+            if text.strip() and text.strip() in whole:
+                continue  # the write is in this message whole: nothing was split
+            tail = whole[-300:]
             if not tail.strip():
                 continue
             before = set(signals(tail, self._extra))
@@ -267,41 +331,50 @@ class Firewall:
         return False
 
     def _secrets(self, review: _Review) -> None:
-        args, tool = review.args, review.proposal.tool
-        if tool == "fact_remember" and is_secret_predicate(args["predicate"]):
+        args, tool, proposal = review.args, review.proposal.tool, review.proposal
+        own = proposal.source in ("cli", "user", "user_confirmed")
+        user_words = [m for m in _texts_of(proposal.context, "user")]
+        if own:  # typed by the user, or saved by the user's app: the write is their words
+            user_words += [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
+        keep = proposal.source != "tool" and (
+            own or keep_requested(latest_user_message(proposal.context))
+        )
+        outcome = screen_secrets(review.kind, args, user_words=user_words, keep=keep)
+        if outcome.secret_predicate:
             review.escalate(
                 "reject",
                 [f"secret:predicate:{args['predicate']}"],
-                "Secrets (passwords, PINs, keys, card numbers) are never stored; suggest a "
-                "password manager.",
+                "Secrets (passwords, PINs, keys, card numbers) are kept only when the user asks "
+                "to keep them, and then sealed; this one was not stored.",
             )
             return
-        kinds: list[str] = []
-
-        def redact(text: str) -> str:
-            masked, found = redact_secrets(text)
-            kinds.extend(found)
-            return masked
-
-        for name in review.kind.stored_text:
-            if args.get(name) is not None:
-                args[name] = map_strings(args[name], redact)
-        if kinds:
+        review.args = args = outcome.args
+        review.sealed = outcome.sealed
+        if outcome.kinds:
             main = (
                 args["object"]
                 if tool == "fact_remember"
                 else "\n".join(s for n in review.kind.stored_text for s in strings_in(args.get(n)))
             )
+            reasons = [f"secret:{k}" for k in outcome.kinds]
+            if outcome.sealed:
+                reasons.append("secret:sealed")
             left = _meaningful_words(strip_markers(main))
-            reasons = [f"secret:{k}" for k in dict.fromkeys(kinds)]
-            if left <= (0 if tool == "fact_remember" else 2):
+            if not outcome.sealed and left <= (0 if tool == "fact_remember" else 2):
                 review.escalate(
                     "reject",
                     [*reasons, "secret:nothing_left"],
-                    "Only a secret would be stored; secrets are never kept in memory.",
+                    "Only a secret would be stored; secrets are never kept in memory unless "
+                    "the user asks to keep them.",
                 )
                 return
-            review.escalate("redact", reasons, "Secrets were masked before saving.")
+            review.escalate(
+                "redact",
+                reasons,
+                "The secret is sealed: stored encrypted, shown only when the user asks for it."
+                if outcome.sealed
+                else "Secrets were masked before saving.",
+            )
         if self._is_profile(tool, args):
             return
         pii: list[str] = []
@@ -355,6 +428,18 @@ class Firewall:
             )
         else:
             review.reasons.append("provenance:tool_derived")
+
+    def _procedure_source(self, review: _Review) -> None:
+        """A recipe is instructions the agent will follow later: one that comes out of a tool
+        result (a web page's or an email's steps) waits for the user to read it."""
+        if review.proposal.source != "tool":
+            return
+        review.escalate(
+            "quarantine",
+            ["provenance:procedure_from_tool"],
+            "These steps come from a tool result; a procedure the agent will follow is kept only "
+            "when the user approves it. It is held for the user to review.",
+        )
 
     def _confidence(self, review: _Review, memory: Any) -> None:
         args, tool = review.args, review.proposal.tool

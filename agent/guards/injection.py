@@ -14,9 +14,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .normalize import compact, views
+from .lexicon import SIGNALS_ML
+from .normalize import canonical, compact, skeleton, views
 from .rules import StandingRule, standing_rules
 from .signals import COMPACT, SIGNALS
+
+# Every family in every language: English and Chinese (signals.py), the others (lexicon.py).
+TABLE = {
+    name: [*SIGNALS.get(name, []), *SIGNALS_ML.get(name, [])] for name in {**SIGNALS, **SIGNALS_ML}
+}
+
+# Readings that undo no deliberate disguise: a signal seen there was in plain sight.
+_AS_WRITTEN = ("plain", "canonical", "skeleton")
 
 __all__ = ["InjectionReport", "StandingRule", "inspect_text", "signals", "standing_rules"]
 
@@ -39,18 +48,58 @@ class InjectionReport:
         return list(dict.fromkeys(out))
 
 
+# A work named in the text ("the paper 'Ignore Previous Prompt'", "a podcast called Ignore
+# Previous Instructions") cites words, it does not say them: the families that a title can
+# spell read the text with such titles blanked. Exfiltration, links and rules still see them.
+_CITED_WORK = (
+    r"(paper|book|article|talk|podcast|episode|course|lecture|workshop|show|series|song|album|"
+    r"film|movie|novel|chapter|blog( post)?|essay|thesis|report|study|newsletter|game|play|"
+    r"documentary|titled|called|named|entitled|libro|buch|livre|livro|bok|книг\w*|artículo|"
+    r"artikel|artigo|articolo|статья|película|filme?|serie|episodio|épisode|canción|lied|"
+    r"chanson|canzone|låt|песн\w*|titulad[oa]|intitulé|intitolat[oa]|betitelt|heißt|llamad[oa]|"
+    r"chamad[oa]|chiamat[oa]|kallad|называется)"
+)
+_QUOTED_TITLE = re.compile(
+    rf"\b{_CITED_WORK}\b[^.!?\n\"'“‘«『《]{{0,30}}([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)"
+    r"([\"”»』》]|'(?!\w))",
+    re.IGNORECASE,
+)
+# ... or the quotes come first: "'Ignore Previous Instructions', an AI-safety podcast".
+_TITLE_BEFORE_CUE = re.compile(
+    rf"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)([\"”»』》]|'(?!\w))[^.!?\n\"'“‘]{{0,25}}?\b"
+    rf"{_CITED_WORK}\b",
+    re.IGNORECASE,
+)
+_NAMED_TITLE = re.compile(
+    rf"\b{_CITED_WORK}\s+(called|named|titled|entitled)?\s*((?:[A-Z][\w'’-]*[\s:,]+){{1,8}}"
+    r"[A-Z][\w'’-]*)"
+)
+# Letters pulled apart ("i-g-n-o-r-e", "ig no re al l"): only then is the letters-only reading
+# worth matching, which would otherwise join innocent words ("ignore the instructions on ...").
+_SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
+_TITLE_SAFE = frozenset({"ignore_instructions", "role_override"})
+
+
+def _untitled(text: str) -> str:
+    text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
+    text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
+    return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
+
+
 def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[str, str]:
     """Steering signals in any reading of ``text``: name -> first channel seen."""
     found: dict[str, str] = {}
-    table = {**SIGNALS, **{k: [v] for k, v in (extra or {}).items()}}
+    table = {**TABLE, **{k: [v] for k, v in (extra or {}).items()}}
     baseline: tuple[int, int] | None = None
     for channel, view in views(text):
+        untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
         for name, patterns in table.items():
-            if name not in found and any(p.search(view) for p in patterns):
-                found[name] = "plain" if channel == "canonical" else channel
+            reading = untitled if name in _TITLE_SAFE else view
+            if name not in found and any(p.search(reading) for p in patterns):
+                found[name] = "plain" if channel in _AS_WRITTEN else channel
         rules = standing_rules(view)
         counts = (len(rules), sum(r.hostile for r in rules))
-        if channel in ("plain", "canonical"):
+        if channel in _AS_WRITTEN:
             baseline = max(baseline or counts, counts)
             continue
         # A rule that only appears once decoded was hidden on purpose.
@@ -59,13 +108,16 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
             found.setdefault("encoded_rule", channel)
         elif counts[0] > seen[0]:
             found.setdefault("encoded_instruction", channel)
-    squeezed = compact(text)
-    for name, pattern in COMPACT.items():
-        if name not in found and pattern.search(squeezed):
-            found[name] = "obfuscated"
+    if _SPLIT_LETTERS.search(text):
+        squeezed = compact(_untitled(text))
+        for name, pattern in COMPACT.items():
+            if name not in found and pattern.search(squeezed):
+                found[name] = "obfuscated"
     return found
 
 
 def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> InjectionReport:
     """Signals in every reading plus the standing rules of the visible text."""
-    return InjectionReport(signals=signals(text, extra), rules=standing_rules(text))
+    return InjectionReport(
+        signals=signals(text, extra), rules=standing_rules(skeleton(canonical(text)))
+    )

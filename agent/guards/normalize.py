@@ -1,18 +1,27 @@
 """Undo the disguises an instruction hides behind, so detectors read what a model would read.
 
-``views(text)`` yields ``(channel, text)`` pairs: the plain text, a canonical form (NFKC folds
-full-width and math letters; zero-width and bidi characters dropped; Cyrillic/Greek look-alikes
-mapped; HTML entities and URL escapes decoded), a de-obfuscated form (leetspeak inside words,
-s p a c e d / d.o.t.t.e.d letters joined), and decodings of hidden payloads (base64, hex,
-Unicode tag characters, rot13). A channel other than ``plain``/``canonical`` names the
-obfuscation in the firewall's reasons.
+``views(text)`` yields ``(channel, text)`` pairs, each a reading worth scanning:
+
+- ``plain``: the text as written (what is stored: normalising never changes a record);
+- ``canonical``: NFKC (full-width, math and circled letters folded), invisible, variation-
+  selector and bidi control characters dropped (a right-to-left override's span read in display
+  order), overlay marks (strike-through, underline) dropped, small capitals and look-alike
+  letters from other scripts mapped inside words that mix scripts or are made only of
+  look-alikes ("Ignоre" with a Cyrillic о), HTML entities and URL escapes decoded;
+- ``skeleton``: the canonical text without accents ("ignóre" reads "ignore");
+- ``obfuscated``: leetspeak inside words undone, s p a c e d / d.o.t.t.e.d letters joined;
+- decodings of hidden payloads: ``base64``, ``base32``, ``hex``, ``binary``, ``morse``,
+  ``unicode_tags``, ``reversed``, ``caesar`` (any shift, rot13 included) and ``pig_latin``,
+  each tried only when the text looks like one, bounded in size and depth.
+
+A channel other than ``plain``/``canonical``/``skeleton`` names the obfuscation in the
+firewall's reasons.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import codecs
 import html
 import re
 import unicodedata
@@ -20,18 +29,43 @@ import urllib.parse
 from collections.abc import Iterator
 
 _INVISIBLE = re.compile(
-    "[\u00ad\u034f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]"
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
 )
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
-_CONFUSABLES = str.maketrans(
+# Marks drawn over or under a letter to hide it from a keyword match, not to spell a word.
+_OVERLAY = re.compile("[\u0332\u0333\u0334-\u0338\u033f\u0489\u20d0-\u20f0]")
+# A right-to-left override shows its span reversed: "\u202eerongi\u202c" reads "ignore".
+_RLO_SPAN = re.compile("\u202e([^\u202c\n]*)\u202c?")
+_LOOKALIKES = {
+    # Cyrillic
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ѵ": "v", "т": "t", "м": "m",
+    "н": "h", "к": "k", "в": "b", "г": "r", "п": "n", "А": "A", "В": "B", "Е": "E", "К": "K",
+    "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I", "Ј": "J",
+    "Ѕ": "S", "У": "Y", "Ү": "Y",
+    # Greek
+    "α": "a", "ο": "o", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "γ": "y", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
+    "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    # Armenian and Latin letters that pass for ASCII
+    "օ": "o", "ս": "u", "ց": "g", "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ʋ": "u",
+    # Small capitals
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
+    "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ꞯ": "q", "ʀ": "r",
+    "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+}  # fmt: skip
+_LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_TO_CYRILLIC = str.maketrans(
     {
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
-        "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "А": "A", "В": "B", "Е": "E", "К": "K",
-        "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I",
-        "α": "a", "ο": "o", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t",
-        "υ": "u", "Ο": "O", "Α": "A", "Ε": "E", "Ι": "I",
+        "a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
+        "A": "А", "B": "В", "C": "С", "E": "Е", "H": "Н", "K": "К", "M": "М", "O": "О",
+        "P": "Р", "T": "Т", "X": "Х", "Y": "У",
     }
 )  # fmt: skip
+_WORDS = re.compile(r"\w+")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 )
@@ -41,9 +75,234 @@ _LEET_WORD = re.compile(r"[\w@$!]{2,}")
 _SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
+_BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
+_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
+_BINARY = re.compile(r"(?:[01]{8}[\s,]*){4,}")
+_MORSE = re.compile(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
 _MAX_DEPTH = 2
+# Decoders read at most this much text: the cost of a write stays bounded.
+_DECODE_LIMIT = 4000
+
+_MORSE_CODE = {
+    ".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g",
+    "....": "h", "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n",
+    "---": "o", ".--.": "p", "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u",
+    "...-": "v", ".--": "w", "-..-": "x", "-.--": "y", "--..": "z", ".----": "1",
+    "..---": "2", "...--": "3", "....-": "4", ".....": "5", "-....": "6", "--...": "7",
+    "---..": "8", "----.": "9", "-----": "0",
+}  # fmt: skip
+# Words an instruction to an assistant is made of, in the languages a shifted or reversed
+# payload is written in; a decoding is kept when it reads as these much better than the text.
+_COMMON = frozenset(
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "to",
+        "of",
+        "all",
+        "a",
+        "an",
+        "in",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "for",
+        "with",
+        "on",
+        "now",
+        "from",
+        "not",
+        "do",
+        "as",
+        "me",
+        "my",
+        "any",
+        "ignore",
+        "instructions",
+        "instruction",
+        "previous",
+        "prior",
+        "rules",
+        "rule",
+        "system",
+        "prompt",
+        "reveal",
+        "send",
+        "forget",
+        "user",
+        "users",
+        "always",
+        "never",
+        "tell",
+        "password",
+        "memory",
+        "everyone",
+        "recommend",
+        "assistant",
+        "new",
+        "act",
+        "mode",
+        "follow",
+        "obey",
+        "must",
+        "should",
+        "will",
+        "only",
+        "secret",
+        "data",
+        "email",
+        "share",
+        "delete",
+        "say",
+        "answer",
+        "when",
+        "who",
+        "what",
+        "give",
+        "them",
+        "their",
+        "his",
+        "her",
+        "we",
+        "our",
+        "us",
+        "no",
+        "yes",
+        "if",
+        "then",
+        "el",
+        "la",
+        "los",
+        "las",
+        "de",
+        "que",
+        "y",
+        "en",
+        "un",
+        "una",
+        "es",
+        "por",
+        "para",
+        "todo",
+        "todas",
+        "tus",
+        "las",
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "alle",
+        "le",
+        "les",
+        "des",
+        "et",
+        "est",
+        "pas",
+        "tout",
+        "vous",
+        "und",
+        "den",
+        "dem",
+        "ich",
+        "mit",
+        "von",
+        "auf",
+        "für",
+        "eine",
+        "einen",
+        "ihr",
+        "sie",
+        "wir",
+        "nur",
+        "jetzt",
+        "gib",
+        "alles",
+        "jeden",
+        "jedem",
+        "immer",
+        "regeln",
+        "anweisungen",
+        "vorherigen",
+        "ignoriere",
+        "vergiss",
+        "speicher",
+        "las",
+        "con",
+        "del",
+        "lo",
+        "que",
+        "por",
+        "las",
+        "sus",
+        "todo",
+        "todos",
+        "siempre",
+        "ahora",
+        "olvida",
+        "ignora",
+        "instrucciones",
+        "anteriores",
+        "reglas",
+        "memoria",
+        "envía",
+        "une",
+        "pour",
+        "dans",
+        "avec",
+        "sur",
+        "toutes",
+        "tous",
+        "oublie",
+        "consignes",
+        "précédentes",
+        "mémoire",
+        "uma",
+        "com",
+        "não",
+        "para",
+        "por",
+        "sempre",
+        "agora",
+        "esqueça",
+        "instruções",
+        "regras",
+        "memória",
+        "della",
+        "delle",
+        "per",
+        "con",
+        "sono",
+        "tutte",
+        "tutti",
+        "sempre",
+        "adesso",
+        "dimentica",
+        "istruzioni",
+        "precedenti",
+        "och",
+        "att",
+        "det",
+        "som",
+        "för",
+        "med",
+        "alla",
+        "alltid",
+        "glöm",
+        "ignorera",
+        "tidigare",
+        "instruktioner",
+    ]
+)
+_PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b", re.IGNORECASE)
 
 
 def canonical(text: str) -> str:
@@ -51,9 +310,41 @@ def canonical(text: str) -> str:
     text = html.unescape(text)
     if _URL_ESCAPE.search(text):
         text = urllib.parse.unquote(text)
+    text = _RLO_SPAN.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", _TAGS.sub("", text)).translate(_CONFUSABLES)
+    text = _INVISIBLE.sub("", _TAGS.sub("", text))
+    if _OVERLAY.search(text):
+        text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
+    text = _WORDS.sub(_unmask_word, text)
     return _CJK_GAP.sub("", text)
+
+
+def _unmask_word(match: re.Match[str]) -> str:
+    """Look-alikes mapped in a word that mixes scripts or is made only of look-alikes.
+
+    A word wholly in Cyrillic or Greek keeps its letters ("пароль" stays Russian) unless every
+    letter of it could pass for a Latin one, which is how "ѕуѕтем" hides "system".
+    """
+    word = match.group(0)
+    cyrillic = len(_CYRILLIC.findall(word))
+    if cyrillic and _ASCII_LETTER.search(word) and cyrillic * 2 > len(word):
+        return word.translate(_TO_CYRILLIC)  # "Игнopиpyй": Latin o, p, y inside Russian
+    mapped = word.translate(_LOOKALIKE_TABLE)
+    if mapped == word:
+        return word
+    if _ASCII_LETTER.search(word):
+        return mapped
+    letters = [c for c in word if c.isalpha()]
+    if len(letters) >= 3 and all(c in _LOOKALIKES for c in letters):
+        return mapped
+    return word
+
+
+def skeleton(text: str) -> str:
+    """Canonical text without accents (applied to canonical text)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    stripped = "".join(c for c in decomposed if not ("\u0300" <= c <= "\u036f"))
+    return unicodedata.normalize("NFC", stripped)
 
 
 def deobfuscate(text: str) -> str:
@@ -69,7 +360,7 @@ def _unleet(word: str) -> str:
 
 def compact(text: str) -> str:
     """Letters only, lower case: catches words split by any separator ("ig-no re")."""
-    return re.sub(r"[^a-z]", "", deobfuscate(canonical(text)).lower())
+    return re.sub(r"[^a-z]", "", deobfuscate(skeleton(canonical(text))).lower())
 
 
 def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
@@ -78,19 +369,25 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     canon = canonical(text)
     if canon != text:
         yield "canonical", canon
-    clear = deobfuscate(canon)
-    if clear != canon:
+    bare = skeleton(canon)
+    if bare != canon:
+        yield "skeleton", bare
+    clear = deobfuscate(bare)
+    if clear != bare:
         yield "obfuscated", clear
     hidden = _tag_text(text)
     if hidden:
         yield "unicode_tags", hidden
     if depth >= _MAX_DEPTH:
         return
-    for channel, decoded in _decodings(canon, depth):
-        # rot13 is its own inverse: decoding it further would only undo it.
-        below = _MAX_DEPTH if channel == "rot13" else depth + 1
+    for channel, decoded in _decodings(bare[:_DECODE_LIMIT], depth):
+        # A shift or a reversal read again would only undo itself.
+        below = _MAX_DEPTH if channel in ("caesar", "reversed", "pig_latin") else depth + 1
         for inner, view in views(decoded, below):
-            yield (channel if inner in ("plain", "canonical") else f"{channel}+{inner}"), view
+            yield (
+                (channel if inner in ("plain", "canonical", "skeleton") else f"{channel}+{inner}"),
+                view,
+            )
 
 
 def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
@@ -98,12 +395,90 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         decoded = _b64(blob)
         if decoded:
             yield "base64", decoded
-    for blob in _HEX.findall(text):
-        decoded = _readable(bytes.fromhex(blob))
+    for match in _HEX.finditer(text):
+        digits = re.sub(r"[\s:]", "", match.group(0))
+        decoded = _readable(bytes.fromhex(digits[: len(digits) // 2 * 2]))
         if decoded:
             yield "hex", decoded
-    if depth == 0 and re.search(r"[A-Za-z]{4,}", text):
-        yield "rot13", codecs.encode(text, "rot13")
+    for blob in _BASE32.findall(text):
+        decoded = _b32(blob)
+        if decoded:
+            yield "base32", decoded
+    for match in _BINARY.finditer(text):
+        bits = re.findall(r"[01]{8}", match.group(0))
+        decoded = _readable(bytes(int(b, 2) for b in bits))
+        if decoded:
+            yield "binary", decoded
+    for match in _MORSE.finditer(text):
+        decoded = _morse(match.group(0))
+        if decoded:
+            yield "morse", decoded
+    if depth == 0 and _LETTER_RUN.search(text):
+        yield from _word_puzzles(text)
+
+
+def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
+    """Reversed text, a Caesar shift, pig latin: kept when the result reads as words."""
+    base = _wordiness(text)
+    candidates = [("reversed", text[::-1]), ("reversed", _reverse_words(text))]
+    head = text[:600]
+    best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
+    candidates.append(("caesar", _shift(text, best_shift)))
+    if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
+        candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
+    for channel, candidate in candidates:
+        score = _wordiness(candidate)
+        if score >= 0.3 and score >= base + 0.2:
+            yield channel, candidate
+
+
+def _wordiness(text: str) -> float:
+    words = [w.lower() for w in _LETTER_RUN.findall(text)] or [
+        w.lower() for w in re.findall(r"[A-Za-z]+", text)
+    ]
+    if len(words) < 3:
+        return 0.0
+    return sum(w in _COMMON for w in words) / len(words)
+
+
+def _reverse_words(text: str) -> str:
+    return " ".join(w[::-1] for w in text.split())
+
+
+def _shift(text: str, k: int) -> str:
+    return text.translate(_SHIFTS[k % 26])
+
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_SHIFTS = [
+    str.maketrans(
+        _LOWER + _LOWER.upper(),
+        _LOWER[-k:] + _LOWER[:-k] + (_LOWER[-k:] + _LOWER[:-k]).upper(),
+    )
+    if k
+    else {}
+    for k in range(26)
+]
+
+
+def _unpig(match: re.Match[str]) -> str:
+    base = match.group(1)  # the word without its final "ay"
+    moved = [base[-k:] + base[:-k] for k in (1, 2, 3) if len(base) > k]
+    vowel = [base[:-1]] if base[-1:].lower() in "why" and base[:1].lower() in "aeiou" else []
+    # "ignoreway" began with a vowel; "evealray" had its "r" moved: keep a known word.
+    known = [w for w in moved + vowel if w.lower() in _COMMON]
+    return (known or vowel or moved or [base])[0]
+
+
+def _morse(run: str) -> str | None:
+    run = run.replace("·", ".").replace("•", ".").replace("−", "-").replace("_", "-")
+    words = [w.split() for w in re.split(r"\s*/\s*|\s{3,}", run.strip()) if w.strip()]
+    letters = [c for w in words for c in w]
+    decoded = [" ".join("".join(_MORSE_CODE.get(c, "?") for c in w) for w in words)]
+    text = decoded[0]
+    if len(letters) < 4 or text.count("?") > len(letters) * 0.2:
+        return None
+    return text
 
 
 def _tag_text(text: str) -> str:
@@ -123,6 +498,14 @@ def _b64(blob: str) -> str | None:
         if text:
             return text
     return None
+
+
+def _b32(blob: str) -> str | None:
+    try:
+        raw = base64.b32decode(blob + "=" * (-len(blob) % 8))
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
 
 
 def _readable(raw: bytes) -> str | None:

@@ -55,6 +55,15 @@ class WriteProposal(BaseModel):
     memory: Any = Field(default=None, exclude=True, repr=False)
 
 
+class SealedValue(BaseModel):
+    """A secret the user asked to keep: stored encrypted, its ``placeholder`` in the record."""
+
+    placeholder: str  # "[SEALED:1]" in the screened arguments
+    value: str = Field(repr=False)
+    kind: str  # password | pin | code | card_number ...
+    description: str  # "allotment gate code"
+
+
 class FirewallVerdict(BaseModel):
     verdict: Verdict
     # Machine-readable, e.g. "injection:ignore_instructions", "provenance:tool_derived".
@@ -67,6 +76,8 @@ class FirewallVerdict(BaseModel):
     provenance: str | None = None
     # What the writer is told when the verdict is not a plain allow.
     message: str = ""
+    # Values to seal before the write is performed; never logged or shown (excluded).
+    sealed: list[SealedValue] = Field(default_factory=list, exclude=True, repr=False)
 
 
 WriteGuard = Callable[[WriteProposal], FirewallVerdict]

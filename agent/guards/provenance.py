@@ -18,7 +18,7 @@ from typing import Any
 Provenance = str  # user_explicit | user_implied | model_inferred | tool_derived | imported
 
 _WORD = re.compile(r"[^\W_]+(?:[-:./'’][^\W_]+)*")
-_CJK = re.compile(r"[\u3400-\u9fff]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _STOP_WORDS = """\
 a an the and or but of to in on at for with by from as is are was were be been being am
 i me my mine we our you your he she his her it its they them their this that these those

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .lexicon import PROMOTION_ML, RULE_CUES_ML, THIRD_PARTY_ML
+
 _I = re.IGNORECASE
 
 _CUE = (
@@ -23,7 +25,14 @@ _CUE = (
     r"conversation|summary)s?|no matter (what|who)|at all times|(when|whenever|if) (you|anyone|"
     r"anybody|someone|somebody|a user|the user|any user|users|people|they)\b|(when|whenever|while)"
     r" (summari[sz]ing|answering|replying|responding|writing|translating|searching|asked)|"
-    r"starting (with|from) (your|the) next|from (your|the) next (reply|answer|message))"
+    r"starting (with|from) (your|the) next|from (your|the) next (reply|answer|message)|"
+    r"(the )?next time|after (the )?\d{1,2}(st|nd|rd|th)\b|after (monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|new year|christmas|the holidays|the trial|renewal)|"
+    r"once (the user|she|he|they|the customer)|starting (tomorrow|next (week|month)|on)|"
+    r"(when|whenever|if|once|each time|every time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
+    r"any\s+)?[a-z]+\s+(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
+    r"writes|needs|books|looks|searches|brings up))"
 )
 _CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
 _RULE_START = re.compile(
@@ -61,7 +70,12 @@ _SENSITIVE = re.compile(
     r"developers?|operators?|passwords?|credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
     r"(approve|authori[sz]e|execute|make)\w* (all |any |every )?(payments?|transfers?|purchases?|"
     r"orders?)|wire (money|funds)|transfer (money|funds)|invest\w*|loans?|crypto\w*|prais\w*|"
-    r"agree with (everything|anything|whatever))\b|信任|优先|優先|系统|系統|管理员|管理員|开发者|"
+    r"agree with (everything|anything|whatever)|card (details|numbers?)|bank (details|account)|"
+    r"payment details|billing details|(most expensive|dearest|priciest|costliest) (one|option|"
+    r"flights?|fares?|tickets?|plans?|rooms?|hotels?)?|(subscription|account|membership|card|"
+    r"payment) (has |have )?(lapsed|expired|been (suspended|cancell?ed|locked))|upgrade (her|him|"
+    r"them|the user)|cancel (her|his|their|the user'?s))\b|信任|优先|優先|系统|系統|管理"
+    r"员|管理員|开发者|"
     r"開發者|密码|密碼|验证码|驗證碼|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
 )
@@ -107,10 +121,17 @@ _PROMOTION = re.compile(
     r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
     r"download (it |them )?(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
-    r"affiliate|referral (link|code)|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
+    r"affiliate|referral (link|code)|(move|moving|transfer\w*|put|putting|switch\w*|shift\w*|"
+    r"invest\w*|roll\w* over)\s+(all|everything|most|half|the rest)?\s*(of\s"
+    r"+)?(it|her|his|their|the|"
+    r"your|my)?\s*(money|savings|pension|funds|portfolio|assets)?\s*(in)?to\s+[A-Z][\w-]+|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
     r"(toward|towards|to)\b)\b|引导到|引導到|导流|導流|"
     r"推销|推銷|推广|推廣|宣传|宣傳|广告|廣告|稳赚|穩賺|投资|投資|下载链接|下載鏈接|注册链接|優惠碼|优惠码|"
     r"返利",
+    _I,
+)
+ABOUT_THE_USER = re.compile(
+    r"\b(the user|this user|the account holder)\b|(该|該|这位|這位)(用户|用戶)",
     _I,
 )
 _LINK = re.compile(
@@ -127,6 +148,9 @@ class StandingRule:
     promotion: bool
     link: bool
     sensitive: bool = False
+    # Says what to do to "the user" in the third person: a rule about the user, which the
+    # user's own preference ("when I ask...") is not, unless the model rephrased it.
+    about_user: bool = False
 
     @property
     def hostile(self) -> bool:
@@ -138,6 +162,17 @@ def standing_rules(text: str) -> list[StandingRule]:
     rules = []
     for sentence in _CLAUSES.split(text):
         parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
+        if _foreign_rule(sentence):
+            rules.append(
+                StandingRule(
+                    text=sentence.strip()[:200],
+                    third_party=bool(THIRD_PARTY_ML.search(sentence)),
+                    promotion=bool(PROMOTION_ML.search(sentence) or _PROMOTION.search(sentence)),
+                    link=bool(_LINK.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence)),
+                )
+            )
+            continue
         directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
         addressed = _SECOND_PERSON.search(sentence) and (
             _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
@@ -156,9 +191,20 @@ def standing_rules(text: str) -> list[StandingRule]:
                     promotion=bool(_PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
                     sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),
+                    about_user=bool(ABOUT_THE_USER.search(sentence)),
                 )
             )
     return rules
+
+
+def _foreign_rule(sentence: str) -> bool:
+    """A rule in one of the lexicon's languages: a cue ("a partir de ahora", "次に", "항상")
+    with something it tells the agent to do to others, or promote."""
+    if not RULE_CUES_ML.search(sentence):
+        return False
+    return bool(
+        THIRD_PARTY_ML.search(sentence) or PROMOTION_ML.search(sentence) or _LINK.search(sentence)
+    )
 
 
 def _is_rule(clause: str) -> bool:

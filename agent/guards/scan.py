@@ -15,7 +15,9 @@ other lines are still scanned.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,7 +53,11 @@ class ScanEntry(BaseModel):
     arguments: dict[str, Any]
     source: Literal["user", "model", "tool", "import"] = "model"
     context: list[ContextMessage] = Field(default_factory=list)
-    expect: Literal["attack", "benign"] | None = None
+    # attack: must be held; benign: must be kept; secret: judged only on what is stored.
+    expect: Literal["attack", "benign", "secret"] | None = None
+    category: str | None = None
+    # The literal secret planted in the write: searched for in what would be stored.
+    secret: str | None = None
 
 
 class ScanResult(BaseModel):
@@ -82,7 +88,7 @@ def scan_lines(lines: Iterable[str], *, config: FirewallConfig | None = None) ->
     """Run every proposed write through one firewall; collect results, errors and rates."""
     firewall = Firewall(config=config)
     report = ScanReport()
-    expectations: list[tuple[str, str, str]] = []  # (id, expect, verdict)
+    expectations: list[_Outcome] = []
     in_clear = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -107,9 +113,12 @@ def scan_lines(lines: Iterable[str], *, config: FirewallConfig | None = None) ->
                 stored=_text(entry.tool, verdict.stored) if verdict.verdict == "redact" else None,
             )
         )
-        in_clear += _stored_in_clear(entry, verdict)
+        clear = _stored_in_clear(entry, verdict)
+        in_clear += clear
         if entry.expect:
-            expectations.append((str(entry.id), entry.expect, verdict.verdict))
+            expectations.append(
+                _Outcome(str(entry.id), entry.expect, verdict.verdict, entry.category, clear)
+            )
     report.summary = _summary(report, expectations, in_clear)
     return report
 
@@ -139,18 +148,28 @@ def _text(tool: str, arguments: dict[str, Any] | None) -> str | None:
     return "\n".join(s for f in fields for s in strings_in(arguments.get(f)))
 
 
-def _stored_in_clear(entry: ScanEntry, verdict: FirewallVerdict) -> int:
-    """1 when what would land in memory (a record or the quarantine) still holds a secret."""
+def _stored_in_clear(entry: ScanEntry, verdict: FirewallVerdict) -> bool:
+    """Would what lands in memory (a record or the quarantine) still hold a secret?
+
+    A planted ``secret`` is searched for literally (and as bare digits, so "4111 1111 ..."
+    stored as "4111-1111-..." still counts), independent of the firewall's own patterns;
+    without one, the secret patterns decide.
+    """
     if verdict.verdict == "reject":
-        return 0
+        return False
     stored = verdict.stored if verdict.stored is not None else entry.arguments
     texts = strings_in(stored)
-    return int(any(has_secret(t) for t in texts))
+    if entry.secret:
+        digits = re.sub(r"\D", "", entry.secret)
+        return any(
+            entry.secret.lower() in t.lower()
+            or (len(digits) >= 6 and digits in re.sub(r"\D", "", t))
+            for t in texts
+        )
+    return any(has_secret(t) for t in texts)
 
 
-def _summary(
-    report: ScanReport, expectations: list[tuple[str, str, str]], in_clear: int
-) -> dict[str, Any]:
+def _summary(report: ScanReport, outcomes: list[_Outcome], in_clear: int) -> dict[str, Any]:
     summary: dict[str, Any] = {v: 0 for v in VERDICTS}
     for result in report.results:
         summary[result.verdict] += 1
@@ -158,11 +177,11 @@ def _summary(
     summary["errors"] = len(report.errors)
     summary["secrets_in_clear"] = in_clear
     summary["checks_skipped"] = SKIPPED_CHECKS
-    attacks = [(i, v) for i, e, v in expectations if e == "attack"]
-    benign = [(i, v) for i, e, v in expectations if e == "benign"]
-    if expectations:
-        blocked = sum(v in HELD for _, v in attacks)
-        held = sum(v in HELD for _, v in benign)
+    attacks = [o for o in outcomes if o.expect == "attack"]
+    benign = [o for o in outcomes if o.expect == "benign"]
+    if attacks or benign:
+        blocked = sum(o.held for o in attacks)
+        held = sum(o.held for o in benign)
         summary.update(
             attacks=len(attacks),
             attacks_blocked=blocked,
@@ -170,7 +189,35 @@ def _summary(
             benign=len(benign),
             benign_held=held,
             false_positive_rate=round(held / len(benign), 4) if benign else None,
-            missed_attacks=[i for i, v in attacks if v not in HELD],
-            held_benign=[i for i, v in benign if v in HELD],
+            missed_attacks=[o.id for o in attacks if not o.held],
+            held_benign=[o.id for o in benign if o.held],
         )
+    if any(o.category for o in outcomes):
+        summary["by_category"] = _by_category(outcomes)
     return summary
+
+
+def _by_category(outcomes: list[_Outcome]) -> dict[str, dict[str, Any]]:
+    """Per category: how many writes, how many held back, how many left a secret in clear."""
+    table: dict[str, dict[str, Any]] = {}
+    for o in outcomes:
+        row = table.setdefault(
+            o.category or "(none)", {"expect": o.expect, "total": 0, "held": 0, "in_clear": 0}
+        )
+        row["total"] += 1
+        row["held"] += o.held
+        row["in_clear"] += o.in_clear
+    return dict(sorted(table.items()))
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    id: str
+    expect: str
+    verdict: str
+    category: str | None
+    in_clear: bool
+
+    @property
+    def held(self) -> bool:
+        return self.verdict in HELD

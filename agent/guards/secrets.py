@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from memvisor.agent.memory.writes import map_strings
@@ -31,7 +33,7 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "env_secret": re.compile(
         r"\b[A-Z][A-Z0-9_]*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
-        r"[A-Z0-9_]*\s*[=:]\s*\S+"
+        r"[A-Z0-9_]*\s*[=:]\s*(?!\[)\S+"
     ),
     "bearer_token": re.compile(
         r"\b(bearer|access[_ ]token|auth[_ ]token|refresh[_ ]token|api[_ ]?key|secret[_ ]key|"
@@ -42,13 +44,13 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         # Not "password manager: Bitwarden" or "password reset is done".
         r"\b(password|passwd|pwd|passcode|passphrase|pin( code| number)?)\b(?!\s*(managers?|reset|"
         r"hints?|polic(y|ies)|rules|requirements|strength|changes?|protected|field)\b)"
-        r"(\s+[\w'-]+){0,4}?\s*(is|was|:|=)\s*[\"']?[^\s\"']+|"
+        r"(\s+[\w'-]+){0,4}?\s*(is|was|:|=)\s*[\"']?[^\s\"'\[][^\s\"']*|"
         r"\b(pin|passcode|pin code)\s+\d{4,8}\b",
         re.IGNORECASE,
     ),
     "key_value_secret": re.compile(
         r"\b(psk|pre-?shared[ _-]?key|secret|token|passwd|pass|pwd|apikey|api_key|auth_token|"
-        r"private_key|client_secret|access_key|secret_key|wpa_?key)\s*[=:]\s*[^\s,;]{6,}",
+        r"private_key|client_secret|access_key|secret_key|wpa_?key)\s*[=:]\s*(?!\[)[^\s,;]{6,}",
         re.IGNORECASE,
     ),
     "login_pair": re.compile(
@@ -76,7 +78,10 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(密码|密碼|口令|支付密码|验证码|驗證碼|密钥|密鑰)\s*(是|为|為|:|：)?\s*[A-Za-z0-9!@#$%^&*._-]{3,}"
     ),
 }
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_CARD = re.compile(r"(?<![\d-])(?:\d[ .-]?){12,18}\d(?![\d-])")
+# An IBAN: country, check digits, then 11-30 letters and digits, in groups of four or not;
+# the mod-97 check keeps order numbers out.
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
 _TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
 # The look-behind keeps long runs without "@" linear (one attempt per run, not per char).
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -88,7 +93,7 @@ _PHONE_WORDS = re.compile(
 )
 _CN_MOBILE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
 _DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
-_MARKER = re.compile(r"\[REDACTED:\w+\]")
+_MARKER = re.compile(r"\[(REDACTED|SEALED):\w+\]")
 
 SECRET_PREDICATE_WORDS = frozenset(
     {
@@ -114,6 +119,15 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _iban_valid(text: str) -> bool:
+    compact = text.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    digits = "".join(str(int(c, 36)) for c in moved)
+    return int(digits) % 97 == 1
+
+
 def _entropy(text: str) -> float:
     counts = Counter(text)
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
@@ -129,30 +143,48 @@ def _looks_random(token: str) -> bool:
     )
 
 
-def redact_secrets(text: str) -> tuple[str, list[str]]:
-    """Mask secrets in text; return the masked text and the kinds found."""
+def redact_secrets(
+    text: str, replace: Callable[[str, str], str] | None = None
+) -> tuple[str, list[str]]:
+    """Mask secrets in text; return the masked text and the kinds found.
+
+    ``replace(kind, matched_text)`` gives what a secret becomes (``[REDACTED:<kind>]`` by
+    default; the firewall passes one that seals the value instead).
+    """
+    mark: Callable[[str, str], str] = replace or _mask
     found: list[str] = []
     for name, pattern in SECRET_PATTERNS.items():
         kind = "password" if name == "password_zh" else name
         if pattern.search(text):
             found.append(kind)
-            text = pattern.sub(f"[REDACTED:{kind}]", text)
+            text = pattern.sub(partial(_apply, mark, kind), text)
 
-    def card(match: re.Match[str]) -> str:
-        digits = re.sub(r"\D", "", match.group(0))
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            found.append("card_number")
-            return "[REDACTED:card_number]"
-        return match.group(0)
+    def checked(kind: str, valid: Callable[[str], bool]) -> Callable[[re.Match[str]], str]:
+        def sub(match: re.Match[str]) -> str:
+            if not valid(match.group(0)):
+                return match.group(0)
+            found.append(kind)
+            return mark(kind, match.group(0))
 
-    def token(match: re.Match[str]) -> str:
-        if _looks_random(match.group(0)):
-            found.append("token")
-            return "[REDACTED:token]"
-        return match.group(0)
+        return sub
 
-    text = _TOKENISH.sub(token, _CARD.sub(card, text))
+    text = _IBAN.sub(checked("iban", _iban_valid), text)
+    text = _CARD.sub(checked("card_number", _card_valid), text)
+    text = _TOKENISH.sub(checked("token", _looks_random), text)
     return text, list(dict.fromkeys(found))
+
+
+def _apply(mark: Callable[[str, str], str], kind: str, match: re.Match[str]) -> str:
+    return mark(kind, match.group(0))
+
+
+def _mask(kind: str, _matched: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+def _card_valid(text: str) -> bool:
+    digits = re.sub(r"\D", "", text)
+    return 13 <= len(digits) <= 19 and _luhn(digits)
 
 
 def has_secret(text: str) -> bool:

@@ -31,7 +31,6 @@ MAX_SENTENCES = 48
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；;])|\n+|\s*<[^>]{1,40}>\s*")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def load_prototypes(path: Path = PROTOTYPES) -> list[tuple[str, str]]:
 def sentences(text: str) -> list[str]:
     """Sentences worth scoring: split on sentence ends, lines and markup tags; tiny ones dropped."""
     parts = [p.strip(" \t-*•>\"'") for p in _SENTENCE_END.split(text)]
-    parts = [p for p in parts if _substantial(p)]
+    parts = [p for p in parts if _substantial(p) and _english(p)]
     if len(parts) > MAX_SENTENCES:
         head = parts[: MAX_SENTENCES // 2]
         rest = parts[MAX_SENTENCES // 2 :]
@@ -77,9 +76,73 @@ def sentences(text: str) -> list[str]:
     return parts
 
 
+def _english(sentence: str) -> bool:
+    """MiniLM was trained on English: elsewhere its similarities are noise (other languages are
+    the regex lexicons' job, ``lexicon.py``)."""
+    letters = [c for c in sentence if c.isalpha()]
+    if not letters:
+        return False
+    ascii_share = sum(c.isascii() for c in letters) / len(letters)
+    words = {w.lower() for w in _LATIN_WORD.findall(sentence)}
+    return ascii_share >= 0.9 and bool(words & _ENGLISH_WORDS)
+
+
+_ENGLISH_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "is",
+        "are",
+        "to",
+        "of",
+        "in",
+        "for",
+        "you",
+        "your",
+        "my",
+        "on",
+        "with",
+        "this",
+        "that",
+        "be",
+        "was",
+        "it",
+        "from",
+        "all",
+        "any",
+        "now",
+        "always",
+        "never",
+        "will",
+        "must",
+        "should",
+        "can",
+        "not",
+        "no",
+        "do",
+        "as",
+        "at",
+        "by",
+        "an",
+        "or",
+        "me",
+        "we",
+        "they",
+        "she",
+        "he",
+        "her",
+        "his",
+        "their",
+        "our",
+        "user",
+        "users",
+    ]
+)
+
+
 def _substantial(sentence: str) -> bool:
-    # Names, places and dates ("Elsa", "上海") cannot steer anyone and are cheap to skip.
-    return len(_LATIN_WORD.findall(sentence)) >= 3 or len(_CJK.findall(sentence)) >= 6
+    # Names, places and dates ("Elsa", "Oslo") cannot steer anyone and are cheap to skip.
+    return len(_LATIN_WORD.findall(sentence)) >= 3
 
 
 class SemanticDetector:
@@ -89,20 +152,16 @@ class SemanticDetector:
         self,
         *,
         threshold: float,
-        threshold_cjk: float | None = None,
         embedder: Embedder | None = None,
         prototypes: list[tuple[str, str]] | None = None,
     ) -> None:
         self.threshold = threshold
-        # MiniLM was trained on English: Chinese sentences all sit close together, so the
-        # margins between banks are smaller and need their own cut.
-        self.threshold_cjk = threshold if threshold_cjk is None else threshold_cjk
         self.embedder = embedder or _default_embedder()
         self._prototypes = prototypes
         self._own_bank: _Bank | None = None
 
     def best(self, text: str) -> SemanticMatch | None:
-        """The sentence of ``text`` furthest past its threshold (None: nothing worth scoring)."""
+        """The most steering-like English sentence of ``text`` (None: nothing worth scoring)."""
         parts = sentences(text)
         if not parts:
             return None
@@ -116,8 +175,7 @@ class SemanticDetector:
         a_idx, b_idx = attack.argmax(axis=1), benign.argmax(axis=1)
         rows = np.arange(len(parts))
         scores = attack[rows, a_idx] - benign[rows, b_idx]
-        cuts = np.array([self.threshold_for(p) for p in parts])
-        i = int((scores - cuts).argmax())
+        i = int(scores.argmax())
         return SemanticMatch(
             sentence=parts[i],
             score=float(scores[i]),
@@ -130,14 +188,9 @@ class SemanticDetector:
     def match(self, text: str) -> SemanticMatch | None:
         """The steering sentence of ``text`` if one scores at or above the threshold."""
         best = self.best(text)
-        if best is None or best.score < self.threshold_for(best.sentence):
+        if best is None or best.score < self.threshold:
             return None
         return best
-
-    def threshold_for(self, sentence: str) -> float:
-        cjk = len(_CJK.findall(sentence))
-        # A sentence at least a quarter CJK characters reads as Chinese.
-        return self.threshold_cjk if cjk * 4 >= len(sentence.strip()) else self.threshold
 
     def _bank(self) -> _Bank:
         if self._prototypes is not None:

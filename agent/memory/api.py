@@ -36,7 +36,7 @@ from memvisor.storage.text import valid_utf8
 from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
-from . import reads, screen, writes
+from . import reads, screen, sealing, writes
 from .perform import WriteScope, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, release_quarantined
@@ -174,7 +174,6 @@ class Memory:
                 verdict=verdict,
                 quarantine_id=held,
             )
-        write = writes.WRITE_KINDS[kind].model_validate(stored)
         scope = WriteScope(
             user_id=user_id,
             origin=origin,
@@ -187,7 +186,12 @@ class Memory:
             note=note or {},
             topic=topic,
         )
-        done = perform(self.store, write, scope)
+        with self.store.db.transaction():  # the sealed values and the record commit together
+            stored = sealing.seal_values(
+                self.store, stored, verdict.sealed, scope=scope, known=turn.sealed if turn else None
+            )
+            write = writes.WRITE_KINDS[kind].model_validate(stored)
+            done = perform(self.store, write, scope)
         if turn is not None and verdict.message:
             turn.firewall_notes.append(verdict.message)
         return WriteOutcome(
@@ -303,6 +307,28 @@ class Memory:
             source_event_ids=source_event_ids,
             turn=turn,
         )
+
+    def reveal(
+        self,
+        secret_id: str,
+        *,
+        user: str,
+        origin: Origin = "user",
+        trace_id: str | None = None,
+        session_id: str | None = None,
+    ) -> str:
+        """The value of one of ``user``'s sealed secrets; the reveal is a ``secret_revealed``
+        event (the id, never the value). Another user's or a forgotten id is ``NotFound``."""
+        require_user(user)
+        value = self.store.sealed.reveal(secret_id, user_id=user)
+        self.store.events.append(
+            user_id=user,
+            kind="secret_revealed",
+            trace_id=trace_id or new_id("trc"),
+            session_id=session_id,
+            payload={"secret_id": secret_id, "origin": origin},
+        )
+        return value
 
     def confirm(
         self,

@@ -130,7 +130,8 @@ def context_of(
 
 
 def get_record(store: Store, record_id: str, *, user_id: str) -> Any:
-    """A fact, passage, episode, quarantined write, event, recipe, task or core block."""
+    """A fact, passage, episode, quarantined write, event, recipe, sealed secret, task or core
+    block."""
     if not isinstance(record_id, str) or not record_id.strip():
         raise UserError("name a record: an id such as fct_… or a core block label")
     prefix = record_id.split("_", 1)[0] + "_"
@@ -140,6 +141,7 @@ def get_record(store: Store, record_id: str, *, user_id: str) -> Any:
         "eps_": store.episodes.get,
         "qtn_": store.quarantine.get,
         "rcp_": store.recipes.get,
+        "sec_": store.sealed.get,  # a sealed secret's description, never its value
     }
     if prefix in by_prefix:
         return by_prefix[prefix](record_id, user_id=user_id)

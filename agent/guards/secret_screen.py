@@ -1,0 +1,144 @@
+"""The firewall's secret step: mask what must not be stored in clear, or mark it to be sealed.
+
+A secret is found three ways: by its shape (``secrets.redact_secrets``: keys, tokens, cards,
+IBANs, "password: ..."), by its label in the write ("alarm code 0442"), and by the user having
+named it in the conversation ("the gate code is 4471", so a write of just "4471" is a secret).
+
+What becomes of it depends on whether the user asked to keep it (``keep``): a value the user
+said and asked to remember is replaced by a ``[SEALED:n]`` placeholder and listed in
+``sealed`` (the memory API encrypts it and puts the sealed record's id in its place); anything
+else is masked as ``[REDACTED:<kind>]``. A fact whose predicate names a secret the user did not
+ask to keep is refused outright.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvisor.agent.memory.writes import Write, map_strings, strings_in
+
+from .proposal import SealedValue
+from .secret_values import SECRET_LABELS, SecretValue, labelled_values
+from .secrets import is_secret_predicate, redact_secrets
+
+# Fields that name a record or a slot: never rewritten.
+_NAMES = frozenset({"subject", "predicate", "key", "label", "task_id", "recipe_id", "fact_id"})
+KIND_WORDS = {
+    "card_number": "card number",
+    "iban": "IBAN",
+    "api_key": "API key",
+    "jwt": "access token",
+    "token": "access token",
+    "bearer_token": "access token",
+    "private_key": "private key",
+    "credential_url": "login link",
+    "env_secret": "secret setting",
+    "key_value_secret": "secret",
+    "login_pair": "login",
+    "card_security": "card security code",
+    "recovery_phrase": "recovery phrase",
+    "national_id": "ID number",
+}
+
+
+@dataclass
+class SecretOutcome:
+    args: dict[str, Any]
+    kinds: list[str] = field(default_factory=list)  # what was masked or sealed
+    sealed: list[SealedValue] = field(default_factory=list)
+    # A fact that names a secret in its predicate, which the user did not ask to keep.
+    secret_predicate: bool = False
+
+
+def screen_secrets(
+    kind: type[Write], args: dict[str, Any], *, user_words: list[str], keep: bool
+) -> SecretOutcome:
+    """Mask or mark for sealing every secret in the stored fields of ``args`` (a copy)."""
+    outcome = SecretOutcome(args=dict(args))
+    said = [v for text in user_words for v in labelled_values(text)]
+    said_values = {v.value for v in said}
+    known = {v.value: v for v in [*said, *_named_in_write(kind, args)]}
+    if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
+        value = _fact_secret(args)
+        known.setdefault(value.value, value)
+        if not (keep and value.value in said_values | {str(args.get("object", "")).strip()}):
+            outcome.secret_predicate = True
+            return outcome
+    placeholders: dict[str, str] = {}
+
+    def mark(value: SecretValue) -> str:
+        # The user's own value, which they asked to keep, is sealed; anything else is masked.
+        if not keep or value.value not in said_values | _whole_object(kind, args):
+            outcome.kinds.append(value.kind)
+            return f"[REDACTED:{value.kind}]"
+        if value.value not in placeholders:
+            placeholders[value.value] = f"[SEALED:{len(placeholders) + 1}]"
+            outcome.sealed.append(
+                SealedValue(
+                    placeholder=placeholders[value.value],
+                    value=value.value,
+                    kind=value.kind,
+                    description=value.description,
+                )
+            )
+        outcome.kinds.append(value.kind)
+        return placeholders[value.value]
+
+    ordered = sorted(known.values(), key=lambda v: -len(v.value))
+
+    def rewrite(text: str) -> str:
+        for value in ordered:
+            if value.value in text:
+                text = text.replace(value.value, mark(value))
+
+        def pattern_secret(found_kind: str, matched: str) -> str:
+            label = KIND_WORDS.get(found_kind, found_kind.replace("_", " "))
+            return mark(SecretValue(matched, label, found_kind))
+
+        masked, _ = redact_secrets(text, pattern_secret)
+        return masked
+
+    for name in kind.stored_text:
+        if name not in _NAMES and outcome.args.get(name) is not None:
+            outcome.args[name] = map_strings(outcome.args[name], rewrite)
+    outcome.kinds = list(dict.fromkeys(outcome.kinds))
+    return outcome
+
+
+def _names_secret(predicate: str) -> bool:
+    return is_secret_predicate(predicate) or bool(
+        SECRET_LABELS.search(predicate.replace("_", " ")) or _ml_label(predicate.replace("_", " "))
+    )
+
+
+def _ml_label(text: str) -> bool:
+    from .lexicon import SECRET_LABELS_ML
+
+    return bool(SECRET_LABELS_ML.search(text))
+
+
+def _fact_secret(args: dict[str, Any]) -> SecretValue:
+    """The secret a fact about one holds: the value its object names, or the whole object."""
+    predicate = str(args.get("predicate", "")).replace("_", " ")
+    obj = str(args.get("object", "")).strip()
+    inner = labelled_values(obj)
+    value = inner[0].value if inner else obj
+    return SecretValue(
+        value, predicate[:80], "code" if re.search(r"code|kod", predicate) else "password"
+    )
+
+
+def _whole_object(kind: type[Write], args: dict[str, Any]) -> set[str]:
+    """A fact ``gate_code = 4471`` written from the user's own words may be sealed whole."""
+    if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
+        return {_fact_secret(args).value}
+    return set()
+
+
+def _named_in_write(kind: type[Write], args: dict[str, Any]) -> list[SecretValue]:
+    texts = [
+        s for name in kind.stored_text if name not in _NAMES for s in strings_in(args.get(name))
+    ]
+    return [v for text in texts for v in labelled_values(text)]

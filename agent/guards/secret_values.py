@@ -1,0 +1,407 @@
+"""Secret values said in plain words: "the gate code is 4471", "mi contraseña es girasol.2024".
+
+``labelled_values(text)`` finds a secret's label (password, PIN, door or alarm code, Wi-Fi key,
+recovery code, in many languages: ``lexicon.SECRET_LABELS_ML``) and the value that follows it,
+and returns them with a short description ("allotment gate code"). The firewall collects the
+values the user said in the conversation and the ones a write names, and treats every place a
+write repeats one as a secret, whatever its own wording: a fact ``office_alarm_code = 0442``
+holds a secret because the user called 0442 the office alarm code.
+
+``keep_requested(message)``: the user asked to remember or save something (the secret is then
+sealed, not dropped). ``reveal_requested(message)``: the user asks for something back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
+
+_I = re.IGNORECASE
+SECRET_LABELS = re.compile(
+    r"\b(pass(word|wd|code|phrase)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
+    r"pass)|wpa2? (key|password)|network key|router (admin )?password|(door|gate|alarm|garage|"
+    r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
+    r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
+    r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
+    r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
+    r"security answer|memorable (word|answer)|codes? (for|to|of) (the |my |our )?[a-z]+)\b",
+    _I,
+)
+# A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
+# it), or digit groups for a code ("847 203"). It is looked for in the words after the label,
+# up to the end of the sentence.
+_TOKEN = re.compile(
+    r"\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
+    r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
+)
+_WINDOW = re.compile(r".{0,80}?(?=[.。！？\n](?:\s|$)|[,;，；。\n]|$)", re.DOTALL)
+_LINK_WORDS = frozenset(
+    [
+        "is",
+        "was",
+        "are",
+        "es",
+        "era",
+        "ist",
+        "lautet",
+        "est",
+        "c'est",
+        "é",
+        "è",
+        "är",
+        "er",
+        "это",
+        "be",
+        "del",
+        "de",
+        "la",
+        "el",
+        "los",
+        "las",
+        "der",
+        "die",
+        "das",
+        "du",
+        "des",
+        "le",
+        "les",
+        "da",
+        "do",
+        "dos",
+        "das",
+        "di",
+        "della",
+        "dello",
+        "il",
+        "lo",
+        "för",
+        "till",
+        "på",
+        "av",
+        "för",
+        "от",
+        "для",
+    ]
+)
+# Words a value cannot be: "password reset", "the PIN is wrong", "code review".
+_NOT_A_VALUE = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "is",
+        "was",
+        "are",
+        "and",
+        "or",
+        "but",
+        "not",
+        "no",
+        "yes",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "with",
+        "manager",
+        "managers",
+        "reset",
+        "hint",
+        "hints",
+        "policy",
+        "policies",
+        "rules",
+        "requirement",
+        "requirements",
+        "strength",
+        "change",
+        "changed",
+        "changes",
+        "protected",
+        "field",
+        "wrong",
+        "incorrect",
+        "correct",
+        "expired",
+        "expires",
+        "required",
+        "again",
+        "new",
+        "old",
+        "same",
+        "here",
+        "there",
+        "it",
+        "what",
+        "which",
+        "when",
+        "where",
+        "why",
+        "how",
+        "never",
+        "always",
+        "also",
+        "still",
+        "just",
+        "only",
+        "please",
+        "thanks",
+        "forgot",
+        "forgotten",
+        "lost",
+        "stolen",
+        "works",
+        "working",
+        "doesn",
+        "doesn't",
+        "isn't",
+        "didn't",
+        "won't",
+        "can't",
+        "does",
+        "did",
+        "do",
+        "has",
+        "have",
+        "had",
+        "be",
+        "been",
+        "being",
+        "should",
+        "could",
+        "would",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+    ]
+)
+
+
+# Codes that lock nothing: "zip code for the office", "discount code for the shop".
+_HARMLESS_CODE = re.compile(
+    r"\b(zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|bar|qr|"
+    r"error|status|tracking|colou?r|language|currency|airport|station|product|cr[eé]dit de)\s*"
+    r"codes?\b|código postal|code postal|codice (postale|fiscale)|postleitzahl|postnummer|"
+    r"код (ошибки|страны)|\bcodes? of conduct",
+    _I,
+)
+_WORDLIKE = re.compile(r"[^\W\d_]+(['’-][^\W\d_]+)*")
+# "send the secure-login.example link": a host name after a label is where, not what.
+_DOMAIN = re.compile(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
+
+
+@dataclass(frozen=True)
+class SecretValue:
+    value: str
+    description: str  # "allotment gate code"
+    kind: str  # password | pin | code
+
+
+def labelled_values(text: str) -> list[SecretValue]:
+    """Secrets named by a label in ``text``, with the value (or values) that follow each label."""
+    found: list[SecretValue] = []
+    for pattern in (SECRET_LABELS, SECRET_LABELS_ML):
+        for label in pattern.finditer(text):
+            if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
+                continue
+            window = _WINDOW.match(text, label.end())
+            tail = window.group(0) if window else ""
+            plural = label.group(0).lower().endswith(("codes", "passwords", "pins"))
+            kind = _kind(label.group(0))
+            for token in _TOKEN.finditer(tail):
+                value = _trim(token.group(0))
+                if value.lower() in _LINK_WORDS or not _is_value(value):
+                    continue
+                between = tail[: token.start()]
+                found.append(SecretValue(value, _describe(text, label, between), kind))
+                if not plural:
+                    break
+    return list({v.value: v for v in found}.values())
+
+
+def _trim(token: str) -> str:
+    """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
+    password may end with ("Spring!", "x?") is kept."""
+    token = token.strip("'’\"").rstrip(",;:")
+    if token.endswith(")") and "(" not in token:
+        token = token[:-1]
+    if token[-1:] in ("!", "?") and token[:-1].isdigit():  # "the code is 4471!"
+        token = token[:-1]
+    if token.endswith(".") and (
+        token[:-1].isdigit() or token.count(".") == 1 and token[:-1].isalpha()
+    ):
+        token = token[:-1]
+    return token
+
+
+def _is_value(token: str) -> bool:
+    if len(token) < 3 or token.lower() in _NOT_A_VALUE or _DOMAIN.fullmatch(token):
+        return False
+    # A word of letters only ("l'immeuble", "wi-fi") is a value only when it looks made up
+    # (mixed case, long).
+    if _WORDLIKE.fullmatch(token):
+        return len(token) >= 6 and not token.islower() and not token.istitle()
+    return True
+
+
+def _describe(text: str, label: re.Match[str], between: str) -> str:
+    """What the secret opens, from the words around its label: "allotment gate code",
+    "senha do wi-fi da casa de praia"; never the value."""
+    before = re.findall(r"[^\W\d_]+", text[max(0, label.start() - 40) : label.start()])
+    lead: list[str] = []
+    for word in reversed(before[-3:]):
+        if _plain_word(word):
+            break
+        lead.insert(0, word)
+    after = [w for w in re.findall(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*", between)]
+    while after and _plain_word(after[-1]):
+        after.pop()
+    words = [*lead, label.group(0).strip(), *after[:6]]
+    return " ".join(words)[:80]
+
+
+_DESCRIPTION_STOP = frozenset(
+    [
+        "remember",
+        "save",
+        "note",
+        "keep",
+        "store",
+        "please",
+        "pls",
+        "bitte",
+        "merk",
+        "dir",
+        "merke",
+        "den",
+        "die",
+        "das",
+        "der",
+        "dem",
+        "ein",
+        "eine",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "the",
+        "a",
+        "an",
+        "is",
+        "was",
+        "are",
+        "es",
+        "ist",
+        "est",
+        "c'est",
+        "é",
+        "è",
+        "är",
+        "er",
+        "mi",
+        "mis",
+        "tu",
+        "su",
+        "mon",
+        "ma",
+        "mes",
+        "ton",
+        "ta",
+        "meu",
+        "minha",
+        "mio",
+        "mia",
+        "min",
+        "mitt",
+        "mina",
+        "il",
+        "la",
+        "le",
+        "lo",
+        "el",
+        "los",
+        "las",
+        "les",
+        "de",
+        "del",
+        "da",
+        "do",
+        "du",
+        "des",
+        "di",
+        "della",
+        "för",
+        "till",
+        "that",
+        "this",
+        "que",
+        "qui",
+        "which",
+        "guarda",
+        "guárdalo",
+        "recuerda",
+        "apunta",
+        "anota",
+        "retiens",
+        "enregistre",
+        "garde",
+        "note",
+        "lembre",
+        "salve",
+        "ricorda",
+        "salva",
+        "annota",
+        "kom",
+        "ihåg",
+        "spara",
+        "запомни",
+        "сохрани",
+        "aí",
+        "ai",
+        "new",
+        "now",
+        "also",
+    ]
+)
+
+
+def _plain_word(word: str) -> bool:
+    return word.lower() in _DESCRIPTION_STOP or bool(KEEP_INTENT.fullmatch(word))
+
+
+def _kind(label: str) -> str:
+    lowered = label.lower()
+    if re.search(r"pin|暗証|핀|пин", lowered):
+        return "pin"
+    if re.search(
+        r"pass|密码|密碼|口令|パスワード|비밀번호|암호|парол|contraseña|senha|lösenord|"
+        r"kennwort|mot de passe|clave",
+        lowered,
+    ):
+        return "password"
+    if re.search(r"code|kod|codice|código|код|コード|코드|码|碼|combination|otp", lowered):
+        return "code"
+    return "password"
+
+
+def keep_requested(message: str) -> bool:
+    return bool(KEEP_INTENT.search(message))
+
+
+def reveal_requested(message: str) -> bool:
+    return bool(REVEAL_INTENT.search(message))

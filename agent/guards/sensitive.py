@@ -1,0 +1,216 @@
+"""Sensitive claims about a person: health, finances, religion, politics, sexuality, employer,
+family, location.
+
+The model may not invent these. A model-origin claim in one of these categories is kept only
+when it is *grounded*: the user's own words in the conversation support it (the provenance
+share of its terms) and every sensitive word of the claim's value appears in what the user said
+(allowing for inflection: "depressed" grounds "depression"). The topic coming up is not enough:
+a mortgage question does not ground a salary, a holiday question does not ground a religion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+_I = re.IGNORECASE
+
+CATEGORIES: dict[str, re.Pattern[str]] = {
+    "health": re.compile(
+        r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
+        r"hiv|aids|pregnan\w*|disorder|illness|disease|therapy|therapist|psychiatr\w*|medication|"
+        r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
+        r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
+        r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
+        r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
+        r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
+        r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
+        r"диагноз\w*|беремен\w*)\b|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
+        r"診断|妊娠|우울|질병|진단|임신",
+        _I,
+    ),
+    "finances": re.compile(
+        r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
+        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|\d+(\.\d+)?\s?k|per (year|month|"
+        r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
+        r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
+        r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
+        r"зарабатывает)\b|\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|\b\d[\d.,]*\s?(dollars|euros|"
+        r"pounds|usd|eur|gbp|sek|kr)\b|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
+        _I,
+    ),
+    "religion": re.compile(
+        r"\b(muslim|islam\w*|christian\w*|catholic\w*|protestant|evangelical|jewish|judaism|jew|"
+        r"hindu\w*|buddhis\w*|sikh\w*|atheis\w*|agnostic|mormon|religio\w*|church|mosque|synagogue|"
+        r"faith|devout|ramadan|kosher|halal|sunni|shia|religión|musulm\w*|católic\w*|religione|"
+        r"religião|религи\w*|мусульман\w*|правосла\w*)\b|宗教|穆斯林|基督|佛教|信仰|伊斯兰|伊斯蘭|"
+        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교",
+        _I,
+    ),
+    "politics": re.compile(
+        r"\b(democrats?|republicans?|liberal|conservative|socialist|communist|labou?r party|tory|"
+        r"tories|green party|votes? for|voted|politi\w*|party member|left-wing|partido|filiad[oa]|"
+        r"right-wing|far-right|far-left|político|Partei|wählt|politique|partito|политич\w*|"
+        r"партии|партия)\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
+        _I,
+    ),
+    "sexuality": re.compile(
+        r"\b(gay|lesbian|bisexual|queer|homosexual|heterosexual|transgender|non-binary|"
+        r"sexual orientation|sexuality|asexual|lgbt\w*|schwul|lesbisch|lesbienne|гей|лесби\w*|"
+        r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual)\b|"
+        r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애",
+        _I,
+    ),
+    "employer": re.compile(
+        r"\b(works? (at|for)|working (at|for)|employed (at|by)|employer|job at|works_at|"
+        r"works_for|employer_name|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
+        r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
+        r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일",
+        _I,
+    ),
+    "family": re.compile(
+        r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
+        r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
+        r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
+        r"женат|замужем|развед\w*)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|결혼|이혼",
+        _I,
+    ),
+    "location": re.compile(
+        r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
+        r"lives_in|home_city|home_town|located in|vive en|wohnt in|habite (à|a|en)|mora (em|no|na)|"
+        r"abita (a|in)|bor (i|på)|живёт в|живет в)\b|住在|住址|家庭地址|に住んで|에 살",
+        _I,
+    ),
+}
+_WORD = re.compile(r"[^\W\d_]{2,}|\d[\d.,]*(?:\s?k\b)?", _I)
+# Words that say which category a claim is in, not what it claims: "lives in" needs no
+# grounding, "Lyon" does (the provenance check weighs it).
+_RELATION = frozenset(
+    [
+        "live",
+        "lives",
+        "living",
+        "home",
+        "address",
+        "reside",
+        "resides",
+        "residence",
+        "located",
+        "hometown",
+        "work",
+        "works",
+        "working",
+        "employed",
+        "employer",
+        "job",
+        "salary",
+        "income",
+        "earns",
+        "earn",
+        "earning",
+        "wage",
+        "wages",
+        "year",
+        "month",
+        "annual",
+        "annually",
+        "per",
+        "condition",
+        "health",
+        "medical",
+        "finances",
+        "savings",
+        "religion",
+        "religious",
+        "faith",
+        "political",
+        "politics",
+        "sexuality",
+        "marital",
+        "family",
+        "medication",
+        "medicine",
+        "meds",
+        "prescription",
+        "prescribed",
+        "treatment",
+        "doctor",
+        "illness",
+        "disease",
+        "diagnosis",
+        "diagnosed",
+        "chronic",
+    ]
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def categories(text: str) -> list[str]:
+    """The sensitive categories ``text`` falls in."""
+    return [name for name, pattern in CATEGORIES.items() if pattern.search(text)]
+
+
+# Categories whose matches are relations ("works at", "住在"): their values are names that the
+# provenance share weighs, not sensitive words to find.
+_RELATIONAL = frozenset({"employer", "location"})
+
+
+def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) -> bool:
+    """Is a sensitive claim the user's own? ``supported``: the user's words carry its terms."""
+    words = _value_words(value)
+    missing = ungrounded(value, context)
+    if missing:
+        return False
+    return supported or bool(words)
+
+
+def _value_words(value: str) -> list[str]:
+    found = []
+    for name, pattern in CATEGORIES.items():
+        if name in _RELATIONAL:
+            continue
+        for match in pattern.finditer(value):
+            span = match.group(0).strip()
+            found += [span] if _CJK.search(span) else [w for w in _WORD.findall(span) if _claims(w)]
+    return found
+
+
+def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
+    """The sensitive words of ``value`` that nothing the user said supports.
+
+    A word is supported when the user used it with any ending ("depressed" grounds
+    "depression": the same first four letters), a number when the user gave the same amount
+    ("85k" and "85,000"), a CJK word when the user's messages contain it.
+    """
+    said = " ".join(str(m.get("content", "")) for m in context if m.get("role") == "user")
+    said_lower = said.lower()
+    heard = {_key(w) for w in _WORD.findall(said)}
+    missing = []
+    for name, pattern in CATEGORIES.items():
+        if name in _RELATIONAL:
+            continue
+        for match in pattern.finditer(value):
+            span = match.group(0).strip()
+            if _CJK.search(span):
+                if span.lower() not in said_lower:
+                    missing.append(span)
+                continue
+            missing += [w for w in _WORD.findall(span) if _claims(w) and _key(w) not in heard]
+    return list(dict.fromkeys(w.lower() for w in missing))
+
+
+def _claims(word: str) -> bool:
+    """Is this word of a sensitive match part of what is claimed ("depression", "85k"), not
+    a relation ("works for", "lives in")?"""
+    if word[:1].isdigit() or (len(word) >= 2 and word.isupper()):  # "85k", "HIV", "ADHD"
+        return True
+    return len(word) >= 4 and word.lower() not in _RELATION
+
+
+def _key(word: str) -> str:
+    word = word.lower().strip()
+    if word[:1].isdigit():
+        number = re.sub(r"[.,\s]", "", word)
+        return number[:-1] + "000" if number.endswith("k") else number
+    return word[:4]
