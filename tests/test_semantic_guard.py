@@ -125,7 +125,7 @@ def test_a_failing_semantic_layer_leaves_the_regex_verdict(
     def broken(self: SemanticDetector, text: str) -> None:
         raise RuntimeError("onnx session died")
 
-    monkeypatch.setattr(SemanticDetector, "match", broken)
+    monkeypatch.setattr(SemanticDetector, "best", broken)
     warnings: list[str] = []
     sink = logger.add(lambda m: warnings.append(str(m)), level="WARNING")
     try:

@@ -96,6 +96,12 @@ class FirewallConfig(BaseModel):
         le=2.0,
         description="Attack-minus-ordinary similarity at which a sentence counts as steering.",
     )
+    semantic_margin_user_words: float = Field(
+        default=0.08,
+        ge=0.0,
+        le=2.0,
+        description="Added to the threshold when the user's own words support the write.",
+    )
     extra_injection_patterns: dict[str, str] = Field(
         default_factory=dict, description="name -> regex, reported as injection:<name>."
     )

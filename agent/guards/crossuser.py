@@ -47,7 +47,8 @@ _ACCOUNT_WORD = (
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
-    r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+)|"
+    r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
+    r"[a-z]+\.[a-z0-9]+(?=[\s),;]|$))|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*{_NUMBER_MARK}\s*[:=]?\s*(\d{{3,}})|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
@@ -62,10 +63,14 @@ _OTHERS_MEMORY = re.compile(
     r"(users?|accounts?|customers|members|sign-?ups?)\s+(who|that)\s+(signs? up|joins?|registers?)",
     re.IGNORECASE,
 )
-_SUBJECT_USER = re.compile(r"^\s*(?:user|用户|用戶)[\s:_#@-]+(\S+)\s*$", re.IGNORECASE)
+# "user:dave", "user bob", "user_42"; not "user_project" (the user's project).
+_SUBJECT_USER = re.compile(
+    r"^\s*(?:user|用户|用戶)(?:\s*[:#@]\s*(\S+)|\s+(\S+)|[_-]+(\S*\d\S*))\s*$", re.IGNORECASE
+)
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
 _SUBJECT_ID = re.compile(
-    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+)\s*$", re.IGNORECASE
+    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+)\s*$",
+    re.IGNORECASE,
 )
 _SUBJECT_EVERYONE = re.compile(
     r"^\s*(all|every|each|any)[ _-]?(users?|accounts?|customers|members|profiles|one|body)\s*$|"
@@ -95,7 +100,10 @@ _OTHER_USERS = re.compile(
     r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
     r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
-    r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정",
+    r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
+    r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
+    r"the user\b)",
     re.IGNORECASE,
 )
 
@@ -112,7 +120,7 @@ def cross_user_reasons(
         found = _SUBJECT_USER.match(subject)
         found = found or _SUBJECT_ID.match(subject)
         if found:
-            named.append(found.group(1))
+            named.append(next(g for g in found.groups() if g))
     if any(n.strip(".,;:!?'\"").lower() != me for n in named):
         reasons.append("cross_user:names_other_user")
     sessions = [m.group(1) for t in texts for p in _NAMED_SESSION for m in p.finditer(t)]

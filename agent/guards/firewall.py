@@ -31,7 +31,7 @@ from .secret_screen import screen_secrets
 from .secret_values import keep_requested
 from .secrets import mask_pii, strip_markers
 from .semantic import SemanticDetector
-from .sensitive import categories, grounded
+from .sensitive import RELATIONAL, categories, grounded, names_entity
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
 _USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
@@ -55,6 +55,11 @@ _CONTACT_WORDS = frozenset(
 )
 # Fields that name a record or a slot rather than say something: never masked.
 _NAMES = frozenset({"subject", "predicate", "key", "label", "task_id", "recipe_id", "fact_id"})
+# A fact whose subject is the agent itself is a rule for it.
+_AGENT_SUBJECTS = frozenset(
+    {"assistant", "the assistant", "ai", "bot", "agent", "model", "system", "you", "memvisor",
+     "助手", "アシスタント", "어시스턴트", "asistente", "assistent", "assistente", "ассистент"}
+)  # fmt: skip
 _CONTACT_CJK = re.compile(r"电话|電話|手机|手機|邮箱|郵箱|联系|聯繫")
 
 
@@ -217,6 +222,7 @@ class Firewall:
             return
         value = _content(review)
         found = categories(" ".join([str(review.args.get("predicate", "")), value]))
+        found = [c for c in found if c not in RELATIONAL or names_entity(value)]
         if not found:
             return
         if not _texts_of(review.proposal.context, "user"):
@@ -243,9 +249,16 @@ class Firewall:
         # instructions and status lines by nature: only unambiguous steering counts there,
         # not a harmless rule or the semantic layer's looser reading.
         claim = review.kind.claim
-        if benign_rules and claim and review.provenance not in _USER_WORDS:
+        # A rule that only forbids may be the model's rewording of the user's ("never share my
+        # address"); from a tool it is still a page's order.
+        only_restrictive = all(r.restrictive for r in report.rules) and (
+            review.proposal.source != "tool" and review.provenance != "tool_derived"
+        )
+        if benign_rules and claim and review.provenance not in _USER_WORDS and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
+        if claim and self._unrequested_self_rule(review):
+            reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
             reasons.append("injection:rule_about_user")
         if self._completes_split(_content(review), review.proposal.context):
@@ -274,6 +287,18 @@ class Firewall:
             )
 
     @staticmethod
+    def _unrequested_self_rule(review: _Review) -> bool:
+        """The model writing into its own persona, or a fact about the assistant, that nothing
+        the user said supports: how the agent behaves is the user's to set."""
+        if review.proposal.source != "model" or review.provenance in _USER_WORDS:
+            return False
+        args = review.args
+        if review.proposal.tool.startswith("core_memory"):
+            return args.get("label") == "persona"
+        subject = str(args.get("subject", "")).strip().lower()
+        return subject in _AGENT_SUBJECTS
+
+    @staticmethod
     def _rule_about_user_not_by_user(report: InjectionReport, review: _Review) -> bool:
         """A rule that tells the agent what to do to "the user", in words the user wrote
         themselves: pasted or forwarded text (an email, a page), not the user's own preference,
@@ -292,7 +317,13 @@ class Firewall:
                 self._semantic = SemanticDetector(
                     threshold=self.config.semantic_threshold,
                 )
-            found = self._semantic.match(text)
+            best = self._semantic.best(text)
+            # Words the user wrote themselves need a wider margin to count as an attack: the
+            # user talks about security, prompts and money in ordinary ways.
+            cut = self.config.semantic_threshold + (
+                self.config.semantic_margin_user_words if review.provenance in _USER_WORDS else 0.0
+            )
+            found = best if best is not None and best.score >= cut else None
         except Exception as exc:
             logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
                 "semantic injection check skipped: {}: {}", type(exc).__name__, exc

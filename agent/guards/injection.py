@@ -86,6 +86,26 @@ def _untitled(text: str) -> str:
     return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
 
 
+# "never share my address with apps" restricts the agent: a rule the user may give.
+_NEGATABLE = frozenset({"exfiltration", "access_grant"})
+_NEGATED = re.compile(
+    r"\b(never|don'?t|do not|not|no|nunca|no|nie|niemals|jamais|ne|mai|non|aldrig|inte|никогда|"
+    r"не|nooit|niet|nigdy)\s+(\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _affirmed(name: str, pattern: re.Pattern[str], text: str) -> bool:
+    """Does ``pattern`` match ``text`` other than right after a negation (for the families
+    that a negation turns into the user's own restriction)?"""
+    if name not in _NEGATABLE:
+        return bool(pattern.search(text))
+    return any(
+        not _NEGATED.search(text[max(0, m.start() - 30) : m.start()])
+        for m in pattern.finditer(text)
+    )
+
+
 def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[str, str]:
     """Steering signals in any reading of ``text``: name -> first channel seen."""
     found: dict[str, str] = {}
@@ -95,7 +115,7 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
         untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
         for name, patterns in table.items():
             reading = untitled if name in _TITLE_SAFE else view
-            if name not in found and any(p.search(reading) for p in patterns):
+            if name not in found and any(_affirmed(name, p, reading) for p in patterns):
                 found[name] = "plain" if channel in _AS_WRITTEN else channel
         rules = standing_rules(view)
         counts = (len(rules), sum(r.hostile for r in rules))

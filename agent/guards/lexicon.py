@@ -39,6 +39,10 @@ _RULES = (
     r"instruktioner|instruktionerna|regler|reglerna|direktiv|"
     r"инструкции|инструкций|указания|правила|правил|команды|ограничения)"
 )
+_NL_PL_TR_RULES = (
+    r"(instructies|richtlijnen|regels|opdrachten|instrukcje|instrukcji|polecenia|zasady|"
+    r"reguły|wytyczne|talimatları|talimatlar|kuralları|kurallar|yönergeleri)"
+)
 _IGNORE_VERB = (
     r"(ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|omite|ignoriere|ignorier|"
     r"ignorieren|vergiss|vergesst|vergessen sie|missachte|verwirf|ignorez|oubliez|oublie|"
@@ -56,6 +60,12 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"asistente|ia|ai|ki|ии)\b)[^\W\d_]+)",
         rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent)|não|"
         r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",
+        rf"{_RULES}\b{_S}\b(отмен[её]н\w*|недействительн\w*|не действуют|аннулирован\w*|"
+        r"sind (ungültig|aufgehoben|veraltet)|gelten nicht|sont (annulées|caduques|obsolètes)|"
+        r"ya no (valen|aplican|cuentan)|foram canceladas|não valem|sono (annullate|obsolete)|"
+        r"non valgono|är (ogiltiga|upphävda)|gäller inte)",
+        r"(выполняй|исполняй|следуй)\w*\s+(команд\w*|инструкци\w*|указани\w*)\s+(из|в)\s+"
+        r"(входящих\s+)?(пис\w*|сообщени\w*|документ\w*)",
         r"\b(nuevas|neue|nouvelles|novas|nuove|nya|новые)\s+(instrucciones|anweisungen|"
         r"instructions|instruções|istruzioni|instruktioner|инструкции)\s*(:|son\b|sind\b|sont\b|"
         r"são\b|sono\b|är\b|такие)",
@@ -100,7 +110,11 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
         r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
         r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи)\b"
-        rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|gespeichert\w*|speicher|gedächtnis|"
+        rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|facturas?|correos?|mensajes|"
+        r"contactos|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
+        r"facture\w*|courriels?|messages|copie|fatura\w*|mensagens|contatos|cópia|fattur\w*|"
+        r"messaggi|contatti|copia|faktur\w*|meddelanden|kontakter|kopia|сч[её]т\w*|письма|"
+        r"сообщения|контакты|копи\w*|gespeichert\w*|speicher|gedächtnis|"
         r"daten|passw(o|ö)rter|notizen|mémoire|données|mots de passe|notes|memória|dados|senhas|"
         r"anotações|memoria|dati|password|note|minne|minnet|data|lösenord|anteckningar|"
         r"памят\w*|данные|пароли|заметки|переписк\w*|prompt de sistema|system-?prompt|"
@@ -141,7 +155,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(사용자|유저)(보다|의 요청보다)\s*(우선|먼저)",
     ),
     "safety_bypass": _rx(
-        r"\b(sin (pedir|preguntar)|ohne (zu fragen|nachzufragen|bestätigung|rückfrage)|sans "
+        r"\b(sin (pedir|preguntar|consultar|avisar|confirmar)|ohne (zu fragen|nachzuf"
+        r"ragen|bestätigung|rückfrage)|sans "
         r"(demander|confirmation)|sem (perguntar|pedir|confirmação)|senza (chiedere|conferma)|"
         r"utan att (fråga|bekräfta)|не спрашивая|без (подтверждения|спроса))\b",
         r"\b(nunca|jamás|nie|niemals|jamais|ne jamais|mai|aldrig|никогда)\s+(le |lo |la |)?"
@@ -153,13 +168,66 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(確認せず|確認しないで|ユーザーに(言わず|知らせず|黙って))",
         r"(확인하지 말고|확인 없이|사용자에게 (말하지|알리지) 말고|위험하다는 말은 하지 마)",
         r"\b(en secreto|heimlich|en secret|secretamente|segretamente|i hemlighet|тайно|втайне)\b",
+        r"\b(masquer|cacher|ocultar|esconder|verbergen|verheimlichen|nascondere|dölja|скрывать|"
+        r"скрой|verberg|ukryj|ukrywaj|gizle)\b[^.!?\n]{0,40}\b(titulaire|utilisateur|usuario|"
+        r"usuário|nutzer|benutzer|utente|användar\w*|пользовател\w*|gebruiker|użytkownik\w*|"
+        r"kullanıcı\w*)",
+        r"\b(dem nutzer|dem benutzer|al usuario|à l'utilisateur|ao usuário|all'utente|"
+        r"användaren|пользователю|de gebruiker|użytkownikowi|kullanıcıya)\s+(nichts|nada|rien|"
+        r"niente|nulla|inget|ничего|niets|nic|hiçbir şey)\b",
+        r"\b(strunta i|ignoriere|ignora|ignore|ignorez|negeer|ignoruj)\b[^.!?\n]{0,30}\b("
+        r"integritetsinställning\w*|datenschutz\w*|privacidad|confidentialité|privacidade|privacy|"
+        r"приватност\w*|конфиденциальност\w*|prywatności|gizlilik)",
         r"(こっそり|内緒で|秘密裏に)|(몰래|비밀리에)",
     ),
     "decode_and_follow": _rx(
         r"(デコード|復号|解読|逆から読)[^。！？\n]{0,20}(実行|従)",
+        r"\b(dekodier\w*|entschlüssel\w*|decodific\w*|décod\w*|déchiffr\w*|avkoda\w*|"
+        r"декодир\w*|расшифр\w*|decodeer|ontcijfer|odkoduj|rozszyfruj|çöz)\b[^.!?\n]{0,30}\b"
+        r"(und|y|et|e|och|и|en|i|ve)\s+(umsetzen|befolgen|ausführen|aplica\w*|sigue|ejecuta|"
+        r"applique\w*|exécute\w*|suis|aplique|execute|siga|applica|esegui|segui|tillämpa|följ|"
+        r"utför|выполни|примени|voer|volg|wykonaj|uygula)",
+        r"\b(léelo|lee|lies es|lis-le|leia|leggilo|läs det|прочитай|lees)\b[^.!?\n]{0"
+        r",20}\b(al revés|"
+        r"rückwärts|à l'envers|de trás pra frente|al contrario|baklänges|задом наперё"
+        r"д|achterstevoren)"
+        r"\b[^.!?\n]{0,10}\b(y|und|et|e|och|и|en)\s+(hazlo|hacerlo|obedece|sigue|mach es|befolge|"
+        r"fais-le|suis|faça|obedeça|fallo|seguilo|gör det|följ|сделай|выполни|doe het|volg)",
         r"(디코딩|해독|거꾸로 읽)[^.!?\n]{0,20}(실행|따르|따라)",
     ),
 }
+
+
+# Dutch, Polish and Turkish, fewer phrasings: the families the red teams used most.
+_NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
+    "ignore_instructions": _rx(
+        rf"\b(negeer|vergeet|zignoruj|ignoruj|zapomnij|pomiń|unut|yok say|görmezden gel)\b{_S}"
+        rf"{_NL_PL_TR_RULES}",
+        rf"{_NL_PL_TR_RULES}{_S}\b(als verouderd|zijn vervallen|niet meer geldig|nieważne|"
+        r"nie obowiązują|geçersiz|artık geçerli değil)",
+        r"\b(eerdere|vorige|oude|poprzednie|wcześniejsze|önceki|eski)\s+(instructies|richtlijnen|"
+        r"regels|instrukcje|polecenia|zasady|talimatlar\w*|kurallar\w*)\b",
+    ),
+    "role_override": _rx(
+        r"\b(je bent nu|jij bent nu|vanaf nu ben je|jesteś teraz|od teraz jesteś|artık sen|"
+        r"bundan sonra sen)\b",
+        r"\b(zonder|bez|olmadan)\s+(beperkingen|filters|regels|ograniczeń|filtrów|zasad|"
+        r"kısıtlama|filtre|kural)\b",
+    ),
+    "safety_bypass": _rx(
+        r"\b(niet|nie|nie pytaj|sorma)\b[^.!?\n]{0,30}\b(om toestemming|o zgodę|onay|izin)\b|"
+        r"\bonay (isteme|alma)\b|\bzonder (te vragen|toestemming|bevestiging)\b|"
+        r"\bbez (pytania|zgody|potwierdzenia)\b",
+        r"\b(stilletjes|stiekem|ongemerkt|po cichu|potajemnie|gizlice|sessizce)\b",
+    ),
+    "exfiltration": _rx(
+        r"\b(stuur|deel|verstuur|wyślij|udostępnij|prześlij|gönder|paylaş)\b[^.!?\n]{0,40}\b"
+        r"(kopie|gesprek|geheugen|gegevens|wachtwoorden|contacten|kopię|rozmow\w*|pamięć|dane|"
+        r"hasła|kontakty|kopya\w*|sohbet\w*|hafıza\w*|veriler\w*|şifreler\w*|kişi listesi\w*)\b",
+    ),
+}
+for _family, _patterns in _NL_PL_TR.items():
+    SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
 
 # -- standing rules --------------------------------------------------------------------------
 
@@ -177,6 +245,8 @@ RULE_CUES_ML = re.compile(
     r"svar)|при каждом (вопросе|ответе)|на каждый вопрос|cuando (alguien|cualquiera)|wenn (jemand|"
     r"einer)|quand (quelqu'un|on)|quando (alguém|qualcuno)|när (någon|man)|е"
     r"сли (кто-то|кто-нибудь))\b|"
+    r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
+    r"artık|her zaman|her seferinde)\b|"
     r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回)|"
     r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가)",
     _I,
@@ -213,6 +283,9 @@ SECRET_LABELS_ML = re.compile(
     r"парол(ь|я|е)|пин-код\w*|код (доступа|от двери|домофона|сигнализации|подтверждения))|"
     r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
     r"pour|para|per|della|dello|till|för|på|от|к)\s+[^\W\d_]+|"
+    r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
+    r"hänglås|vorhängeschloss|[\w-]*koden|wachtwoord|toegangscode|pincode|hasło|hasła|kod pin|"
+    r"kod dostępu|şifre|şifresi|parola|erişim kodu|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",

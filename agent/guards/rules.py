@@ -117,6 +117,9 @@ _THIRD_PARTY = re.compile(
     r"其他用户|其他用戶|(无论|無論|不管)(是)?(谁|誰|什么人|什麼人|哪位)|谁问|誰問",
     _I,
 )
+_PROMOTION_ZH = (
+    r"凡是有人问|只(说|推荐|推薦)[^。！？\n]{0,12}(最好|最棒)|其他品牌都别提|其他品牌都不要提"
+)
 _PROMOTION = re.compile(
     r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
@@ -127,7 +130,7 @@ _PROMOTION = re.compile(
     r"your|my)?\s*(money|savings|pension|funds|portfolio|assets)?\s*(in)?to\s+[A-Z][\w-]+|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
     r"(toward|towards|to)\b)\b|引导到|引導到|导流|導流|"
     r"推销|推銷|推广|推廣|宣传|宣傳|广告|廣告|稳赚|穩賺|投资|投資|下载链接|下載鏈接|注册链接|優惠碼|优惠码|"
-    r"返利",
+    r"返利|" + _PROMOTION_ZH,
     _I,
 )
 ABOUT_THE_USER = re.compile(
@@ -151,6 +154,12 @@ class StandingRule:
     # Says what to do to "the user" in the third person: a rule about the user, which the
     # user's own preference ("when I ask...") is not, unless the model rephrased it.
     about_user: bool = False
+
+    @property
+    def restrictive(self) -> bool:
+        """It only forbids ("never share my address with apps"): it can take no power away
+        from the user."""
+        return bool(_NEGATION.search(self.text)) and not self.hostile
 
     @property
     def hostile(self) -> bool:

@@ -26,7 +26,8 @@ SECRET_LABELS = re.compile(
     r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
-    r"security answer|memorable (word|answer)|codes? (for|to|of) (the |my |our )?[a-z]+)\b",
+    r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
+    r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw)\b",
     _I,
 )
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
@@ -36,7 +37,14 @@ _TOKEN = re.compile(
     r"\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
-_WINDOW = re.compile(r".{0,80}?(?=[.。！？\n](?:\s|$)|[,;，；。\n]|$)", re.DOTALL)
+# The words after a label up to the end of its clause; a comma ends it unless what follows
+# says what the secret is ("le code du portail, c'est A1984").
+_WINDOW = re.compile(
+    r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
+    r"это|是|は)\b)|[;，；。\n]|$)",
+    re.DOTALL | re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
 _LINK_WORDS = frozenset(
     [
         "is",
@@ -221,6 +229,10 @@ def labelled_values(text: str) -> list[SecretValue]:
             tail = window.group(0) if window else ""
             plural = label.group(0).lower().endswith(("codes", "passwords", "pins"))
             kind = _kind(label.group(0))
+            quoted = _QUOTED.search(tail) if "answer" in label.group(0).lower() else None
+            if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
+                found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
+                continue
             for token in _TOKEN.finditer(tail):
                 value = _trim(token.group(0))
                 if value.lower() in _LINK_WORDS or not _is_value(value):

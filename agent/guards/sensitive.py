@@ -26,7 +26,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
-        r"диагноз\w*|беремен\w*)\b|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
+        r"диагноз\w*|беремен\w*)\b|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",
         _I,
     ),
@@ -64,7 +64,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "employer": re.compile(
         r"\b(works? (at|for)|working (at|for)|employed (at|by)|employer|job at|works_at|"
-        r"works_for|employer_name|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
+        r"works_for|employer_name|arbeitgeber\w*|empleador|employeur|empregador|datore di lavoro|"
+        r"arbetsgivar\w*|работодател\w*|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
         r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
         r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일",
         _I,
@@ -153,7 +154,16 @@ def categories(text: str) -> list[str]:
 
 # Categories whose matches are relations ("works at", "住在"): their values are names that the
 # provenance share weighs, not sensitive words to find.
-_RELATIONAL = frozenset({"employer", "location"})
+RELATIONAL = frozenset({"employer", "location"})
+
+
+# A name, a number or CJK text past the first word: "lives in Lisbon", not "never share the
+# user's home address" (which says where nothing is).
+_ENTITY = re.compile(r"(?<=\s)[A-Z][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def names_entity(value: str) -> bool:
+    return bool(_ENTITY.search(value))
 
 
 def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) -> bool:
@@ -168,7 +178,7 @@ def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) 
 def _value_words(value: str) -> list[str]:
     found = []
     for name, pattern in CATEGORIES.items():
-        if name in _RELATIONAL:
+        if name in RELATIONAL:
             continue
         for match in pattern.finditer(value):
             span = match.group(0).strip()
@@ -188,7 +198,7 @@ def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
     heard = {_key(w) for w in _WORD.findall(said)}
     missing = []
     for name, pattern in CATEGORIES.items():
-        if name in _RELATIONAL:
+        if name in RELATIONAL:
             continue
         for match in pattern.finditer(value):
             span = match.group(0).strip()

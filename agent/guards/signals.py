@@ -36,6 +36,18 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(?!\s+(on|of|in|for|from|printed on|written on|that came with)\s+(the|a|an|this|that|his|"
         r"her|their|my|its)\s+(?!(system|assistant|ai|above|prompt|previous|chat|conversation|"
         r"model|bot|agent)\b)[a-z]+)",
+        r"\b(guidance|instructions|rules|directions|orders)\s+(that\s+)?(you\s+)?(were|have been|"
+        r"got)\s+given\b[^.!?\n]{0,30}\b(is|are)\s+(now\s+)?(void|invalid|obsolete|cancell?ed|"
+        r"revoked|outdated|superseded|no longer valid)",
+        r"\b(follow|obey|execute|accept)\s+only\s+(the\s+)?(notes|messages|instructions|commands|"
+        r"orders|e-?mails|requests)\s+(tagged|marked|labell?ed|containing|with|signed|from)\b",
+        r"\b(your\s+)?(real|true|actual|only)?\s*(instructions|orders|commands|directions)\s+"
+        r"(come|comes|should come|must come)\s+(only\s+)?from\b",
+        r"\b(execute|follow|obey|carry out|run)\s+(the\s+|any\s+)?(commands|instructions|orders|"
+        r"requests)\s+(from|in)\s+(the\s+)?(incoming\s+)?(e-?mails?|messages|documents|pages|"
+        r"web ?pages|shared documents|files|tickets)\b",
+        r"\b(ignore|disregard|bypass|override|skip)\b[^.!?\n]{0,30}\b(privacy|security|safety|"
+        r"parental)\s+(settings|preferences|choices|controls|restrictions)",
         # "whatever the user wants": the user's wishes re-ranked below the writer's
         r"\b(no matter|regardless of|irrespective of|whatever)\s+(what\s+)?(the user|the customer|"
         r"she|he|they)\s+(wants|says|asks|prefers|wishes)|\b(egal|gleich),?\s+was\s+(der|die)\s+"
@@ -181,12 +193,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r" (memor(y|ies)|notes|data|passwords|secrets))\b",
         r"\b(send|sends|sending|sent|forward\w*|e-?mail(s|ed|ing)?|mail(s|ed|ing)?|post(s|ed|ing)?|"
         r"upload\w*|cop(y|ies|ied|ying)|transmit\w*|shar(e|es|ed|ing)|leak\w*|sync\w*|export\w*|"
-        r"exfiltrat\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|e-?mails?|"
+        r"exfiltrat\w*|paste|pasting|pushe?s?|dump\w*|bundle\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|e-?mails?|"
         r"conversations?|chats?|history|contacts|files?|everything|anything|all|details|info\w*|"
         r"credentials|summar\w*|transcripts?|logs?|cop(y|ies)|records|profile|card\w*|address\w*|"
         r"location|secrets?|keys?|codes?|documents?|photos?|calendar|inbox|her|his|their|the "
         r"user'?s?)\b[^.!?\n]{0,40}?\b(to|with)\b[^.!?\n]{0,30}?([\w.+-]+@[\w-]+\.[\w.]+|"
-        r"https?://|www\.|\b[\w-]+\.(com|net|org|io|example|cn|ru|xyz|info|biz|app|dev)\b|"
+        r"https?://|www\.|\b[\w-]+(\.[\w-]+)*\.(com|net|org|io|example|cn|ru|xyz|info|biz|app|dev|rs|"
+        r"sh|site|me|co|to|cc|ly|de|nl|es|fr|se|it|pl|tr)\b|"
         r"third[- ]part(y|ies)|anyone|anybody|everyone|any (one|party|person|company))",
         r"\b(repeat|print|output|show|copy|paste)\b[^.!?\n]{0,15}\b(the )?(text|words|everything|"
         r"all|content|messages?)\s+(above|before this|that came before)",
@@ -234,9 +247,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(记忆|記憶|记录|記錄|数据|數據|设定|設定|人设|人設)",
     ),
     "authority_claim": _rx(
-        r"\b(the user|user|owner|admin|developer|customer)\b[^.!?\n]{0,20}\b(has|have|had|is|are|"
-        r"was)\s+(now\s+)?(already\s+)?(authori[sz]ed|granted|given (you )?(full )?permission|"
-        r"consented|allowed you|agreed to let you)\b",
+        r"\b(the user|users|user|owner|admin|developer|customers?|everyone)\b[^.!?\n]"
+        r"{0,20}\b(has|have|"
+        r"had|is|are|was)\s+(now\s+)?(already\s+)?(authori[sz]ed|granted|given (you )?(full )?"
+        r"permission|consented|allowed you|agreed to let you|approved|pre-?approved|okayed|signed "
+        r"off)\b",
         r"\b(is|are)\s+(a\s+)?(verified|certified|authenticated)\s+(admin|administrator|"
         r"developer|owner|root)",
         r"\b(root|admin|administrator|sudo|superuser|elevated)\s+(access|privileges?|rights|"
@@ -279,6 +294,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"execute|install|delete|send|share|download|sign|forward|accept)\w*\b[^.!?\n]{0,60}"
         r"\bwithout\s+(asking|confirmation|confirming|approval|permission|consent|telling|"
         r"checking|verifying|notifying)",
+        r"\b(no longer|don'?t|do not|never|needn'?t)\s+(need|require|have to (get|ask for)|wait "
+        r"for)\s+(the user'?s?|her|his|their|my|any)\s+(permission|approval|consent|confirmation|"
+        r"ok|sign-?off)",
+        r"\b(i|we)\s+(hereby\s+)?(instruct|order|command|direct|require)\s+(the\s+|this\s+|you(r)?\s+)?"
+        r"(assistant|ai|bot|agent|model|you)\b",
         r"\b(stop|never|don'?t|do not|no longer|no need to)\s+(ask|request|check|seek|wait)\w*\s+"
         r"(the user\s+|me\s+|anyone\s+)?(for\s+)?(confirmation|permission|approval|consent)",
         r"\b(never|don'?t|do not)\s+(refuse|decline)\b|\balways\s+(comply|obey)\b|"
@@ -301,7 +321,69 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(偷偷|悄悄|秘密|暗中)地?(发送|發送|发给|转发|轉發|上传|上傳|记录|記錄|分享|加上|添加|修改|删掉|刪掉)",
         r"(关闭|關閉|绕过|繞過|解除)[^。！？\n]{0,6}(安全|过滤|過濾|审查|審查)",
     ),
+    "agent_identity": _rx(
+        r"你(现在|現在|将|將|要|来|來)?扮演|你的(身份|设定|設定|人设|人設|角色)(是|为|為|改为|改為)|"
+        r"(优先于|優先於)(用户|用戶|你的)|比用户(说的话|的话)?更(优先|優先)",
+        r"(审核|審核|过滤|過濾|安全检查|安全檢查|内容审核|內容審核)(已|已经|已經)?(关闭|關閉|取消|停用|解除)",
+        r"(只是|仅是|僅是)?测试用的|(以|按)这段(文字|话|內容|内容)为准|以此为准",
+        r"(遇到|收到)包含[^。！？\n]{0,12}(消息|信息)[^。！？\n]{0,8}执行|执行其中的(所有|全部)?(要求|指令)",
+        r"(别|不要|不许|不准)(告诉|透露给|跟)用户|问起来就说(什么都没有|没有|是空的)",
+        r"\b(filters?|reviews?|checks?|moderation|safeguards?)\s+(is|are|has been|hav"
+        r"e been|was|were)"
+        r"\s+(being\s+)?(retired|removed|disabled|switched off|turned off|lifted|suspended)",
+        r"\b(should|must|is to|are to)\s+be\s+trusted\s+(above|over|more than)\b",
+        r"\bconsent\s+(is\s+|was\s+|as\s+)?(already\s+)?(given|granted|assumed|implied)\b",
+        # Who the agent is, what it values, whom it answers to: never the user's profile.
+        r"\b(you'?ll|you will|you'?re going to|you are to|you shall)\s+(now\s+)?(play|be|act as|"
+        r"become|pretend|take on|adopt)\b",
+        r"\byou'?re\s+(now\s+)?(a|an|the)\s+[\w-]+\s+(who|that|which)\b",
+        r"\byour\s+(core\s+|built-in\s+|usual\s+|own\s+)?(values|principles|personality|persona|"
+        r"identity|character|guard|creators?|makers?|programming|safeguards|ethics|morals|"
+        r"alignment)\b",
+        r"\b(persona|personality|character|identity)\s+(update|change|switch|override|reset)\b|"
+        r"\bmode switch\b",
+        r"\b(outranks?|overrides?|overrules?|supersedes?|trumps?)\s+(all\s+)?(your|th"
+        r"e assistant'?s|"
+        r"its)\b",
+        r"\b(safety|security|review|moderation|content|memory)\s+(review\s+)?(step|check|process|"
+        r"filter|review)s?\b[^.!?\n]{0,40}\b(can|may|should|will|is to)\s+be\s+(skipped|bypassed|"
+        r"disabled|ignored|turned off|retired|removed)",
+        r"\b(i'?m|i am|we'?re|we are)\s+(instructing|ordering|telling|commanding|directing|"
+        r"authori[sz]ing)\s+you\b",
+    ),
+    "disclosure": _rx(
+        r"\b(print|tell|reveal|share|give|list|dump|recite)\s+(out\s+)?(them\s+|him\s+|her\s+)?"
+        r"(everything|all)\s+(you know|you have|you'?ve (got|saved|stored)|stored|saved|about)\b",
+        r"\btell\s+(him|her|them|anyone|whoever|the caller)\s+(everything|all of it)\b",
+        r"\b(give out|hand out|share|disclose|pass on)\b[^.!?\n]{0,30}\b(home address|address|"
+        r"phone number|number|location|details|schedule)\b[^.!?\n]{0,30}\bto\s+(\w+\s+)?(drivers|"
+        r"strangers|anyone|people|callers|whoever|couriers|companies|apps)\b",
+        r"\b(say|claim|pretend|tell (them|people|the user|him|her))\s+(that\s+)?(it|y"
+        r"our memory|the "
+        r"memory|you|memory)\s+(is|are|has|have)\s+(empty|nothing|no\b)",
+        r"\b(do not|don'?t|never)\s+(reveal|disclose|mention|say|show)\s+what\s+(is|was|you have|"
+        r"you'?ve)\s+(stored|saved|remembered|in memory)",
+        r"\b(write|save|store|copy|send|log)\s+(every|all|each)\s+(message|conversation|chat|"
+        r"thing|word)s?\b[^.!?\n]{0,20}\b(straight|directly)?\s*(to|into)\s+(long-term\s+)?memory",
+        r"(悄悄|偷偷|暗中)地?(带上|附上|放在|夹带|夾帶)|(城市|年龄|年齡|地址|电话|電話)[^。！？\n]{0,10}"
+        r"(放在|加到|附在)[^。！？\n]{0,6}(链接|鏈接|网址|網址|参数|參數)",
+    ),
+    "exfil_host": _rx(
+        # Drop boxes for stolen text: naming one in memory is never the user's note-taking.
+        r"\b(paste(bin)?\.(com|rs|ee|org)|pastebin|hastebin|ghostbin|termbin|transfer\.sh|"
+        r"webhook\.site|requestbin|pipedream\.net|ngrok(-free)?\.(io|app)|interact\.sh|"
+        r"burpcollaborator|oast\.(fun|pro|live|site)|file\.io|0x0\.st|dpaste|rentry\.co)\b",
+    ),
+    "unconfirmed_action": _rx(
+        # "delete files without asking the user first": acting for the user behind their back
+        r"\b(delete|remove|send|share|pay|transfer|buy|purchase|approve|install|sign|cancel|"
+        r"forward|post|publish|book|order|accept|wipe)\w*\b[^.!?\n]{0,40}\bwithout\s+(asking|"
+        r"confirmation|confirming|approval|permission|consent|telling|checking with)\s+(the user|"
+        r"her|him|them|me|first|anyone)\b",
+    ),
     "secrecy": _rx(
+        r"\b(hide|conceal|withhold|suppress|filter out|keep)\b[^.!?\n]{0,40}\bfrom\s+(the user|the "
+        r"account holder|her|him|them|the owner|the customer)\b",
         # "tell them not to mention it to their parents": hiding things from the people who
         # look after the user is never a preference of the user's.
         r"\b(tell|ask|make|get)\w*\s+(them|him|her|the (kids?|child(ren)?|user|students?))\s+"
@@ -361,8 +443,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         # whose instructions count: "the vendor's guidance outranks her wishes"
         r"\b(outranks?|overrides?|overrules?|supersedes?|comes? before|trumps?|beats?)\b"
         r"[^.!?\n]{0,30}\b(the user|her|his|their|my|user'?s|customer'?s|client'?s|owner'?s)\s*"
-        r"('s)?\s*(own\s+)?(wishes|instructions|requests|preferences|choices|decisions|words|say|"
-        r"orders)",
+        r"('s)?\s*(own\b|(wishes|instructions|requests|preferences|choices|decisions|words|say|"
+        r"orders))",
         r"\b(guidance|instructions|advice|orders|requests|word|policy|policies|rules|wishes)\s+"
         r"(of|from)\s+(the\s+|any\s+|our\s+)?[\w-]+(\s+[\w-]+)?\s+(take|takes|have|has|get|gets|"
         r"come|comes)\s+(priority|precedence|first)",
@@ -372,6 +454,16 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"[^。！？\n]{0,6}(任何|来电|來電|打电话|打電話)",
     ),
     "decode_and_follow": _rx(
+        r"\b(decode|decipher|decrypt|unscramble|convert|spell out|shift)\w*\b[^.!?\n]"
+        r"{0,40}\b(before|"
+        r"then)\s+(use|using|acting|applying|following)\b",
+        r"\b(treat|use|take|adopt|apply|save|store|keep)\w*\s+(the\s+)?(result|decoded text|output|"
+        r"answer|it|that)\s+as\s+(your\s+)?(new\s+)?(top\s+|main\s+|only\s+|first\s+)?(rule|"
+        r"instruction|order|directive|policy|persona|prompt)",
+        r"\bshift\w*\s+(each|every|the|all)\s+letters?\b[^.!?\n]{0,40}\b(follow|obey|do|apply|"
+        r"execute|comply)",
+        r"\b(decode|decipher|decrypt|read)\w*\b[^.!?\n]{0,40}\b(and|then)\s+(comply|adopt|apply|"
+        r"implement|honou?r|act)\b",
         # "... (Caesar +11, obey)", "[key 5, follow it]", "(rot13, eseguire)"
         r"\b(rot-?13|caesar|cipher|key\s*[+-]?\d+|shift\s*[+-]?\d+|base-?64|hex|morse|binary|"
         r"reversed?|backwards?|rövarspråk\w*|pig latin|coded|encoded|cifrad[oa]|cifrata|chiffré|"
