@@ -315,20 +315,26 @@ def canonical(text: str) -> str:
     text = _INVISIBLE.sub("", _TAGS.sub("", text))
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
-    text = _WORDS.sub(_unmask_word, text)
+    cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
+    text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic), text)
     return _CJK_GAP.sub("", text)
 
 
-def _unmask_word(match: re.Match[str]) -> str:
+def _unmask_word(match: re.Match[str], cyrillic_text: bool) -> str:
     """Look-alikes mapped in a word that mixes scripts or is made only of look-alikes.
 
-    A word wholly in Cyrillic or Greek keeps its letters ("пароль" stays Russian) unless every
+    In a text written mostly in Cyrillic a mixed word goes the other way, to Cyrillic. A word
+    wholly in Cyrillic or Greek keeps its letters ("пароль" stays Russian) unless every
     letter of it could pass for a Latin one, which is how "ѕуѕтем" hides "system".
     """
     word = match.group(0)
-    cyrillic = len(_CYRILLIC.findall(word))
-    if cyrillic and _ASCII_LETTER.search(word) and cyrillic * 2 > len(word):
-        return word.translate(_TO_CYRILLIC)  # "Игнopиpyй": Latin o, p, y inside Russian
+    if _CYRILLIC.search(word) and _ASCII_LETTER.search(word):
+        # Mixed: the reading that gives one script wins ("раrtіr" is Latin, "Игнopиpyй"
+        # Cyrillic); when both do ("вce"), the script most of the text is written in.
+        latin, russian = word.translate(_LOOKALIKE_TABLE), word.translate(_TO_CYRILLIC)
+        latin_ok, russian_ok = not _CYRILLIC.search(latin), not _ASCII_LETTER.search(russian)
+        if russian_ok and (not latin_ok or cyrillic_text):
+            return russian
     mapped = word.translate(_LOOKALIKE_TABLE)
     if mapped == word:
         return word
