@@ -65,6 +65,10 @@ def _configure_logging() -> None:
         sys.stderr,
         level=os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING"),
         format="{time:HH:mm:ss} {level} {message}",
+        # A traceback with the values of its variables would print what a write held
+        # (a secret, the model's raw arguments): the type and message are enough.
+        backtrace=False,
+        diagnose=False,
     )
 
 

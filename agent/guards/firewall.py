@@ -29,7 +29,7 @@ from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secret_values import keep_requested
-from .secrets import mask_pii, strip_markers
+from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .sensitive import RELATIONAL, categories, grounded, names_entity
 
@@ -331,7 +331,10 @@ class Firewall:
             return False
         if found is not None:
             logger.bind(trace_id=review.proposal.trace_id).debug(
-                "semantic match {:.3f}: {!r} ~ {!r}", found.score, found.sentence, found.attack
+                "semantic match {:.3f}: {!r} ~ {!r}",
+                found.score,
+                redact_secrets(found.sentence)[0],
+                found.attack,
             )
         return found is not None
 

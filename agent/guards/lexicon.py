@@ -284,7 +284,7 @@ SECRET_LABELS_ML = re.compile(
     r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
     r"pour|para|per|della|dello|till|för|på|от|к)\s+[^\W\d_]+|"
     r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
-    r"hänglås|vorhängeschloss|[\w-]*koden|wachtwoord|toegangscode|pincode|hasło|hasła|kod pin|"
+    r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"

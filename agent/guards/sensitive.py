@@ -32,11 +32,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
-        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|\d+(\.\d+)?\s?k|per (year|month|"
+        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|(?<![\d.,])\d+(\.\d+)?\s?k|per (year|month|"
         r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
         r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
         r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
-        r"зарабатывает)\b|\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|\b\d[\d.,]*\s?(dollars|euros|"
+        r"зарабатывает)\b|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
         _I,
     ),
@@ -84,7 +84,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
 }
-_WORD = re.compile(r"[^\W\d_]{2,}|\d[\d.,]*(?:\s?k\b)?", _I)
+_WORD = re.compile(r"[^\W\d_]{2,}|(?<![\d.,])\d[\d.,]*(?:\s?k\b)?", _I)
 # Words that say which category a claim is in, not what it claims: "lives in" needs no
 # grounding, "Lyon" does (the provenance check weighs it).
 _RELATION = frozenset(
