@@ -32,7 +32,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
-        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|(?<![\d.,])\d+(\.\d+)?\s?k|per (year|month|"
+        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|(?<![\d.,])\d+(\.\d+)?\s?k|"
+        r"per (year|month|"
         r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
         r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
         r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
