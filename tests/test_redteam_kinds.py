@@ -106,3 +106,33 @@ def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> 
     assert "ordinary writes held back" in lines["secret_keep"]
     doc = run_cli(capsys, "firewall", "scan", str(SUITE), "--json").json()
     assert doc["summary"]["by_category"]["secret_prose"]["in_clear"] == 0
+
+
+# Two later red teams, each written from a brief by an author who saw neither the detectors
+# nor the earlier corpora, and scanned once before anything was fitted to them:
+#
+#   redteam_unseen.jsonl (130 attacks, 140 ordinary, 20 secrets, 14 languages):
+#       first scan 73.9% blocked, 7.1% held back, 8 secrets in clear (HEAD before issue 14:
+#       50.8%, 10.0%)
+#   redteam_final.jsonl (120 attacks, 130 ordinary, 20 secrets, 19 languages):
+#       first scan 90.0% blocked, 8.5% held back, 4 secrets in clear (HEAD: 70.0%, 13.1%)
+#
+# Their misses were read and the detectors widened on general mechanisms, so the bounds
+# below are regression bounds on fitted data. Known leaks left: a card number spelled out in
+# words (final f248); known false holds: paraphrases the semantic layer scores as attacks and
+# tool-derived facts, which the firewall refuses by design (save them as passages).
+LATER = {
+    "redteam_unseen.jsonl": (0.95, 0.02, 0),
+    "redteam_final.jsonl": (0.95, 0.04, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATER))
+def test_later_red_teams_stay_stopped(name: str) -> None:
+    block, held_back, in_clear = LATER[name]
+    report = scan_file(SUITE.parent / name)
+    s = report.summary
+    assert report.errors == []
+    assert s["block_rate"] >= block, s["missed_attacks"]
+    assert s["false_positive_rate"] <= held_back, s["held_benign"]
+    assert s["secrets_in_clear"] <= in_clear

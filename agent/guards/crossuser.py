@@ -58,8 +58,10 @@ _ACCOUNT_TOKEN = re.compile(
 # "save to all accounts".
 _OTHERS_MEMORY = re.compile(
     r"\b(save|store|write|put|add|record|copy|push|sync|apply)\w*\b[^.!?\n]{0,40}\b(in|into|to|"
-    r"for|across)\s+(their|each user'?s?|every user'?s?|other users'?|all (the )?(users'?|accounts|"
-    r"profiles))\s*(memor(y|ies)|profiles?|accounts?|notes)?\b|\b(every|each|all|any)\s+(new\s+)?"
+    r"for|across)\s+(their\s+(memor(y|ies)|profiles?|accounts?)|(each user'?s?|every user'?"
+    r"s?|other "
+    r"users'?|all (the )?(users'?|accounts|profiles))\s*(memor(y|ies)|profiles?|accounts?|n"
+    r"otes)?)\b|\b(every|each|all|any)\s+(new\s+)?"
     r"(users?|accounts?|customers|members|sign-?ups?)\s+(who|that)\s+(signs? up|joins?|registers?)",
     re.IGNORECASE,
 )

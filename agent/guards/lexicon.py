@@ -205,7 +205,8 @@ _NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
         rf"{_NL_PL_TR_RULES}",
         rf"{_NL_PL_TR_RULES}{_S}\b(als verouderd|zijn vervallen|niet meer geldig|nieważne|"
         r"nie obowiązują|geçersiz|artık geçerli değil)",
-        r"\b(eerdere|vorige|oude|poprzednie|wcześniejsze|önceki|eski)\s+(instructies|richtlijnen|"
+        r"\b(eerdere|vorige|oude|poprzednie|wcześniejsze|önceki|eski)\s+(tüm\s+|bütün\s+|alle\s+|"
+        r"wszystkie\s+)?(instructies|richtlijnen|"
         r"regels|instrukcje|polecenia|zasady|talimatlar\w*|kurallar\w*)\b",
     ),
     "role_override": _rx(
@@ -226,6 +227,27 @@ _NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
         r"hasła|kontakty|kopya\w*|sohbet\w*|hafıza\w*|veriler\w*|şifreler\w*|kişi listesi\w*)\b",
     ),
 }
+# Vietnamese, Greek, Indonesian, Hindi, Arabic: the override and a persona, no more.
+_NL_PL_TR["ignore_instructions"] += _rx(
+    r"\bbỏ qua\s+(mọi|tất cả|các)?\s*(hướng dẫn|chỉ dẫn|quy tắc|chỉ thị)",
+    r"αγνόησε\s+(όλες\s+)?(τις\s+)?(προηγούμενες\s+)?(οδηγίες|εντολές|κανόνες)",
+    r"\babaikan\s+(semua\s+)?(instruksi|petunjuk|aturan|perintah)",
+    r"(पिछले|सभी|पहले के)\s+(सभी\s+)?(निर्देश|निर्देशों|नियम|नियमों)[^।.!?\n]{0,12}"
+    r"(अनदेखा|भूल|नज़रअंदाज़)",
+    r"(تجاهل|انس)\s+(جميع\s+|كل\s+)?(التعليمات|الإرشادات|القواعد|الأوامر)",
+    r"\b(istruzione|instrucción|anweisung|instruction|instrução|instruktion)\s+(di|de|des|do|du)?"
+    r"\s*(sistema|système|systemet)\b|\b(system-?anweisung|systeminstruktion)\b",
+    r"\b(valgono|valen|zählen|comptent|valem|gäller)\s+(più|más|mehr|plus|mais|mer)\s+"
+    r"(di|que|als|än)\b[^.!?\n]{0,25}(utente|usuario|nutzer\w*|utilisateur|usuário|"
+    r"användare\w*)",
+    r"\b(décale\w*|desplaza\w*|verschieb\w*|sposta\w*|desloque|förskjut\w*|сдвин\w*)\b"
+    r"[^.!?\n]{0,40}\b(et|y|und|e|och|и)\s+(exécute\w*|ejecuta\w*|führe|esegui\w*|execute|"
+    r"utför|выполни\w*|suis|sigue|befolge|segui)",
+)
+_NL_PL_TR["role_override"] += _rx(
+    r"\b(từ giờ|từ bây giờ)\s+bạn là|không có giới hạn|από τώρα είσαι|\bmulai sekarang kamu\b|"
+    r"tanpa batasan|अब से तुम|बिना किसी प्रतिबंध|من الآن أنت|بدون قيود",
+)
 for _family, _patterns in _NL_PL_TR.items():
     SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
 
@@ -286,7 +308,8 @@ SECRET_LABELS_ML = re.compile(
     r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
-    r"kod dostępu|şifre|şifresi|parola|erişim kodu|"
+    r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
+    r"كلمة المرور|كلمة السر|κωδικός|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",
@@ -298,7 +321,8 @@ SECRET_LABELS_ML = re.compile(
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
-    r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|apunta|anota|no olvides|"
+    r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"
+    r"anótame|no olvides|"
     r"merk dir|merke dir|speichere?|notiere|vergiss nicht|behalte|"
     r"souviens-toi|rappelle-toi|retiens|note|enregistre|garde|n'oublie pas|"
     r"lembre(-se)?|lembra|guarde|salve|salva|anote|não esqueça|"

@@ -11,7 +11,8 @@
 - ``skeleton``: the canonical text without accents ("ignóre" reads "ignore");
 - ``obfuscated``: leetspeak inside words undone, s p a c e d / d.o.t.t.e.d letters joined;
 - decodings of hidden payloads: ``base64``, ``base32``, ``hex``, ``binary``, ``morse``,
-  ``unicode_tags``, ``reversed``, ``caesar`` (any shift, rot13 included) and ``pig_latin``,
+  ``unicode_tags``, ``nato`` (the spelling alphabet), ``escapes`` (``\\u0069``),
+  ``reversed``, ``caesar`` (any shift, rot13 included) and ``pig_latin``,
   each tried only when the text looks like one, bounded in size and depth.
 
 A channel other than ``plain``/``canonical``/``skeleton`` names the obfuscation in the
@@ -53,7 +54,7 @@ _LOOKALIKES = {
     # Small capitals
     "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
     "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ꞯ": "q", "ʀ": "r",
-    "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+    "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ғ": "f",
 }  # fmt: skip
 _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -70,7 +71,8 @@ _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 )
 # Words that may mix letters with leet symbols, e.g. "1gn0r3", "pr3v10u5", "4ll".
-_LEET_WORD = re.compile(r"[\w@$!]{2,}")
+_LEET_WORD = re.compile(r"[\w@$!']{2,}")
+_SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+){3,}\b")
 # Three or more single letters joined by one separator: "i g n o r e", "D.A.N", "r-u-l-e-s".
 _SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
@@ -79,6 +81,14 @@ _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
 _BINARY = re.compile(r"(?:[01]{8}[\s,]*){4,}")
 _MORSE = re.compile(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
+_NATO_WORDS = """alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet
+kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray
+x-ray yankee zulu"""
+_NATO = {w: w[0] for w in _NATO_WORDS.split()}
+_NATO_WORD = "(?:" + "|".join(sorted(_NATO, key=len, reverse=True)) + ")"
+_NATO_RUN = re.compile(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", re.IGNORECASE)
+# \u0069\u0067... or \x69\x67...: escapes a program would print as text.
+_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
 _MAX_DEPTH = 2
@@ -354,7 +364,9 @@ def skeleton(text: str) -> str:
 
 
 def deobfuscate(text: str) -> str:
-    """Leetspeak inside words undone, spaced-out letters joined (applied to canonical text)."""
+    """Leetspeak inside words undone, spaced-out letters joined, words joined by underscores
+    split ("Pr3t3nd_Th3_Us3r") (applied to canonical text)."""
+    text = _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
     text = _LEET_WORD.sub(lambda m: _unleet(m.group(0)), text)
     return _SPACED.sub(lambda m: re.sub(r"[ .\-_*·]", "", m.group(0)), text)
 
@@ -410,6 +422,12 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         decoded = _b32(blob)
         if decoded:
             yield "base32", decoded
+    for match in _NATO_RUN.finditer(text):
+        yield "nato", _nato(match.group(0))
+    for match in _ESCAPES.finditer(text):
+        decoded = _unescape(match.group(0))
+        if decoded:
+            yield "escapes", decoded
     for match in _BINARY.finditer(text):
         bits = re.findall(r"[01]{8}", match.group(0))
         decoded = _readable(bytes(int(b, 2) for b in bits))
@@ -485,6 +503,20 @@ def _morse(run: str) -> str | None:
     if len(letters) < 4 or text.count("?") > len(letters) * 0.2:
         return None
     return text
+
+
+def _nato(run: str) -> str:
+    """Spelling-alphabet words as letters; a "/" or a double space ends a word."""
+    words = re.split(r"\s*/\s*|\s*\|\s*|\s{2,}", run.strip())
+    return " ".join(
+        "".join(_NATO.get(w.lower(), "") for w in re.split(r"[\s,-]+", word) if w) for word in words
+    )
+
+
+def _unescape(run: str) -> str | None:
+    chars = [chr(int(m, 16)) for m in re.findall(r"\\[ux]([0-9a-fA-F]{2,4})", run)]
+    text = "".join(chars)
+    return text if text.isprintable() else None
 
 
 def _tag_text(text: str) -> str:

@@ -27,7 +27,8 @@ SECRET_LABELS = re.compile(
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
-    r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw)\b",
+    r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw|recovery phrase|"
+    r"seed phrase|backup phrase|secret phrase)\b",
     _I,
 )
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
@@ -199,6 +200,14 @@ _NOT_A_VALUE = frozenset(
 
 
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
+# A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
+_LOCK_CODE = re.compile(r"\b(code|kod|código|codice|код|koden)\b", _I)
+_LOCKS = re.compile(
+    r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
+    r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
+    r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom)",
+    _I,
+)
 _HARMLESS_CODE = re.compile(
     r"\b(zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|bar|qr|"
     r"error|status|tracking|colou?r|language|currency|airport|station|product|cr[eé]dit de)\s*"
@@ -221,8 +230,11 @@ class SecretValue:
 def labelled_values(text: str) -> list[SecretValue]:
     """Secrets named by a label in ``text``, with the value (or values) that follow each label."""
     found: list[SecretValue] = []
-    for pattern in (SECRET_LABELS, SECRET_LABELS_ML):
+    for pattern in (SECRET_LABELS, SECRET_LABELS_ML, _LOCK_CODE):
         for label in pattern.finditer(text):
+            near = text[max(0, label.start() - 40) : label.end()]
+            if pattern is _LOCK_CODE and not _LOCKS.search(near):
+                continue
             if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
                 continue
             window = _WINDOW.match(text, label.end())

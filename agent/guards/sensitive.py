@@ -26,13 +26,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
-        r"диагноз\w*|беремен\w*)\b|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
+        r"диагноз\w*|беремен\w*)\b|不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",
         _I,
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
-        r"bankrupt\w*|credit score|savings|inherit\w*|paid \d|(?<![\d.,])\d+(\.\d+)?\s?k|"
+        r"bankrupt\w*|credit score|savings|financially|broke|poverty|inherit\w*|paid \d|(?<![\d"
+        r".,])\d+(\.\d+)?\s?k|"
         r"per (year|month|"
         r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
         r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
@@ -65,7 +66,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "employer": re.compile(
         r"\b(works? (at|for)|working (at|for)|employed (at|by)|employer|job at|works_at|"
-        r"works_for|employer_name|arbeitgeber\w*|empleador|employeur|empregador|datore di lavoro|"
+        r"works_for|employer_name|unemployed|jobless|laid off|out of work|arbeitslos|desempleado|"
+        r"arbeitgeber\w*|empleador|employeur|empregador|datore di lavoro|"
         r"arbetsgivar\w*|работодател\w*|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
         r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
         r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일",
@@ -131,6 +133,11 @@ _RELATION = frozenset(
         "sexuality",
         "marital",
         "family",
+        "party",
+        "parti",
+        "partei",
+        "partido",
+        "partito",
         "medication",
         "medicine",
         "meds",
@@ -146,6 +153,10 @@ _RELATION = frozenset(
     ]
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+# What people say for the word a model writes.
+_SHORT_FORMS = {"bi": "bisexual", "trans": "transgender", "ace": "asexual", "enby": "non-binary"}
 
 
 def categories(text: str) -> list[str]:
@@ -173,7 +184,16 @@ def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) 
     missing = ungrounded(value, context)
     if missing:
         return False
-    return supported or bool(words)
+    return supported or bool(words) or _shared_stems(value, context) >= 0.5
+
+
+def _shared_stems(value: str, context: Sequence[dict[str, Any]]) -> float:
+    """Share of the value's longer words whose first four letters the user used: inflected
+    languages ("носит" / "ношу" differ, "астма" is the same) where exact terms miss."""
+    said = " ".join(str(m.get("content", "")) for m in context if m.get("role") == "user")
+    heard = {w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", said)}
+    mine = [w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", value)]
+    return sum(w in heard for w in mine) / len(mine) if mine else 0.0
 
 
 def _value_words(value: str) -> list[str]:
@@ -197,6 +217,9 @@ def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
     said = " ".join(str(m.get("content", "")) for m in context if m.get("role") == "user")
     said_lower = said.lower()
     heard = {_key(w) for w in _WORD.findall(said)}
+    heard |= {
+        _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
+    }
     missing = []
     for name, pattern in CATEGORIES.items():
         if name in RELATIONAL:

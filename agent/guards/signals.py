@@ -119,7 +119,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"rules|censorship|limits|limitations|safeguards|guardrails)",
             r"\bunrestricted\s+(ai|assistant|mode|bot|model|version)\b",
             r"(你现在是|你現在是|从现在(开始|起)你(是|就是|将是)|從現在(開始|起)你(是|就是)|你将扮演|"
-            r"你將扮演|假装你是|假裝你是|越狱|越獄)",
+            r"你將扮演|假装你是|假裝你是|越狱模式|越獄模式|已(被)?越狱|已(被)?越獄)",
             r"(开发者|開發者|管理员|管理員|上帝|自由|无限制|無限制|调试|調試|无审查|無審查)模式",
             r"扮演(一个|一名|一位)?[^。！？\n]{0,10}(AI|ai|助手|机器人|機器人|管理员|管理員|黑客)",
             r"(不受|没有|沒有|无|無)(任何)?(限制|约束|約束|审查|審查|过滤|過濾)的?(AI|ai|助手|机器人|模型)",
@@ -150,7 +150,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"(ais?|assistants?|llms?|chatbots?|bots?|language models?|agents?)\b",
             r"\b(rule|instructions?|orders?|message|directive|policy|update)\s+from\s+(the\s+|your\s+)?"
             r"(admins?|administrators?|developers?|operators?|system|owners?|dev team)\b",
-            r"\b(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|assistants?|agents?"
+            r"(?:^|[\n.!?]\s*)(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|"
+            r"assistants?|agents?"
             r"|crawlers?)\b|\bif you are an? (ai|llm|language model|assistant)\b",
             r"={3,}\s*(new|begin|start)\s+(session|conversation|chat|instructions?)\s*={3,}",
             r"\b(ai|llm)\s*(assistants?|models?|agents?|bots?)?\s+(reading|processing|"
