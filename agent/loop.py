@@ -55,6 +55,12 @@ NOTHING_RELEVANT = (
     "user told you before, search your memory or ask them; do not guess."
 )
 
+SEARCH_UNAVAILABLE = (
+    "Memory search is unavailable this turn (a storage fault; it is logged). Answer from the "
+    "conversation and core memory, and tell the user if the answer needs what they told you "
+    "before."
+)
+
 
 class Agent:
     def __init__(
@@ -249,14 +255,22 @@ class Agent:
 
     def _page_in(self, message: str, user_event_id: str, ctx: ToolContext) -> list[MemoryItem]:
         in_window = {i for t in self.turns for i in (t.user_event_id, t.assistant_event_id)}
-        items = self.pagein.retrieve(
-            message,
-            user_id=self.user_id,
-            as_of=self.store.clock.now(),
-            limit=self.config.page_limit,
-            exclude_ids=in_window | {user_event_id},
-            session_id=self.session_id,
-        )
+        try:
+            items = self.pagein.retrieve(
+                message,
+                user_id=self.user_id,
+                as_of=self.store.clock.now(),
+                limit=self.config.page_limit,
+                exclude_ids=in_window | {user_event_id},
+                session_id=self.session_id,
+            )
+        except Exception as exc:  # a broken index or embedder costs the recall, not the turn
+            self.log.warning("page-in failed: {}: {}", type(exc).__name__, exc)
+            self._event(
+                ctx, "error", {"kind": "page_in_failed", "error": f"{type(exc).__name__}: {exc}"}
+            )
+            self._pending_notes.append(SEARCH_UNAVAILABLE)
+            return []
         items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
         for item in items:  # secrets never enter a prompt, whatever the store holds
             item.text, _ = redact_secrets(item.text)
@@ -287,7 +301,7 @@ class Agent:
     def _run(self, user_message: str, paged: list[MemoryItem], ctx: ToolContext, turn: Turn) -> str:
         scratch: list[dict[str, Any]] = []
         notes, self._pending_notes = self._pending_notes, []
-        if not paged:
+        if not paged and SEARCH_UNAVAILABLE not in notes:
             notes.append(NOTHING_RELEVANT)
         core = self.store.core.list(user_id=self.user_id)
         ctx.turn.saw([f"core:{b.label}@v{b.version}" for b in core])
