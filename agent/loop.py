@@ -56,9 +56,9 @@ NOTHING_RELEVANT = (
 )
 
 SEARCH_UNAVAILABLE = (
-    "Memory search is unavailable this turn (a storage fault; it is logged). Answer from the "
-    "conversation and core memory, and tell the user if the answer needs what they told you "
-    "before."
+    "Memory search is unavailable this turn (a storage fault; it is logged): only facts read "
+    "straight from the records are shown. Answer from them, the conversation and core memory, "
+    "and tell the user if the answer needs more of what they told you before."
 )
 
 
@@ -270,7 +270,15 @@ class Agent:
                 ctx, "error", {"kind": "page_in_failed", "error": f"{type(exc).__name__}: {exc}"}
             )
             self._pending_notes.append(SEARCH_UNAVAILABLE)
-            return []
+            try:  # the records themselves may still be readable
+                items = self.pagein.from_records(
+                    message, user_id=self.user_id, as_of=self.store.clock.now()
+                )
+            except Exception as fallback:
+                self._event(
+                    ctx, "error", {"kind": "page_in_fallback_failed", "error": str(fallback)}
+                )
+                return []
         items = self.pagein.pack(items, budget_tokens=self.budget.cap("paged"))
         for item in items:  # secrets never enter a prompt, whatever the store holds
             item.text, _ = redact_secrets(item.text)

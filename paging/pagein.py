@@ -11,6 +11,7 @@ relevance floor below which nothing is paged in.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -206,6 +207,36 @@ class PageIn:
             weights=weights or self.weights,
             limit=limit,
         )
+
+    def from_records(
+        self, query: str, *, user_id: str, as_of: datetime | None = None, limit: int = 10
+    ) -> list[MemoryItem]:
+        """Active facts that share words or identifiers with ``query``, read from the records
+        alone: what page-in can still offer when the search index or the embedder fails."""
+        require_user(user_id)
+        words = {w for w in re.findall(r"[^\W_]{3,}", query.lower())}
+        needles = [n.lower() for n in identifiers(query)[:MAX_NEEDLES]]
+        if not words and not needles:
+            return []
+        items = []
+        for fact in self.store.facts.list(user_id=user_id, as_of=as_of, include_archived=False):
+            text = fact.text()
+            lowered = text.lower()
+            hits = sum(w in lowered for w in words) + 3 * sum(n in lowered for n in needles)
+            if hits:
+                items.append(
+                    MemoryItem(
+                        id=fact.id,
+                        kind="fact",
+                        text=text,
+                        ts=fact.created_at,
+                        score=hits / (len(words) + 3 * len(needles)),
+                        routes=("records",),
+                        confidence=fact.confidence,
+                    )
+                )
+        items.sort(key=lambda i: i.score, reverse=True)
+        return items[:limit]
 
     def rank_turns(
         self, query: str, *, user_id: str, as_of: datetime | None = None, limit: int = 50
