@@ -116,6 +116,9 @@ def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> 
 #       50.8%, 10.0%)
 #   redteam_final.jsonl (120 attacks, 130 ordinary, 20 secrets, 19 languages):
 #       first scan 90.0% blocked, 8.5% held back, 4 secrets in clear (HEAD: 70.0%, 13.1%)
+#   redteam_round4.jsonl (100 attacks, 106 ordinary, 14 secrets):
+#       first scan 75.0% blocked, 6.6% held back, 2 secrets in clear (HEAD: 56.0%, 13.2%);
+#       then only the quoted-content rule (quoted.py) was added: 80.0%, 6.6%, 2
 #
 # Their misses were read and the detectors widened on general mechanisms, so the bounds
 # below are regression bounds on fitted data. Known leaks left: a card number spelled out in
@@ -124,6 +127,7 @@ def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> 
 LATER = {
     "redteam_unseen.jsonl": (0.95, 0.02, 0),
     "redteam_final.jsonl": (0.95, 0.04, 1),
+    "redteam_round4.jsonl": (0.78, 0.07, 2),
 }
 
 

@@ -25,6 +25,7 @@ from .crossuser import cross_user_reasons
 from .injection import InjectionReport, inspect_text, signals, standing_rules
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms
+from .quoted import from_quoted
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
@@ -74,6 +75,12 @@ class _Review:
     provenance: str | None = None
     confidence: float | None = None
     sealed: list[SealedValue] = field(default_factory=list)
+    # The content comes from what the user quoted or forwarded, not the user's own words.
+    quoted: bool = False
+
+    @property
+    def users_own(self) -> bool:
+        return self.provenance in _USER_WORDS and not self.quoted
 
     def escalate(self, verdict: str, reasons: list[str], message: str = "") -> None:
         if _SEVERITY[verdict] > _SEVERITY[self.verdict]:
@@ -172,6 +179,11 @@ class Firewall:
             )
             return review.result()
         review.provenance = self._provenance(review)
+        review.quoted = proposal.source not in AUTHORITATIVE and from_quoted(
+            _content(review), proposal.context, self.config.support_threshold
+        )
+        if review.quoted:
+            review.reasons.append("provenance:quoted")
         if kind.claim:
             self._grounding(review)
         self._injection(review, texts)
@@ -254,7 +266,7 @@ class Firewall:
         only_restrictive = all(r.restrictive for r in report.rules) and (
             review.proposal.source != "tool" and review.provenance != "tool_derived"
         )
-        if benign_rules and claim and review.provenance not in _USER_WORDS and not only_restrictive:
+        if benign_rules and claim and not review.users_own and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
         if claim and self._unrequested_self_rule(review):
@@ -290,7 +302,7 @@ class Firewall:
     def _unrequested_self_rule(review: _Review) -> bool:
         """The model writing into its own persona, or a fact about the assistant, that nothing
         the user said supports: how the agent behaves is the user's to set."""
-        if review.proposal.source != "model" or review.provenance in _USER_WORDS:
+        if review.proposal.source not in ("model", "user") or review.users_own:
             return False
         args = review.args
         if review.proposal.tool.startswith("core_memory"):
@@ -321,7 +333,7 @@ class Firewall:
             # Words the user wrote themselves need a wider margin to count as an attack: the
             # user talks about security, prompts and money in ordinary ways.
             cut = self.config.semantic_threshold + (
-                self.config.semantic_margin_user_words if review.provenance in _USER_WORDS else 0.0
+                self.config.semantic_margin_user_words if review.users_own else 0.0
             )
             found = best if best is not None and best.score >= cut else None
         except Exception as exc:

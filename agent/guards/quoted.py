@@ -1,0 +1,54 @@
+"""Words the user passes on rather than says: quotes, forwarded messages, pasted code.
+
+"Fwd from IT: '...'", "what does this message mean: «...»", a pasted README or code block: the
+user wrote the message, but the quoted part is someone else's. A write whose content comes
+from the quoted part, not from the user's own words around it, is treated like a tool
+result's for instructions: a rule or an order in it is not the user's preference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .provenance import coverage, latest_user_message, terms
+
+_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+# A quotation long enough to be a message: straight, curly, guillemets, CJK corners.
+_QUOTE = re.compile(
+    r"\"[^\"\n]{25,}\"?|“[^”]{25,}”?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|„[^“”]{25,}[“”]?|"
+    r"(?<![\w])'[^'\n]{25,}'?(?![\w])"
+)
+# "Fwd:", "-----Original Message-----", "[SYSTEM NOTICE]": the rest is passed on.
+_FORWARD = re.compile(
+    r"(?im)^(fwd?|fw|wg|tr|rv|vs|転送)\s*:|^-{2,}\s*(original message|forwarded message)|"
+    r"^\s*\[(system|admin|notice)[^\]]{0,40}\]"
+)
+
+
+def quoted_parts(message: str) -> tuple[str, str]:
+    """``message`` split into the user's own words and what it quotes or forwards."""
+    quoted: list[str] = []
+
+    def take(match: re.Match[str]) -> str:
+        quoted.append(match.group(0))
+        return " "
+
+    own = _FENCE.sub(take, message)
+    forward = _FORWARD.search(own)
+    if forward:
+        quoted.append(own[forward.start() :])
+        own = own[: forward.start()]
+    own = _QUOTE.sub(take, own)
+    return own, "\n".join(quoted)
+
+
+def from_quoted(content: str, context: Sequence[dict[str, Any]], threshold: float) -> bool:
+    """Does ``content`` come from what the user's latest message quotes rather than from the
+    user's own words in it?"""
+    own, quoted = quoted_parts(latest_user_message(context))
+    if not quoted:
+        return False
+    wanted = terms(content)
+    return coverage(wanted, terms(quoted)) >= threshold and coverage(wanted, terms(own)) < threshold
