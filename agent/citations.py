@@ -13,32 +13,10 @@ CORRECTION = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z0-9\u4e00-\u9fff][\w\u4e00-\u9fff-]{3,}")
-_COMMON = frozenset(
-    [
-        "that",
-        "this",
-        "with",
-        "from",
-        "have",
-        "your",
-        "about",
-        "what",
-        "when",
-        "where",
-        "which",
-        "there",
-        "their",
-        "they",
-        "them",
-        "then",
-        "than",
-        "user",
-        "assistant",
-        "would",
-        "could",
-        "should",
-    ]
-)
+_COMMON_WORDS = """\
+that this with from have your about what when where which there their they them then than
+user assistant would could should"""
+_COMMON = frozenset(_COMMON_WORDS.split())
 
 
 def cited_ids(answer: str, items: list[MemoryItem]) -> list[str]:

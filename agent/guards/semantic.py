@@ -87,57 +87,11 @@ def _english(sentence: str) -> bool:
     return ascii_share >= 0.9 and bool(words & _ENGLISH_WORDS)
 
 
-_ENGLISH_WORDS = frozenset(
-    [
-        "the",
-        "and",
-        "is",
-        "are",
-        "to",
-        "of",
-        "in",
-        "for",
-        "you",
-        "your",
-        "my",
-        "on",
-        "with",
-        "this",
-        "that",
-        "be",
-        "was",
-        "it",
-        "from",
-        "all",
-        "any",
-        "now",
-        "always",
-        "never",
-        "will",
-        "must",
-        "should",
-        "can",
-        "not",
-        "no",
-        "do",
-        "as",
-        "at",
-        "by",
-        "an",
-        "or",
-        "me",
-        "we",
-        "they",
-        "she",
-        "he",
-        "her",
-        "his",
-        "their",
-        "our",
-        "user",
-        "users",
-    ]
-)
+_ENGLISH_WORDS_WORDS = """\
+the and is are to of in for you your my on with this that be was it from all any now
+always never will must should can not no do as at by an or me we they she he her his their
+our user users"""
+_ENGLISH_WORDS = frozenset(_ENGLISH_WORDS_WORDS.split())
 
 
 def _substantial(sentence: str) -> bool:

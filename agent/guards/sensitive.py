@@ -90,68 +90,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
 _WORD = re.compile(r"[^\W\d_]{2,}|(?<![\d.,])\d[\d.,]*(?:\s?k\b)?", _I)
 # Words that say which category a claim is in, not what it claims: "lives in" needs no
 # grounding, "Lyon" does (the provenance check weighs it).
-_RELATION = frozenset(
-    [
-        "live",
-        "lives",
-        "living",
-        "home",
-        "address",
-        "reside",
-        "resides",
-        "residence",
-        "located",
-        "hometown",
-        "work",
-        "works",
-        "working",
-        "employed",
-        "employer",
-        "job",
-        "salary",
-        "income",
-        "earns",
-        "earn",
-        "earning",
-        "wage",
-        "wages",
-        "year",
-        "month",
-        "annual",
-        "annually",
-        "per",
-        "condition",
-        "health",
-        "medical",
-        "finances",
-        "savings",
-        "religion",
-        "religious",
-        "faith",
-        "political",
-        "politics",
-        "sexuality",
-        "marital",
-        "family",
-        "party",
-        "parti",
-        "partei",
-        "partido",
-        "partito",
-        "medication",
-        "medicine",
-        "meds",
-        "prescription",
-        "prescribed",
-        "treatment",
-        "doctor",
-        "illness",
-        "disease",
-        "diagnosis",
-        "diagnosed",
-        "chronic",
-    ]
-)
+_RELATION_WORDS = """\
+live lives living home address reside resides residence located hometown work works
+working employed employer job salary income earns earn earning wage wages year month
+annual annually per condition health medical finances savings religion religious faith
+political politics sexuality marital family party parti partei partido partito medication
+medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
+chronic"""
+_RELATION = frozenset(_RELATION_WORDS.split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
