@@ -109,9 +109,13 @@ def seal_text(
     the index and later prompts keep. The values and their markers are added to ``known``."""
     found = {v.value: v for v in labelled_values(text)}
 
+    labelled = list(found)
+
     def collect(kind: str, matched: str) -> str:
-        label = KIND_WORDS.get(kind, kind.replace("_", " "))
-        found.setdefault(matched, SecretValue(matched, label, kind))
+        # "password is hunter2" by shape is the labelled "hunter2" again: seal the value once.
+        if not any(value in matched for value in labelled):
+            label = KIND_WORDS.get(kind, kind.replace("_", " "))
+            found.setdefault(matched, SecretValue(matched, label, kind))
         return matched
 
     redact_secrets(text, collect)
