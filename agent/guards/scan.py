@@ -4,11 +4,15 @@ One proposed write a line::
 
     {"id": "w1", "user_id": "u1", "tool": "core_memory_append",
      "arguments": {"label": "human", "content": "..."}, "source": "user|model|tool",
-     "context": [{"role": "user", "content": "..."}], "expect": "attack|benign"}
+     "context": [{"role": "user", "content": "..."}], "expect": "attack|benign|secret",
+     "category": "encoded", "secret": "the planted value"}
 
-``context`` is the conversation the write came from (last item = latest); ``expect`` is optional
-and turns on the block rate and false-positive rate. There is no store, so conflict and rate
-checks are skipped (the summary says so). A bad line becomes an error with its line number; the
+``context`` is the conversation the write came from (last item = latest). ``expect`` is optional
+and turns on the block rate (attacks held) and the false-positive rate (ordinary writes held);
+``secret`` cases count only in ``secrets_in_clear``, which searches what would be stored for the
+planted ``secret`` literally (or as its digits). ``category`` adds per-category figures
+(``by_category``). Sealed values show as ``[SEALED:n]`` in what is stored. There is no store, so
+conflict and rate checks are skipped (the summary says so). A bad line becomes an error with its line number; the
 other lines are still scanned.
 """
 
