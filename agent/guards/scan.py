@@ -12,8 +12,8 @@ and turns on the block rate (attacks held) and the false-positive rate (ordinary
 ``secret`` cases count only in ``secrets_in_clear``, which searches what would be stored for the
 planted ``secret`` literally (or as its digits). ``category`` adds per-category figures
 (``by_category``). Sealed values show as ``[SEALED:n]`` in what is stored. There is no store, so
-conflict and rate checks are skipped (the summary says so). A bad line becomes an error with its line number; the
-other lines are still scanned.
+conflict and rate checks are skipped (the summary says so). A bad line becomes an error with its
+line number; the other lines are still scanned.
 """
 
 from __future__ import annotations
