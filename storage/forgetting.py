@@ -2,10 +2,10 @@
 
 A forgotten fact takes with it what derives from the same source events: passages
 and recipes from those events that state its value, and mentions of the value in
-episodes and rolling summaries of those events (redacted). Tombstones keep the fact's
-fingerprint, its source event ids and a hash of each source message's text, so
-neither the same events nor a replay of the same words can create it again; the
-user stating it anew, in other words, can.
+episodes and rolling summaries of those events (redacted), and the sentences of core blocks
+that state the value (cut). Tombstones keep the fact's fingerprint, its source event ids
+and a hash of each source message's text, so neither the same events nor a replay of the
+same words can create it again; the user stating it anew, in other words, can.
 """
 
 from __future__ import annotations
@@ -61,7 +61,10 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
         "recipes": [],
         "episodes": [],
         "summaries": [],
+        "core_blocks": [],
     }
+    if values:
+        report["core_blocks"] = _cut_from_core_blocks(conn, user_id, values)
     if not sources or not values:
         return report
     for passage_id, text in conn.execute(
@@ -115,3 +118,27 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
             )
             report["summaries"].append(session_id)
     return report
+
+
+_SENTENCE = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")
+
+
+def _cut_from_core_blocks(conn: Any, user_id: str, values: set[str]) -> list[str]:
+    """Drop from every core block the sentences that state a forgotten value ("Partner:
+    Jonas." after forgetting has_partner Jonas); a new version of each block that changed."""
+    wanted = {v for v in values if len(v) >= 3}
+    changed = []
+    for label, text in conn.execute(
+        "SELECT label, value FROM core_blocks WHERE user_id = ?", [user_id]
+    ).fetchall():
+        parts = [p for p in _SENTENCE.split(text) if p.strip()]
+        kept = [p for p in parts if redact(p, wanted) == p]
+        if len(kept) == len(parts):
+            continue
+        conn.execute(
+            "UPDATE core_blocks SET value = ?, version = version + 1 "
+            "WHERE user_id = ? AND label = ?",
+            ["\n".join(kept), user_id, label],
+        )
+        changed.append(label)
+    return changed

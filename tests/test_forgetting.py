@@ -229,3 +229,25 @@ def test_memory_forget_takes_episodes_and_recipes_too(store: Store, clock: Manua
     assert store.search("Lisbon trip", user_id="u", kinds=("episode",)) == []
     forgets = store.events.list(user_id="u", kinds=["memory_forget"])
     assert [e.payload["id"] for e in forgets] == [episode.id, recipe.id]
+
+
+def test_forget_cuts_the_sentence_that_states_it_from_core_blocks(store: Store) -> None:
+    from memvisor.paging.tokens import counter_for_model
+
+    count = counter_for_model("qwen2.5:7b").count
+    store.core.update(
+        "human",
+        "Name: Maya.\nPartner: Jonas.\nLives in Oslo; works at Kestrel.",
+        user_id="u",
+        expected_version=store.core.get("human", user_id="u").version,
+        count_tokens=count,
+    )
+    fact = store.remember_fact(
+        user_id="u", subject="Maya", predicate="has_partner", object="Jonas", trace_id="t"
+    )
+    before = store.core.get("human", user_id="u")
+    assert fact.fact is not None
+    store.forget(fact.fact.id, user_id="u", trace_id="t2")
+    after = store.core.get("human", user_id="u")
+    assert "Jonas" not in after.value and "Name: Maya." in after.value and "Oslo" in after.value
+    assert after.version == before.version + 1
