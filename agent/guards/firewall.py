@@ -24,7 +24,7 @@ from .config import FirewallConfig
 from .crossuser import cross_user_reasons
 from .injection import InjectionReport, inspect_text, signals, standing_rules
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
-from .provenance import CJK_STOP, latest_user_message, support, terms
+from .provenance import CJK_STOP, latest_user_message, support, terms, user_texts
 from .quoted import from_quoted
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
@@ -114,10 +114,6 @@ class _Review:
 
         self.args = {k: map_strings(v, mask) for k, v in self.args.items()}
         self.sealed = []
-
-
-def _texts_of(context: list[dict[str, Any]], role: str) -> list[str]:
-    return [str(m.get("content", "")) for m in context if m.get("role") == role]
 
 
 class Firewall:
@@ -237,7 +233,7 @@ class Firewall:
         found = [c for c in found if c not in RELATIONAL or names_entity(value)]
         if not found:
             return
-        if not _texts_of(review.proposal.context, "user"):
+        if not user_texts(review.proposal.context):
             # A door that passes no conversation (an MCP client's tool call) cannot be checked
             # against the user's words; the verdict says so.
             review.reasons.append("provenance:sensitive_unchecked_no_conversation")
@@ -379,7 +375,7 @@ class Firewall:
     def _secrets(self, review: _Review) -> None:
         args, tool, proposal = review.args, review.proposal.tool, review.proposal
         own = proposal.source in ("cli", "user", "user_confirmed")
-        user_words = [m for m in _texts_of(proposal.context, "user")]
+        user_words = user_texts(proposal.context)
         if own:  # typed by the user, or saved by the user's app: the write is their words
             user_words += [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
         keep = proposal.source != "tool" and (

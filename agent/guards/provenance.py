@@ -152,8 +152,13 @@ def _texts(context: Sequence[dict[str, Any]], roles: tuple[str, ...]) -> list[st
     return [str(m.get("content", "")) for m in context if m.get("role") in roles]
 
 
+def user_texts(context: Sequence[dict[str, Any]]) -> list[str]:
+    """What the user said in ``context``, oldest first."""
+    return _texts(context, ("user",))
+
+
 def latest_user_message(context: Sequence[dict[str, Any]]) -> str:
-    users = _texts(context, ("user",))
+    users = user_texts(context)
     return users[-1] if users else ""
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
 
+from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
 from .secret_values import SECRET_LABELS, SecretValue, labelled_values
 from .secrets import is_secret_predicate, redact_secrets
@@ -60,17 +61,20 @@ def screen_secrets(
     said = [v for text in user_words for v in labelled_values(text)]
     said_values = {v.value for v in said}
     known = {v.value: v for v in [*said, *_named_in_write(kind, args)]}
+    # Values that may be sealed: the user's own, and a fact "gate_code = 4471" whole.
+    sealable = set(said_values)
     if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
         value = _fact_secret(args)
         known.setdefault(value.value, value)
         if not (keep and value.value in said_values | {str(args.get("object", "")).strip()}):
             outcome.secret_predicate = True
             return outcome
+        sealable.add(value.value)
     placeholders: dict[str, str] = {}
 
     def mark(value: SecretValue) -> str:
         # The user's own value, which they asked to keep, is sealed; anything else is masked.
-        if not keep or value.value not in said_values | _whole_object(kind, args):
+        if not keep or value.value not in sealable:
             outcome.kinds.append(value.kind)
             return f"[REDACTED:{value.kind}]"
         if value.value not in placeholders:
@@ -108,15 +112,10 @@ def screen_secrets(
 
 
 def _names_secret(predicate: str) -> bool:
+    words = predicate.replace("_", " ")
     return is_secret_predicate(predicate) or bool(
-        SECRET_LABELS.search(predicate.replace("_", " ")) or _ml_label(predicate.replace("_", " "))
+        SECRET_LABELS.search(words) or SECRET_LABELS_ML.search(words)
     )
-
-
-def _ml_label(text: str) -> bool:
-    from .lexicon import SECRET_LABELS_ML
-
-    return bool(SECRET_LABELS_ML.search(text))
 
 
 def _fact_secret(args: dict[str, Any]) -> SecretValue:
@@ -128,13 +127,6 @@ def _fact_secret(args: dict[str, Any]) -> SecretValue:
     return SecretValue(
         value, predicate[:80], "code" if re.search(r"code|kod", predicate) else "password"
     )
-
-
-def _whole_object(kind: type[Write], args: dict[str, Any]) -> set[str]:
-    """A fact ``gate_code = 4471`` written from the user's own words may be sealed whole."""
-    if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
-        return {_fact_secret(args).value}
-    return set()
 
 
 def _named_in_write(kind: type[Write], args: dict[str, Any]) -> list[SecretValue]:

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .provenance import user_texts
+
 _I = re.IGNORECASE
 
 CATEGORIES: dict[str, re.Pattern[str]] = {
@@ -126,23 +128,26 @@ def names_entity(value: str) -> bool:
 
 def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) -> bool:
     """Is a sensitive claim the user's own? ``supported``: the user's words carry its terms."""
+    said = " ".join(user_texts(context))
     words = _value_words(value)
-    missing = ungrounded(value, context)
-    if missing:
+    if _missing(words, said):
         return False
-    return supported or bool(words) or _shared_stems(value, context) >= 0.5
+    return supported or bool(words) or _shared_stems(value, said) >= 0.5
 
 
-def _shared_stems(value: str, context: Sequence[dict[str, Any]]) -> float:
-    """Share of the value's longer words whose first four letters the user used: inflected
-    languages ("носит" / "ношу" differ, "астма" is the same) where exact terms miss."""
-    said = " ".join(str(m.get("content", "")) for m in context if m.get("role") == "user")
-    heard = {w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", said)}
-    mine = [w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", value)]
-    return sum(w in heard for w in mine) / len(mine) if mine else 0.0
+def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
+    """The sensitive words of ``value`` that nothing the user said supports.
+
+    A word is supported when the user used it with any ending ("depressed" grounds
+    "depression": the same first four letters), a number when the user gave the same amount
+    ("85k" and "85,000"), a CJK word when the user's messages contain it.
+    """
+    return _missing(_value_words(value), " ".join(user_texts(context)))
 
 
 def _value_words(value: str) -> list[str]:
+    """What a sensitive claim claims: the words of its matches that are not relations, a CJK
+    match whole."""
     found = []
     for name, pattern in CATEGORIES.items():
         if name in RELATIONAL:
@@ -153,31 +158,26 @@ def _value_words(value: str) -> list[str]:
     return found
 
 
-def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
-    """The sensitive words of ``value`` that nothing the user said supports.
-
-    A word is supported when the user used it with any ending ("depressed" grounds
-    "depression": the same first four letters), a number when the user gave the same amount
-    ("85k" and "85,000"), a CJK word when the user's messages contain it.
-    """
-    said = " ".join(str(m.get("content", "")) for m in context if m.get("role") == "user")
+def _missing(words: list[str], said: str) -> list[str]:
     said_lower = said.lower()
     heard = {_key(w) for w in _WORD.findall(said)}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
-    missing = []
-    for name, pattern in CATEGORIES.items():
-        if name in RELATIONAL:
-            continue
-        for match in pattern.finditer(value):
-            span = match.group(0).strip()
-            if _CJK.search(span):
-                if span.lower() not in said_lower:
-                    missing.append(span)
-                continue
-            missing += [w for w in _WORD.findall(span) if _claims(w) and _key(w) not in heard]
+    missing = [
+        w
+        for w in words
+        if (w.lower() not in said_lower if _CJK.search(w) else _key(w) not in heard)
+    ]
     return list(dict.fromkeys(w.lower() for w in missing))
+
+
+def _shared_stems(value: str, said: str) -> float:
+    """Share of the value's longer words whose first four letters the user used: inflected
+    languages ("носит" / "ношу" differ, "астма" is the same) where exact terms miss."""
+    heard = {w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", said)}
+    mine = [w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", value)]
+    return sum(w in heard for w in mine) / len(mine) if mine else 0.0
 
 
 def _claims(word: str) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from memvisor.agent.guards.lexicon import SECRET_LABELS_ML
 from memvisor.agent.guards.proposal import SealedValue
+from memvisor.agent.guards.provenance import terms
 from memvisor.agent.guards.secret_screen import KIND_WORDS
 from memvisor.agent.guards.secret_values import (
     SECRET_LABELS,
@@ -185,15 +186,9 @@ def _asked_for(asked: str, meta: Mapping[str, Any]) -> list[str]:
     return []
 
 
-_STOP_WORDS = """\
-the my our your a an of for to is what whats code codes password pin"""
-_STOP = frozenset(_STOP_WORDS.split())
+# What names a secret's kind, not which secret: "the gate code" and "the PIN" share "code".
+_KIND_TERMS = frozenset({"code", "password", "pin", "passcode", "passwort", "contraseña"})
 
 
 def _words(text: str) -> set[str]:
-    found = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)}
-    cjk = {text[i : i + 2] for i in range(len(text) - 1) if _CJK.match(text[i : i + 2])}
-    return (found - _STOP) | cjk
-
-
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}")
+    return terms(text) - _KIND_TERMS
