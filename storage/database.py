@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast, overload
@@ -16,6 +16,7 @@ import pyarrow as pa
 from memvisor.errors import StorageError
 
 from .clock import to_utc
+from .failures import record_store_errors
 from .text import valid_utf8
 
 _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
@@ -27,17 +28,22 @@ REVISIONS = {"facts": "rev = nextval('fact_rev')"}
 class _Tracked:
     """A transaction's connection that notes the tables its statements write, and how."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]]) -> None:
+    def __init__(
+        self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]], path: str
+    ) -> None:
         self._conn = conn
         self._changed = changed
+        self._path = path
 
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
-        return self._conn.execute(sql, valid_utf8(parameters))
+        with record_store_errors(self._path, writing=True):
+            return self._conn.execute(sql, valid_utf8(parameters))
 
     def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
-        return self._conn.executemany(sql, valid_utf8(parameters))
+        with record_store_errors(self._path, writing=True):
+            return self._conn.executemany(sql, valid_utf8(parameters))
 
     def _note(self, sql: str) -> None:
         if match := _WRITE.match(sql):
@@ -52,16 +58,21 @@ class _Tracked:
 
 
 class Database:
-    def __init__(self, path: Path | str) -> None:
-        try:
-            self.conn = duckdb.connect(str(path))
-        except duckdb.Error as exc:
-            raise StorageError(f"cannot open the record store {path}: {exc}") from exc
+    """The record store's connection. Every statement of it passes through
+    ``record_store_errors``: a full disk or a damaged file is one line naming the file."""
+
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+        self.path = str(path)
+        self.read_only = read_only
+        with record_store_errors(self.path):
+            self.conn = duckdb.connect(self.path, read_only=read_only)
         self._lock = threading.RLock()
         self._depth = 0
         # (table, verb) written in the open transaction
         self._changed: set[tuple[str, str]] = set()
-        self._tracked = cast(duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed))
+        self._tracked = cast(
+            duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed, self.path)
+        )
         self._generations: dict[str, int] = {}
         self._deletions: dict[str, int] = {}
 
@@ -78,9 +89,18 @@ class Database:
         """How many committed transactions of this process deleted rows of ``table``."""
         return self._deletions.get(table, 0)
 
+    def snapshot(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+        """Several reads that see one state of the store (an export); a read-only store too."""
+        return self.transaction(reading=True)
+
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def transaction(self, *, reading: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """Commit on success, roll back on any error; nested calls join the outer one."""
+        if self.read_only and not reading:
+            raise StorageError(
+                f"the record store {self.path} is open for reading only; this command "
+                "cannot write (a bug: please report it)"
+            )
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -89,31 +109,42 @@ class Database:
                 finally:
                     self._depth -= 1
                 return
-            self.conn.execute("BEGIN TRANSACTION")
+            with record_store_errors(self.path, writing=True):
+                self.conn.execute("BEGIN TRANSACTION")
             self._depth = 1
             try:
                 yield self._tracked
             except BaseException:
                 self._depth = 0
                 self._changed.clear()
-                self.conn.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._depth = 0
             changed = set(self._changed)
             self._changed.clear()
-            self.conn.execute("COMMIT")
+            try:
+                with record_store_errors(self.path, writing=True):
+                    self.conn.execute("COMMIT")
+            except StorageError:
+                self._rollback()
+                raise
             for table in {table for table, _ in changed}:
                 self._generations[table] = self._generations.get(table, 0) + 1
             for table in {table for table, verb in changed if verb == "DELETE"}:
                 self._deletions[table] = self._deletions.get(table, 0) + 1
 
+    def _rollback(self) -> None:
+        """Undo the open transaction; a connection the failure already ended has none."""
+        with suppress(duckdb.Error):
+            self.conn.execute("ROLLBACK")
+
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-        with self._lock:
+        with self._lock, record_store_errors(self.path):
             return self.conn.execute(sql, valid_utf8(params or [])).fetchall()
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
         """A read's rows as one Arrow table: columnar, no Python object per value."""
-        with self._lock:
+        with self._lock, record_store_errors(self.path):
             return self.conn.sql(sql, params=params or []).to_arrow_table()
 
     def close(self) -> None:

@@ -117,7 +117,7 @@ class ExportDocument(BaseModel):
 def export_user(store: Store, *, user_id: str) -> dict[str, Any]:
     """Every record of one user, and the event log they came from."""
     require_user(user_id)
-    with store.db.transaction():  # one consistent snapshot
+    with store.db.snapshot():
         doc = ExportDocument(
             format=FORMAT,
             version=VERSION,

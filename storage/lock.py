@@ -1,7 +1,9 @@
 """One writer per data directory, enforced with an OS file lock.
 
 The lock dies with its process (SIGKILL included), so a crash never leaves a
-stale lock behind; the holder's pid is written for the error message.
+stale lock behind; the holder's pid is written for the error message. Readers
+(``shared=True``) take the lock shared: many at once, never beside a writer, and
+they write nothing, so they work on a read-only directory too.
 """
 
 from __future__ import annotations
@@ -10,18 +12,23 @@ import fcntl
 import os
 from pathlib import Path
 
-from memvisor.errors import StoreLocked
+from memvisor.errors import StorageError, StoreLocked
+
+from .failures import os_problem
 
 
 class DataDirLock:
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, shared: bool = False) -> None:
         self.path = data_dir / "memvisor.lock"
+        self.shared = shared
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = self._open()
+        if fd is None:  # a reader of a directory no writer ever opened: nothing to share
+            return
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _read_pid(fd)
             os.close(fd)
@@ -30,9 +37,26 @@ class DataDirLock:
                 f"data directory {self.path.parent} is in use by another memvisor process{who}; "
                 "stop it or pass a different --data-dir"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        if not self.shared:
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, str(os.getpid()).encode())
+            except OSError as exc:
+                os.close(fd)
+                raise StorageError(os_problem(self.path, exc)) from exc
         self._fd = fd
+
+    def _open(self) -> int | None:
+        try:
+            if self.shared:
+                return os.open(self.path, os.O_RDONLY)
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            if self.shared:
+                return None
+            raise StorageError(f"data directory {self.path.parent} does not exist") from None
+        except OSError as exc:
+            raise StorageError(os_problem(self.path, exc)) from exc
 
     def release(self) -> None:
         if self._fd is not None:

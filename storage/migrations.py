@@ -8,10 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from memvisor.errors import StorageError
+
+if TYPE_CHECKING:
+    from .database import Database
 
 
 @dataclass(frozen=True)
@@ -280,6 +284,17 @@ def applied(conn: duckdb.DuckDBPyConnection) -> list[str]:
     )
     rows = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
     return [r[0] for r in rows]
+
+
+def pending(db: Database) -> list[str]:
+    """The migrations a store still needs, read without writing (a read-only store too)."""
+    tables = db.query(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
+    )
+    if not tables[0][0]:  # a store no memvisor has migrated
+        return [m.name for m in MIGRATIONS]
+    done = {r[0] for r in db.query("SELECT name FROM schema_migrations")}
+    return [m.name for m in MIGRATIONS if m.name not in done]
 
 
 def migrate(conn: duckdb.DuckDBPyConnection, *, upto: str | None = None) -> list[str]:

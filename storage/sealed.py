@@ -104,7 +104,7 @@ class SealedStore:
         self._key_path = Path(key_path) if key_path is not None else None
         self._memory_keys: dict[str, bytes] = {}  # when there is no key file
         self._keys_lock = threading.Lock()  # one read-modify-write of the key file at a time
-        if self._key_path is not None:
+        if self._key_path is not None and not db.read_only:
             self._tidy(self._key_path)
 
     # -- writes --

@@ -31,6 +31,7 @@ from .database import Database
 from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
+from .failures import os_problem, record_store_errors
 from .forgetting import cascade
 from .index_items import (
     episode_item,
@@ -41,7 +42,7 @@ from .index_items import (
     turn_item,
 )
 from .lock import DataDirLock
-from .migrations import migrate
+from .migrations import migrate, pending
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
@@ -68,19 +69,25 @@ class Store:
     """Open with ``Store.open(data_dir)``; one writer process per directory."""
 
     def __init__(
-        self, data_dir: Path, *, embedder: Embedder | str | None = None, clock: Clock | None = None
+        self,
+        data_dir: Path,
+        *,
+        embedder: Embedder | str | None = None,
+        clock: Clock | None = None,
+        read_only: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
-        try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"cannot create data directory {self.data_dir}: {exc}") from exc
+        self.read_only = read_only
+        if not read_only:
+            try:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
-        self._lock = DataDirLock(self.data_dir)
+        self._lock = DataDirLock(self.data_dir, shared=read_only)
         self._lock.acquire()
         try:
-            self.db = Database(self.data_dir / "memvisor.duckdb")
-            migrate(self.db.conn)
+            self.db = _open_records(self.data_dir / "memvisor.duckdb", read_only=read_only)
         except BaseException:
             self._lock.release()
             raise
@@ -109,8 +116,11 @@ class Store:
         *,
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
+        read_only: bool = False,
     ) -> Store:
-        return cls(Path(data_dir), embedder=embedder, clock=clock)
+        """``read_only`` opens for reading only: beside other readers, never beside a writer,
+        on a read-only directory too; nothing is created, and a store not there reads empty."""
+        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only)
 
     def close(self) -> None:
         self.db.close()
@@ -626,3 +636,35 @@ class Store:
             "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
         )
         return {"users": len(counts), "items": total, "model": model}
+
+
+def _open_records(path: Path, *, read_only: bool) -> Database:
+    """The record store, migrated. A reader never migrates: a store that needs it is an error
+    saying so, and a store that is not there yet is an empty one in memory."""
+    if not read_only:
+        db = Database(path)
+        _migrated(db)
+        return db
+    if not path.exists():
+        db = Database(":memory:")
+        _migrated(db)
+        db.read_only = True
+        return db
+    db = Database(path, read_only=True)
+    if todo := pending(db):
+        db.close()
+        raise StorageError(
+            f"the store {path} was written by an older memvisor and needs {len(todo)} "
+            "migration(s) before it can be read: run a writing command on it once "
+            "(e.g. `memvisor memory reindex`) with write access"
+        )
+    return db
+
+
+def _migrated(db: Database) -> None:
+    try:
+        with record_store_errors(db.path, writing=True):
+            migrate(db.conn)
+    except BaseException:
+        db.close()
+        raise

@@ -13,6 +13,9 @@ import sys
 import click
 from loguru import logger
 
+from memvisor.storage.failures import os_problem
+from memvisor.storage.text import snippet
+
 from .bench import bench
 from .chat import chat
 from .common import CliState, MemvisorGroup, emit_error
@@ -87,4 +90,23 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:  # `memvisor memory export | head`: the reader left, nothing to say
+        _quiet_stdout()
+        sys.exit(141)
+    except OSError as exc:
+        emit_error(os_problem(exc.filename or "a file memvisor needs", exc))
+        sys.exit(1)
+    except Exception as exc:  # a bug: one line for the user, the traceback in the debug log
+        logger.opt(exception=exc).debug("unexpected error")
+        emit_error(
+            f"unexpected {type(exc).__name__}: {snippet(str(exc), 200)} (a bug in memvisor: "
+            "please report it; MEMVISOR_LOG_LEVEL=DEBUG shows the traceback)"
+        )
+        sys.exit(1)
     sys.exit(0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

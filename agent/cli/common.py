@@ -98,8 +98,16 @@ def _given(option: str, own: str | None, global_: str | None, env: str) -> str |
 
 
 @contextmanager
-def open_store(inv: Invocation, *, embedder: str | None = None) -> Iterator[Store]:
-    store = Store.open(inv.data_dir, embedder=embedder or os.environ.get("MEMVISOR_EMBEDDER"))
+def open_store(
+    inv: Invocation, *, embedder: str | None = None, read_only: bool = False
+) -> Iterator[Store]:
+    """The invocation's store; a command that only reads passes ``read_only``: it then runs
+    beside other readers and on a directory it may not write."""
+    store = Store.open(
+        inv.data_dir,
+        embedder=embedder or os.environ.get("MEMVISOR_EMBEDDER"),
+        read_only=read_only,
+    )
     try:
         yield store
     finally:

@@ -25,7 +25,7 @@ def health(data_dir: str | None, user: str | None, as_json: bool, prometheus: bo
     if as_json and prometheus:
         raise UserError("--json and --prometheus print different formats; pass only one")
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         report = health_report(store, user_id=inv.user_id)
     if as_json:
         emit_json(report)

@@ -60,7 +60,7 @@ def list_cmd(
     if archived:
         list_archived(inv)
         return
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         if quarantine:
             items = store.quarantine.list(user_id=inv.user_id)
             if as_json:
@@ -121,7 +121,7 @@ def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bo
     """Show one record: fct_, psg_, eps_, qtn_, evt_, rcp_, sec_ (a sealed secret's description)
     or task:ID, or a core block label."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         record = get_record(store, record_id, user_id=inv.user_id).model_dump(mode="json")
         if record_id.startswith(ARCHIVABLE):
             record["archived"] = archive_note(store, record_id, inv.user_id)
@@ -427,7 +427,7 @@ def reveal_cmd(secret_id: str, data_dir: str | None, user: str | None, as_json: 
 def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Every version of a fact with the events it came from."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         versions = fact_history(store, fact_id, user_id=inv.user_id)
     if as_json:
         emit_json(

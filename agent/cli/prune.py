@@ -201,7 +201,7 @@ def _text(store: Store, kind: str, item_id: str, user_id: str) -> str:
 
 def list_archived(inv: Invocation) -> None:
     """``memvisor memory list --archived``."""
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         rows = archived_records(store, inv.user_id)
     if inv.as_json:
         emit_json({"user_id": inv.user_id, "archived": rows})

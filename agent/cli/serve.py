@@ -86,7 +86,7 @@ def keys_create(data_dir: str | None, user: str | None, as_json: bool, name: str
 def keys_list(data_dir: str | None, user: str | None, as_json: bool) -> None:
     """The keys of --user (never the keys themselves)."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         keys = store.api_keys.list(user_id=inv.user_id)
     if as_json:
         emit_json({"keys": [k.model_dump(mode="json") for k in keys]})

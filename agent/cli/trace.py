@@ -17,7 +17,7 @@ from .common import common_options, emit_json, invocation, open_store
 def trace(ref: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Show a turn's chain: user message, model requests, tool calls, memory used, answer."""
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv, read_only=True) as store:
         chain = trace_chain(store, ref, user_id=inv.user_id)
     if as_json:
         emit_json(chain)

@@ -9,8 +9,9 @@ import click
 
 from memvisor.agent.guards import ImportReport
 from memvisor.errors import UserError
+from memvisor.storage.export import export_user
 
-from .common import common_options, emit_json, invocation, open_memory
+from .common import common_options, emit_json, invocation, open_memory, open_store
 
 # Skipped records listed one a line; the rest are counted (``--json`` lists up to 50).
 SHOWN_SKIPPED = 10
@@ -23,8 +24,8 @@ def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
     episodes and rolling summaries, recipes, tasks, session state, the quarantine, archive rows,
     tombstones of forgotten records, memory usage, and the whole event log (turns included)."""
     inv = invocation(data_dir, user, as_json)
-    with open_memory(inv) as memory:
-        emit_json(memory.export(user_id=inv.user_id))
+    with open_store(inv, read_only=True) as store:
+        emit_json(export_user(store, user_id=inv.user_id))
 
 
 @click.command("import")
