@@ -8,10 +8,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -177,6 +179,99 @@ def test_streamable_http_server_through_the_sdk_client(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def _serve_http(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    command = _server_command(tmp_path / "data", *extra, "--http", f"127.0.0.1:{port}")
+    log = tmp_path / "server.log"
+    with log.open("wb") as err:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return server, port
+        assert server.poll() is None, log.read_text()
+        time.sleep(0.2)
+    server.kill()
+    raise AssertionError(f"the MCP server did not listen: {log.read_text()}")
+
+
+@asynccontextmanager
+async def _keyed(url: str, key: str) -> AsyncIterator[Any]:
+    """The SDK's streamable HTTP transport, sending ``key`` on every request."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    headers = {"Authorization": f"Bearer {key}"}
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+def test_per_connection_keys_serve_each_key_its_own_user(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tests.cli_helpers import run_cli
+
+    keys = {}
+    for name in ("maya", "jonas"):
+        made = run_cli(
+            capsys, "keys", "create", "--user", name, "--data-dir", str(tmp_path / "data"), "--json"
+        )
+        assert made.code == 0, made
+        keys[name] = made.json()["key"]
+    server, port = _serve_http(tmp_path, "--keys")
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+
+        async def maya(client: Client) -> None:
+            saved = await client.call_tool("memory_save", {"content": "Locker 4417 holds skis"})
+            assert text(saved).startswith("saved psg_")
+            found = await client.call_tool("memory_search", {"query": "locker skis"})
+            assert "Locker 4417" in text(found)
+
+        async def jonas(client: Client) -> str:
+            found = await client.call_tool("memory_search", {"query": "locker skis"})
+            listed = await client.call_tool("memory_list", {})
+            return text(found) + "\n" + text(listed)
+
+        run(maya, _keyed(url, keys["maya"]))
+        seen_by_jonas = run(jonas, _keyed(url, keys["jonas"]))
+        assert "4417" not in seen_by_jonas and "no matching memory" in seen_by_jonas
+        for headers in ({}, {"Authorization": "Bearer mvk_not-a-key"}):
+            refused = httpx.post(  # 401 before any session or tool exists
+                url,
+                json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+                headers={"Accept": "application/json, text/event-stream", **headers},
+            )
+            assert refused.status_code == 401
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    with Memory.open(tmp_path / "data", embedder="hash") as reopened:
+        passages = reopened.store.passages.list(user_id="maya")
+        assert [p.text for p in passages] == ["Locker 4417 holds skis"]
+        assert reopened.store.passages.list(user_id="jonas") == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--keys"], "--keys needs --http"),
+        (["--keys", "--user", "maya", "--http", "127.0.0.1:1"], "drop --user"),
+    ],
+)
+def test_keys_flag_misuse_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], said: str
+) -> None:
+    from tests.cli_helpers import run_cli
+
+    result = run_cli(capsys, "mcp", *args, "--data-dir", str(tmp_path / "d"))
+    assert result.code == 1 and said in result.err and "Traceback" not in result.err
 
 
 def test_bad_http_address_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

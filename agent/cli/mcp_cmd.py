@@ -27,7 +27,13 @@ def parse_host_port(value: str) -> tuple[str, int]:
     help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (bind 127.0.0.1 "
     "unless the network must reach it).",
 )
-def mcp_cmd(data_dir: str | None, user: str | None, http: str | None) -> None:
+@click.option(
+    "--keys",
+    is_flag=True,
+    help="With --http: each connection's user is the user of the API key it sends "
+    "(Authorization: Bearer mvk_…, from `memvisor keys create --user NAME`); no --user.",
+)
+def mcp_cmd(data_dir: str | None, user: str | None, http: str | None, keys: bool) -> None:
     """Serve memory tools (remember, save, search, context, list, edit, forget, core blocks,
     confirm) to an MCP client such as Claude Desktop, Cursor or an agent framework.
 
@@ -37,9 +43,18 @@ def mcp_cmd(data_dir: str | None, user: str | None, http: str | None) -> None:
     from memvisor.agent.servers.mcp import build_server  # the SDK loads only for this command
 
     address = parse_host_port(http) if http else None
+    if keys and address is None:
+        raise UserError("--keys needs --http HOST:PORT: over stdio the one user is --user")
+    if keys and user is not None:
+        raise UserError("--keys takes each connection's user from its API key: drop --user")
     inv = invocation(data_dir, user, False)
     with open_memory(inv) as memory:
-        server = build_server(memory, user=inv.user_id)
+        if keys and address is not None:
+            host = f"[{address[0]}]" if ":" in address[0] else address[0]
+            issuer = f"http://{host}:{address[1]}"
+            server = build_server(memory, keys_issuer=issuer)
+        else:
+            server = build_server(memory, user=inv.user_id)
         if address is None:
             server.run("stdio")
         else:

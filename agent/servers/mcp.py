@@ -1,7 +1,9 @@
 """``memvisor mcp``: Memvisor's memory as tools for any MCP client's model.
 
-Built on the official SDK's ``MCPServer``. One server serves one user (``--user``): every tool
-reads and writes that user's memory only, through the one guarded memory API. The client's
+Built on the official SDK's ``MCPServer``. One connection serves one user: the server's
+``--user``, or over HTTP with ``keys`` the user of the API key the connection authenticated
+with (``memvisor keys create``; the SDK binds each session to the key that opened it). Every
+tool reads and writes that user's memory only, through the one guarded memory API. The client's
 model decides what to write, so writes have origin ``model`` and pass the firewall as the
 agent's own tools do; each tool call is logged as an ``mcp_request`` event, which the write
 cites as its source. A tool result says when a write was masked, held or refused, and why.
@@ -12,6 +14,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from pydantic import Field
 
@@ -30,10 +35,24 @@ INSTRUCTIONS = (
 Kind = Literal["fact", "passage", "turn", "episode", "recipe"]
 
 
-def build_server(memory: Memory, *, user: str) -> MCPServer:
-    """An MCP server over ``memory`` for one user; run it with ``.run("stdio")`` or serve its
-    ``streamable_http_app()``."""
-    server = MCPServer("memvisor", instructions=INSTRUCTIONS, log_level="WARNING")
+def build_server(
+    memory: Memory, *, user: str | None = None, keys_issuer: str | None = None
+) -> MCPServer:
+    """An MCP server over ``memory``: for one ``user``, or with ``keys_issuer`` (the server's
+    own URL) for the user of each HTTP connection's API key. Run it with ``.run("stdio")``
+    (one user only) or serve its ``streamable_http_app()``."""
+    if (user is None) == (keys_issuer is None):
+        raise ValueError("give the server one user, or keys_issuer for per-connection keys")
+    if keys_issuer is None:
+        server = MCPServer("memvisor", instructions=INSTRUCTIONS, log_level="WARNING")
+    else:
+        server = MCPServer(
+            "memvisor",
+            instructions=INSTRUCTIONS,
+            log_level="WARNING",
+            token_verifier=_ApiKeys(memory),
+            auth=AuthSettings(issuer_url=keys_issuer, resource_server_url=None),
+        )
     door = _Door(memory, user)
 
     @server.tool()
@@ -65,7 +84,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         kinds: Annotated[list[Kind] | None, Field(description="Only these kinds.")] = None,
     ) -> str:
         """Search the user's memory (facts, notes, past turns, episodes), best first."""
-        hits = door.call(lambda: memory.search(query, user=user, k=k, kinds=kinds))
+        hits = door.call(lambda: memory.search(query, user=door.user, k=k, kinds=kinds))
         return "\n".join(_hit_line(h) for h in hits) if hits else "no matching memory"
 
     @server.tool()
@@ -75,7 +94,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
     ) -> str:
         """The memory section Memvisor's own agent would put in its prompt for this message:
         relevant memory only, packed into the token budget."""
-        context = door.call(lambda: memory.context(message, user=user, budget=budget))
+        context = door.call(lambda: memory.context(message, user=door.user, budget=budget))
         return context.text or "No stored memory matched this message; ask the user."
 
     @server.tool()
@@ -83,7 +102,9 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         limit: Annotated[int, Field(description="At most this many facts.", ge=1, le=500)] = 50,
     ) -> str:
         """The user's current facts, newest last, with their ids."""
-        facts = door.call(lambda: memory.store.facts.list(user_id=user, include_archived=False))
+        facts = door.call(
+            lambda: memory.store.facts.list(user_id=door.user, include_archived=False)
+        )
         lines = [f"{f.id}: {f.text()} (confidence {f.confidence:.2f})" for f in facts[-limit:]]
         return "\n".join(lines) if lines else "no facts saved"
 
@@ -105,7 +126,7 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
     @server.tool()
     def core_read() -> str:
         """The user's core memory blocks (profile and persona), with their versions."""
-        blocks = door.call(lambda: memory.core(user=user))
+        blocks = door.call(lambda: memory.core(user=door.user))
         return "\n".join(f"<{b.label} v{b.version}>\n{b.value}\n</{b.label}>" for b in blocks)
 
     @server.tool()
@@ -136,10 +157,11 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
         said it is right. A write held as an instruction can be released only by the user
         (memvisor memory confirm ID --force)."""
         source = door.request("memory_confirm", {"id": quarantine_id, "reject": reject})
+        owner = door.user
         result = door.call(
             lambda: memory.confirm(
                 quarantine_id,
-                user_id=user,
+                user_id=owner,
                 trace_id=source[1],
                 reject=reject,
                 source_event_ids=[source[0]],
@@ -152,12 +174,33 @@ def build_server(memory: Memory, *, user: str) -> MCPServer:
     return server
 
 
+class _ApiKeys:
+    """The SDK's token verifier over ``memvisor keys``: a live key names its one user."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        user = self._memory.store.api_keys.user_of(token)
+        return None if user is None else AccessToken(token=token, client_id=user, scopes=[])
+
+
 class _Door:
     """The server's one way in: log the request, call the memory API, say what happened."""
 
-    def __init__(self, memory: Memory, user: str) -> None:
+    def __init__(self, memory: Memory, user: str | None) -> None:
         self.memory = memory
-        self.user = user
+        self._user = user
+
+    @property
+    def user(self) -> str:
+        """The connection's user: the server's one user, or the key's the session opened with."""
+        if self._user is not None:
+            return self._user
+        token = get_access_token()
+        if token is None:  # the SDK refuses an unauthenticated request before any tool runs
+            raise McpToolError("this server needs an API key: Authorization: Bearer mvk_…")
+        return token.client_id
 
     def request(self, tool: str, arguments: dict[str, Any]) -> tuple[str, str]:
         trace_id = new_id("trc")
@@ -168,11 +211,12 @@ class _Door:
 
     def write(self, tool: str, kind: str, arguments: dict[str, Any]) -> str:
         event, trace_id = self.request(tool, arguments)
+        user = self.user
         outcome = self.call(
             lambda: self.memory.write(
                 kind,
                 arguments,
-                user_id=self.user,
+                user_id=user,
                 origin="model",
                 trace_id=trace_id,
                 source_event_ids=[event],
