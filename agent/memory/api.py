@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,9 +37,13 @@ from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
 from . import reads, screen, sealing, writes
+from .extract import Extraction, extract_facts
 from .perform import WriteScope, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, release_quarantined
+
+if TYPE_CHECKING:
+    from memvisor.agent.models.base import ChatModel
 
 
 class WriteOutcome(BaseModel):
@@ -59,6 +63,13 @@ class WriteOutcome(BaseModel):
     record: Any = Field(default=None, exclude=True, repr=False)
 
 
+class AddOutcome(WriteOutcome):
+    """``Memory.add``: the turns logged, and what the extractor model saved from them (None
+    when the memory has no extractor, or ``extract=False``)."""
+
+    extraction: Extraction | None = None
+
+
 class Memory:
     """Guarded reads and writes over one ``Store``; one object serves every user."""
 
@@ -69,9 +80,13 @@ class Memory:
         guard: WriteGuard | None,
         tokens: TokenCounter | None = None,
         model_name: str | None = None,
+        extractor: ChatModel | None = None,
     ) -> None:
         self.store = store
         self.guard = guard
+        # The model ``add`` asks for the facts in what it logs (as the agent's tools would
+        # write them); None logs the turns only.
+        self.extractor = extractor
         # Core block limits are in tokens of the served model; its tokenizer loads on the
         # first block write (~150 ms), not for every command that opens memory.
         self._tokens = tokens
@@ -91,14 +106,16 @@ class Memory:
         clock: Clock | None = None,
         guard: WriteGuard | None = None,
         model_name: str | None = None,
+        extractor: ChatModel | None = None,
     ) -> Memory:
-        """Open a data directory with the default write firewall (or ``guard``)."""
+        """Open a data directory with the default write firewall (or ``guard``); with an
+        ``extractor`` model, ``add`` also saves the facts the user stated."""
         if guard is None:
             from memvisor.agent.guards.firewall import Firewall
 
             guard = Firewall()
         store = Store.open(data_dir, embedder=embedder, clock=clock)
-        return cls(store, guard=guard, model_name=model_name)
+        return cls(store, guard=guard, model_name=model_name, extractor=extractor)
 
     def close(self) -> None:
         self.store.close()
@@ -215,12 +232,27 @@ class Memory:
         user: str,
         session: str | None = None,
         origin: Origin = "user",
-    ) -> WriteOutcome:
+        extract: bool = True,
+    ) -> AddOutcome:
         """Log a message (text is the user's) or a conversation (``[{"role", "content"}]``)
-        as turns, screened by the firewall and indexed so search and page-in find them."""
+        as turns, screened by the firewall and indexed so search and page-in find them. With
+        an extractor model (and ``extract``), the model then saves the facts the user stated,
+        each through the firewall as the agent's own ``fact_remember`` call; a failing model
+        leaves the turns logged and says why in ``extraction.error``."""
         messages = [{"role": "user", "content": content}] if isinstance(content, str) else content
         arguments = {"messages": list(messages), "session_id": session}
-        return self.write("conversation_add", arguments, user_id=user, origin=origin)
+        logged = self.write("conversation_add", arguments, user_id=user, origin=origin)
+        outcome = AddOutcome(**logged.model_dump(), record=logged.record)
+        if extract and self.extractor is not None:
+            outcome.extraction = extract_facts(
+                self,
+                self.extractor,
+                list(logged.record or []),
+                user_id=user,
+                session_id=session,
+                trace_id=logged.trace_id,
+            )
+        return outcome
 
     def search(
         self,
