@@ -147,6 +147,18 @@ class Database:
         with self._lock, record_store_errors(self.path):
             return self.conn.sql(sql, params=params or []).to_arrow_table()
 
+    def copy_to(self, target: Path) -> None:
+        """Copy every table and sequence to a new DuckDB file, between transactions (the
+        lock is the one every transaction holds): one consistent state for a reader."""
+        quoted = str(target).replace("'", "''")
+        with self._lock, record_store_errors(self.path):
+            source = self.conn.execute("SELECT current_database()").fetchall()[0][0]
+            self.conn.execute(f"ATTACH '{quoted}' AS memvisor_snapshot")
+            try:
+                self.conn.execute(f'COPY FROM DATABASE "{source}" TO memvisor_snapshot')
+            finally:
+                self.conn.execute("DETACH memvisor_snapshot")
+
     def close(self) -> None:
         with self._lock:
             self.conn.close()

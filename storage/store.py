@@ -7,6 +7,7 @@ as an event in the same transaction.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from loguru import logger
 
-from memvisor.errors import StorageError, UserError
+from memvisor.errors import StorageError, StoreLocked, UserError
 
 from .api_keys import ApiKeys
 from .archive import (
@@ -49,6 +50,7 @@ from .recipes import RecipeStore
 from .records import Event, FactWrite, Passage
 from .sealed import SealedStore, not_found
 from .session_state import SessionState
+from .snapshot import SnapshotServer, request_snapshot
 from .tasks import TaskStore
 from .text import valid_utf8
 from .usage import MemoryUsage
@@ -85,12 +87,23 @@ class Store:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
         self._lock = DataDirLock(self.data_dir, shared=read_only)
-        self._lock.acquire()
+        self._snapshot_dir: tempfile.TemporaryDirectory[str] | None = None
+        self._snapshots: SnapshotServer | None = None
         try:
-            self.db = _open_records(self.data_dir / "memvisor.duckdb", read_only=read_only)
-        except BaseException:
-            self._lock.release()
-            raise
+            self._lock.acquire()
+        except StoreLocked:
+            if not read_only:
+                raise
+            self.db = self._read_holders_snapshot()  # held by a writer: read its snapshot
+        else:
+            try:
+                self.db = _open_records(self.data_dir / "memvisor.duckdb", read_only=read_only)
+            except BaseException:
+                self._lock.release()
+                raise
+            if not read_only:
+                self._snapshots = SnapshotServer(self.db, self.data_dir)
+                self._snapshots.start()
         self._embedder = embedder
         self._index: IndexSync | None = None
         self.events = EventLog(self.db, self.clock)
@@ -122,9 +135,34 @@ class Store:
         on a read-only directory too; nothing is created, and a store not there reads empty."""
         return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only)
 
+    def _read_holders_snapshot(self) -> Database:
+        """The record store of the process that holds the directory, copied for this reader
+        into a private directory removed at close; "in use" when no holder answers."""
+        self._snapshot_dir = tempfile.TemporaryDirectory(prefix="memvisor-read-")
+        copy = Path(self._snapshot_dir.name) / "memvisor.duckdb"
+        try:
+            if not request_snapshot(self.data_dir, copy):
+                raise StoreLocked(
+                    f"data directory {self.data_dir} is in use by another memvisor process "
+                    "that does not share snapshots; stop it or pass a different --data-dir"
+                )
+            return Database(copy, read_only=True)
+        except BaseException:
+            self._snapshot_dir.cleanup()
+            raise
+
+    @property
+    def reads_a_snapshot(self) -> bool:
+        """True when this reader reads a copy the holding process made at open."""
+        return self._snapshot_dir is not None
+
     def close(self) -> None:
+        if self._snapshots is not None:
+            self._snapshots.stop()
         self.db.close()
         self._lock.release()
+        if self._snapshot_dir is not None:
+            self._snapshot_dir.cleanup()
 
     def __enter__(self) -> Store:
         return self

@@ -208,9 +208,13 @@ def test_a_real_uvicorn_on_loopback(tmp_path: Path, capsys: pytest.CaptureFixtur
                 pass
             assert server.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
-        saved = httpx.post(f"{base}/v1/memories", json=fact("Maya", "likes", "tea"), headers=auth)
+        # The first write and search load the embedder: on a busy machine that takes seconds.
+        saved = httpx.post(
+            f"{base}/v1/memories", json=fact("Maya", "likes", "tea"), headers=auth, timeout=60
+        )
         assert saved.status_code == 201, saved.text
-        hits = httpx.post(f"{base}/v1/search", json={"query": "what does Maya like"}, headers=auth)
+        query = {"query": "what does Maya like"}
+        hits = httpx.post(f"{base}/v1/search", json=query, headers=auth, timeout=60)
         assert "tea" in hits.json()["hits"][0]["text"]
         assert httpx.get(f"{base}/metrics", headers=auth).text.startswith("# HELP")
     finally:

@@ -154,18 +154,17 @@ def test_reading_commands_work_on_a_read_only_directory(
 def test_a_write_to_a_read_only_directory_is_one_line(
     capsys: pytest.CaptureFixture[str], read_only_store: Path
 ) -> None:
-    result = run_cli(
-        capsys, "memory", "add", "--data-dir", str(read_only_store), "--text", "hello"
-    )
+    result = run_cli(capsys, "memory", "add", "--data-dir", str(read_only_store), "--text", "hello")
     _one_line(result, str(read_only_store), "permission denied or a read-only file system")
 
 
 def test_a_read_only_store_refuses_writes_and_sees_one_state(tmp_path: Path) -> None:
     with Store.open(tmp_path) as store:
         store.core.ensure_defaults(user_id="alice")
-    with Store.open(tmp_path, read_only=True) as reader, Store.open(
-        tmp_path, read_only=True
-    ) as second:  # readers share the directory
+    with (
+        Store.open(tmp_path, read_only=True) as reader,
+        Store.open(tmp_path, read_only=True) as second,
+    ):  # readers share the directory
         assert [b.label for b in reader.core.list(user_id="alice")] == ["persona", "human"]
         assert second.core.list(user_id="alice")
         with pytest.raises(StorageError, match="open for reading only"):
