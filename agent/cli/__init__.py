@@ -13,24 +13,66 @@ import sys
 import click
 from loguru import logger
 
-from memvisor.storage.failures import os_problem
-from memvisor.storage.text import snippet
+from .group import CliState, LazyGroup, emit_error
 
-from .bench import bench
-from .chat import chat
-from .common import CliState, MemvisorGroup, emit_error
-from .eval import eval_group
-from .firewall import firewall_group
-from .health import health
-from .mcp_cmd import mcp_cmd
-from .memory import memory
-from .replay import replay_cmd
-from .serve import keys_group, serve_cmd
-from .tools_cmd import tools
-from .trace import trace
+# name -> (module, attribute, the summary help lists without importing the module); a test
+# checks each summary against the command's own.
+COMMANDS = {
+    "memory": ("memory", "memory", "Inspect and edit a user's memory."),
+    "chat": ("chat", "chat", "Talk to the agent."),
+    "replay": (
+        "replay",
+        "replay_cmd",
+        "Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails.",
+    ),
+    "trace": (
+        "trace",
+        "trace",
+        "Show a turn's chain: user message, model requests, tool calls, memory used, answer.",
+    ),
+    "tools": ("tools_cmd", "tools", "Inspect the tools offered to the model."),
+    "bench": ("bench", "bench", "Benchmarks; figures are printed, never asserted."),
+    "eval": (
+        "eval",
+        "eval_group",
+        "Evaluations of retrieval and answers on public benchmarks.",
+    ),
+    "health": (
+        "health",
+        "health",
+        "Show memory health: freshness, page-in hit rate, quarantine, archive, expired facts, "
+        "amnesia alerts.",
+    ),
+    "firewall": (
+        "firewall",
+        "firewall_group",
+        "Check proposed memory writes with the write firewall.",
+    ),
+    "mcp": (
+        "mcp_cmd",
+        "mcp_cmd",
+        "Serve memory tools (remember, save, search, context, list, edit, forget, core blocks, "
+        "confirm) to an MCP client such as Claude Desktop, Cursor or an agent framework.",
+    ),
+    "serve": (
+        "serve",
+        "serve_cmd",
+        "Serve the memory API over HTTP: /v1/memories, /v1/search, /v1/context, /v1/chat, "
+        "/v1/quarantine, /v1/trace, /v1/health and /metrics (OpenAPI docs at /docs).",
+    ),
+    "keys": (
+        "serve",
+        "keys_group",
+        "API keys of `memvisor serve`: each bound to one user, stored hashed.",
+    ),
+}
 
 
-@click.group(cls=MemvisorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    lazy={name: (f"{__name__}.{m}", a, summary) for name, (m, a, summary) in COMMANDS.items()},
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
@@ -43,23 +85,6 @@ from .trace import trace
 def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     """Memvisor: a local-first memory agent with a guarded runtime."""
     ctx.obj = CliState(data_dir=data_dir, user=user)
-
-
-for command in (
-    memory,
-    chat,
-    replay_cmd,
-    trace,
-    tools,
-    bench,
-    eval_group,
-    health,
-    firewall_group,
-    mcp_cmd,
-    serve_cmd,
-    keys_group,
-):
-    cli.add_command(command)
 
 
 def _configure_logging() -> None:
@@ -94,9 +119,13 @@ def main(argv: list[str] | None = None) -> None:
         _quiet_stdout()
         sys.exit(141)
     except OSError as exc:
+        from memvisor.storage.failures import os_problem
+
         emit_error(os_problem(exc.filename or "a file memvisor needs", exc))
         sys.exit(1)
     except Exception as exc:  # a bug: one line for the user, the traceback in the debug log
+        from memvisor.storage.text import snippet
+
         logger.opt(exception=exc).debug("unexpected error")
         emit_error(
             f"unexpected {type(exc).__name__}: {snippet(str(exc), 200)} (a bug in memvisor: "

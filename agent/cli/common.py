@@ -13,41 +13,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memvisor.errors import MemvisorError, StoreLocked, UserError
+from memvisor.errors import UserError
 from memvisor.storage import Store, resolve_data_dir
 from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
+
+from .group import CliState, emit_error
 
 if TYPE_CHECKING:
     from memvisor.agent.memory.api import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-# Exit codes: 1 an error, 2 bad usage (click's), 3 the data directory is in use.
-EXIT_IN_USE = 3
-
-
-class _LockedError(click.ClickException):
-    exit_code = EXIT_IN_USE  # the data directory is in use by another memvisor process
-
-
-class MemvisorGroup(click.Group):
-    """A command group whose commands report Memvisor's errors as one line and a non-zero
-    exit (3 for a data directory in use by another process), however they are invoked."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except MemvisorError as exc:
-            kind = _LockedError if isinstance(exc, StoreLocked) else click.ClickException
-            raise kind(" ".join(str(exc).split())) from exc
-
-
-@dataclass
-class CliState:
-    data_dir: str | None = None
-    user: str | None = None
 
 
 def data_dir_option(fn: F) -> F:
@@ -153,11 +129,6 @@ def write_report(write: Callable[[], Any], *, option: str, path: Path) -> None:
 
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
-
-
-def emit_error(message: str) -> None:
-    first = " ".join(str(message).split())
-    click.echo(f"error: {first}", err=True)
 
 
 def stderr(message: str) -> None:

@@ -14,7 +14,8 @@ import click
 from memvisor.errors import UserError
 from memvisor.storage.ids import new_id
 
-from .common import MemvisorGroup, emit_json, invocation, output_path, write_report
+from .common import emit_json, invocation, output_path, write_report
+from .group import MemvisorGroup
 
 if TYPE_CHECKING:
     from rich.table import Table
