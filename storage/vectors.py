@@ -19,15 +19,23 @@ when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import lancedb
+# LanceDB's own log would print its warnings (a missing index file, with Rust source
+# locations) to stderr beside our one line; set before lancedb loads.
+os.environ.setdefault("LANCEDB_LOG", "error")
+
+import lancedb  # noqa: E402
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -41,6 +49,7 @@ from memvisor.errors import StorageError, UserError
 from .clock import to_utc
 from .embedders import Embedder
 from .index_rows import IndexRows
+from .index_tables import TableNames, damage, short
 from .lance_queries import (
     Ranked,
     bm25_ids,
@@ -118,7 +127,11 @@ class _TableState:
 
 
 class VectorIndex:
-    """Texts and their embeddings in one LanceDB directory, one table per record kind."""
+    """Texts and their embeddings in one LanceDB directory, one table per record kind.
+
+    Thread-safe: opening, creating and writing tables, and this process's copy of their
+    rows, are serialised by one lock; queries run outside it.
+    """
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = Path(path)
@@ -128,70 +141,74 @@ class VectorIndex:
             self._db = lancedb.connect(self.path)
         except OSError as exc:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
+        self._names = TableNames(self.path)
+        self._lock = threading.RLock()
         self._tables: dict[str, _TableState] = {}
         self._rows = IndexRows(self._read_rows)
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
         """Embed and store ``items``; an id this user already has is replaced."""
         user_id = require_user(user_id)
-        _check_table_name(table)
-        for item in items:
-            if item.user_id != user_id:
-                raise UserError(
-                    f"item {item.id!r} belongs to user {item.user_id!r}, not {user_id!r}: "
-                    "index each user's items under their own user_id"
-                )
-        batch = list({item.id: item for item in items}.values())  # last one of an id wins
+        batch = _batch(table, items, user_id)
         if not batch:
             return
-        state = self._state(table)
-        if state is not None:
-            self._check_model(table, state)
-        vectors = self.embedder.embed([item.text for item in batch])
-        if vectors.shape != (len(batch), self.embedder.dim):
-            raise StorageError(
-                f"embedder {self.embedder.model_id} returned shape {vectors.shape} "
-                f"for {len(batch)} texts (expected dim {self.embedder.dim})"
-            )
-        data = self._to_arrow(batch, vectors)
-        try:
-            if state is None:
-                handle = self._db.create_table(table, schema=data.schema)
-                state = _TableState(handle, _async_handle(handle), model_checked=True)
-                self._tables[table] = state
-            elif self._rows.may_hold(table, user_id, [item.id for item in batch]):
-                # a re-added id replaces its row; new ids (most adds) skip the look-up
-                self._delete_ids(state.table, [item.id for item in batch], user_id)
-            state.users.add(user_id)
-            state.kinds.update(item.kind for item in batch)
-            state.table.add(data)
-        except (OSError, RuntimeError, ValueError) as exc:
-            self._rows.forget(table, user_id)  # whatever reached the disk is read again
-            raise StorageError(f"cannot write to vector table {table!r}: {exc}") from exc
-        self._rows.added(table, user_id, data.select(_COLUMNS))
-        state.pending_rows += len(batch)
-        state.pending_adds += 1
-        if (
-            not state.indexed
-            or state.pending_rows >= REINDEX_AFTER_ROWS
-            or state.pending_adds >= REINDEX_AFTER_ADDS
-        ):
+        with self._lock:
+            state = self._state(table)
+            if state is not None:
+                self._check_model(table, state)
+        data = self._embed(batch)  # outside the lock: searches need not wait for it
+        ids = [item.id for item in batch]
+        with self._lock:
+            state = self._state(table)
+            # a re-added id replaces its row; new ids (most adds) skip the look-up
+            replacing = state is not None and self._rows.may_hold(table, user_id, ids)
             try:
-                self._optimize(state)
-            except (OSError, RuntimeError, ValueError) as exc:
-                # The rows are stored and flat-searchable; the next add tries again.
-                logger.warning("vector table {!r}: index upkeep failed: {}", table, exc)
+                state = self._write(table, self._names.current(table), state, data, replacing)
+            except StorageError:
+                self._rows.forget(table, user_id)  # whatever reached the disk is read again
+                raise
+            self._tables[table] = state
+            self._rows.added(table, user_id, data.select(_COLUMNS))
+            self._upkeep(table, state, len(batch))
+
+    def replace(self, table: str, batches: Iterable[tuple[str, Sequence[IndexedText]]]) -> None:
+        """Build ``table`` anew from ``batches`` (user, items) under a fresh name, and swap
+        it in only when complete: a failure on the way leaves the old table in use."""
+        _check_table_name(table)
+        with self._lock:
+            name = self._names.fresh(table)
+            state: _TableState | None = None
+            try:
+                for user_id, items in batches:
+                    batch = _batch(table, items, require_user(user_id))
+                    if batch:
+                        state = self._write(table, name, state, self._embed(batch), False)
+                if state is not None:
+                    self._optimize(state)
+            except BaseException:
+                self._drop_quietly(name)
+                raise
+            old = self._names.current(table)
+            self._names.swap(table, name if state is not None else None)
+            self._tables.pop(table, None)
+            self._rows.forget(table)
+            if state is not None:
+                self._tables[table] = state
+            for stale in {old, *self._builds_of(table)} - {name}:
+                self._drop_quietly(stale)
 
     def delete(self, table: str, ids: Sequence[str], *, user_id: str) -> int:
         """Remove this user's rows with these ids; rows of other users are never touched."""
         user_id = require_user(user_id)
-        state = self._state(table)
-        if state is None or not ids:
-            return 0
-        try:
-            return self._delete_ids(state.table, list(ids), user_id)
-        finally:
-            self._rows.deleted(table, user_id, ids)
+        with self._lock:
+            state = self._state(table)
+            if state is None or not ids:
+                return 0
+            try:
+                with _lance(table, "delete from"):
+                    return self._delete_ids(state.table, list(ids), user_id)
+            finally:
+                self._rows.deleted(table, user_id, ids)
 
     def drop(self, table: str) -> None:
         """Delete the whole table, every user's rows, unread (a missing one is fine).
@@ -199,20 +216,21 @@ class VectorIndex:
         Its model is never checked: this is how an index of another model goes away.
         """
         _check_table_name(table)
-        self._tables.pop(table, None)
-        self._rows.forget(table)
-        try:
-            self._db.drop_table(table)
-        except (OSError, RuntimeError, ValueError) as exc:
-            if isinstance(exc, ValueError) and "not found" in str(exc).lower():
-                return
-            raise StorageError(f"cannot drop vector table {table!r}: {exc}") from exc
+        with self._lock:
+            self._tables.pop(table, None)
+            self._rows.forget(table)
+            name = self._names.current(table)
+            self._drop_table(name)
+            if name != table:
+                self._names.swap(table, None)
 
     def optimize(self, table: str) -> None:
         """Compact the table and fold appended rows into its indices."""
-        state = self._state(table)
-        if state is not None:
-            self._optimize(state)
+        with self._lock:
+            state = self._state(table)
+            if state is not None:
+                with _lance(table, "optimize"):
+                    self._optimize(state)
 
     def search(
         self,
@@ -269,12 +287,13 @@ class VectorIndex:
         """
         user_id = require_user(user_id)
         kinds = [kinds] if isinstance(kinds, str) else kinds
-        state = self._state(table)
-        if state is None or limit < 1 or (kinds is not None and not kinds):
-            return RouteHits([], [])
-        if user_id not in state.users:
-            return RouteHits([], [])
-        where = search_filter(state.users, state.kinds, user_id, kinds)
+        with self._lock:
+            state = self._state(table)
+            if state is None or limit < 1 or (kinds is not None and not kinds):
+                return RouteHits([], [])
+            if user_id not in state.users:
+                return RouteHits([], [])
+            where = search_filter(state.users, state.kinds, user_id, kinds)
         text = fts_words(query) if fts else ""
         needle_words = {needle: fts_words(needle) for needle in dict.fromkeys(needles)}
         pending = {  # "" is the query itself
@@ -291,14 +310,16 @@ class VectorIndex:
                 self._check_model(table, state)
                 query_vec = self._query_vector(query, query_vector)
                 if query_vec is not None:
-                    by_vector = LOOP.run(
-                        vector_ids(
-                            state.aio, query_vec, where, limit, partitions=state.ann_partitions
-                        )
+                    found = vector_ids(
+                        state.aio, query_vec, where, limit, partitions=state.ann_partitions
                     )
+                    with _lance(table, "search"):
+                        by_vector = LOOP.run(found)
         finally:
-            by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
-        return self._hits(table, user_id, by_vector, by_words)
+            with _lance(table, "search"):
+                by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
+        with self._lock, _lance(table, "read"):
+            return self._hits(table, user_id, by_vector, by_words)
 
     def _hits(
         self,
@@ -331,30 +352,43 @@ class VectorIndex:
         if state is None:
             return pa.table({name: pa.array([], pa.string()) for name in _COLUMNS})
         query = state.table.search().where(user_filter(user_id)).select(_COLUMNS)
-        return query.limit(None).to_arrow()
+        with _lance(table, "read"):
+            return query.limit(None).to_arrow()
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""
         user_id = require_user(user_id)
-        state = self._state(table)
+        with self._lock:
+            state = self._state(table)
         if state is None:
             return []
         query = state.table.search().where(user_filter(user_id)).select(_COLUMNS).limit(None)
-        rows = query.to_arrow().to_pylist()
+        with _lance(table, "read"):
+            rows = query.to_arrow().to_pylist()
         out = [IndexedText(user_id=user_id, **_fields(row)) for row in rows]
         return sorted(out, key=lambda item: (item.ts, item.id))
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
         """This user's ids, from the in-memory copy (read now if it was not yet)."""
+        return set(self.revisions(table, user_id=user_id))
+
+    def revisions(self, table: str, *, user_id: str) -> dict[str, str]:
+        """This user's ids and the ``text_revision`` of the text each row holds."""
         user_id = require_user(user_id)
-        if self._state(table) is None:
-            return set()
-        return self._rows.ids(table, user_id)
+        with self._lock:
+            if self._state(table) is None:
+                return {}
+            texts = self._rows.texts(table, user_id)
+        return {row_id: text_revision(text) for row_id, text in texts.items()}
 
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)
-        state = self._state(table)
-        return 0 if state is None else state.table.count_rows(user_filter(user_id))
+        with self._lock:
+            state = self._state(table)
+        if state is None:
+            return 0
+        with _lance(table, "count"):
+            return state.table.count_rows(user_filter(user_id))
 
     # --- routes -----------------------------------------------------------------------
 
@@ -371,16 +405,28 @@ class VectorIndex:
     # --- tables and indices -----------------------------------------------------------
 
     def _state(self, table: str) -> _TableState | None:
+        """The open table (opened now if it was not); the caller holds the lock."""
         _check_table_name(table)
         state = self._tables.get(table)
         if state is not None:
             return state
         try:
-            handle = self._db.open_table(table)
+            handle = self._db.open_table(self._names.current(table))
         except ValueError as exc:
             if "not found" in str(exc).lower():
                 return None
             raise StorageError(f"cannot open vector table {table!r}: {exc}") from exc
+        except (OSError, RuntimeError) as exc:
+            raise damage(table, exc) or StorageError(
+                f"cannot open vector table {table!r}: {short(exc)}"
+            ) from exc
+        with _lance(table, "open"):
+            state = self._opened(handle)
+        self._tables[table] = state
+        return state
+
+    def _opened(self, handle: Table) -> _TableState:
+        """Its users, kinds and indices read (which reads every fragment's columns)."""
         state = _TableState(handle, _async_handle(handle))
         present = handle.search().select(["user_id", "kind"]).limit(None).to_arrow()
         state.users = set(pc.unique(present.column("user_id")).to_pylist())
@@ -393,10 +439,67 @@ class VectorIndex:
         if "text_idx" in indices:
             stats = handle.index_stats("text_idx")
             state.pending_rows = stats.num_unindexed_rows if stats else 0
-        self._tables[table] = state
         if not state.indexed and handle.count_rows():  # a crash between create and indexing
             self._optimize(state)
         return state
+
+    def _embed(self, batch: list[IndexedText]) -> pa.Table:
+        vectors = self.embedder.embed([item.text for item in batch])
+        if vectors.shape != (len(batch), self.embedder.dim):
+            raise StorageError(
+                f"embedder {self.embedder.model_id} returned shape {vectors.shape} "
+                f"for {len(batch)} texts (expected dim {self.embedder.dim})"
+            )
+        return self._to_arrow(batch, vectors)
+
+    def _write(
+        self, table: str, name: str, state: _TableState | None, data: pa.Table, replacing: bool
+    ) -> _TableState:
+        """Append ``data`` (one user's rows) to LanceDB table ``name``, created if absent."""
+        user_id = data.column("user_id")[0].as_py()
+        with _lance(table, "write to"):
+            if state is None:
+                handle = self._db.create_table(name, schema=data.schema)
+                state = _TableState(handle, _async_handle(handle), model_checked=True)
+            elif replacing:
+                self._delete_ids(state.table, data.column("id").to_pylist(), user_id)
+            state.users.add(user_id)
+            state.kinds.update(data.column("kind").to_pylist())
+            state.table.add(data)
+        return state
+
+    def _upkeep(self, table: str, state: _TableState, added: int) -> None:
+        state.pending_rows += added
+        state.pending_adds += 1
+        if (
+            not state.indexed
+            or state.pending_rows >= REINDEX_AFTER_ROWS
+            or state.pending_adds >= REINDEX_AFTER_ADDS
+        ):
+            try:
+                self._optimize(state)
+            except (OSError, RuntimeError, ValueError) as exc:
+                # The rows are stored and flat-searchable; the next add tries again.
+                logger.warning("vector table {!r}: index upkeep failed: {}", table, short(exc))
+
+    def _builds_of(self, table: str) -> list[str]:
+        """LanceDB tables a rebuild of ``table`` wrote (one may be left by a crash)."""
+        names = [path.name.removesuffix(".lance") for path in self.path.glob("*.lance")]
+        return [name for name in names if self._names.is_build_of(name, table)]
+
+    def _drop_table(self, name: str) -> None:
+        try:
+            self._db.drop_table(name)
+        except (OSError, RuntimeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "not found" in str(exc).lower():
+                return
+            raise StorageError(f"cannot drop vector table {name!r}: {short(exc)}") from exc
+
+    def _drop_quietly(self, name: str) -> None:
+        try:
+            self._drop_table(name)
+        except StorageError as exc:  # only disk space is lost; the next rebuild tries again
+            logger.warning("search index: {}", exc)
 
     def _check_model(self, table: str, state: _TableState) -> None:
         if state.model_checked:
@@ -527,3 +630,32 @@ def _fuse(routes: list[list[SearchHit]], limit: int) -> list[SearchHit]:
             first.setdefault(hit.id, hit)
     ranked = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
     return [replace(first[i], score=scores[i], route="hybrid") for i in ranked]
+
+
+def text_revision(text: str) -> str:
+    """What the index sync compares, besides ids: the md5 of the indexed text (DuckDB's
+    ``md5`` computes the same from the records)."""
+    return hashlib.md5(text.encode("utf-8")).hexdigest()
+
+
+def _batch(table: str, items: Sequence[IndexedText], user_id: str) -> list[IndexedText]:
+    """The items to write, the last one of an id winning; each must be this user's."""
+    _check_table_name(table)
+    for item in items:
+        if item.user_id != user_id:
+            raise UserError(
+                f"item {item.id!r} belongs to user {item.user_id!r}, not {user_id!r}: "
+                "index each user's items under their own user_id"
+            )
+    return list({item.id: item for item in items}.values())
+
+
+@contextmanager
+def _lance(table: str, doing: str) -> Iterator[None]:
+    """LanceDB's errors as ours: damaged files as ``IndexDamaged``, others ``StorageError``."""
+    try:
+        yield
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise damage(table, exc) or StorageError(
+            f"cannot {doing} vector table {table!r}: {short(exc)}"
+        ) from exc
