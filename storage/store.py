@@ -7,6 +7,7 @@ as an event in the same transaction.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -32,11 +33,13 @@ from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
 from .forgetting import cascade
+from .ids import new_id
 from .index_items import (
     episode_item,
     fact_item,
-    memory_ids,
     memory_items,
+    memory_revisions,
+    memory_users,
     passage_item,
     turn_item,
 )
@@ -86,6 +89,7 @@ class Store:
             raise
         self._embedder = embedder
         self._index: IndexSync | None = None
+        self._index_opening = threading.Lock()  # threads' first searches open one index
         self.events = EventLog(self.db, self.clock)
         self.core = CoreBlocks(self.db, self.clock)
         self.facts = FactStore(self.db, self.clock)
@@ -134,17 +138,19 @@ class Store:
 
     @property
     def index(self) -> IndexSync:
-        if self._index is None:
-            from .indexing import IndexSource, IndexSync
-            from .vectors import VectorIndex
+        with self._index_opening:
+            if self._index is None:
+                from .indexing import IndexSource, IndexSync
+                from .vectors import VectorIndex
 
-            vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
-            source = IndexSource(
-                items=lambda user_id: memory_items(self, user_id),
-                ids=lambda user_id: memory_ids(self.db, user_id),
-            )
-            self._index = IndexSync(vectors, {MEMORY_TABLE: source})
-        return self._index
+                vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
+                source = IndexSource(
+                    items=lambda user_id: memory_items(self, user_id),
+                    revisions=lambda user_id: memory_revisions(self.db, user_id),
+                    users=lambda: memory_users(self.db),
+                )
+                self._index = IndexSync(vectors, {MEMORY_TABLE: source}, on_healed=self._healed)
+            return self._index
 
     def _queue(self, table: str, build: Any, record: Any) -> None:
         if self._index is not None:
@@ -568,8 +574,7 @@ class Store:
         require_user(user_id)
         if not isinstance(query, str) or not query.strip():
             raise UserError("search query must be non-empty text")
-        self.index.sync(MEMORY_TABLE, user_id=user_id)
-        hits = self.index.index.search(
+        hits = self.index.search(
             MEMORY_TABLE, query, user_id=user_id, mode=mode, limit=limit * 2, kinds=list(kinds)
         )
         fact_ids = [h.id for h in hits if h.kind == "fact"]
@@ -587,8 +592,7 @@ class Store:
     ) -> RouteHits:
         """Sync the user's search index, then its vector, BM25 and exact hits in one round."""
         require_user(user_id)
-        self.index.sync(MEMORY_TABLE, user_id=user_id)
-        return self.index.index.routes(
+        return self.index.routes(
             MEMORY_TABLE,
             query,
             user_id=user_id,
@@ -600,17 +604,24 @@ class Store:
     def reindex(self, *, trace_id: str) -> dict[str, Any]:
         """Rebuild every user's search index from the records with the current embedder.
 
-        The old table is dropped unread, so an index of another embedding model goes
-        too; records are only read (archived ones stay out). One event per user.
+        A new table is built and swapped in when complete; the old one is then dropped
+        unread, so an index of another embedding model goes too. Records are only read
+        (archived ones stay out). One event per user.
         """
-        users = [
-            row[0]
-            for row in self.db.query(
-                "SELECT user_id FROM facts UNION SELECT user_id FROM passages "
-                "UNION SELECT user_id FROM episodes UNION SELECT user_id FROM events ORDER BY 1"
-            )
-        ]
-        counts = self.index.rebuild(MEMORY_TABLE, user_ids=users)
+        counts = self.index.rebuild(MEMORY_TABLE, user_ids=memory_users(self.db))
+        model = self.embedder.model_id
+        self._log_rebuilt(counts, trace_id=trace_id)
+        total = sum(counts.values())
+        logger.bind(trace_id=trace_id).info(
+            "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
+        )
+        return {"users": len(counts), "items": total, "model": model}
+
+    def _healed(self, counts: dict[str, int], damage: str) -> None:
+        """A search found the index damaged and rebuilt it: an event per user says so."""
+        self._log_rebuilt(counts, trace_id=new_id("trc"), damage=damage)
+
+    def _log_rebuilt(self, counts: dict[str, int], *, trace_id: str, **note: str) -> None:
         model = self.embedder.model_id
         with self.db.transaction() as conn:
             for user_id, items in counts.items():
@@ -619,10 +630,5 @@ class Store:
                     user_id=user_id,
                     kind="index_rebuilt",
                     trace_id=trace_id,
-                    payload={"items": items, "model": model},
+                    payload={"items": items, "model": model, **note},
                 )
-        total = sum(counts.values())
-        logger.bind(trace_id=trace_id).info(
-            "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
-        )
-        return {"users": len(counts), "items": total, "model": model}
