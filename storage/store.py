@@ -32,7 +32,7 @@ from .database import Database
 from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
-from .forgetting import cascade
+from .forgetting import REDACTED_FROM, cascade, content_hash, redacted_turns
 from .ids import new_id
 from .index_items import (
     episode_item,
@@ -90,6 +90,7 @@ class Store:
         self._embedder = embedder
         self._index: IndexSync | None = None
         self._index_opening = threading.Lock()  # threads' first searches open one index
+        self._redacted_turns: dict[str, dict[str, str]] = {}  # per user, read on first use
         self.events = EventLog(self.db, self.clock)
         self.core = CoreBlocks(self.db, self.clock)
         self.facts = FactStore(self.db, self.clock)
@@ -314,6 +315,7 @@ class Store:
         """
         require_user(user_id)
         batch: list[dict[str, Any]] = []
+        redacted = self._redacted_turns_of(user_id)
         for turn in turns:
             role = turn.get("role")
             if role not in ("user", "assistant"):
@@ -325,8 +327,14 @@ class Store:
                     "trace_id": turn.get("trace_id"),
                     "session_id": turn.get("session_id"),
                     # Valid UTF-8 before the log and the index see it (lone surrogates).
-                    "payload": valid_utf8(
-                        {"content": str(turn.get("content", "")), **(turn.get("payload") or {})}
+                    "payload": _as_redacted(
+                        valid_utf8(
+                            {
+                                "content": str(turn.get("content", "")),
+                                **(turn.get("payload") or {}),
+                            }
+                        ),
+                        redacted,
                     ),
                 }
             )
@@ -335,6 +343,13 @@ class Store:
         for event in events:
             self._queue(MEMORY_TABLE, turn_item, event)
         return events
+
+    def _redacted_turns_of(self, user_id: str) -> dict[str, str]:
+        """What a forget made of the messages it redacted, by the hash of their words."""
+        if user_id not in self._redacted_turns:
+            with self.db.transaction() as conn:
+                self._redacted_turns[user_id] = redacted_turns(conn, user_id)
+        return self._redacted_turns[user_id]
 
     def log_write(
         self, conn: Any, *, user_id: str, trace_id: str, session_id: str | None, **payload: Any
@@ -453,23 +468,25 @@ class Store:
                     "deleted_recipes": derived.get("recipes", []),
                 },
             )
+        if derived.get("turns"):
+            self._redacted_turns.pop(user_id, None)  # read again with these
         if table:
             try:
                 self.index.forget(table, removed, user_id=user_id)
-                redacted = derived.get("episodes", [])
-                if redacted:  # re-index the redacted episodes
-                    self.index.forget(table, redacted, user_id=user_id)
-                    for episode_id in redacted:
-                        if self.archive.get(episode_id, user_id=user_id):
-                            continue  # archived: stays out of the index
-                        self._queue(
-                            MEMORY_TABLE,
-                            episode_item,
-                            self.episodes.get(episode_id, user_id=user_id),
-                        )
+                self._reindex_redacted(derived, user_id=user_id)
             except Exception as exc:  # the next reconcile removes them; never lose the forget
                 logger.warning("index cleanup after forget deferred: {}", exc)
         return {"id": record_id, "removed": removed}
+
+    def _reindex_redacted(self, derived: dict[str, list[str]], *, user_id: str) -> None:
+        """Queue the episodes and messages a forget redacted, with their new text (a crash
+        first leaves the next process's reconcile to see their revisions changed)."""
+        for episode_id in derived.get("episodes", []):
+            if not self.archive.get(episode_id, user_id=user_id):  # archived: stays out
+                episode = self.episodes.get(episode_id, user_id=user_id)
+                self._queue(MEMORY_TABLE, episode_item, episode)
+        for event in self.events.many(derived.get("turns", []), user_id=user_id):
+            self._queue(MEMORY_TABLE, turn_item, event)
 
     # -- the archive: prune what went unused, restore on request --
 
@@ -632,3 +649,11 @@ class Store:
                     trace_id=trace_id,
                     payload={"items": items, "model": model, **note},
                 )
+
+
+def _as_redacted(payload: dict[str, Any], redacted: dict[str, str]) -> dict[str, Any]:
+    """A message in the words of one a forget redacted is logged as that one now reads."""
+    content = payload["content"]
+    if not redacted or not content.strip() or (earlier := content_hash(content)) not in redacted:
+        return payload
+    return {**payload, "content": redacted[earlier], REDACTED_FROM: [earlier]}

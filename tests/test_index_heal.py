@@ -161,8 +161,11 @@ def test_a_redaction_committed_before_a_crash_is_indexed_on_the_next_open(
         store.forget(fact.id, user_id="u", trace_id="t")
     monkeypatch.undo()
     with Store.open(data, embedder="hash", clock=clock) as store:
-        hits = store.search("PIN hint Rosebud", user_id="u", kinds=("episode", "fact"))
-        assert [(h.id, h.text) for h in hits] == [(episode.id, "The PIN hint is [forgotten]")]
+        hits = store.search("PIN hint Rosebud", user_id="u", kinds=("episode", "fact", "turn"))
+        assert {(h.id, h.text) for h in hits} == {
+            (episode.id, "The PIN hint is [forgotten]"),
+            (event.id, "hint [forgotten]"),
+        }
 
 
 def test_a_reconcile_of_an_index_in_step_writes_nothing(
