@@ -87,4 +87,5 @@ def short(exc: BaseException) -> str:
     """LanceDB's message without the Rust source locations it appends."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     text = re.sub(r",\s*/\S+\.rs:\d+:\d+", "", text)
-    return text[:200]
+    text = re.sub(r"lance error: |LanceError\(IO\): |Generic N/A error: |Wrapped error: ", "", text)
+    return re.sub(r"(Not found: )+", "Not found: ", text)[:300]

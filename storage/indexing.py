@@ -47,7 +47,10 @@ Healed = Callable[[dict[str, int], str], None]
 
 
 class IndexSync:
-    """Thread-safe: queue, sync and rebuild are serialised by one lock."""
+    """Thread-safe. Syncs and rebuilds run one at a time (they read the records, so a
+    caller must not hold the database's lock). The queue has a lock of its own that is
+    never held while waiting for another: writers queue from inside their transactions.
+    """
 
     def __init__(
         self,
@@ -60,39 +63,68 @@ class IndexSync:
         self._sources = sources
         self._on_healed = on_healed
         self._lock = threading.RLock()
+        self._queue_lock = threading.Lock()
         self._pending: dict[tuple[str, str], list[IndexedText]] = defaultdict(list)
         self._reconciled: set[tuple[str, str]] = set()
+        # Keys whose reconcile is reading the records: what is queued meanwhile is kept.
+        self._reconciling: set[tuple[str, str]] = set()
+        self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
 
     def queue(self, table: str, item: IndexedText) -> None:
-        with self._lock:
-            key = (table, item.user_id)
-            if key in self._reconciled:
+        """Index ``item`` at the next sync; before the user's first, its reconcile will."""
+        key = (table, item.user_id)
+        with self._queue_lock:
+            if key in self._reconciled or key in self._reconciling:
                 self._pending[key].append(item)
 
     def forget(self, table: str, ids: list[str], *, user_id: str) -> None:
         key = (table, user_id)
-        with self._lock:
-            gone = set(ids)
+        gone = set(ids)
+        with self._queue_lock:
             self._pending[key] = [i for i in self._pending[key] if i.id not in gone]
-            try:
-                self.index.delete(table, ids, user_id=user_id)
-            except BaseException:
+            if key in self._writing:  # a sync may be writing one of them: check the records
+                self._reconciled.discard(key)
+        try:
+            self.index.delete(table, ids, user_id=user_id)
+        except BaseException:
+            with self._queue_lock:
                 self._reconciled.discard(key)  # the next sync removes them from the records
-                raise
+            raise
 
     def sync(self, table: str, *, user_id: str) -> None:
         """Bring the user's index for ``table`` up to date with the records."""
         key = (table, user_id)
         with self._lock:
-            if key not in self._reconciled:
-                self._reconcile(table, user_id)
-                self._reconciled.add(key)
-                self._pending.pop(key, None)
-                return
+            with self._queue_lock:
+                reconciled = key in self._reconciled
+                if not reconciled:
+                    self._reconciling.add(key)
+                    self._pending.pop(key, None)  # the records hold all of it
+            if not reconciled:
+                try:
+                    self._reconcile(table, user_id)
+                finally:
+                    with self._queue_lock:
+                        self._reconciling.discard(key)
+                with self._queue_lock:
+                    self._reconciled.add(key)
+            self._write_pending(table, key)
+
+    def _write_pending(self, table: str, key: tuple[str, str]) -> None:
+        """The queued items, which leave the queue only once written: a failure retries."""
+        with self._queue_lock:
             pending = list(self._pending.get(key, []))
-            if pending:
-                self.index.add(table, pending, user_id=user_id)
-                del self._pending[key][: len(pending)]  # only once written: a failure retries
+            if not pending:
+                return
+            self._writing.add(key)
+        try:
+            self.index.add(table, pending, user_id=key[1])
+        finally:
+            with self._queue_lock:
+                self._writing.discard(key)
+        written = {id(item) for item in pending}
+        with self._queue_lock:
+            self._pending[key] = [i for i in self._pending[key] if id(i) not in written]
 
     def search(self, table: str, query: str, *, user_id: str, **options: Any) -> list[SearchHit]:
         """``VectorIndex.search`` of an index brought up to date (and healed) first."""
@@ -115,11 +147,18 @@ class IndexSync:
         self.index.embedder.embed(["memvisor index rebuild"])
         counts: dict[str, int] = {}
         with self._lock:
-            self.index.replace(table, self._batches(table, user_ids, counts))
-            self._reconciled = {key for key in self._reconciled if key[0] != table}
-            self._reconciled.update((table, user_id) for user_id in user_ids)
-            for key in [key for key in self._pending if key[0] == table]:
-                del self._pending[key]
+            with self._queue_lock:  # what is queued from now on is written after the swap
+                self._reconciled = {key for key in self._reconciled if key[0] != table}
+                self._reconciling.update((table, user_id) for user_id in user_ids)
+                for key in [key for key in self._pending if key[0] == table]:
+                    del self._pending[key]
+            try:
+                self.index.replace(table, self._batches(table, user_ids, counts))
+            finally:
+                with self._queue_lock:
+                    self._reconciling.difference_update((table, u) for u in user_ids)
+            with self._queue_lock:
+                self._reconciled.update((table, user_id) for user_id in user_ids)
         return counts
 
     def _batches(
@@ -156,7 +195,8 @@ class IndexSync:
             except IndexDamaged:
                 raise
             except (MemvisorError, OSError, RuntimeError) as exc:
-                waiting = len(self._pending.get(key, []))
+                with self._queue_lock:
+                    waiting = len(self._pending.get(key, []))
                 logger.warning(
                     "search index: {} new record(s) of {} not indexed yet, retried on the "
                     "next search: {}",

@@ -175,21 +175,29 @@ class VectorIndex:
         """Build ``table`` anew from ``batches`` (user, items) under a fresh name, and swap
         it in only when complete: a failure on the way leaves the old table in use."""
         _check_table_name(table)
-        with self._lock:
-            name = self._names.fresh(table)
-            state: _TableState | None = None
-            try:
-                for user_id, items in batches:
-                    batch = _batch(table, items, require_user(user_id))
-                    if batch:
-                        state = self._write(table, name, state, self._embed(batch), False)
-                if state is not None:
+        # Unlocked while it builds: the new table is this call's alone, and ``batches``
+        # may read the records (a writer holding the database's lock may wait on ours).
+        name = self._names.fresh(table)
+        state: _TableState | None = None
+        try:
+            for user_id, items in batches:
+                batch = _batch(table, items, require_user(user_id))
+                if batch:
+                    state = self._write(table, name, state, self._embed(batch), False)
+            if state is not None:
+                with _lance(table, "index"):
                     self._optimize(state)
-            except BaseException:
-                self._drop_quietly(name)
-                raise
+        except BaseException:
+            self._drop_quietly(name)
+            raise
+        with self._lock:
             old = self._names.current(table)
-            self._names.swap(table, name if state is not None else None)
+            try:
+                self._names.swap(table, name if state is not None else None)
+            except OSError as exc:
+                self._drop_quietly(name)
+                message = f"cannot swap in the rebuilt vector table {table!r}: {exc}"
+                raise StorageError(message) from exc
             self._tables.pop(table, None)
             self._rows.forget(table)
             if state is not None:
@@ -370,7 +378,9 @@ class VectorIndex:
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
         """This user's ids, from the in-memory copy (read now if it was not yet)."""
-        return set(self.revisions(table, user_id=user_id))
+        user_id = require_user(user_id)
+        with self._lock:
+            return set() if self._state(table) is None else self._rows.ids(table, user_id)
 
     def revisions(self, table: str, *, user_id: str) -> dict[str, str]:
         """This user's ids and the ``text_revision`` of the text each row holds."""
