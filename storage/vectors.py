@@ -9,12 +9,7 @@ Each table records the embedding model that built it; adding or vector-searching
 another model is refused, since vectors of two models are not comparable. Hybrid search
 is our own reciprocal-rank fusion (RRF) of the vector and full-text routes.
 
-Index upkeep: the first add builds bitmap indices on user_id and kind, a btree on id
-and a native FTS index on text. Rows appended later are flat-scanned until ``optimize``
-folds them in, which runs by itself every ``REINDEX_AFTER_ROWS`` rows or
-``REINDEX_AFTER_ADDS`` appends. From ``ANN_MIN_ROWS`` rows on, the vector route uses
-an IVF_SQ index (cosine), rebuilt when the table has doubled since it was trained or
-when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
+Upkeep of each table's indices is in ``lance_upkeep``.
 """
 
 from __future__ import annotations
@@ -27,7 +22,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +33,13 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 import lancedb  # noqa: E402
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from lancedb.background_loop import LOOP
-from lancedb.index import FTS, Bitmap, BTree, IvfSq
-from lancedb.table import AsyncTable, Table
+from lancedb.table import Table
 from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 
+from . import lance_upkeep as upkeep
 from .clock import to_utc
 from .embedders import Embedder
 from .index_rows import IndexRows
@@ -61,22 +55,15 @@ from .lance_queries import (
     user_filter,
     vector_ids,
 )
+from .lance_upkeep import TableState
 from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
 RRF_K = 60
-REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
-REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
-ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
-ROWS_PER_PARTITION = 1_500
-MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-_ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
 _MODEL_KEY = b"memvisor.embed_model"
 _COLUMNS = ["id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
 _TEXT_FIELDS = ("id", "user_id", "kind", "text", "session_id", "trace_id", "meta", "embed_model")
-# ICU segments Chinese/Japanese into words; on Latin text it splits like "simple".
-_FTS = FTS(base_tokenizer="icu", language="English", stem=True, remove_stop_words=True)
 
 
 @dataclass(frozen=True)
@@ -111,21 +98,6 @@ class RouteHits:
     exact: list[SearchHit] = field(default_factory=list)  # rows holding a needle
 
 
-@dataclass
-class _TableState:
-    table: Table
-    aio: AsyncTable  # the same table's async handle: queries skip per-call thread hops
-    indexed: bool = False  # user_id, id and FTS indices exist
-    ann_partitions: int = 0  # 0: no ANN index yet
-    model_checked: bool = False
-    pending_rows: int = 0
-    pending_adds: int = 0
-    # The users and kinds the table holds, or may hold: rows are noted before they are
-    # written and deletes never shrink these, so a filter is only left out if no row fails it.
-    users: set[str] = field(default_factory=set)
-    kinds: set[str] = field(default_factory=set)
-
-
 class VectorIndex:
     """Texts and their embeddings in one LanceDB directory, one table per record kind.
 
@@ -143,7 +115,7 @@ class VectorIndex:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
         self._names = TableNames(self.path)
         self._lock = threading.RLock()
-        self._tables: dict[str, _TableState] = {}
+        self._tables: dict[str, TableState] = {}
         self._rows = IndexRows(self._read_rows)
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
@@ -169,7 +141,7 @@ class VectorIndex:
                 raise
             self._tables[table] = state
             self._rows.added(table, user_id, data.select(_COLUMNS))
-            self._upkeep(table, state, len(batch))
+            upkeep.after_add(table, state, len(batch))
 
     def replace(self, table: str, batches: Iterable[tuple[str, Sequence[IndexedText]]]) -> None:
         """Build ``table`` anew from ``batches`` (user, items) under a fresh name, and swap
@@ -178,7 +150,7 @@ class VectorIndex:
         # Unlocked while it builds: the new table is this call's alone, and ``batches``
         # may read the records (a writer holding the database's lock may wait on ours).
         name = self._names.fresh(table)
-        state: _TableState | None = None
+        state: TableState | None = None
         try:
             for user_id, items in batches:
                 batch = _batch(table, items, require_user(user_id))
@@ -186,7 +158,7 @@ class VectorIndex:
                     state = self._write(table, name, state, self._embed(batch), False)
             if state is not None:
                 with _lance(table, "index"):
-                    self._optimize(state)
+                    upkeep.optimize(state)
         except BaseException:
             self._drop_quietly(name)
             raise
@@ -238,7 +210,7 @@ class VectorIndex:
             state = self._state(table)
             if state is not None:
                 with _lance(table, "optimize"):
-                    self._optimize(state)
+                    upkeep.optimize(state)
 
     def search(
         self,
@@ -414,7 +386,7 @@ class VectorIndex:
 
     # --- tables and indices -----------------------------------------------------------
 
-    def _state(self, table: str) -> _TableState | None:
+    def _state(self, table: str) -> TableState | None:
         """The open table (opened now if it was not); the caller holds the lock."""
         _check_table_name(table)
         state = self._tables.get(table)
@@ -431,26 +403,8 @@ class VectorIndex:
                 f"cannot open vector table {table!r}: {short(exc)}"
             ) from exc
         with _lance(table, "open"):
-            state = self._opened(handle)
+            state = upkeep.opened(handle)
         self._tables[table] = state
-        return state
-
-    def _opened(self, handle: Table) -> _TableState:
-        """Its users, kinds and indices read (which reads every fragment's columns)."""
-        state = _TableState(handle, _async_handle(handle))
-        present = handle.search().select(["user_id", "kind"]).limit(None).to_arrow()
-        state.users = set(pc.unique(present.column("user_id")).to_pylist())
-        state.kinds = set(pc.unique(present.column("kind")).to_pylist())
-        indices = {ix.name: ix for ix in handle.list_indices()}
-        state.indexed = {"user_id_idx", "id_idx", "kind_idx", "text_idx"} <= set(indices)
-        for name in indices:
-            if match := _ANN_NAME.match(name):
-                state.ann_partitions = int(match.group(1))
-        if "text_idx" in indices:
-            stats = handle.index_stats("text_idx")
-            state.pending_rows = stats.num_unindexed_rows if stats else 0
-        if not state.indexed and handle.count_rows():  # a crash between create and indexing
-            self._optimize(state)
         return state
 
     def _embed(self, batch: list[IndexedText]) -> pa.Table:
@@ -463,34 +417,20 @@ class VectorIndex:
         return self._to_arrow(batch, vectors)
 
     def _write(
-        self, table: str, name: str, state: _TableState | None, data: pa.Table, replacing: bool
-    ) -> _TableState:
+        self, table: str, name: str, state: TableState | None, data: pa.Table, replacing: bool
+    ) -> TableState:
         """Append ``data`` (one user's rows) to LanceDB table ``name``, created if absent."""
         user_id = data.column("user_id")[0].as_py()
         with _lance(table, "write to"):
             if state is None:
                 handle = self._db.create_table(name, schema=data.schema)
-                state = _TableState(handle, _async_handle(handle), model_checked=True)
+                state = TableState(handle, upkeep.async_handle(handle), model_checked=True)
             elif replacing:
                 self._delete_ids(state.table, data.column("id").to_pylist(), user_id)
             state.users.add(user_id)
             state.kinds.update(data.column("kind").to_pylist())
             state.table.add(data)
         return state
-
-    def _upkeep(self, table: str, state: _TableState, added: int) -> None:
-        state.pending_rows += added
-        state.pending_adds += 1
-        if (
-            not state.indexed
-            or state.pending_rows >= REINDEX_AFTER_ROWS
-            or state.pending_adds >= REINDEX_AFTER_ADDS
-        ):
-            try:
-                self._optimize(state)
-            except (OSError, RuntimeError, ValueError) as exc:
-                # The rows are stored and flat-searchable; the next add tries again.
-                logger.warning("vector table {!r}: index upkeep failed: {}", table, short(exc))
 
     def _builds_of(self, table: str) -> list[str]:
         """LanceDB tables a rebuild of ``table`` wrote (one may be left by a crash)."""
@@ -511,7 +451,7 @@ class VectorIndex:
         except StorageError as exc:  # only disk space is lost; the next rebuild tries again
             logger.warning("search index: {}", exc)
 
-    def _check_model(self, table: str, state: _TableState) -> None:
+    def _check_model(self, table: str, state: TableState) -> None:
         if state.model_checked:
             return
         built_with = (state.table.schema.metadata or {}).get(_MODEL_KEY, b"").decode()
@@ -522,46 +462,6 @@ class VectorIndex:
                 "(or use the embedder it was built with)"
             )
         state.model_checked = True
-
-    def _optimize(self, state: _TableState) -> None:
-        table = state.table
-        if not state.indexed:
-            table.create_index("user_id", config=Bitmap(), replace=True, name="user_id_idx")
-            table.create_index("id", config=BTree(), replace=True, name="id_idx")
-            # Page-in filters by kind: without an index the prefilter scans the column
-            # (p50 14.7 -> 10.2 ms for a vector query at 100k rows).
-            table.create_index("kind", config=Bitmap(), replace=True, name="kind_idx")
-            table.create_index("text", config=_FTS, replace=True, name="text_idx")
-            state.indexed = True
-        else:
-            table.optimize(cleanup_older_than=timedelta(hours=1))
-        rows = table.count_rows()
-        if rows >= ANN_MIN_ROWS:
-            wanted = max(8, rows // ROWS_PER_PARTITION)
-            if (
-                wanted >= 2 * max(state.ann_partitions, 4)
-                or self._ann_segments(state) > MAX_ANN_SEGMENTS
-            ):
-                self._build_ann(state, wanted)
-        state.pending_rows = state.pending_adds = 0
-
-    def _ann_segments(self, state: _TableState) -> int:
-        # Every optimize appends a delta segment to the vector index and queries pay
-        # for each one (~0.3 ms at 100k rows); LanceDB cannot merge them, a rebuild can.
-        if not state.ann_partitions:
-            return 0
-        stats = state.table.index_stats(f"vector_ivfsq_p{state.ann_partitions}")
-        return int(stats.num_indices or 0) if stats else 0
-
-    def _build_ann(self, state: _TableState, partitions: int) -> None:
-        name = f"vector_ivfsq_p{partitions}"  # the name records the partition count
-        config = IvfSq(distance_type="cosine", num_partitions=partitions)
-        state.table.create_index("vector", config=config, replace=True, name=name)
-        for index in state.table.list_indices():
-            if index.columns == ["vector"] and index.name != name:
-                state.table.drop_index(index.name)  # the one trained on a smaller table
-        state.ann_partitions = partitions
-        logger.info("built IVF_SQ vector index ({} partitions)", partitions)
 
     def _to_arrow(self, batch: list[IndexedText], vectors: np.ndarray) -> pa.Table:
         dim = vectors.shape[1]
@@ -586,16 +486,6 @@ class VectorIndex:
                 table.delete(where)
                 deleted += matched
         return deleted
-
-
-def _async_handle(handle: Table) -> AsyncTable:
-    aio = getattr(handle, "_table", None)
-    if not isinstance(aio, AsyncTable):
-        raise StorageError(
-            f"lancedb {lancedb.__version__} has no async handle on its tables; "
-            "install the lancedb version pyproject.toml names (pip install -e .)"
-        )
-    return aio
 
 
 def _schema(dim: int, model_id: str) -> pa.Schema:
