@@ -174,7 +174,8 @@ class VectorIndex:
             self._rows.forget(table)
             if state is not None:
                 self._tables[table] = state
-            for stale in {old, *self._builds_of(table)} - {name}:
+            # the old table, and any a crash or a failed drop left behind
+            for stale in {old, table, *self._builds_of(table)} - {name}:
                 self._drop_quietly(stale)
 
     def delete(self, table: str, ids: Sequence[str], *, user_id: str) -> int:

@@ -288,3 +288,17 @@ def test_a_damaged_index_is_rebuilt_with_one_line(
         assert event.payload["items"] == 31 and "damaged" in event.payload["damage"]
         assert found(store, "filler turn 7") >= set()  # reopens and searches, no rebuild
         assert len(store.events.list(user_id="alice", kinds=["index_rebuilt"])) == 1
+
+
+def test_reindex_replaces_a_damaged_index_and_what_earlier_builds_left(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    data, ids = seeded(tmp_path, clock)
+    vectors = data / "vectors"
+    _garbage_manifests(vectors / "memory.lance")
+    shutil.copytree(vectors / "memory.lance", vectors / "memory_0badf00d.lance")  # a crash's
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert store.reindex(trace_id="t")["items"] == 32
+        assert found(store, "walnut desk") == {ids["desk"]}
+    [left] = [p.name for p in vectors.glob("*.lance")]
+    assert left == json.loads((vectors / POINTER_FILE).read_text())[MEMORY_TABLE] + ".lance"
