@@ -6,6 +6,7 @@
     │   └── ToolDefinitionError  a function cannot be a tool as written
     ├── StorageError           a store could not be opened, read or written
     │   ├── StoreLocked        another process holds the data directory (exit code 3)
+    │   ├── IndexDamaged       the search index's files are damaged (rebuilt from the records)
     │   └── VersionConflict    an update based on a stale version (lost update prevented)
     ├── WriteRefused           the memory API did not store a write as proposed
     │   ├── FirewallRejected   the write firewall refused it (reasons on ``.verdict``)
@@ -48,6 +49,10 @@ class StorageError(MemvisorError):
 
 class StoreLocked(StorageError):
     """Another process holds the data directory for writing."""
+
+
+class IndexDamaged(StorageError):
+    """The search index's files are missing or unreadable; the records can rebuild it."""
 
 
 class VersionConflict(StorageError):

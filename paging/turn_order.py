@@ -1,9 +1,9 @@
 """The dialogue turns of each user in order, kept incrementally, for neighbouring-turn context.
 
-Events are append-only and never change, so what was read stays true: each look reads
-only the messages committed since the last one (none, most of the time: the event log
-counts its committed writes). A neighbour's text is served from here instead of a
-look-up in the event log, which scans it.
+Events are append-only and change only when a forget redacts a message, so what was read
+stays true until then: each look reads only the messages committed since the last one
+(none, most of the time: the event log counts its committed writes). A neighbour's text
+is served from here instead of a look-up in the event log, which scans it.
 """
 
 from __future__ import annotations
@@ -22,9 +22,14 @@ class TurnOrder:
         self._pos: dict[str, dict[str, int]] = {}
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
+        self._rewrites = store.events.rewrites
 
     def _refresh(self, user_id: str) -> None:
         events = self.store.events
+        if events.rewrites != self._rewrites:  # a forget redacted messages: read all again
+            self._rewrites = events.rewrites
+            for kept in (self._turns, self._pos, self._last_seq, self._generation):
+                kept.clear()
         generation = events.generation
         if self._generation.get(user_id) == generation:
             return  # no event was committed since the last look

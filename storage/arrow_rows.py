@@ -42,6 +42,11 @@ class RowsById:
     def ids(self) -> set[str]:
         return set(self._where)
 
+    def column(self, name: str) -> dict[str, Any]:
+        """One column's value of every row, by id."""
+        values = [chunk.column(name).to_pylist() for chunk in self._chunks]
+        return {row_id: values[chunk][row] for row_id, (chunk, row) in self._where.items()}
+
     def has_any(self, ids: Iterable[str]) -> bool:
         return any(row_id in self._where for row_id in ids)
 

@@ -75,6 +75,7 @@ class Database:
         )
         self._generations: dict[str, int] = {}
         self._deletions: dict[str, int] = {}
+        self._rewrites: dict[str, int] = {}
 
     def generation(self, table: str) -> int:
         """How many committed transactions of this process wrote ``table``.
@@ -84,6 +85,11 @@ class Database:
         lock), so an unchanged generation means unchanged rows: readers keep caches by it.
         """
         return self._generations.get(table, 0)
+
+    def rewrites(self, table: str) -> int:
+        """How many committed transactions of this process changed or deleted rows of
+        ``table`` (for readers that keep rows they read and only append new ones)."""
+        return self._rewrites.get(table, 0)
 
     def deletions(self, table: str) -> int:
         """How many committed transactions of this process deleted rows of ``table``."""
@@ -132,6 +138,8 @@ class Database:
                 self._generations[table] = self._generations.get(table, 0) + 1
             for table in {table for table, verb in changed if verb == "DELETE"}:
                 self._deletions[table] = self._deletions.get(table, 0) + 1
+            for table in {table for table, verb in changed if verb in ("UPDATE", "DELETE")}:
+                self._rewrites[table] = self._rewrites.get(table, 0) + 1
 
     def _rollback(self) -> None:
         """Undo the open transaction; a connection the failure already ended has none."""

@@ -164,10 +164,17 @@ class EventLog:
     def generation(self) -> int:
         """Committed transactions of this process that appended events.
 
-        Events never change once written, so an unchanged generation means nothing new to
-        read: readers keep what they read and ask ``messages_after`` only when it moves.
+        Events never change once written (but for ``rewrites``), so an unchanged
+        generation means nothing new to read: readers keep what they read and ask
+        ``messages_after`` only when it moves.
         """
         return self._db.generation("events")
+
+    @property
+    def rewrites(self) -> int:
+        """Committed transactions of this process that changed written events: a forget
+        redacts the value from the messages that stated it. Readers read again when it moves."""
+        return self._db.rewrites("events")
 
     def messages_after(self, seq: int, *, user_id: str) -> builtins.list[LoggedMessage]:
         """The user's dialogue messages logged after position ``seq`` (0: all), in log order."""

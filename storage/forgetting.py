@@ -3,9 +3,13 @@
 A forgotten fact takes with it what derives from the same source events: passages
 and recipes from those events that state its value, and mentions of the value in
 episodes and rolling summaries of those events (redacted), and the sentences of core blocks
-that state the value (cut). Tombstones keep the fact's fingerprint, its source event ids
-and a hash of each source message's text, so neither the same events nor a replay of the
-same words can create it again; the user stating it anew, in other words, can.
+that state the value (cut). The value is redacted from the text of the user's messages
+that state it too (what page-in and search return): the redacted message keeps the hashes
+of its earlier texts (``redacted_from``). Tombstones keep the fact's fingerprint, its
+source event ids and a hash of each source message's text (and of its earlier texts), so
+neither the same events nor a replay of the same words can create it again; a message
+logged later with the words of a redacted one is logged redacted (``redacted_turns``).
+The user stating it anew, in other words, can.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .events import MESSAGE_KINDS
 from .records import Fact
 
 FORGOTTEN = "[forgotten]"
+REDACTED_FROM = "redacted_from"  # a redacted message's earlier texts, hashed
 
 
 def content_hash(text: str) -> str:
@@ -35,10 +41,27 @@ def source_hashes(conn: Any, user_id: str, event_ids: Sequence[str]) -> list[str
     ).fetchall()
     hashes = []
     for (payload,) in rows:
-        content = json.loads(payload).get("content")
+        message = json.loads(payload)
+        content = message.get("content")
         if isinstance(content, str) and content.strip():
             hashes.append(content_hash(content))
+        hashes.extend(h for h in message.get(REDACTED_FROM, []) if isinstance(h, str))
     return hashes
+
+
+def redacted_turns(conn: Any, user_id: str) -> dict[str, str]:
+    """The hash of every earlier text of the user's redacted messages -> the redacted text."""
+    rows = conn.execute(
+        "SELECT payload FROM events WHERE user_id = ? AND list_contains(?, kind) "
+        f"AND json_exists(payload, '$.{REDACTED_FROM}')",
+        [user_id, list(MESSAGE_KINDS)],
+    ).fetchall()
+    found: dict[str, str] = {}
+    for (payload,) in rows:
+        message = json.loads(payload)
+        for earlier in message.get(REDACTED_FROM, []):
+            found[earlier] = str(message.get("content", ""))
+    return found
 
 
 def redact(text: str, values: Iterable[str]) -> str:
@@ -62,9 +85,11 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
         "episodes": [],
         "summaries": [],
         "core_blocks": [],
+        "turns": [],
     }
     if values:
         report["core_blocks"] = _cut_from_core_blocks(conn, user_id, values)
+        report["turns"] = _redact_turns(conn, user_id, values, sources)
     if not sources or not values:
         return report
     for passage_id, text in conn.execute(
@@ -118,6 +143,40 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
             )
             report["summaries"].append(session_id)
     return report
+
+
+def _redact_turns(conn: Any, user_id: str, values: set[str], sources: list[str]) -> list[str]:
+    """Redact the values from the user's messages: the source events, and any other message
+    stating a value of three characters or more. Each keeps its earlier texts' hashes."""
+    anywhere = sorted(v for v in values if len(v) >= 3)
+    likes = " OR ".join(["payload->>'$.content' ILIKE ? ESCAPE '\\'"] * len(anywhere))
+    likes = likes or "FALSE"
+    rows = conn.execute(
+        "SELECT id, payload FROM events WHERE user_id = ? AND list_contains(?, kind) "
+        f"AND (id IN (SELECT unnest(?)) OR {likes})",
+        [user_id, list(MESSAGE_KINDS), sources, *(f"%{_like(v)}%" for v in anywhere)],
+    ).fetchall()
+    redacted = []
+    for event_id, payload in rows:
+        message = json.loads(payload)
+        content = message.get("content")
+        if not isinstance(content, str):
+            continue
+        cleaned = redact(content, values if event_id in sources else anywhere)
+        if cleaned == content:
+            continue
+        message["content"] = cleaned
+        message[REDACTED_FROM] = [*message.get(REDACTED_FROM, []), content_hash(content)]
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE user_id = ? AND id = ?",
+            [json.dumps(message, ensure_ascii=False, default=str), user_id, event_id],
+        )
+        redacted.append(event_id)
+    return redacted
+
+
+def _like(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")

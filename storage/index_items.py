@@ -20,16 +20,31 @@ if TYPE_CHECKING:
 TURN_KINDS = ("user_message", "assistant_message")
 
 
-def memory_ids(db: Database, user_id: str) -> set[str]:
-    """The ids ``memory_items`` returns, read without building the items (~50 ms at 100k)."""
+def memory_revisions(db: Database, user_id: str) -> dict[str, str]:
+    """The ids ``memory_items`` returns, each with the md5 of its text (``text_revision``),
+    read without building the items."""
+    fact_text = "subject || ' ' || replace(predicate, '_', ' ') || ' ' || object"
+    turn_text = "coalesce(json_extract_string(payload, '$.content'), '')"
     rows = db.query(
-        f"SELECT id FROM facts WHERE user_id = ? AND {not_archived('facts')} "
-        f"UNION ALL SELECT id FROM passages WHERE user_id = ? AND {not_archived('passages')} "
-        f"UNION ALL SELECT id FROM episodes WHERE user_id = ? AND {not_archived('episodes')} "
-        "UNION ALL SELECT id FROM events WHERE user_id = ? AND list_contains(?, kind)",
+        f"SELECT id, md5({fact_text}) FROM facts WHERE user_id = ? AND {not_archived('facts')} "
+        "UNION ALL SELECT id, md5(text) FROM passages "
+        f"WHERE user_id = ? AND {not_archived('passages')} "
+        "UNION ALL SELECT id, md5(summary) FROM episodes "
+        f"WHERE user_id = ? AND {not_archived('episodes')} "
+        f"UNION ALL SELECT id, md5({turn_text}) FROM events "
+        "WHERE user_id = ? AND list_contains(?, kind)",
         [user_id, user_id, user_id, user_id, list(TURN_KINDS)],
     )
-    return {row[0] for row in rows}
+    return {row[0]: row[1] for row in rows}
+
+
+def memory_users(db: Database) -> list[str]:
+    """Every user who has records the index holds."""
+    rows = db.query(
+        "SELECT user_id FROM facts UNION SELECT user_id FROM passages "
+        "UNION SELECT user_id FROM episodes UNION SELECT user_id FROM events ORDER BY 1"
+    )
+    return [row[0] for row in rows]
 
 
 def memory_items(store: Store, user_id: str) -> list[IndexedText]:

@@ -5,7 +5,8 @@ text, time, session and meta for every hit (100k rows: 4 instead of 7.5 ms for B
 instead of 9 for vectors), and page-in runs both on every request. So searches fetch ids
 and scores, and the rest comes from here: one read of the user's rows on first use
 (~150 ms and ~25 MB per 100k rows), then kept current by the index's own writes, which
-are the only writes (one process owns a store).
+are the only writes (one process owns a store). Not thread-safe: ``VectorIndex``
+holds its lock around every call.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class IndexRows:
 
     def ids(self, table: str, user_id: str) -> set[str]:
         return self._rows(table, user_id).ids()
+
+    def texts(self, table: str, user_id: str) -> dict[str, str]:
+        """Each id's indexed text (what the index sync compares with the records)."""
+        return self._rows(table, user_id).column("text")
 
     def may_hold(self, table: str, user_id: str, ids: Sequence[str]) -> bool:
         """False only when a loaded copy shows none of these ids (no need to ask LanceDB)."""

@@ -20,6 +20,8 @@ from lancedb.query import FullTextOperator, MatchQuery
 from lancedb.table import AsyncTable
 from loguru import logger
 
+from .index_tables import looks_damaged
+
 MAX_QUERY_CHARS = 2_000
 
 Ranked = list[tuple[str, float]]  # (id, score), best first
@@ -62,6 +64,8 @@ def bm25_result(words: str, pending: Future[Ranked]) -> Ranked:
     try:
         return pending.result()
     except (ValueError, RuntimeError) as exc:
+        if looks_damaged(exc):
+            raise  # missing index files: the caller rebuilds, never a silent empty route
         # A query LanceDB cannot take finds nothing by words; the vector route still can.
         logger.warning("full-text query {!r} failed, no fts hits: {}", words[:80], exc)
         return []

@@ -8,6 +8,7 @@ as an event in the same transaction.
 from __future__ import annotations
 
 import tempfile
+import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -33,12 +34,14 @@ from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
 from .failures import os_problem, record_store_errors
-from .forgetting import cascade
+from .forgetting import REDACTED_FROM, cascade, content_hash, redacted_turns
+from .ids import new_id
 from .index_items import (
     episode_item,
     fact_item,
-    memory_ids,
     memory_items,
+    memory_revisions,
+    memory_users,
     passage_item,
     turn_item,
 )
@@ -106,6 +109,8 @@ class Store:
                 self._snapshots.start()
         self._embedder = embedder
         self._index: IndexSync | None = None
+        self._index_opening = threading.Lock()  # threads' first searches open one index
+        self._redacted_turns: dict[str, dict[str, str]] = {}  # per user, read on first use
         self.events = EventLog(self.db, self.clock)
         self.core = CoreBlocks(self.db, self.clock)
         self.facts = FactStore(self.db, self.clock)
@@ -182,17 +187,19 @@ class Store:
 
     @property
     def index(self) -> IndexSync:
-        if self._index is None:
-            from .indexing import IndexSource, IndexSync
-            from .vectors import VectorIndex
+        with self._index_opening:
+            if self._index is None:
+                from .indexing import IndexSource, IndexSync
+                from .vectors import VectorIndex
 
-            vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
-            source = IndexSource(
-                items=lambda user_id: memory_items(self, user_id),
-                ids=lambda user_id: memory_ids(self.db, user_id),
-            )
-            self._index = IndexSync(vectors, {MEMORY_TABLE: source})
-        return self._index
+                vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
+                source = IndexSource(
+                    items=lambda user_id: memory_items(self, user_id),
+                    revisions=lambda user_id: memory_revisions(self.db, user_id),
+                    users=lambda: memory_users(self.db),
+                )
+                self._index = IndexSync(vectors, {MEMORY_TABLE: source}, on_healed=self._healed)
+            return self._index
 
     def _queue(self, table: str, build: Any, record: Any) -> None:
         if self._index is not None:
@@ -356,6 +363,7 @@ class Store:
         """
         require_user(user_id)
         batch: list[dict[str, Any]] = []
+        redacted = self._redacted_turns_of(user_id)
         for turn in turns:
             role = turn.get("role")
             if role not in ("user", "assistant"):
@@ -367,8 +375,14 @@ class Store:
                     "trace_id": turn.get("trace_id"),
                     "session_id": turn.get("session_id"),
                     # Valid UTF-8 before the log and the index see it (lone surrogates).
-                    "payload": valid_utf8(
-                        {"content": str(turn.get("content", "")), **(turn.get("payload") or {})}
+                    "payload": _as_redacted(
+                        valid_utf8(
+                            {
+                                "content": str(turn.get("content", "")),
+                                **(turn.get("payload") or {}),
+                            }
+                        ),
+                        redacted,
                     ),
                 }
             )
@@ -377,6 +391,13 @@ class Store:
         for event in events:
             self._queue(MEMORY_TABLE, turn_item, event)
         return events
+
+    def _redacted_turns_of(self, user_id: str) -> dict[str, str]:
+        """What a forget made of the messages it redacted, by the hash of their words."""
+        if user_id not in self._redacted_turns:
+            with self.db.transaction() as conn:
+                self._redacted_turns[user_id] = redacted_turns(conn, user_id)
+        return self._redacted_turns[user_id]
 
     def log_write(
         self, conn: Any, *, user_id: str, trace_id: str, session_id: str | None, **payload: Any
@@ -495,23 +516,25 @@ class Store:
                     "deleted_recipes": derived.get("recipes", []),
                 },
             )
+        if derived.get("turns"):
+            self._redacted_turns.pop(user_id, None)  # read again with these
         if table:
             try:
                 self.index.forget(table, removed, user_id=user_id)
-                redacted = derived.get("episodes", [])
-                if redacted:  # re-index the redacted episodes
-                    self.index.forget(table, redacted, user_id=user_id)
-                    for episode_id in redacted:
-                        if self.archive.get(episode_id, user_id=user_id):
-                            continue  # archived: stays out of the index
-                        self._queue(
-                            MEMORY_TABLE,
-                            episode_item,
-                            self.episodes.get(episode_id, user_id=user_id),
-                        )
+                self._reindex_redacted(derived, user_id=user_id)
             except Exception as exc:  # the next reconcile removes them; never lose the forget
                 logger.warning("index cleanup after forget deferred: {}", exc)
         return {"id": record_id, "removed": removed}
+
+    def _reindex_redacted(self, derived: dict[str, list[str]], *, user_id: str) -> None:
+        """Queue the episodes and messages a forget redacted, with their new text (a crash
+        first leaves the next process's reconcile to see their revisions changed)."""
+        for episode_id in derived.get("episodes", []):
+            if not self.archive.get(episode_id, user_id=user_id):  # archived: stays out
+                episode = self.episodes.get(episode_id, user_id=user_id)
+                self._queue(MEMORY_TABLE, episode_item, episode)
+        for event in self.events.many(derived.get("turns", []), user_id=user_id):
+            self._queue(MEMORY_TABLE, turn_item, event)
 
     # -- the archive: prune what went unused, restore on request --
 
@@ -616,8 +639,7 @@ class Store:
         require_user(user_id)
         if not isinstance(query, str) or not query.strip():
             raise UserError("search query must be non-empty text")
-        self.index.sync(MEMORY_TABLE, user_id=user_id)
-        hits = self.index.index.search(
+        hits = self.index.search(
             MEMORY_TABLE, query, user_id=user_id, mode=mode, limit=limit * 2, kinds=list(kinds)
         )
         fact_ids = [h.id for h in hits if h.kind == "fact"]
@@ -635,8 +657,7 @@ class Store:
     ) -> RouteHits:
         """Sync the user's search index, then its vector, BM25 and exact hits in one round."""
         require_user(user_id)
-        self.index.sync(MEMORY_TABLE, user_id=user_id)
-        return self.index.index.routes(
+        return self.index.routes(
             MEMORY_TABLE,
             query,
             user_id=user_id,
@@ -648,17 +669,24 @@ class Store:
     def reindex(self, *, trace_id: str) -> dict[str, Any]:
         """Rebuild every user's search index from the records with the current embedder.
 
-        The old table is dropped unread, so an index of another embedding model goes
-        too; records are only read (archived ones stay out). One event per user.
+        A new table is built and swapped in when complete; the old one is then dropped
+        unread, so an index of another embedding model goes too. Records are only read
+        (archived ones stay out). One event per user.
         """
-        users = [
-            row[0]
-            for row in self.db.query(
-                "SELECT user_id FROM facts UNION SELECT user_id FROM passages "
-                "UNION SELECT user_id FROM episodes UNION SELECT user_id FROM events ORDER BY 1"
-            )
-        ]
-        counts = self.index.rebuild(MEMORY_TABLE, user_ids=users)
+        counts = self.index.rebuild(MEMORY_TABLE, user_ids=memory_users(self.db))
+        model = self.embedder.model_id
+        self._log_rebuilt(counts, trace_id=trace_id)
+        total = sum(counts.values())
+        logger.bind(trace_id=trace_id).info(
+            "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
+        )
+        return {"users": len(counts), "items": total, "model": model}
+
+    def _healed(self, counts: dict[str, int], damage: str) -> None:
+        """A search found the index damaged and rebuilt it: an event per user says so."""
+        self._log_rebuilt(counts, trace_id=new_id("trc"), damage=damage)
+
+    def _log_rebuilt(self, counts: dict[str, int], *, trace_id: str, **note: str) -> None:
         model = self.embedder.model_id
         with self.db.transaction() as conn:
             for user_id, items in counts.items():
@@ -667,13 +695,16 @@ class Store:
                     user_id=user_id,
                     kind="index_rebuilt",
                     trace_id=trace_id,
-                    payload={"items": items, "model": model},
+                    payload={"items": items, "model": model, **note},
                 )
-        total = sum(counts.values())
-        logger.bind(trace_id=trace_id).info(
-            "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
-        )
-        return {"users": len(counts), "items": total, "model": model}
+
+
+def _as_redacted(payload: dict[str, Any], redacted: dict[str, str]) -> dict[str, Any]:
+    """A message in the words of one a forget redacted is logged as that one now reads."""
+    content = payload["content"]
+    if not redacted or not content.strip() or (earlier := content_hash(content)) not in redacted:
+        return payload
+    return {**payload, "content": redacted[earlier], REDACTED_FROM: [earlier]}
 
 
 def _open_records(path: Path, *, read_only: bool) -> Database:

@@ -9,38 +9,41 @@ Each table records the embedding model that built it; adding or vector-searching
 another model is refused, since vectors of two models are not comparable. Hybrid search
 is our own reciprocal-rank fusion (RRF) of the vector and full-text routes.
 
-Index upkeep: the first add builds bitmap indices on user_id and kind, a btree on id
-and a native FTS index on text. Rows appended later are flat-scanned until ``optimize``
-folds them in, which runs by itself every ``REINDEX_AFTER_ROWS`` rows or
-``REINDEX_AFTER_ADDS`` appends. From ``ANN_MIN_ROWS`` rows on, the vector route uses
-an IVF_SQ index (cosine), rebuilt when the table has doubled since it was trained or
-when optimize has stacked more than ``MAX_ANN_SEGMENTS`` delta segments onto it.
+Upkeep of each table's indices is in ``lance_upkeep``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import lancedb
+# LanceDB's own log would print its warnings (a missing index file, with Rust source
+# locations) to stderr beside our one line; set before lancedb loads.
+os.environ.setdefault("LANCEDB_LOG", "error")
+
+import lancedb  # noqa: E402
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from lancedb.background_loop import LOOP
-from lancedb.index import FTS, Bitmap, BTree, IvfSq
-from lancedb.table import AsyncTable, Table
+from lancedb.table import Table
 from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 
+from . import lance_upkeep as upkeep
 from .clock import to_utc
 from .embedders import Embedder
 from .index_rows import IndexRows
+from .index_tables import TableNames, damage, short
 from .lance_queries import (
     Ranked,
     bm25_ids,
@@ -52,22 +55,15 @@ from .lance_queries import (
     user_filter,
     vector_ids,
 )
+from .lance_upkeep import TableState
 from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
 RRF_K = 60
-REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
-REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
-ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
-ROWS_PER_PARTITION = 1_500
-MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-_ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
 _MODEL_KEY = b"memvisor.embed_model"
 _COLUMNS = ["id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
 _TEXT_FIELDS = ("id", "user_id", "kind", "text", "session_id", "trace_id", "meta", "embed_model")
-# ICU segments Chinese/Japanese into words; on Latin text it splits like "simple".
-_FTS = FTS(base_tokenizer="icu", language="English", stem=True, remove_stop_words=True)
 
 
 @dataclass(frozen=True)
@@ -102,23 +98,12 @@ class RouteHits:
     exact: list[SearchHit] = field(default_factory=list)  # rows holding a needle
 
 
-@dataclass
-class _TableState:
-    table: Table
-    aio: AsyncTable  # the same table's async handle: queries skip per-call thread hops
-    indexed: bool = False  # user_id, id and FTS indices exist
-    ann_partitions: int = 0  # 0: no ANN index yet
-    model_checked: bool = False
-    pending_rows: int = 0
-    pending_adds: int = 0
-    # The users and kinds the table holds, or may hold: rows are noted before they are
-    # written and deletes never shrink these, so a filter is only left out if no row fails it.
-    users: set[str] = field(default_factory=set)
-    kinds: set[str] = field(default_factory=set)
-
-
 class VectorIndex:
-    """Texts and their embeddings in one LanceDB directory, one table per record kind."""
+    """Texts and their embeddings in one LanceDB directory, one table per record kind.
+
+    Thread-safe: opening, creating and writing tables, and this process's copy of their
+    rows, are serialised by one lock; queries run outside it.
+    """
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = Path(path)
@@ -128,70 +113,83 @@ class VectorIndex:
             self._db = lancedb.connect(self.path)
         except OSError as exc:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
-        self._tables: dict[str, _TableState] = {}
+        self._names = TableNames(self.path)
+        self._lock = threading.RLock()
+        self._tables: dict[str, TableState] = {}
         self._rows = IndexRows(self._read_rows)
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
         """Embed and store ``items``; an id this user already has is replaced."""
         user_id = require_user(user_id)
-        _check_table_name(table)
-        for item in items:
-            if item.user_id != user_id:
-                raise UserError(
-                    f"item {item.id!r} belongs to user {item.user_id!r}, not {user_id!r}: "
-                    "index each user's items under their own user_id"
-                )
-        batch = list({item.id: item for item in items}.values())  # last one of an id wins
+        batch = _batch(table, items, user_id)
         if not batch:
             return
-        state = self._state(table)
-        if state is not None:
-            self._check_model(table, state)
-        vectors = self.embedder.embed([item.text for item in batch])
-        if vectors.shape != (len(batch), self.embedder.dim):
-            raise StorageError(
-                f"embedder {self.embedder.model_id} returned shape {vectors.shape} "
-                f"for {len(batch)} texts (expected dim {self.embedder.dim})"
-            )
-        data = self._to_arrow(batch, vectors)
-        try:
-            if state is None:
-                handle = self._db.create_table(table, schema=data.schema)
-                state = _TableState(handle, _async_handle(handle), model_checked=True)
-                self._tables[table] = state
-            elif self._rows.may_hold(table, user_id, [item.id for item in batch]):
-                # a re-added id replaces its row; new ids (most adds) skip the look-up
-                self._delete_ids(state.table, [item.id for item in batch], user_id)
-            state.users.add(user_id)
-            state.kinds.update(item.kind for item in batch)
-            state.table.add(data)
-        except (OSError, RuntimeError, ValueError) as exc:
-            self._rows.forget(table, user_id)  # whatever reached the disk is read again
-            raise StorageError(f"cannot write to vector table {table!r}: {exc}") from exc
-        self._rows.added(table, user_id, data.select(_COLUMNS))
-        state.pending_rows += len(batch)
-        state.pending_adds += 1
-        if (
-            not state.indexed
-            or state.pending_rows >= REINDEX_AFTER_ROWS
-            or state.pending_adds >= REINDEX_AFTER_ADDS
-        ):
+        with self._lock:
+            state = self._state(table)
+            if state is not None:
+                self._check_model(table, state)
+        data = self._embed(batch)  # outside the lock: searches need not wait for it
+        ids = [item.id for item in batch]
+        with self._lock:
+            state = self._state(table)
+            # a re-added id replaces its row; new ids (most adds) skip the look-up
+            replacing = state is not None and self._rows.may_hold(table, user_id, ids)
             try:
-                self._optimize(state)
-            except (OSError, RuntimeError, ValueError) as exc:
-                # The rows are stored and flat-searchable; the next add tries again.
-                logger.warning("vector table {!r}: index upkeep failed: {}", table, exc)
+                state = self._write(table, self._names.current(table), state, data, replacing)
+            except StorageError:
+                self._rows.forget(table, user_id)  # whatever reached the disk is read again
+                raise
+            self._tables[table] = state
+            self._rows.added(table, user_id, data.select(_COLUMNS))
+            upkeep.after_add(table, state, len(batch))
+
+    def replace(self, table: str, batches: Iterable[tuple[str, Sequence[IndexedText]]]) -> None:
+        """Build ``table`` anew from ``batches`` (user, items) under a fresh name, and swap
+        it in only when complete: a failure on the way leaves the old table in use."""
+        _check_table_name(table)
+        # Unlocked while it builds: the new table is this call's alone, and ``batches``
+        # may read the records (a writer holding the database's lock may wait on ours).
+        name = self._names.fresh(table)
+        state: TableState | None = None
+        try:
+            for user_id, items in batches:
+                batch = _batch(table, items, require_user(user_id))
+                if batch:
+                    state = self._write(table, name, state, self._embed(batch), False)
+            if state is not None:
+                with _lance(table, "index"):
+                    upkeep.optimize(state)
+        except BaseException:
+            self._drop_quietly(name)
+            raise
+        with self._lock:
+            old = self._names.current(table)
+            try:
+                self._names.swap(table, name if state is not None else None)
+            except OSError as exc:
+                self._drop_quietly(name)
+                message = f"cannot swap in the rebuilt vector table {table!r}: {exc}"
+                raise StorageError(message) from exc
+            self._tables.pop(table, None)
+            self._rows.forget(table)
+            if state is not None:
+                self._tables[table] = state
+            # the old table, and any a crash or a failed drop left behind
+            for stale in {old, table, *self._builds_of(table)} - {name}:
+                self._drop_quietly(stale)
 
     def delete(self, table: str, ids: Sequence[str], *, user_id: str) -> int:
         """Remove this user's rows with these ids; rows of other users are never touched."""
         user_id = require_user(user_id)
-        state = self._state(table)
-        if state is None or not ids:
-            return 0
-        try:
-            return self._delete_ids(state.table, list(ids), user_id)
-        finally:
-            self._rows.deleted(table, user_id, ids)
+        with self._lock:
+            state = self._state(table)
+            if state is None or not ids:
+                return 0
+            try:
+                with _lance(table, "delete from"):
+                    return self._delete_ids(state.table, list(ids), user_id)
+            finally:
+                self._rows.deleted(table, user_id, ids)
 
     def drop(self, table: str) -> None:
         """Delete the whole table, every user's rows, unread (a missing one is fine).
@@ -199,20 +197,21 @@ class VectorIndex:
         Its model is never checked: this is how an index of another model goes away.
         """
         _check_table_name(table)
-        self._tables.pop(table, None)
-        self._rows.forget(table)
-        try:
-            self._db.drop_table(table)
-        except (OSError, RuntimeError, ValueError) as exc:
-            if isinstance(exc, ValueError) and "not found" in str(exc).lower():
-                return
-            raise StorageError(f"cannot drop vector table {table!r}: {exc}") from exc
+        with self._lock:
+            self._tables.pop(table, None)
+            self._rows.forget(table)
+            name = self._names.current(table)
+            self._drop_table(name)
+            if name != table:
+                self._names.swap(table, None)
 
     def optimize(self, table: str) -> None:
         """Compact the table and fold appended rows into its indices."""
-        state = self._state(table)
-        if state is not None:
-            self._optimize(state)
+        with self._lock:
+            state = self._state(table)
+            if state is not None:
+                with _lance(table, "optimize"):
+                    upkeep.optimize(state)
 
     def search(
         self,
@@ -269,12 +268,13 @@ class VectorIndex:
         """
         user_id = require_user(user_id)
         kinds = [kinds] if isinstance(kinds, str) else kinds
-        state = self._state(table)
-        if state is None or limit < 1 or (kinds is not None and not kinds):
-            return RouteHits([], [])
-        if user_id not in state.users:
-            return RouteHits([], [])
-        where = search_filter(state.users, state.kinds, user_id, kinds)
+        with self._lock:
+            state = self._state(table)
+            if state is None or limit < 1 or (kinds is not None and not kinds):
+                return RouteHits([], [])
+            if user_id not in state.users:
+                return RouteHits([], [])
+            where = search_filter(state.users, state.kinds, user_id, kinds)
         text = fts_words(query) if fts else ""
         needle_words = {needle: fts_words(needle) for needle in dict.fromkeys(needles)}
         pending = {  # "" is the query itself
@@ -291,14 +291,16 @@ class VectorIndex:
                 self._check_model(table, state)
                 query_vec = self._query_vector(query, query_vector)
                 if query_vec is not None:
-                    by_vector = LOOP.run(
-                        vector_ids(
-                            state.aio, query_vec, where, limit, partitions=state.ann_partitions
-                        )
+                    found = vector_ids(
+                        state.aio, query_vec, where, limit, partitions=state.ann_partitions
                     )
+                    with _lance(table, "search"):
+                        by_vector = LOOP.run(found)
         finally:
-            by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
-        return self._hits(table, user_id, by_vector, by_words)
+            with _lance(table, "search"):
+                by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
+        with self._lock, _lance(table, "read"):
+            return self._hits(table, user_id, by_vector, by_words)
 
     def _hits(
         self,
@@ -331,30 +333,45 @@ class VectorIndex:
         if state is None:
             return pa.table({name: pa.array([], pa.string()) for name in _COLUMNS})
         query = state.table.search().where(user_filter(user_id)).select(_COLUMNS)
-        return query.limit(None).to_arrow()
+        with _lance(table, "read"):
+            return query.limit(None).to_arrow()
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""
         user_id = require_user(user_id)
-        state = self._state(table)
+        with self._lock:
+            state = self._state(table)
         if state is None:
             return []
         query = state.table.search().where(user_filter(user_id)).select(_COLUMNS).limit(None)
-        rows = query.to_arrow().to_pylist()
+        with _lance(table, "read"):
+            rows = query.to_arrow().to_pylist()
         out = [IndexedText(user_id=user_id, **_fields(row)) for row in rows]
         return sorted(out, key=lambda item: (item.ts, item.id))
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
         """This user's ids, from the in-memory copy (read now if it was not yet)."""
         user_id = require_user(user_id)
-        if self._state(table) is None:
-            return set()
-        return self._rows.ids(table, user_id)
+        with self._lock:
+            return set() if self._state(table) is None else self._rows.ids(table, user_id)
+
+    def revisions(self, table: str, *, user_id: str) -> dict[str, str]:
+        """This user's ids and the ``text_revision`` of the text each row holds."""
+        user_id = require_user(user_id)
+        with self._lock:
+            if self._state(table) is None:
+                return {}
+            texts = self._rows.texts(table, user_id)
+        return {row_id: text_revision(text) for row_id, text in texts.items()}
 
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)
-        state = self._state(table)
-        return 0 if state is None else state.table.count_rows(user_filter(user_id))
+        with self._lock:
+            state = self._state(table)
+        if state is None:
+            return 0
+        with _lance(table, "count"):
+            return state.table.count_rows(user_filter(user_id))
 
     # --- routes -----------------------------------------------------------------------
 
@@ -370,35 +387,72 @@ class VectorIndex:
 
     # --- tables and indices -----------------------------------------------------------
 
-    def _state(self, table: str) -> _TableState | None:
+    def _state(self, table: str) -> TableState | None:
+        """The open table (opened now if it was not); the caller holds the lock."""
         _check_table_name(table)
         state = self._tables.get(table)
         if state is not None:
             return state
         try:
-            handle = self._db.open_table(table)
+            handle = self._db.open_table(self._names.current(table))
         except ValueError as exc:
             if "not found" in str(exc).lower():
                 return None
             raise StorageError(f"cannot open vector table {table!r}: {exc}") from exc
-        state = _TableState(handle, _async_handle(handle))
-        present = handle.search().select(["user_id", "kind"]).limit(None).to_arrow()
-        state.users = set(pc.unique(present.column("user_id")).to_pylist())
-        state.kinds = set(pc.unique(present.column("kind")).to_pylist())
-        indices = {ix.name: ix for ix in handle.list_indices()}
-        state.indexed = {"user_id_idx", "id_idx", "kind_idx", "text_idx"} <= set(indices)
-        for name in indices:
-            if match := _ANN_NAME.match(name):
-                state.ann_partitions = int(match.group(1))
-        if "text_idx" in indices:
-            stats = handle.index_stats("text_idx")
-            state.pending_rows = stats.num_unindexed_rows if stats else 0
+        except (OSError, RuntimeError) as exc:
+            raise damage(table, exc) or StorageError(
+                f"cannot open vector table {table!r}: {short(exc)}"
+            ) from exc
+        with _lance(table, "open"):
+            state = upkeep.opened(handle)
         self._tables[table] = state
-        if not state.indexed and handle.count_rows():  # a crash between create and indexing
-            self._optimize(state)
         return state
 
-    def _check_model(self, table: str, state: _TableState) -> None:
+    def _embed(self, batch: list[IndexedText]) -> pa.Table:
+        vectors = self.embedder.embed([item.text for item in batch])
+        if vectors.shape != (len(batch), self.embedder.dim):
+            raise StorageError(
+                f"embedder {self.embedder.model_id} returned shape {vectors.shape} "
+                f"for {len(batch)} texts (expected dim {self.embedder.dim})"
+            )
+        return self._to_arrow(batch, vectors)
+
+    def _write(
+        self, table: str, name: str, state: TableState | None, data: pa.Table, replacing: bool
+    ) -> TableState:
+        """Append ``data`` (one user's rows) to LanceDB table ``name``, created if absent."""
+        user_id = data.column("user_id")[0].as_py()
+        with _lance(table, "write to"):
+            if state is None:
+                handle = self._db.create_table(name, schema=data.schema)
+                state = TableState(handle, upkeep.async_handle(handle), model_checked=True)
+            elif replacing:
+                self._delete_ids(state.table, data.column("id").to_pylist(), user_id)
+            state.users.add(user_id)
+            state.kinds.update(data.column("kind").to_pylist())
+            state.table.add(data)
+        return state
+
+    def _builds_of(self, table: str) -> list[str]:
+        """LanceDB tables a rebuild of ``table`` wrote (one may be left by a crash)."""
+        names = [path.name.removesuffix(".lance") for path in self.path.glob("*.lance")]
+        return [name for name in names if self._names.is_build_of(name, table)]
+
+    def _drop_table(self, name: str) -> None:
+        try:
+            self._db.drop_table(name)
+        except (OSError, RuntimeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "not found" in str(exc).lower():
+                return
+            raise StorageError(f"cannot drop vector table {name!r}: {short(exc)}") from exc
+
+    def _drop_quietly(self, name: str) -> None:
+        try:
+            self._drop_table(name)
+        except StorageError as exc:  # only disk space is lost; the next rebuild tries again
+            logger.warning("search index: {}", exc)
+
+    def _check_model(self, table: str, state: TableState) -> None:
         if state.model_checked:
             return
         built_with = (state.table.schema.metadata or {}).get(_MODEL_KEY, b"").decode()
@@ -409,46 +463,6 @@ class VectorIndex:
                 "(or use the embedder it was built with)"
             )
         state.model_checked = True
-
-    def _optimize(self, state: _TableState) -> None:
-        table = state.table
-        if not state.indexed:
-            table.create_index("user_id", config=Bitmap(), replace=True, name="user_id_idx")
-            table.create_index("id", config=BTree(), replace=True, name="id_idx")
-            # Page-in filters by kind: without an index the prefilter scans the column
-            # (p50 14.7 -> 10.2 ms for a vector query at 100k rows).
-            table.create_index("kind", config=Bitmap(), replace=True, name="kind_idx")
-            table.create_index("text", config=_FTS, replace=True, name="text_idx")
-            state.indexed = True
-        else:
-            table.optimize(cleanup_older_than=timedelta(hours=1))
-        rows = table.count_rows()
-        if rows >= ANN_MIN_ROWS:
-            wanted = max(8, rows // ROWS_PER_PARTITION)
-            if (
-                wanted >= 2 * max(state.ann_partitions, 4)
-                or self._ann_segments(state) > MAX_ANN_SEGMENTS
-            ):
-                self._build_ann(state, wanted)
-        state.pending_rows = state.pending_adds = 0
-
-    def _ann_segments(self, state: _TableState) -> int:
-        # Every optimize appends a delta segment to the vector index and queries pay
-        # for each one (~0.3 ms at 100k rows); LanceDB cannot merge them, a rebuild can.
-        if not state.ann_partitions:
-            return 0
-        stats = state.table.index_stats(f"vector_ivfsq_p{state.ann_partitions}")
-        return int(stats.num_indices or 0) if stats else 0
-
-    def _build_ann(self, state: _TableState, partitions: int) -> None:
-        name = f"vector_ivfsq_p{partitions}"  # the name records the partition count
-        config = IvfSq(distance_type="cosine", num_partitions=partitions)
-        state.table.create_index("vector", config=config, replace=True, name=name)
-        for index in state.table.list_indices():
-            if index.columns == ["vector"] and index.name != name:
-                state.table.drop_index(index.name)  # the one trained on a smaller table
-        state.ann_partitions = partitions
-        logger.info("built IVF_SQ vector index ({} partitions)", partitions)
 
     def _to_arrow(self, batch: list[IndexedText], vectors: np.ndarray) -> pa.Table:
         dim = vectors.shape[1]
@@ -473,16 +487,6 @@ class VectorIndex:
                 table.delete(where)
                 deleted += matched
         return deleted
-
-
-def _async_handle(handle: Table) -> AsyncTable:
-    aio = getattr(handle, "_table", None)
-    if not isinstance(aio, AsyncTable):
-        raise StorageError(
-            f"lancedb {lancedb.__version__} has no async handle on its tables; "
-            "install the lancedb version pyproject.toml names (pip install -e .)"
-        )
-    return aio
 
 
 def _schema(dim: int, model_id: str) -> pa.Schema:
@@ -527,3 +531,32 @@ def _fuse(routes: list[list[SearchHit]], limit: int) -> list[SearchHit]:
             first.setdefault(hit.id, hit)
     ranked = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
     return [replace(first[i], score=scores[i], route="hybrid") for i in ranked]
+
+
+def text_revision(text: str) -> str:
+    """What the index sync compares, besides ids: the md5 of the indexed text (DuckDB's
+    ``md5`` computes the same from the records)."""
+    return hashlib.md5(text.encode("utf-8")).hexdigest()
+
+
+def _batch(table: str, items: Sequence[IndexedText], user_id: str) -> list[IndexedText]:
+    """The items to write, the last one of an id winning; each must be this user's."""
+    _check_table_name(table)
+    for item in items:
+        if item.user_id != user_id:
+            raise UserError(
+                f"item {item.id!r} belongs to user {item.user_id!r}, not {user_id!r}: "
+                "index each user's items under their own user_id"
+            )
+    return list({item.id: item for item in items}.values())
+
+
+@contextmanager
+def _lance(table: str, doing: str) -> Iterator[None]:
+    """LanceDB's errors as ours: damaged files as ``IndexDamaged``, others ``StorageError``."""
+    try:
+        yield
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise damage(table, exc) or StorageError(
+            f"cannot {doing} vector table {table!r}: {short(exc)}"
+        ) from exc

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memvisor.evals.replay import replay
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.events import MESSAGE_KINDS as TURN_KINDS
+from memvisor.storage.forgetting import content_hash
 
 TRANSCRIPT = [
     {
@@ -251,3 +254,102 @@ def test_forget_cuts_the_sentence_that_states_it_from_core_blocks(store: Store) 
     after = store.core.get("human", user_id="u")
     assert "Jonas" not in after.value and "Name: Maya." in after.value and "Oslo" in after.value
     assert after.version == before.version + 1
+
+
+def test_cli_forget_takes_the_value_out_of_the_turns_that_stated_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock
+) -> None:
+    from tests.cli_helpers import run_cli
+
+    data = tmp_path / "data"
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        said = store.log_turn(
+            user_id="maya", role="user", content="My partner is Jonas.", session_id="s1"
+        )
+        echo = store.log_turn(
+            user_id="maya", role="assistant", content="Noted: Jonas.", session_id="s1"
+        )
+        later = store.log_turn(
+            user_id="maya", role="user", content="Jonas and I cook on Fridays.", session_id="s2"
+        )
+        store.log_turn(user_id="maya", role="user", content="I like rain.", session_id="s2")
+        store.log_turn(user_id="other", role="user", content="Jonas is my brother.")
+        fact = store.remember_fact(
+            user_id="maya", subject="Maya", predicate="has_partner", object="Jonas",
+            trace_id="t", source_event_ids=[said.id],
+        ).fact  # fmt: skip
+        assert fact is not None
+        assert store.search("Jonas", user_id="maya", kinds=("turn",))  # indexed: then forgotten
+
+    def cli(*args: str, user: str = "maya") -> Any:
+        return run_cli(capsys, "memory", *args, "--data-dir", str(data), "--user", user)
+
+    forgot = cli("forget", fact.id)
+    assert forgot.code == 0 and forgot.err == "", forgot.err
+    for mode in ("ranked", "hybrid", "fts"):
+        searched = cli("search", "Jonas", "--mode", mode, "--json")
+        assert searched.code == 0, searched.err
+        assert "Jonas" not in json.dumps(searched.json()["hits"])
+    partner = cli("search", "partner", "--kind", "turn", "--mode", "fts", "--json")
+    assert "My partner is [forgotten]." in partner.out
+    others = cli("search", "Jonas", "--json", user="other")
+    assert "Jonas is my brother." in others.out  # another user's words are untouched
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        turns = {e.id: e.payload for e in store.events.list(user_id="maya", kinds=TURN_KINDS)}
+        assert [turns[i]["content"] for i in (said.id, echo.id, later.id)] == [
+            "My partner is [forgotten].",
+            "Noted: [forgotten].",
+            "[forgotten] and I cook on Fridays.",
+        ]
+        assert turns[said.id]["redacted_from"] == [content_hash("My partner is Jonas.")]
+        [forget] = store.events.list(user_id="maya", kinds=["memory_forget"])
+        assert sorted(forget.payload["redacted"]["turns"]) == sorted([said.id, echo.id, later.id])
+        assert "Jonas" not in json.dumps(forget.payload)
+        # what page-in shows as a neighbouring turn is redacted too
+        assert "Jonas" not in json.dumps([e.payload for e in store.events.list(user_id="maya")])
+
+
+def test_a_forgotten_value_stays_out_of_turns_after_a_replay(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.jsonl", TRANSCRIPT)
+    data = tmp_path / "store"
+    replay(path, data_dir=data, embedder="hash")
+    every_kind = ("fact", "passage", "turn", "episode")
+    with Store.open(data, embedder="hash") as store:
+        assert any("Nordea" in h.text for h in store.search("Nordea", user_id="maya"))
+        [bank] = [f for f in store.facts.list(user_id="maya") if f.predicate == "bank"]
+        store.forget(bank.id, user_id="maya", trace_id="trc_forget")
+        hits = store.search("Nordea bank", user_id="maya", kinds=every_kind)
+        assert hits and not any("Nordea" in h.text for h in hits)
+    # The same words again: logged as the forget left them, so no turn states it again.
+    again = replay(path, data_dir=data, embedder="hash", reuse_store=True)
+    assert again.metrics()["turns"] == 2
+    with Store.open(data, embedder="hash") as store:
+        hits = store.search("Nordea bank", user_id="maya", kinds=("fact", "turn"))
+        assert hits and not any("Nordea" in h.text for h in hits)
+        assert not any(f.object == "Nordea" for f in store.facts.list(user_id="maya"))
+        said = [
+            e.payload["content"]
+            for e in store.events.list(user_id="maya", kinds=["user_message"])
+            if "account ends in 4471" in e.payload["content"]
+        ]
+        assert said == ["My bank is [forgotten], account ends in 4471."] * 2
+
+
+def test_neighbouring_turns_read_before_a_forget_are_read_again(store: Store) -> None:
+    from memvisor.paging.turn_order import turn_order_for
+
+    said = store.log_turn(user_id="u", role="user", content="My partner is Jonas.", session_id="s")
+    answer = store.log_turn(user_id="u", role="assistant", content="Hi Jonas!", session_id="s")
+    order = turn_order_for(store)
+    assert [m.text for m in order.neighbours([answer.id], user_id="u")[answer.id]] == [
+        "My partner is Jonas."
+    ]
+    fact = store.remember_fact(
+        user_id="u", subject="u", predicate="has_partner", object="Jonas", trace_id="t",
+        source_event_ids=[said.id],
+    ).fact  # fmt: skip
+    assert fact is not None
+    store.forget(fact.id, user_id="u", trace_id="t")
+    assert [m.text for m in order.neighbours([said.id], user_id="u")[said.id]] == [
+        "Hi [forgotten]!"
+    ]

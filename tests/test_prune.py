@@ -388,9 +388,10 @@ def test_stating_an_archived_fact_again_restores_it(tmp_path) -> None:
 def test_index_ids_read_by_sql_match_the_items_built_from_records(
     store: Store, clock: ManualClock
 ) -> None:
-    """Reconcile trusts memory_ids to say what the index must hold; an id it left out
-    would be deleted from the index as stale."""
-    from memvisor.storage.index_items import memory_ids, memory_items
+    """Reconcile trusts memory_revisions to say what the index must hold; an id it left out
+    would be deleted from the index as stale, a revision unlike the text re-indexed."""
+    from memvisor.storage.index_items import memory_items, memory_revisions
+    from memvisor.storage.vectors import text_revision
 
     ids = seed(store, clock)
     episode(store, "another user's garden", user="other")
@@ -401,6 +402,7 @@ def test_index_ids_read_by_sql_match_the_items_built_from_records(
     archived = store.archive.ids(user_id=U)
     assert {ids["psg"], ids["eps"]} & archived  # a passage or episode is hidden
     for user in (U, "other"):
-        built = {item.id for item in memory_items(store, user)}
-        assert memory_ids(store.db, user) == built
+        items = memory_items(store, user)
+        built = {item.id for item in items}
+        assert memory_revisions(store.db, user) == {i.id: text_revision(i.text) for i in items}
         assert not built & store.archive.ids(user_id=user)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memvisor.errors import StorageError, UserError
-from memvisor.storage import vectors
+from memvisor.storage import lance_upkeep, vectors
 from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.lance_queries import search_filter
 from memvisor.storage.vectors import IndexedText, VectorIndex
@@ -256,7 +256,7 @@ def test_rows_added_after_the_index_build_are_found(filled: VectorIndex, tmp_pat
 def test_optimize_runs_by_itself_after_many_appends(
     index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "REINDEX_AFTER_ADDS", 3)
+    monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 3)
     for n in range(4):  # the first add builds the indices, three more trigger optimize
         index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
     stats = lancedb.connect(tmp_path / "vectors").open_table("turns").index_stats("text_idx")
@@ -267,8 +267,8 @@ def test_optimize_runs_by_itself_after_many_appends(
 def test_ann_index_is_built_and_retrained_as_the_table_grows(
     index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 300)
-    monkeypatch.setattr(vectors, "ROWS_PER_PARTITION", 25)
+    monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 25)
     words = ["coffee", "tea", "order", "flight", "meeting", "berlin", "paris", "invoice"]
     for user in ("alice", "bob"):
         rows = [

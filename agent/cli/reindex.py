@@ -26,8 +26,9 @@ def reindex_cmd(
     """Rebuild the search index of ALL users from their records (after changing the model).
 
     The index is shared, so every user's rows are rebuilt whatever --user says. Records
-    are only read; archived ones stay out. Later commands must use the same embedder
-    (set MEMVISOR_EMBEDDER to it).
+    are only read; archived ones stay out. The new index is swapped in only when complete:
+    a failure leaves the old one. Later commands must use the same embedder (set
+    MEMVISOR_EMBEDDER to it). A damaged index needs no command: a search rebuilds it.
     """
     inv = invocation(data_dir, user, as_json)
     with open_store(inv, embedder=embedder) as store:

@@ -1,0 +1,304 @@
+"""The search index heals itself: failed writes retry, damage is rebuilt, threads serialise,
+changed texts are re-indexed (issue 19, "The index heals itself; nothing acknowledged hides")."""
+
+from __future__ import annotations
+
+import glob
+import json
+import shutil
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lancedb.table import LanceTable
+
+from memvisor.errors import StorageError
+from memvisor.storage import ManualClock, Store
+from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.index_tables import POINTER_FILE
+from memvisor.storage.indexing import IndexSync
+from memvisor.storage.store import MEMORY_TABLE
+from memvisor.storage.vectors import IndexedText, VectorIndex
+from tests.cli_helpers import run_cli
+
+
+def found(store: Store, query: str, user: str = "alice") -> set[str]:
+    """Ids of the BM25 hits (the vector route returns every row of a small table)."""
+    hits = store.search(query, user_id=user, kinds=("passage", "episode", "turn"), mode="fts")
+    return {h.id for h in hits}
+
+
+def failing_lance_add(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """LanceDB appends fail (a full disk) until the returned function is called."""
+    real = LanceTable.add
+
+    def full_disk(self: LanceTable, *args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(LanceTable, "add", full_disk)
+    return lambda: monkeypatch.setattr(LanceTable, "add", real)
+
+
+# --- 1. pending index work survives a failed write ---------------------------------------
+
+
+def test_a_record_whose_index_write_failed_is_found_once_the_index_works(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    clear = failing_lance_add(monkeypatch)
+    walnut = store.insert_passage(user_id="alice", text="A walnut desk lamp", trace_id="t").id
+    assert store.passages.get(walnut, user_id="alice")  # acknowledged by DuckDB
+    assert walnut not in found(store, "walnut desk lamp")  # the index cannot take it yet
+    oak = store.insert_passage(user_id="alice", text="An oak desk lamp", trace_id="t").id
+    assert oak not in found(store, "oak desk lamp")  # queued behind the first, both kept
+    clear()
+    for _ in range(3):  # the same process, no restart
+        assert {walnut, oak} <= found(store, "desk lamp")
+    assert found(store, "teak bookshelf") == {first}
+
+
+def test_a_failed_index_delete_is_redone_from_the_records(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    passage = store.insert_passage(user_id="alice", text="Gate code 4417", trace_id="t").id
+    assert found(store, "gate code") == {passage}
+    real = VectorIndex.delete
+    monkeypatch.setattr(VectorIndex, "delete", lambda *a, **k: (_ for _ in ()).throw(OSError()))
+    store.forget(passage, user_id="alice", trace_id="t")  # committed; index cleanup failed
+    monkeypatch.setattr(VectorIndex, "delete", real)
+    assert found(store, "gate code") == set()  # the next sync reconciles with the records
+
+
+# --- 3. threads ---------------------------------------------------------------------------
+
+
+def test_eight_threads_writing_and_searching_a_fresh_store(store: Store) -> None:
+    words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "garnet", "harbor"]
+    start = threading.Barrier(len(words))
+    errors: list[BaseException] = []
+    ids: dict[str, str] = {}
+
+    def work(word: str) -> None:
+        try:
+            start.wait()
+            user = f"user{words.index(word) % 2}"
+            ids[word] = store.insert_passage(user_id=user, text=f"{word} notes", trace_id="t").id
+            store.search(word, user_id=user)
+            ids[word] = store.insert_passage(user_id=user, text=f"{word} plans", trace_id="t").id
+            store.search(word, user_id=user)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(word,)) for word in words]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for n, word in enumerate(words):  # every record found in the same process
+        assert ids[word] in found(store, f"{word} plans", user=f"user{n % 2}")
+
+
+def test_eight_threads_adding_to_one_new_table(tmp_path: Path, clock: ManualClock) -> None:
+    index = VectorIndex(tmp_path / "vectors", HashEmbedder())
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def add(n: int) -> None:
+        try:
+            start.wait()
+            for k in range(5):
+                item = IndexedText(
+                    id=f"p{n}_{k}", user_id="alice", text=f"note {n} {k}", kind="passage",
+                    ts=clock.now(),
+                )  # fmt: skip
+                index.add("memory", [item], user_id="alice")
+                index.search("memory", f"note {n}", user_id="alice")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    expected = {f"p{n}_{k}" for n in range(8) for k in range(5)}
+    assert index.ids("memory", user_id="alice") == expected
+    reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())
+    assert reopened.ids("memory", user_id="alice") == expected
+
+
+# --- 4. a text changed in the records is re-indexed ----------------------------------------
+
+
+def test_a_redaction_committed_before_a_crash_is_indexed_on_the_next_open(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "data"
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        event = store.log_turn(user_id="u", role="user", content="hint Rosebud", session_id="s")
+        fact = store.remember_fact(
+            user_id="u", subject="u", predicate="pin_hint", object="Rosebud", trace_id="t",
+            source_event_ids=[event.id],
+        ).fact  # fmt: skip
+        assert fact is not None
+        episode = store.episodes.build(
+            user_id="u", session_id="s", start_ts=event.ts,
+            end_ts=event.ts + timedelta(minutes=1), summary="The PIN hint is Rosebud",
+            entities=[], source_event_ids=[event.id], trace_id="t",
+        )  # fmt: skip
+        store.save_episode(episode)
+        assert episode.id in found(store, "PIN hint Rosebud", user="u")
+        # The forget commits; the process dies before the index hears of it.
+        monkeypatch.setattr(IndexSync, "forget", lambda *a, **k: None)
+        monkeypatch.setattr(IndexSync, "queue", lambda *a, **k: None)
+        store.forget(fact.id, user_id="u", trace_id="t")
+    monkeypatch.undo()
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        hits = store.search("PIN hint Rosebud", user_id="u", kinds=("episode", "fact", "turn"))
+        assert {(h.id, h.text) for h in hits} == {
+            (episode.id, "The PIN hint is [forgotten]"),
+            (event.id, "hint [forgotten]"),
+        }
+
+
+def test_a_reconcile_of_an_index_in_step_writes_nothing(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The revisions read by SQL match the indexed texts: nothing is re-indexed for nothing."""
+    data = tmp_path / "data"
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        store.log_turn(user_id="u", role="user", content='Zoë said "héllo" \\ ✓ 中文')
+        store.remember_fact(
+            user_id="u", subject="Zoë", predicate="lives_in", object="Århus", trace_id="t"
+        )
+        store.insert_passage(user_id="u", text="Ünïcode ✓ passage", trace_id="t")
+        assert store.search("Zoë", user_id="u")
+    added: list[int] = []
+    real = VectorIndex.add
+
+    def counting(self: VectorIndex, table: str, items: Any, **kw: Any) -> None:
+        added.append(len(items))
+        real(self, table, items, **kw)
+
+    monkeypatch.setattr(VectorIndex, "add", counting)
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert store.search("Zoë", user_id="u")
+    assert added == []
+
+
+# --- 2. reindex swaps a complete table in; damage is rebuilt --------------------------------
+
+
+def seeded(tmp_path: Path, clock: ManualClock) -> tuple[Path, dict[str, str]]:
+    data = tmp_path / "data"
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        desk = store.insert_passage(user_id="alice", text="Walnut desk order", trace_id="t")
+        tea = store.insert_passage(user_id="bob", text="Bob likes oolong tea", trace_id="t")
+        ids = {"desk": desk.id, "tea": tea.id}
+        for n in range(30):
+            store.log_turn(user_id="alice", role="user", content=f"filler turn {n}")
+        assert found(store, "walnut desk") == {ids["desk"]}
+        store.index.index.optimize(MEMORY_TABLE)  # more fragments and index files
+    return data, ids
+
+
+def test_a_reindex_failing_halfway_leaves_the_old_index_working(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, ids = seeded(tmp_path, clock)
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert found(store, "walnut desk") == {ids["desk"]}
+        real = LanceTable.add
+        calls = []
+
+        def fails_second(self: LanceTable, *args: Any, **kwargs: Any) -> Any:
+            calls.append(1)
+            if len(calls) == 2:  # alice's rows written, bob's refused
+                raise OSError(28, "No space left on device")
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(LanceTable, "add", fails_second)
+        with pytest.raises(StorageError, match="No space left"):
+            store.reindex(trace_id="t")
+        monkeypatch.setattr(LanceTable, "add", real)
+        assert found(store, "walnut desk") == {ids["desk"]}
+        assert found(store, "oolong tea", user="bob") == {ids["tea"]}
+        assert sorted(p.name for p in (data / "vectors").glob("*.lance")) == ["memory.lance"]
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert found(store, "oolong tea", user="bob") == {ids["tea"]}
+        assert store.reindex(trace_id="t")["items"] == 32
+        [table] = [p.name for p in (data / "vectors").glob("*.lance")]
+        pointer = json.loads((data / "vectors" / POINTER_FILE).read_text())
+        assert table != "memory.lance" and pointer == {MEMORY_TABLE: table[: -len(".lance")]}
+        assert found(store, "walnut desk") == {ids["desk"]}
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert found(store, "oolong tea", user="bob") == {ids["tea"]}
+
+
+def _delete_a_fragment(table: Path) -> None:
+    fragments = sorted(glob.glob(str(table / "data" / "*.lance")))
+    assert fragments
+    Path(fragments[0]).unlink()
+
+
+def _garbage_manifests(table: Path) -> None:
+    for manifest in glob.glob(str(table / "_versions" / "*.manifest")):
+        Path(manifest).write_bytes(b"not a manifest" * 4)
+
+
+def _delete_indices(table: Path) -> None:
+    assert (table / "_indices").is_dir()
+    shutil.rmtree(table / "_indices")
+
+
+DAMAGES = {
+    "missing fragment": _delete_a_fragment,
+    "garbage manifest": _garbage_manifests,
+    "deleted indices": _delete_indices,
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_index_is_rebuilt_with_one_line(
+    damage: str, tmp_path: Path, clock: ManualClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, ids = seeded(tmp_path, clock)
+    DAMAGES[damage](data / "vectors" / "memory.lance")
+
+    result = run_cli(
+        capsys, "memory", "search", "walnut desk", "--data-dir", str(data), "--user", "alice"
+    )
+    assert result.code == 0, result.err
+    assert ids["desk"] in result.out and "Traceback" not in result.err
+    [line] = result.err.splitlines()
+    assert "damaged" in line and "rebuilding it from the records" in line
+    bob = run_cli(
+        capsys, "memory", "search", "oolong", "--json", "--data-dir", str(data), "--user", "bob"
+    )
+    assert bob.code == 0 and bob.err == "" and ids["tea"] in bob.out
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        [event] = store.events.list(user_id="alice", kinds=["index_rebuilt"])
+        assert event.payload["items"] == 31 and "damaged" in event.payload["damage"]
+        assert found(store, "filler turn 7") >= set()  # reopens and searches, no rebuild
+        assert len(store.events.list(user_id="alice", kinds=["index_rebuilt"])) == 1
+
+
+def test_reindex_replaces_a_damaged_index_and_what_earlier_builds_left(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    data, ids = seeded(tmp_path, clock)
+    vectors = data / "vectors"
+    _garbage_manifests(vectors / "memory.lance")
+    shutil.copytree(vectors / "memory.lance", vectors / "memory_0badf00d.lance")  # a crash's
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert store.reindex(trace_id="t")["items"] == 32
+        assert found(store, "walnut desk") == {ids["desk"]}
+    [left] = [p.name for p in vectors.glob("*.lance")]
+    assert left == json.loads((vectors / POINTER_FILE).read_text())[MEMORY_TABLE] + ".lance"
