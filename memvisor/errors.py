@@ -6,6 +6,7 @@
     │   └── ToolDefinitionError  a function cannot be a tool as written
     ├── StorageError           a store could not be opened, read or written
     │   ├── StoreLocked        another process holds the data directory (exit code 3)
+    │   ├── StoreUnwritable    the data directory may not be written (permissions, read-only)
     │   ├── IndexDamaged       the search index's files are damaged (rebuilt from the records)
     │   └── VersionConflict    an update based on a stale version (lost update prevented)
     ├── WriteRefused           the memory API did not store a write as proposed
@@ -49,6 +50,10 @@ class StorageError(MemvisorError):
 
 class StoreLocked(StorageError):
     """Another process holds the data directory for writing."""
+
+
+class StoreUnwritable(StorageError):
+    """The data directory may not be written: its permissions, or a read-only mount."""
 
 
 class IndexDamaged(StorageError):

@@ -28,6 +28,8 @@ _DAMAGED = (
     "unexpected end of file",
 )
 _UNSAVED = "nothing of this command was saved"
+# The OS errors that say the directory may not be written at all.
+UNWRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 
 
 def disk_problem(path: Path | str, detail: str, *, writing: bool) -> str:
@@ -64,7 +66,7 @@ def os_problem(path: Path | str, exc: OSError) -> str:
             f"{where} is a directory, but memvisor keeps a file there: remove it, "
             "or pass a different --data-dir"
         )
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+    if exc.errno in UNWRITABLE:
         return (
             f"cannot write {where}: permission denied or a read-only file system; fix the "
             "permissions of its directory (chmod u+w), or pass a writable --data-dir"

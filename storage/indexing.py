@@ -58,10 +58,13 @@ class IndexSync:
         sources: dict[str, IndexSource],
         *,
         on_healed: Healed | None = None,
+        writable: bool = True,
     ) -> None:
         self.index = index
         self._sources = sources
         self._on_healed = on_healed
+        # A read-only store's index is searched as it is: nothing synced, healed or rebuilt.
+        self.writable = writable
         self._lock = threading.RLock()
         self._queue_lock = threading.Lock()
         self._pending: dict[tuple[str, str], list[IndexedText]] = defaultdict(list)
@@ -176,6 +179,11 @@ class IndexSync:
             self._sync_for_read(table, user_id)
             return run()
         except IndexDamaged as exc:
+            if not self.writable:
+                raise IndexDamaged(
+                    f"{exc}; a reader cannot rebuild it: run `memvisor memory reindex` with "
+                    "write access, when no other process holds the directory"
+                ) from exc
             logger.warning("{}: rebuilding it from the records", exc)
             counts = self.rebuild(table, user_ids=self._sources[table].users())
             if self._on_healed is not None:
@@ -185,6 +193,8 @@ class IndexSync:
 
     def _sync_for_read(self, table: str, user_id: str) -> None:
         """Sync; queued writes that fail stay queued and the read sees what is indexed."""
+        if not self.writable:
+            return
         key = (table, user_id)
         with self._lock:
             if key not in self._reconciled:

@@ -12,9 +12,9 @@ import fcntl
 import os
 from pathlib import Path
 
-from memvisor.errors import StorageError, StoreLocked
+from memvisor.errors import StorageError, StoreLocked, StoreUnwritable
 
-from .failures import os_problem
+from .failures import UNWRITABLE, os_problem
 
 
 class DataDirLock:
@@ -56,7 +56,8 @@ class DataDirLock:
                 return None
             raise StorageError(f"data directory {self.path.parent} does not exist") from None
         except OSError as exc:
-            raise StorageError(os_problem(self.path, exc)) from exc
+            kind = StoreUnwritable if exc.errno in UNWRITABLE else StorageError
+            raise kind(os_problem(self.path, exc)) from exc
 
     def release(self) -> None:
         if self._fd is not None:

@@ -198,7 +198,12 @@ class Store:
                     revisions=lambda user_id: memory_revisions(self.db, user_id),
                     users=lambda: memory_users(self.db),
                 )
-                self._index = IndexSync(vectors, {MEMORY_TABLE: source}, on_healed=self._healed)
+                self._index = IndexSync(
+                    vectors,
+                    {MEMORY_TABLE: source},
+                    on_healed=self._healed,
+                    writable=not self.read_only,
+                )
             return self._index
 
     def _queue(self, table: str, build: Any, record: Any) -> None:

@@ -151,6 +151,26 @@ def test_reading_commands_work_on_a_read_only_directory(
         assert "rooibos" in result.out
 
 
+def test_search_on_a_read_only_directory_reads_the_index_as_it_stands(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVISOR_EMBEDDER", "hash")
+    where = tmp_path / "ro"
+    where.mkdir()
+    if not ROOT or not _mount(where, "-t", "tmpfs", "-o", "size=32m", "tmpfs"):
+        pytest.skip("a read-only mount needs root and a kernel that allows tmpfs")
+    try:
+        store = ("--data-dir", str(where / "store"), "--user", "alice")
+        note = ("memory", "add", "--text", "The blue kayak is stored at the boathouse")
+        assert run_cli(capsys, *note, *store).code == 0
+        assert "kayak" in run_cli(capsys, "memory", "search", "kayak", *store).out  # indexed
+        assert _mount(where, "-o", "remount,ro")
+        found = run_cli(capsys, "memory", "search", "kayak boathouse", *store)
+        assert found.code == 0 and "blue kayak" in found.out, found
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
 def test_a_write_to_a_read_only_directory_is_one_line(
     capsys: pytest.CaptureFixture[str], read_only_store: Path
 ) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memvisor.errors import UserError
+from memvisor.errors import StoreLocked, StoreUnwritable, UserError
 from memvisor.storage import Store, resolve_data_dir
 from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
@@ -75,15 +75,23 @@ def _given(option: str, own: str | None, global_: str | None, env: str) -> str |
 
 @contextmanager
 def open_store(
-    inv: Invocation, *, embedder: str | None = None, read_only: bool = False
+    inv: Invocation,
+    *,
+    embedder: str | None = None,
+    read_only: bool = False,
+    read_if_held: bool = False,
 ) -> Iterator[Store]:
-    """The invocation's store; a command that only reads passes ``read_only``: it then runs
-    beside other readers and on a directory it may not write."""
-    store = Store.open(
-        inv.data_dir,
-        embedder=embedder or os.environ.get("MEMVISOR_EMBEDDER"),
-        read_only=read_only,
-    )
+    """The invocation's store. A command that only reads passes ``read_only``: it then runs
+    beside other readers and on a directory it may not write. ``read_if_held`` (search, which
+    brings the index up to date when it may) opens for writing, and for reading only when
+    another process holds the directory or it may not be written."""
+    chosen = embedder or os.environ.get("MEMVISOR_EMBEDDER")
+    try:
+        store = Store.open(inv.data_dir, embedder=chosen, read_only=read_only)
+    except (StoreLocked, StoreUnwritable):
+        if not read_if_held:
+            raise
+        store = Store.open(inv.data_dir, embedder=chosen, read_only=True)
     try:
         yield store
     finally:

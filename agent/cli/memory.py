@@ -184,7 +184,7 @@ def search_cmd(
     at = parse_time(as_of) if as_of else None
     if not query.strip():
         raise UserError("search query must be non-empty text")
-    with open_store(inv) as store:
+    with open_store(inv, read_if_held=True) as store:
         if mode == "ranked":
             hits = [
                 _ranked_hit(item)
