@@ -7,6 +7,7 @@ Script it per test::
     fake_openai.reply({"reasoning_content": "hmm", "content": "42"})
     fake_openai.reply({"status": 500, "error": "CUDA out of memory"})
     fake_openai.reply({"raw": b"not json"})
+    fake_openai.reply({"content": "partial", "stream_error": "out of memory"})  # mid-stream
 
 ``POST /v1/chat/completions`` pops the next reply (streamed as server-sent events when the
 request asks); ``GET /v1/models/NAME`` reports ``max_model_len`` for the served models.
@@ -149,9 +150,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if reply.get("status", 200) != 200:
                 return self._json(reply["status"], {"error": {"message": reply["error"]}})
             if body.get("stream"):
-                events = "".join(
-                    f"data: {json.dumps(c)}\n\n" for c in _chunks(body["model"], reply)
-                )
+                chunks: list[Any] = list(_chunks(body["model"], reply))
+                if reply.get("stream_error"):  # vLLM's way: an error object as an event
+                    chunks.insert(2, {"error": {"message": reply["stream_error"], "code": 500}})
+                events = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
                 return self._send(200, (events + "data: [DONE]\n\n").encode(), "text/event-stream")
             self._json(200, _completion(body["model"], reply))
 
