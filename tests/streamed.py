@@ -1,10 +1,12 @@
-"""A streaming model behind ``chat``, so one test body checks both paths of a client."""
+"""Streaming in tests: a client's stream behind ``chat``, and a scripted model that streams."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from memvisor.agent.models.base import AssistantTurn, StreamingModel
+from memvisor.agent.models.base import AssistantTurn, ReplyStream, StreamingModel
+from memvisor.agent.models.scripted import ScriptedModel
 
 
 class Streamed:
@@ -27,3 +29,23 @@ class Streamed:
             except StopIteration as done:
                 turn: AssistantTurn = done.value
                 return turn
+
+
+class StreamedScript(ScriptedModel):
+    """A scripted model that also streams: each scripted reply's text, word by word."""
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+    ) -> ReplyStream:
+        if self._queue and isinstance(self._queue[0], str):
+            text = self._queue[0]
+        elif self._queue and isinstance(self._queue[0], AssistantTurn):
+            text = self._queue[0].content
+        else:
+            text = ""
+        turn = self.chat(messages, tools, options)
+        yield from re.findall(r"\S+\s*|\s+", text)
+        return turn
