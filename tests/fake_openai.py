@@ -153,9 +153,18 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 chunks: list[Any] = list(_chunks(body["model"], reply))
                 if reply.get("stream_error"):  # vLLM's way: an error object as an event
                     chunks.insert(2, {"error": {"message": reply["stream_error"], "code": 500}})
-                events = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
-                return self._send(200, (events + "data: [DONE]\n\n").encode(), "text/event-stream")
+                return self._stream([*(json.dumps(c) for c in chunks), "[DONE]"])
             self._json(200, _completion(body["model"], reply))
+
+        def _stream(self, events: list[str]) -> None:
+            """Server-sent events one by one, flushed as a server sends them."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()  # no length: the stream ends when the connection closes
+            for event in events:
+                self.wfile.write(f"data: {event}\n\n".encode())
+                self.wfile.flush()
+            self.close_connection = True
 
         def _json(self, status: int, payload: Any) -> None:
             self._send(status, json.dumps(payload).encode(), "application/json")

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,6 +64,33 @@ def test_an_answer_streams_and_ctrl_d_leaves_cleanly(
     assert result.out == "Oslo is lovely in spring.\n\n"  # the answer, then Ctrl-D's newline
     assert fake_ollama.chat_bodies()[0]["stream"] is True
     assert "/help for commands" in result.err and "error" not in result.err
+
+
+class ShowsThenReleases(io.TextIOBase):
+    """stdout that lets the held server go on once ``needle`` is on screen."""
+
+    def __init__(self, inner: Any, needle: str, release: threading.Event) -> None:
+        self.inner, self.needle, self.release = inner, needle, release
+
+    def write(self, text: str) -> int:
+        if self.needle in text:
+            self.release.set()
+        return int(self.inner.write(text))
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+
+def test_pieces_are_on_screen_before_the_model_has_finished(
+    terminal, capsys, fake_ollama: FakeOllama, monkeypatch
+) -> None:
+    release = threading.Event()
+    fake_ollama.reply({"content": "Oslo is lovely in spring.", "hold": release})
+    monkeypatch.setattr("sys.stdout", ShowsThenReleases(sys.stdout, "Oslo", release))
+    result = terminal(capsys, "I live in Oslo\r" + CTRL_D, *ollama(fake_ollama, monkeypatch))
+    assert result.code == 0, result.err
+    assert fake_ollama.holds == [True]  # the first piece was shown while the server held
+    assert result.out == "Oslo is lovely in spring.\n\n"
 
 
 def test_line_editing_and_ctrl_c_at_the_prompt(
