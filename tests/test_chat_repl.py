@@ -21,12 +21,14 @@ from prompt_toolkit.output import DummyOutput
 from memvisor.agent.cli.chat_stream import Spinner, TerminalAnswer
 from memvisor.agent.models.base import AssistantTurn, ReplyStream
 from memvisor.agent.turn import Turn
+from memvisor.errors import TurnCancelled
 from memvisor.storage import Store
 from tests.cli_helpers import Result, run_cli
 from tests.fake_ollama import FakeOllama
 
 # The module, not the ``chat`` command the package re-exports under the same name.
 chat_module = importlib.import_module("memvisor.agent.cli.chat")
+DEMO = Path(__file__).resolve().parents[1] / "evals" / "data" / "demo_long_session.jsonl"
 CTRL_C, CTRL_D, UP, LEFT = "\x03", "\x04", "\x1b[A", "\x1b[D"
 
 
@@ -136,8 +138,10 @@ def test_slash_commands_help_memory_context_and_forget(
     assert "{" not in table  # a table, not JSON
     with Store.open(tmp_path / "d", embedder="hash") as store:
         (fact,) = store.facts.list(user_id="maya")
-    after = terminal(capsys, f"/forget {fact.id}\r/memory\r/forget\r/nope\r" + CTRL_D, *model)
+    keys = f"/forget {fact.id}\r/memory\r/forget\r/nope\r/forget fct_nope\r" + CTRL_D
+    after = terminal(capsys, keys, *model)
     assert after.code == 0, after.err
+    assert len(after.err.splitlines()) == 4  # the banner, then one line per bad command
     assert f"forgot {fact.id}: removed" in after.out and "0 fact(s)" in after.out
     assert "error: /forget takes one record id" in after.err
     assert "error: unknown command /nope: /help lists them" in after.err
@@ -275,3 +279,20 @@ def test_the_terminal_settles_on_the_turns_answer(
         view.text(piece)
     view.finish(Turn(answer=answer, trace_id="trc_x", user_event_id="evt_x"))
     assert out.getvalue() == printed
+
+
+def test_ctrl_c_while_tools_run_stops_the_turn_at_the_next_model_request() -> None:
+    view = TerminalAnswer(io.StringIO())
+    view.interrupt(signal.SIGINT, None)  # outside a wait: nothing is cut, it is noted
+    with pytest.raises(TurnCancelled), view.waiting():
+        raise AssertionError("the model is not asked again")
+
+
+def test_piped_slash_commands_keep_stdout_json(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("/help\n/forget\n"))
+    result = run_cli(capsys, "chat", "--model", "replay:" + str(DEMO), "--json",
+                     "--data-dir", str(tmp_path / "d"))  # fmt: skip
+    assert result.code == 0, result.err
+    (said,) = [json.loads(line) for line in result.out.splitlines()]
+    assert said["command"] == "/help" and "/forget ID" in said["output"]
+    assert result.err.strip() == "error: /forget takes one record id, e.g. /forget fct_…"

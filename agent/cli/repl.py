@@ -44,9 +44,13 @@ class Conversation:
 
     def command(self, line: str) -> None:
         try:
-            click.echo(run_command(line, self.agent, self.last_report))
+            said = run_command(line, self.agent, self.last_report)
         except MemvisorError as exc:
             emit_error(str(exc))
+            return
+        if self.as_json:  # stdout holds JSON only
+            said = json.dumps({"command": line, "output": said}, ensure_ascii=False)
+        click.echo(said)
 
     def turn(self, message: str, stream: AnswerStream | None = None) -> Turn:
         turn = self.agent.step(message, stream=stream)
@@ -108,7 +112,10 @@ def run_terminal(conversation: Conversation, *, history: Path) -> None:
             return
         if line.startswith("/"):
             kept.keep(line)
-            conversation.command(line)
+            try:
+                conversation.command(line)
+            except KeyboardInterrupt:  # a slow /memory: stopped, nothing was written
+                click.echo("(stopped)", err=True)
             continue
         _terminal_turn(conversation, line, kept)
 
