@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -112,12 +116,22 @@ def run_terminal(conversation: Conversation, *, history: Path) -> None:
             return
         if line.startswith("/"):
             kept.keep(line)
-            try:
+            with _ctrl_c_ignored():  # /forget writes: it runs whole or not at all
                 conversation.command(line)
-            except KeyboardInterrupt:  # a slow /memory: stopped, nothing was written
-                click.echo("(stopped)", err=True)
             continue
         _terminal_turn(conversation, line, kept)
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 def _terminal_turn(conversation: Conversation, line: str, kept: ChatHistory) -> None:
