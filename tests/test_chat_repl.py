@@ -133,7 +133,7 @@ def test_slash_commands_help_memory_context_and_forget(
     out = before.out
     assert "no model request yet" in out and "Noted." in out and "/forget ID" in out
     assert "1 fact(s)" in out and "Maya | lives_in | Oslo" in out
-    table = out[out.rindex("context of the request") :]
+    table = out[out.rindex("context of the last model request") :]
     assert "window 4096" in table and "section" in table and "total" in table
     assert "{" not in table  # a table, not JSON
     with Store.open(tmp_path / "d", embedder="hash") as store:
@@ -210,7 +210,8 @@ def test_show_context_prints_tables_on_stderr(
     result = run_cli(capsys, "chat", "--model", "ollama:qwen2.5:7b", "--num-ctx", "4096",
                      "--show-context", "--data-dir", str(tmp_path / "d"))  # fmt: skip
     assert result.code == 0 and result.out == "Hi.\n"
-    assert "[context]" not in result.err and "context of the request: window 4096" in result.err
+    assert "[context]" not in result.err
+    assert "context of request 1 of 1 of this turn: window 4096" in result.err
     assert any(line.startswith("total ") for line in result.err.splitlines())
 
 

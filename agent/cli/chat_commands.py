@@ -19,13 +19,13 @@ Ctrl-C stops a running answer; Ctrl-D (or /quit) leaves."""
 RECENT_FACTS = 5
 
 
-def context_table(report: dict[str, Any]) -> str:
+def context_table(report: dict[str, Any], *, title: str = "the last model request") -> str:
     """A request's budget report (``ContextReport.as_dict``) as a table people read."""
     window, reserve, total = report["window"], report["reserve"], report["total"]
     sections: dict[str, int] = report.get("sections") or {}
     width = max([len("section"), len("total"), *(len(name) for name in sections)])
     lines = [
-        f"context of the request: window {window}, {reserve} kept for the reply",
+        f"context of {title}: window {window}, {reserve} kept for the reply",
         f"{'section':<{width}}  {'tokens':>7}  {'share':>6}",
     ]
     rows = [*((name, tokens) for name, tokens in sections.items() if tokens), ("total", total)]

@@ -63,8 +63,9 @@ class Conversation:
         if turn.context_reports:
             self.last_report = turn.context_reports[-1]
         if self.show_context:
-            for report in turn.context_reports:
-                click.echo(context_table(report), err=True)
+            for n, report in enumerate(turn.context_reports, 1):
+                title = f"request {n} of {len(turn.context_reports)} of this turn"
+                click.echo(context_table(report, title=title), err=True)
         if self.writer and not turn.cancelled:  # a transcript holds whole turns only
             self.writer.write({"type": "user", "content": message})
             for response in turn.responses:
