@@ -32,7 +32,7 @@ class Streamed:
 
 
 class StreamedScript(ScriptedModel):
-    """A scripted model that also streams: each scripted reply's text, word by word."""
+    """A scripted model that also streams: each reply's content, word by word."""
 
     def stream(
         self,
@@ -40,12 +40,6 @@ class StreamedScript(ScriptedModel):
         tools: list[dict[str, Any]],
         options: dict[str, Any] | None = None,
     ) -> ReplyStream:
-        if self._queue and isinstance(self._queue[0], str):
-            text = self._queue[0]
-        elif self._queue and isinstance(self._queue[0], AssistantTurn):
-            text = self._queue[0].content
-        else:
-            text = ""
         turn = self.chat(messages, tools, options)
-        yield from re.findall(r"\S+\s*|\s+", text)
+        yield from re.findall(r"\S+\s*|\s+", turn.content)
         return turn

@@ -62,15 +62,18 @@ class Conversation:
         self.failed += turn.error is not None and not turn.cancelled
         if turn.context_reports:
             self.last_report = turn.context_reports[-1]
-        if self.show_context:
-            for n, report in enumerate(turn.context_reports, 1):
-                title = f"request {n} of {len(turn.context_reports)} of this turn"
-                click.echo(context_table(report, title=title), err=True)
         if self.writer and not turn.cancelled:  # a transcript holds whole turns only
             self.writer.write({"type": "user", "content": message})
             for response in turn.responses:
                 self.writer.write({"type": "assistant", **response})
         return turn
+
+    def show_context_of(self, turn: Turn) -> None:
+        """With --show-context, the budget table of each of the turn's requests, on stderr."""
+        if self.show_context:
+            for n, report in enumerate(turn.context_reports, 1):
+                title = f"request {n} of {len(turn.context_reports)} of this turn"
+                click.echo(context_table(report, title=title), err=True)
 
     def logged_message(self, turn: Turn) -> str | None:
         """The user's message as the event log keeps it (secrets sealed or masked)."""
@@ -142,6 +145,7 @@ def _terminal_turn(conversation: Conversation, line: str, kept: ChatHistory) -> 
     with answer.running():
         turn = conversation.turn(line, stream=answer)
     answer.finish(turn)
+    conversation.show_context_of(turn)  # after the answer's last line, never inside it
     if turn.cancelled:
         click.echo("(cancelled: the session goes on)", err=True)
     elif turn.error:
@@ -162,7 +166,9 @@ def run_lines(conversation: Conversation, lines: TextIO) -> None:
         if line.startswith("/"):
             conversation.command(line)
             continue
-        _show(conversation.turn(line), conversation.as_json)
+        turn = conversation.turn(line)
+        conversation.show_context_of(turn)
+        _show(turn, conversation.as_json)
 
 
 def _show(turn: Turn, as_json: bool) -> None:
