@@ -90,3 +90,4 @@ def test_a_session_at_a_real_terminal(fake_ollama: FakeOllama, tmp_path: Path) -
     kept = (tmp_path / "d" / "chat_history" / "maya.history").read_text()
     assert "tell me a story" in kept and "are you there?" in kept
     assert term.screen.endswith("\r\n")  # the shell's prompt starts on a fresh line
+    assert "thinking" in term.screen  # stderr is the terminal: the spinner turned
