@@ -23,10 +23,11 @@ from memvisor.agent.memory.api import Memory
 from memvisor.agent.memory.sealing import seal_text, unseal
 from memvisor.agent.memory.writes import map_strings
 from memvisor.agent.models.base import AssistantTurn, ChatModel, ToolCall
+from memvisor.agent.streaming import AnswerStream, ask
 from memvisor.agent.topic_switch import restore_tracker, switch_topic
 from memvisor.agent.turn import ToolCallRecord, Turn
 from memvisor.agent.working_memory import WorkingMemory
-from memvisor.errors import BudgetExceeded, ModelError
+from memvisor.errors import BudgetExceeded, ModelError, TurnCancelled
 from memvisor.paging.assembler import PromptParts, assemble, render_core, tool_message
 from memvisor.paging.budget import ContextBudget
 from memvisor.paging.eviction import entities, evict, turns_to_evict
@@ -159,8 +160,12 @@ class Agent:
 
     # -- one step --
 
-    def step(self, user_message: str) -> Turn:
-        """Answer one user message; every event carries the turn's trace id."""
+    def step(self, user_message: str, *, stream: AnswerStream | None = None) -> Turn:
+        """Answer one user message; every event carries the turn's trace id.
+
+        With a ``stream``, the answer's text also goes to it as the model writes it; what is
+        logged is the same either way.
+        """
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
         user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
@@ -196,10 +201,11 @@ class Agent:
         paged: list[MemoryItem] = []
         try:
             paged = self._page_in(user_message, user_event.id, ctx)
-            turn.answer = valid_utf8(self._run(user_message, paged, ctx, turn))
-        except (ModelError, BudgetExceeded) as exc:
+            turn.answer = valid_utf8(self._run(user_message, paged, ctx, turn, stream))
+        except (ModelError, BudgetExceeded, TurnCancelled) as exc:
             turn.error = str(exc)
-            turn.answer = f"I could not answer: {exc}"
+            turn.cancelled = isinstance(exc, TurnCancelled)
+            turn.answer = "(cancelled)" if turn.cancelled else f"I could not answer: {exc}"
             self._event(ctx, "error", {"error": str(exc), "kind": type(exc).__name__})
         in_prompt = [i for i in paged if i.id in set(turn.paged_ids)]
         turn.paged_texts = [i.text for i in in_prompt]
@@ -306,7 +312,14 @@ class Agent:
         )
         return items
 
-    def _run(self, user_message: str, paged: list[MemoryItem], ctx: ToolContext, turn: Turn) -> str:
+    def _run(
+        self,
+        user_message: str,
+        paged: list[MemoryItem],
+        ctx: ToolContext,
+        turn: Turn,
+        stream: AnswerStream | None,
+    ) -> str:
         scratch: list[dict[str, Any]] = []
         notes, self._pending_notes = self._pending_notes, []
         if not paged and SEARCH_UNAVAILABLE not in notes:
@@ -340,7 +353,7 @@ class Agent:
                 "model_request",
                 {"step": turn.steps, **report.as_dict(), "model": getattr(self.model, "name", "?")},
             )
-            reply = self.model.chat(messages, self.specs, {"num_ctx": self.window})
+            reply = ask(self.model, messages, self.specs, {"num_ctx": self.window}, stream)
             turn.steps += 1
             turn.completion_tokens += reply.usage.completion_tokens
             turn.responses.append(

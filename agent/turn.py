@@ -37,6 +37,8 @@ class Turn(BaseModel):
     evicted_turns: int = 0
     capped: str | None = None
     error: str | None = None
+    # The user stopped the turn (Ctrl-C); ``error`` says so and the log has it as cancelled.
+    cancelled: bool = False
     context_reports: list[dict[str, Any]] = Field(default_factory=list)
     # Each model response of the step, as a transcript ``assistant`` event records it.
     responses: list[dict[str, Any]] = Field(default_factory=list)

@@ -15,7 +15,8 @@
     ├── ToolError              a tool failure, shown to the model as ``Error: ...``
     ├── ModelError             the model failed or is unreachable (one actionable line)
     │   └── ModelUnavailable
-    └── BudgetExceeded         the untouchable prompt parts do not fit the window
+    ├── BudgetExceeded         the untouchable prompt parts do not fit the window
+    └── TurnCancelled          the user stopped the turn (Ctrl-C in ``memvisor chat``)
 
 ``ToolControl`` (not a ``MemvisorError``) is the base of named control-flow exceptions
 that escape a tool, such as ``EndTurn`` from ``send_message``.
@@ -102,3 +103,7 @@ class ModelUnavailable(ModelError):
 
 class BudgetExceeded(MemvisorError):
     """The system prompt, core memory and the user's message alone exceed the window."""
+
+
+class TurnCancelled(MemvisorError):
+    """The user stopped the running turn; it is logged as cancelled, the session goes on."""

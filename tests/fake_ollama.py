@@ -11,6 +11,7 @@ Script it per test::
         fake_ollama.reply({"status": 500, "error": "CUDA out of memory"})
         fake_ollama.reply({"delay": 1.0, "content": "too late"})
         fake_ollama.reply({"raw": b"not json"})                     # malformed body
+        fake_ollama.reply({"content": "a b", "hold": event})        # streams "a", waits
         fake_ollama.reply(lambda body: {"content": str(len(body["messages"]))})
         model = OllamaModel("tiny", host=fake_ollama.host)
         ...
@@ -55,6 +56,7 @@ class FakeOllama:
     def __init__(self, *, embed_dim: int = 8) -> None:
         self.embed_dim = embed_dim
         self.requests: list[FakeRequest] = []
+        self.holds: list[bool] = []
         self.models: dict[str, dict[str, Any]] = {}
         self.add_model("qwen2.5:7b", context_length=32768)
         self._replies: deque[Reply] = deque()
@@ -288,9 +290,22 @@ def _handler_for(fake: FakeOllama) -> type[BaseHTTPRequestHandler]:
                 lines = [json.dumps(c) for c in chat_chunks(body["model"], reply)]
                 if reply.get("stream_error"):
                     lines.insert(1, json.dumps({"error": reply["stream_error"]}))
-                self._send(200, ("\n".join(lines) + "\n").encode(), "application/x-ndjson")
+                self._stream(lines, reply.get("hold"))
             else:
                 self._json(200, chat_response(body["model"], reply))
+
+        def _stream(self, lines: list[str], hold: threading.Event | None) -> None:
+            """NDJSON line by line, as Ollama sends it; with ``hold``, the first line alone
+            until the test sets the event (proof that a client shows pieces as they come)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.end_headers()  # no length: the stream ends when the connection closes
+            for n, line in enumerate(lines):
+                self.wfile.write((line + "\n").encode())
+                self.wfile.flush()
+                if n == 0 and hold is not None:
+                    fake.holds.append(hold.wait(60))  # False: the client never showed it
+            self.close_connection = True
 
         def _json(self, status: int, payload: Any) -> None:
             self._send(status, json.dumps(payload).encode())

@@ -7,6 +7,7 @@ Script it per test::
     fake_openai.reply({"reasoning_content": "hmm", "content": "42"})
     fake_openai.reply({"status": 500, "error": "CUDA out of memory"})
     fake_openai.reply({"raw": b"not json"})
+    fake_openai.reply({"content": "partial", "stream_error": "out of memory"})  # mid-stream
 
 ``POST /v1/chat/completions`` pops the next reply (streamed as server-sent events when the
 request asks); ``GET /v1/models/NAME`` reports ``max_model_len`` for the served models.
@@ -149,11 +150,21 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if reply.get("status", 200) != 200:
                 return self._json(reply["status"], {"error": {"message": reply["error"]}})
             if body.get("stream"):
-                events = "".join(
-                    f"data: {json.dumps(c)}\n\n" for c in _chunks(body["model"], reply)
-                )
-                return self._send(200, (events + "data: [DONE]\n\n").encode(), "text/event-stream")
+                chunks: list[Any] = list(_chunks(body["model"], reply))
+                if reply.get("stream_error"):  # vLLM's way: an error object as an event
+                    chunks.insert(2, {"error": {"message": reply["stream_error"], "code": 500}})
+                return self._stream([*(json.dumps(c) for c in chunks), "[DONE]"])
             self._json(200, _completion(body["model"], reply))
+
+        def _stream(self, events: list[str]) -> None:
+            """Server-sent events one by one, flushed as a server sends them."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()  # no length: the stream ends when the connection closes
+            for event in events:
+                self.wfile.write(f"data: {event}\n\n".encode())
+                self.wfile.flush()
+            self.close_connection = True
 
         def _json(self, status: int, payload: Any) -> None:
             self._send(status, json.dumps(payload).encode(), "application/json")

@@ -10,6 +10,7 @@ from memvisor.agent.models import ChatModel
 from memvisor.agent.models.ollama import OllamaModel, served_context_length
 from memvisor.errors import ModelError, ModelUnavailable
 from tests.fake_ollama import FakeOllama, unused_port
+from tests.streamed import Streamed
 
 SEARCH = {
     "type": "function",
@@ -40,8 +41,9 @@ def server() -> Iterator[FakeOllama]:
 
 
 @pytest.fixture(params=[False, True], ids=["plain", "stream"])
-def model(request: pytest.FixtureRequest, server: FakeOllama) -> OllamaModel:
-    return OllamaModel("qwen2.5:7b", host=server.host, stream=request.param)
+def model(request: pytest.FixtureRequest, server: FakeOllama) -> OllamaModel | Streamed:
+    plain = OllamaModel("qwen2.5:7b", host=server.host)
+    return Streamed(plain) if request.param else plain
 
 
 def test_is_a_chat_model(server):
@@ -78,7 +80,7 @@ def test_num_ctx_is_min_of_served_and_override_on_every_request(
     assert model.context_length == expected
     model.chat(USER, [])
     model.chat(USER, [SEARCH], options={"seed": 1, "num_ctx": 999_999})
-    OllamaModel("m", host=server.host, num_ctx=override, stream=True).chat(USER, [])
+    Streamed(OllamaModel("m", host=server.host, num_ctx=override)).chat(USER, [])
     bodies = server.chat_bodies()
     assert len(bodies) == 3
     assert all(b["options"]["num_ctx"] == expected for b in bodies)
@@ -100,7 +102,7 @@ def test_plain_answer_and_usage(model, server):
     assert turn.content == "Cats purr." and turn.tool_calls == []
     assert (turn.usage.prompt_tokens, turn.usage.completion_tokens) == (42, 5)
     body = server.chat_bodies()[0]
-    assert body["stream"] is model.stream
+    assert body["stream"] is isinstance(model, Streamed)
     assert body["messages"] == USER
     # Optional[int] reaches Ollama typed, not as a bare anyOf the client would drop.
     assert body["tools"][0]["function"]["parameters"]["properties"]["limit"]["type"] == "integer"
@@ -187,12 +189,23 @@ def test_thinking_never_becomes_content(model, server):
     assert second.content == "Visible answer." and second.reasoning == "hidden plan"
 
 
-def test_streaming_accumulates_chunks(server):
-    model = OllamaModel("qwen2.5:7b", host=server.host, stream=True)
+def test_streaming_yields_content_pieces_and_returns_the_turn(server):
+    model = Streamed(OllamaModel("qwen2.5:7b", host=server.host))
     server.reply({"thinking": "step one then two", "content": "a b c d e", "eval_count": 9})
     turn = model.chat(USER, [])
     assert turn.content == "a b c d e" and turn.reasoning == "step one then two"
     assert turn.usage.completion_tokens == 9
+    assert model.pieces == ["a", " b", " c", " d", " e"]  # the reasoning is never yielded
+
+
+def test_streamed_tool_calls_come_back_with_the_turn(server):
+    model = Streamed(OllamaModel("qwen2.5:7b", host=server.host))
+    call = {"name": "memory_search", "arguments": {"query": "cats"}}
+    server.reply({"content": "Let me look.", "tool_calls": [call]})
+    turn = model.chat(USER, [SEARCH])
+    calls = [(c.name, c.arguments) for c in turn.tool_calls]
+    assert calls == [("memory_search", {"query": "cats"})]
+    assert "".join(model.pieces) == "Let me look."
 
 
 def test_messages_are_sent_in_ollama_shape(server):
@@ -237,7 +250,7 @@ def test_server_error_text_is_reported(model, server):
 
 def test_error_in_the_middle_of_a_stream(server):
     server.reply({"content": "partial answer", "stream_error": "out of memory"})
-    model = OllamaModel("qwen2.5:7b", host=server.host, stream=True)
+    model = Streamed(OllamaModel("qwen2.5:7b", host=server.host))
     with pytest.raises(ModelError, match="out of memory"):
         model.chat(USER, [])
 
@@ -261,9 +274,10 @@ def test_connection_refused_is_one_actionable_line():
 
 def test_server_gone_mid_session_is_unavailable_in_both_modes():
     with FakeOllama() as fake:
-        models = [OllamaModel("qwen2.5:7b", host=fake.host, stream=s) for s in (False, True)]
-        assert all(m.context_length == 32768 for m in models)
-    for model in models:
+        plain = OllamaModel("qwen2.5:7b", host=fake.host)
+        streamed = OllamaModel("qwen2.5:7b", host=fake.host)
+        assert plain.context_length == streamed.context_length == 32768
+    for model in (plain, Streamed(streamed)):
         with pytest.raises(ModelUnavailable, match="ollama serve"):
             model.chat(USER, [])
 

@@ -15,6 +15,7 @@ from memvisor.storage import Store
 from tests.cli_helpers import run_cli
 from tests.fake_ollama import unused_port
 from tests.fake_openai import FakeOpenAI
+from tests.streamed import Streamed
 
 TOOLS = [
     {
@@ -29,8 +30,9 @@ TOOLS = [
 NAME = "qwen2.5-7b-instruct"
 
 
-def model(fake: FakeOpenAI, **options: object) -> OpenAIModel:
-    return OpenAIModel(NAME, base_url=fake.base_url, **options)  # type: ignore[arg-type]
+def model(fake: FakeOpenAI, *, stream: bool = False, **options: object) -> OpenAIModel | Streamed:
+    plain = OpenAIModel(NAME, base_url=fake.base_url, **options)  # type: ignore[arg-type]
+    return Streamed(plain) if stream else plain
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -47,6 +49,33 @@ def test_native_tool_calls(fake_openai: FakeOpenAI, stream: bool) -> None:
     turn = model(fake_openai, stream=stream).chat([{"role": "user", "content": "x"}], TOOLS)
     assert [(c.name, c.arguments) for c in turn.tool_calls] == [("fact_search", {"query": "tea"})]
     assert fake_openai.bodies[-1]["tools"] == TOOLS
+
+
+def test_streaming_yields_content_pieces_and_folds_call_pieces(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reply(
+        {"reasoning_content": "think", "content": "Green tea is best."},
+        {
+            "content": "Looking.",
+            "tool_calls": [{"name": "fact_search", "arguments": {"query": "t"}}],
+        },
+    )
+    client = Streamed(OpenAIModel(NAME, base_url=fake_openai.base_url))
+    answer = client.chat([{"role": "user", "content": "tea?"}], [])
+    assert client.pieces == ["Green", " tea ", "is be", "st."]  # never the reasoning
+    assert answer.content == "Green tea is best." and answer.reasoning == "think"
+    client.pieces.clear()
+    calling = client.chat([{"role": "user", "content": "x"}], TOOLS)
+    assert [(c.name, c.arguments) for c in calling.tool_calls] == [("fact_search", {"query": "t"})]
+    assert "".join(client.pieces) == "Looking."
+    assert all(body["stream"] is True for body in fake_openai.bodies)
+
+
+def test_an_error_in_the_middle_of_a_stream_is_a_model_error(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reply({"content": "partial answer", "stream_error": "out of memory"})
+    client = Streamed(OpenAIModel(NAME, base_url=fake_openai.base_url))
+    with pytest.raises(ModelError, match="out of memory") as err:
+        client.chat([{"role": "user", "content": "x"}], [])
+    assert "\n" not in str(err.value)
 
 
 def test_calls_written_in_content_are_recovered_and_bad_json_is_a_parse_error(

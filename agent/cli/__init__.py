@@ -19,7 +19,12 @@ from .group import CliState, LazyGroup, emit_error
 # checks each summary against the command's own.
 COMMANDS = {
     "memory": ("memory", "memory", "Inspect and edit a user's memory."),
-    "chat": ("chat", "chat", "Talk to the agent."),
+    "chat": (
+        "chat",
+        "chat",
+        "Talk to the agent: a REPL on a terminal (/help lists its commands), one message per "
+        "line from a pipe.",
+    ),
     "replay": (
         "replay",
         "replay_cmd",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from datetime import UTC, datetime
@@ -11,10 +10,15 @@ import click
 
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.names import model_from_name
-from memvisor.agent.turn import Turn
 from memvisor.evals.transcripts import TranscriptWriter
 
-from .common import common_options, emit_error, invocation, open_store, output_path
+from .common import common_options, invocation, open_store, output_path
+from .repl import Conversation, history_file, run_lines, run_terminal
+
+
+def stdin_is_terminal() -> bool:
+    """Whether a person types the messages (the REPL) or a pipe sends them (line mode)."""
+    return sys.stdin.isatty()
 
 
 @click.command("chat")
@@ -45,7 +49,9 @@ from .common import common_options, emit_error, invocation, open_store, output_p
 )
 @click.option("--force", is_flag=True, help="Let --record overwrite an existing file.")
 @click.option(
-    "--show-context", is_flag=True, help="Print each request's per-section token report on stderr."
+    "--show-context",
+    is_flag=True,
+    help="Print each model request's token budget as a table on stderr.",
 )
 def chat(
     data_dir: str | None,
@@ -59,89 +65,39 @@ def chat(
     force: bool,
     show_context: bool,
 ) -> None:
-    """Talk to the agent. Each answer is printed on stdout (JSON lines with --json)."""
+    """Talk to the agent: a REPL on a terminal (/help lists its commands), one message per
+    line from a pipe. Answers go to stdout (JSON lines with --json), errors to stderr."""
     inv = invocation(data_dir, user, as_json)
     if record:
         output_path(record, option="--record", overwrite=force)
     name = model_name or os.environ.get("MEMVISOR_MODEL") or "ollama:qwen2.5:7b"
     model = model_from_name(name, num_ctx=num_ctx, base_url=base_url)
     session_id = session or datetime.now(UTC).strftime("s-%Y%m%d-%H%M%S")
-    interactive = sys.stdin.isatty()
+    terminal = stdin_is_terminal() and not as_json
     with open_store(inv) as store:
         agent = Agent(
             user_id=inv.user_id, session_id=session_id, model=model, store=store, num_ctx=num_ctx
         )
-        writer = (
-            TranscriptWriter(
-                record,
-                {
-                    "user_id": inv.user_id,
-                    "num_ctx": agent.window,
-                    "start": store.clock.now().isoformat(),
-                },
-            )
-            if record
-            else None
-        )
+        start = store.clock.now().isoformat()
+        header = {"user_id": inv.user_id, "num_ctx": agent.window, "start": start}
+        writer = TranscriptWriter(record, header) if record else None
         if writer:
             writer.write({"type": "session", "id": session_id})
-        if interactive and not as_json:
-            click.echo(
-                f"memvisor chat · user {inv.user_id} · session {session_id} · "
-                f"{name} · window {agent.window} (Ctrl-D to quit)",
-                err=True,
-            )
-        failed = answered = 0
+        conversation = Conversation(agent, writer, show_context=show_context, as_json=as_json)
         try:
-            for message in _messages(interactive):
-                turn = agent.step(message)
-                answered += 1
-                failed += turn.error is not None
-                _show(turn, as_json, show_context)
-                if writer:
-                    writer.write({"type": "user", "content": message})
-                    for response in turn.responses:
-                        writer.write({"type": "assistant", **response})
+            if terminal:
+                click.echo(
+                    f"memvisor chat · user {inv.user_id} · session {session_id} · {name} · "
+                    f"window {agent.window} · /help for commands, Ctrl-D to leave",
+                    err=True,
+                )
+                run_terminal(conversation, history=history_file(inv.data_dir, inv.user_id))
+            else:
+                run_lines(conversation, sys.stdin)
         finally:
             if writer:
                 writer.close()
             agent.end_session()  # what is still in the window becomes an episode
-    if failed and not interactive:  # a script must see that its messages went unanswered
+    failed, answered = conversation.failed, conversation.answered
+    if failed and not terminal:  # a script must see that its messages went unanswered
         raise click.ClickException(f"{failed} of {answered} turns failed (each said above)")
-
-
-def _messages(interactive: bool):
-    while True:
-        try:
-            line = input("you> ") if interactive else sys.stdin.readline()
-        except EOFError:
-            return
-        if not interactive and line == "":
-            return
-        line = line.strip()
-        if line:
-            yield line
-
-
-def _show(turn: Turn, as_json: bool, show_context: bool) -> None:
-    if show_context:
-        for report in turn.context_reports:
-            click.echo(f"[context] {json.dumps(report)}", err=True)
-    if turn.error:  # said once, on stderr; the answer text would only repeat it
-        emit_error(turn.error)
-    if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "answer": turn.answer,
-                    "trace_id": turn.trace_id,
-                    "tool_calls": [c.name for c in turn.tool_calls],
-                    "memory_ids": turn.memory_ids,
-                    "prompt_tokens": turn.prompt_tokens,
-                    "error": turn.error,
-                },
-                ensure_ascii=False,
-            )
-        )
-    elif not turn.error:
-        click.echo(turn.answer)

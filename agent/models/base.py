@@ -6,6 +6,7 @@ recovered from text), the reasoning kept apart from the answer, and token usage.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -61,6 +62,33 @@ class ChatModel(Protocol):
         tools: list[dict[str, Any]],
         options: dict[str, Any] | None = None,
     ) -> AssistantTurn: ...
+
+
+ReplyStream = Generator[str, None, AssistantTurn]
+"""A reply as it arrives: yields pieces of the content (never reasoning), returns the turn."""
+
+
+class StreamingModel(ChatModel, Protocol):
+    """A chat model that can also stream: ``OllamaModel``, ``OpenAIModel``."""
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+    ) -> ReplyStream:
+        """The same reply as ``chat``, its content yielded piece by piece as it arrives."""
+        ...
+
+
+def drain(stream: ReplyStream) -> AssistantTurn:
+    """The turn a reply stream returns, its pieces dropped."""
+    while True:
+        try:
+            next(stream)
+        except StopIteration as done:
+            turn: AssistantTurn = done.value
+            return turn
 
 
 def tool_names(tools: list[dict[str, Any]]) -> set[str]:

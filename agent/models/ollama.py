@@ -22,7 +22,7 @@ import ollama
 import pydantic
 from loguru import logger
 
-from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
+from memvisor.agent.models.base import AssistantTurn, ReplyStream, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
 from memvisor.errors import ModelError, ModelUnavailable
@@ -44,12 +44,10 @@ class OllamaModel:
         num_ctx: int | None = None,
         timeout: float = 120.0,
         options: dict[str, Any] | None = None,
-        stream: bool = False,
     ) -> None:
         self.name = model
         self.host = host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
         self.timeout = timeout
-        self.stream = stream
         self._num_ctx_override = num_ctx
         self._options = dict(options or {})
         self._context_length: int | None = None
@@ -68,26 +66,9 @@ class OllamaModel:
         tools: list[dict[str, Any]],
         options: dict[str, Any] | None = None,
     ) -> AssistantTurn:
-        # num_ctx is always ours: the prompt was packed for exactly this window.
-        request_options = {**self._options, **(options or {}), "num_ctx": self.context_length}
-        wire_messages = [to_ollama_message(m) for m in messages]
-        wire_tools = [to_ollama_tool(t) for t in tools] or None
         with self._translate_errors():
-            if self.stream:
-                parts = self._client.chat(
-                    self.name,
-                    wire_messages,
-                    tools=wire_tools,
-                    options=request_options,
-                    stream=True,
-                )
-                return self._turn(*_accumulate(parts), tools)
             response = self._client.chat(
-                self.name,
-                wire_messages,
-                tools=wire_tools,
-                options=request_options,
-                stream=False,
+                self.name, **self._request(messages, tools, options), stream=False
             )
             message = response.message
             return self._turn(
@@ -97,6 +78,43 @@ class OllamaModel:
                 response,
                 tools,
             )
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+    ) -> ReplyStream:
+        """Ollama's NDJSON stream: each content piece as it arrives, then the whole turn."""
+        content: list[str] = []
+        thinking: list[str] = []
+        calls: list[Any] = []
+        final = None
+        with self._translate_errors():
+            parts = self._client.chat(
+                self.name, **self._request(messages, tools, options), stream=True
+            )
+            for part in parts:
+                final = part
+                thinking.append(part.message.thinking or "")
+                calls.extend(part.message.tool_calls or [])
+                if part.message.content:
+                    content.append(part.message.content)
+                    yield part.message.content
+            return self._turn("".join(content), "".join(thinking), calls, final, tools)
+
+    def _request(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        return {
+            "messages": [to_ollama_message(m) for m in messages],
+            "tools": [to_ollama_tool(t) for t in tools] or None,
+            # num_ctx is always ours: the prompt was packed for exactly this window.
+            "options": {**self._options, **(options or {}), "num_ctx": self.context_length},
+        }
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
@@ -257,20 +275,6 @@ def _wire_tool_call(call: Any) -> dict[str, Any]:
         except json.JSONDecodeError:
             arguments = {}
     return {"function": {"name": function.get("name", ""), "arguments": arguments}}
-
-
-def _accumulate(parts: Iterator[Any]) -> tuple[str, str, list[Any], Any]:
-    """Fold streamed chunks into (content, thinking, tool_calls, final chunk)."""
-    content: list[str] = []
-    thinking: list[str] = []
-    calls: list[Any] = []
-    final = None
-    for part in parts:
-        final = part
-        content.append(part.message.content or "")
-        thinking.append(part.message.thinking or "")
-        calls.extend(part.message.tool_calls or [])
-    return "".join(content), "".join(thinking), calls, final
 
 
 def _one_line(text: str) -> str:

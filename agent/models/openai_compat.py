@@ -19,7 +19,7 @@ from typing import Any
 import openai
 from loguru import logger
 
-from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
+from memvisor.agent.models.base import AssistantTurn, ReplyStream, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
 from memvisor.errors import ModelError, ModelUnavailable
@@ -41,12 +41,10 @@ class OpenAIModel:
         api_key: str | None = None,
         num_ctx: int | None = None,
         timeout: float = 120.0,
-        stream: bool = False,
     ) -> None:
         self.name = model
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         self.timeout = timeout
-        self.stream = stream
         self._num_ctx = num_ctx
         self._context_length: int | None = None
         # Local servers want no key; the client insists on one, so a placeholder is sent.
@@ -67,20 +65,51 @@ class OpenAIModel:
         tools: list[dict[str, Any]],
         options: dict[str, Any] | None = None,
     ) -> AssistantTurn:
-        request: dict[str, Any] = {"model": self.name, "messages": to_openai_messages(messages)}
-        if tools:
-            request["tools"] = tools
         with self._translate_errors():
-            if self.stream:
-                chunks = self._client.chat.completions.create(**request, stream=True)
-                return self._turn(*_accumulate(chunks), tools)
-            response = self._client.chat.completions.create(**request)
+            response = self._client.chat.completions.create(**self._request(messages, tools))
             if not response.choices:
                 raise ModelError(f"{self.base_url} answered with no choices for {self.name}")
             message = response.choices[0].message
             native = [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
             usage = _usage(response.usage)
             return self._turn(message.content or "", _reasoning(message), native, usage, tools)
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+    ) -> ReplyStream:
+        """Server-sent deltas: each content piece as it arrives, then the whole turn (tool
+        calls folded from their pieces)."""
+        content: list[str] = []
+        reasoning: list[str] = []
+        calls: dict[int, list[str]] = {}
+        usage = Usage()
+        with self._translate_errors():
+            chunks = self._client.chat.completions.create(
+                **self._request(messages, tools), stream=True
+            )
+            for chunk in chunks:
+                if chunk.usage is not None:
+                    usage = _usage(chunk.usage)
+                for choice in chunk.choices:
+                    delta = choice.delta
+                    reasoning.append(_reasoning(delta))
+                    _fold_calls(calls, delta.tool_calls or [])
+                    if delta.content:
+                        content.append(delta.content)
+                        yield delta.content
+            native = [(name, arguments) for _, (name, arguments) in sorted(calls.items())]
+            return self._turn("".join(content), "".join(reasoning), native, usage, tools)
+
+    def _request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self.name, "messages": to_openai_messages(messages)}
+        if tools:
+            request["tools"] = tools
+        return request
 
     def close(self) -> None:
         self._client.close()
@@ -204,29 +233,16 @@ def to_openai_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return wire
 
 
-def _accumulate(chunks: Any) -> tuple[str, str, list[tuple[str, str]], Usage]:
-    """Fold streamed deltas into (content, reasoning, [(name, arguments)], usage)."""
-    content: list[str] = []
-    reasoning: list[str] = []
-    calls: dict[int, list[str]] = {}
-    usage = Usage()
-    for chunk in chunks:
-        if chunk.usage is not None:
-            usage = _usage(chunk.usage)
-        for choice in chunk.choices:
-            delta = choice.delta
-            content.append(delta.content or "")
-            reasoning.append(_reasoning(delta))
-            for call in delta.tool_calls or []:
-                name, arguments = calls.setdefault(call.index, ["", ""])
-                function = call.function
-                if function is not None:
-                    calls[call.index] = [
-                        name + (function.name or ""),
-                        arguments + (function.arguments or ""),
-                    ]
-    native = [(name, arguments) for _, (name, arguments) in sorted(calls.items())]
-    return "".join(content), "".join(reasoning), native, usage
+def _fold_calls(calls: dict[int, list[str]], pieces: Any) -> None:
+    """Add streamed tool-call pieces to ``calls`` (index -> [name, arguments so far])."""
+    for call in pieces:
+        function = call.function
+        if function is not None:
+            name, arguments = calls.setdefault(call.index, ["", ""])
+            calls[call.index] = [
+                name + (function.name or ""),
+                arguments + (function.arguments or ""),
+            ]
 
 
 def _reasoning(message: Any) -> str:

@@ -9,7 +9,6 @@ names the field, never a 500.
 
 # No ``from __future__ import annotations``: FastAPI reads the routes' annotations at
 # definition time, and the ``User`` dependency is local to ``create_app``.
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from memvisor.agent.loop import Agent
 from memvisor.agent.memory.api import Memory, WriteOutcome
 from memvisor.agent.models.base import ChatModel
 from memvisor.agent.trace import trace_chain
+from memvisor.agent.turn import Turn
 from memvisor.errors import (
     FirewallRejected,
     MemvisorError,
@@ -38,6 +38,7 @@ from memvisor.errors import (
 from memvisor.evals.health import health_report, prometheus_text
 
 from .rest_models import AddBody, ChatBody, ConfirmBody, ContextBody, PatchBody, SearchBody
+from .rest_stream import turn_events
 
 # Sessions whose agent (its dialogue window) stays loaded between requests.
 MAX_AGENTS = 128
@@ -240,21 +241,28 @@ def create_app(
 
     @app.post("/v1/chat", response_model=None)
     def chat(body: ChatBody, user: User) -> dict[str, Any] | StreamingResponse:
-        """One guarded agent turn: page in, the model, tool calls through the firewall."""
-        turn = guarded(lambda: agent_for(user, body.session).step(body.message))
-        result = {
-            "answer": turn.answer,
-            "trace_id": turn.trace_id,
-            "session": body.session,
-            "memory_ids": turn.memory_ids,
-            "cited_ids": turn.cited_ids,
-            "tool_calls": [{"name": c.name, "ok": c.ok} for c in turn.tool_calls],
-            "error": turn.error,
-        }
+        """One guarded agent turn: page in, the model, tool calls through the firewall; with
+        ``"stream": true``, server-sent events: ``delta`` pieces of the answer as the model
+        writes it, ``discard``, then one ``answer`` or ``error`` event."""
+        agent = guarded(lambda: agent_for(user, body.session))
+
+        def result(turn: Turn) -> dict[str, Any]:
+            return {
+                "answer": turn.answer,
+                "trace_id": turn.trace_id,
+                "session": body.session,
+                "memory_ids": turn.memory_ids,
+                "cited_ids": turn.cited_ids,
+                "tool_calls": [{"name": c.name, "ok": c.ok} for c in turn.tool_calls],
+                "error": turn.error,
+            }
+
         if not body.stream:
-            return result
-        events = f"event: turn\ndata: {json.dumps(result)}\n\nevent: done\ndata: {{}}\n\n"
-        return StreamingResponse(iter([events]), media_type="text/event-stream")
+            return result(guarded(lambda: agent.step(body.message)))
+        events = turn_events(
+            lambda stream: guarded(lambda: agent.step(body.message, stream=stream)), result
+        )
+        return StreamingResponse(events, media_type="text/event-stream")
 
     @app.get("/v1/trace/{ref}")
     def trace(ref: str, user: User) -> dict[str, Any]:

@@ -81,5 +81,6 @@ class ConfirmBody(_Body):
 class ChatBody(_Body):
     message: Annotated[str, Field(min_length=1, max_length=100_000)]
     session: Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[\w.:-]+$")] = "api"
-    # Server-sent events: the turn as one ``turn`` event when it is done, then ``done``.
+    # Server-sent events: ``delta`` pieces of the answer as they come, then ``answer`` (or
+    # ``error``); see ``rest_stream``.
     stream: bool = False
