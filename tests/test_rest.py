@@ -400,3 +400,45 @@ def test_a_streamed_chat_through_the_real_ollama_client(memory: Memory, fake_oll
     assert [d["text"] for k, d in events if k == "delta"] == ["Tea", " is", " served."]
     assert events[-1][0] == "answer" and events[-1][1]["answer"] == "Tea is served."
     assert fake_ollama.chat_bodies()[0]["stream"] is True
+
+
+def test_a_sealed_secret_is_revealed_to_its_owner_only(api: TestClient, memory: Memory) -> None:
+    password = "Tr0ub4dor&3-rooftop"
+    saved = api.post(
+        "/v1/memories",
+        json={"passage": f"Router admin password: {password}"},
+        headers=key(memory, "alice"),
+    )
+    assert saved.status_code == 201 and password not in saved.text
+    secret = memory.store.sealed.list(user_id="alice")[0]
+    shown = api.post(f"/v1/secrets/{secret.id}/reveal", headers=key(memory, "alice"))
+    assert shown.status_code == 200 and shown.json()["value"] == password
+    reveals = memory.store.events.list(user_id="alice", kinds=["secret_revealed"])
+    assert [e.trace_id for e in reveals] == [shown.json()["trace_id"]]
+    assert password not in json.dumps([e.payload for e in reveals])
+    for who, sid in (("bob", secret.id), ("alice", "sec_00000000000000000000000000")):
+        refused = api.post(f"/v1/secrets/{sid}/reveal", headers=key(memory, who))
+        assert refused.status_code == 404 and password not in refused.text
+
+
+def test_a_served_model_extracts_the_facts_of_a_logged_conversation(memory: Memory) -> None:
+    from memvisor.agent.models.base import AssistantTurn, ToolCall
+    from memvisor.agent.models.scripted import ScriptedModel
+
+    call = ToolCall(
+        id="1",
+        name="fact_remember",
+        arguments={"subject": "user", "predicate": "lives_in", "object": "Bergen"},
+    )
+    model = ScriptedModel([AssistantTurn(tool_calls=[call])])
+    with TestClient(create_app(memory, model=model)) as client:
+        said = {"text": "We finally moved to Bergen last month."}
+        added = client.post("/v1/memories", json=said, headers=key(memory, "maya"))
+        assert added.status_code == 201, added.text
+        assert [c["ok"] for c in added.json()["extraction"]["calls"]] == [True]
+        quiet = {"text": "Just logging this one.", "extract": False}
+        logged = client.post("/v1/memories", json=quiet, headers=key(memory, "maya"))
+        assert logged.status_code == 201 and "extraction" not in logged.json()
+    facts = memory.store.facts.list(user_id="maya")
+    assert [(f.predicate, f.object) for f in facts] == [("lives_in", "Bergen")]
+    assert model.remaining == 0 and len(model.calls) == 1

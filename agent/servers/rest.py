@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from memvisor.agent.loop import Agent
 from memvisor.agent.memory.api import Memory, WriteOutcome
+from memvisor.agent.memory.extract import Extraction, extract_facts
 from memvisor.agent.models.base import ChatModel
 from memvisor.agent.trace import trace_chain
 from memvisor.agent.turn import Turn
@@ -85,16 +86,24 @@ def create_app(
             return call()
 
     def write(
-        user: str, route: str, kind: str, arguments: dict[str, Any], **options: Any
+        user: str,
+        route: str,
+        kind: str,
+        arguments: dict[str, Any],
+        *,
+        extract: bool = False,
+        **options: Any,
     ) -> dict[str, Any]:
-        """One write, citing its request: an ``api_request`` event (secrets masked)."""
+        """One write, citing its request: an ``api_request`` event (secrets masked). With
+        ``extract`` and a served model, the model then saves the facts of the logged turns
+        (as ``Memory.add`` does with an extractor)."""
         trace_id = _trace()
 
-        def run() -> WriteOutcome:
+        def run() -> tuple[WriteOutcome, Extraction | None]:
             source = memory.record_command(
                 route, arguments, user_id=user, trace_id=trace_id, kind="api_request"
             )
-            return memory.write(
+            outcome = memory.write(
                 kind,
                 arguments,
                 user_id=user,
@@ -102,8 +111,19 @@ def create_app(
                 source_event_ids=[source],
                 **{"origin": "user", **options},
             )
+            if not (extract and model is not None and outcome.record):
+                return outcome, None
+            turns = list(outcome.record)
+            session = arguments.get("session_id")
+            return outcome, extract_facts(
+                memory, model, turns, user_id=user, session_id=session, trace_id=trace_id
+            )
 
-        return _outcome(guarded(run))
+        outcome, extraction = guarded(run)
+        body = _outcome(outcome)
+        if extraction is not None:
+            body["extraction"] = extraction.model_dump(mode="json")
+        return body
 
     _errors(app)
 
@@ -137,7 +157,15 @@ def create_app(
             listed = [m if isinstance(m, dict) else m.model_dump() for m in messages]
             kind, arguments = "conversation_add", {"messages": listed, "session_id": body.session}
         route = "POST /v1/memories"
-        return write(user, route, kind, arguments, origin=body.origin, context=context)
+        return write(
+            user,
+            route,
+            kind,
+            arguments,
+            origin=body.origin,
+            context=context,
+            extract=body.extract and kind == "conversation_add",
+        )
 
     @app.get("/v1/memories")
     def list_memories(user: User, kind: str = "fact", limit: int = 100) -> dict[str, Any]:
@@ -158,6 +186,16 @@ def create_app(
         """One record by id (fct_, psg_, eps_, qtn_, evt_, rcp_, task:ID) or core block label."""
         record = guarded(lambda: memory.get(record_id, user=user))
         return dict(record.model_dump(mode="json"))
+
+    @app.post("/v1/secrets/{secret_id}/reveal")
+    def reveal(secret_id: str, user: User) -> dict[str, Any]:
+        """A sealed secret's value (``sec_…``), for its owner only: the reveal is logged as a
+        ``secret_revealed`` event (the id, never the value). Another user's id is a 404."""
+        trace_id = _trace()
+        value = guarded(
+            lambda: memory.reveal(secret_id, user=user, origin="user", trace_id=trace_id)
+        )
+        return {"id": secret_id, "value": value, "trace_id": trace_id}
 
     @app.get("/v1/memories/{record_id}/history")
     def history(record_id: str, user: User) -> dict[str, Any]:

@@ -43,6 +43,9 @@ class AddBody(_Body):
     origin: Literal["user", "model"] = "user"
     # The conversation the write came from: the firewall checks whose words it is.
     context: Annotated[list[Message], Field(max_length=50)] = []
+    # With a served model (``memvisor serve --model``), a logged conversation's facts are
+    # then saved by that model through the firewall; False logs the turns only.
+    extract: bool = True
 
     @model_validator(mode="after")
     def _one(self) -> AddBody:
