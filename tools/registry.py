@@ -9,9 +9,11 @@ import contextlib
 import difflib
 import inspect
 import json
+import math
 import os
 import re
 import sys
+import traceback
 import types
 import typing
 import warnings
@@ -35,6 +37,10 @@ _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A model that sends a 10k-character value of the wrong type must not get it echoed back whole.
 _MAX_MESSAGE_CHARS = 300
 _MAX_ERRORS_SHOWN = 3
+# Deeper arguments are no tool's input, and would exhaust the recursion of the code below.
+MAX_NESTING = 32
+# A number a tool stores must fit a 64-bit column; bigger ones are refused before any tool.
+_INT_RANGE = (-(2**63), 2**63 - 1)
 # Keywords whose values are data, not sub-schemas: never strip or rewrite inside them.
 _LITERAL_KEYWORDS = frozenset({"default", "enum", "const", "examples", "required"})
 _NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
@@ -122,6 +128,7 @@ class Tool:
     def parse_arguments(self, arguments: Any) -> dict[str, Any]:
         """Check the model's arguments against the schema, then coerce them; ToolError if bad."""
         args = _decode_arguments(arguments)
+        _check_bounds(args)
         errors = list(self.validator.iter_errors(args))
         if errors:
             first = best_match(errors)
@@ -205,7 +212,11 @@ class ToolRegistry:
         except Exception as exc:
             if not isinstance(exc, ToolError):  # a bug in the tool, not a mistake by the model
                 ids = {k: getattr(ctx, k, None) for k in ("trace_id", "user_id", "session_id")}
-                logger.bind(**ids).opt(exception=exc).warning("tool {} raised", found.name)
+                # The type and where, never the message or a traceback with variable values:
+                # both can hold the model's raw arguments (a card number, a password).
+                logger.bind(**ids).warning(
+                    "tool {} raised {} at {}", found.name, type(exc).__name__, _where(exc)
+                )
             return _failed(found.name, _message(exc), type(exc).__name__)
         return ToolResult(name=found.name, ok=True, content=content)
 
@@ -422,6 +433,39 @@ def _decode_arguments(arguments: Any) -> dict[str, Any]:
     kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
     got = kinds.get(type(arguments), type(arguments).__name__)
     raise ToolError(f"arguments must be a JSON object, got {got}")
+
+
+def _check_bounds(args: dict[str, Any]) -> None:
+    """Refuse nesting and numbers no tool takes, walking without recursion; ToolError if so."""
+    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in args.items()]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_NESTING:
+            argument = _clip(where.split("/", 1)[0], 60)
+            raise ToolError(
+                f"{argument}: nested more than {MAX_NESTING} levels deep; send flat values"
+            )
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int) and not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+            raise ToolError(
+                f"{_clip(where, 60)}: a {len(str(abs(value)))}-digit number is out of range"
+            )
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ToolError(f"{_clip(where, 60)}: NaN and infinity are not accepted; send a number")
+        if isinstance(value, Mapping):
+            stack += [(v, f"{where}/{k}", depth + 1) for k, v in value.items()]
+        elif isinstance(value, list | tuple):
+            stack += [(v, f"{where}/{n}", depth + 1) for n, v in enumerate(value)]
+
+
+def _where(exc: BaseException) -> str:
+    """The innermost frame of ``exc``: ``file.py:LINE in function``."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{os.path.basename(last.filename)}:{last.lineno} in {last.name}"
 
 
 def _describe(error: SchemaError) -> str:

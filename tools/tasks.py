@@ -14,12 +14,13 @@ from memvisor.errors import ToolError, UserError
 from memvisor.storage.clock import iso
 from memvisor.storage.tasks import TaskState
 from memvisor.tools.context import ToolContext
+from memvisor.tools.params import MAX_COUNT
 from memvisor.tools.registry import tool
 
 TaskId = Annotated[
     str, Field(description="A stable id you choose for the batch, e.g. 'rename-photos-2026'.")
 ]
-Count = Annotated[int | None, Field(description="A count of items.", ge=0)]
+Count = Annotated[int | None, Field(description="A count of items.", ge=0, le=MAX_COUNT)]
 SHOWN_ERRORS = 3
 
 

@@ -16,6 +16,20 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
+# The fault names of `bench chaos` (evals.chaos.FAULTS, spelled here so --help stays fast).
+CHAOS_FAULTS = (
+    "kill import",
+    "kill replay",
+    "kill reindex",
+    "kill forget",
+    "kill chat",
+    "index unwritable",
+    "embedder fails",
+    "full disk",
+    "corrupt records",
+    "corrupt index",
+    "fuzzed tool calls",
+)
 
 
 @click.group()
@@ -387,3 +401,79 @@ def text_bench(as_json: bool, sizes: str) -> None:
             f"{step['ms'][1]:8.2f} ms  (x{step['growth']:g} for "
             f"{step['lengths'][0]:,} -> {step['lengths'][1]:,})"
         )
+
+
+@bench.command("chaos")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--trials", type=click.IntRange(1, 1000), default=5, show_default=True, help="Trials per fault."
+)
+@click.option(
+    "--fuzz",
+    type=click.IntRange(0, 1_000_000),
+    default=10_000,
+    show_default=True,
+    help="Fuzzed tool calls.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of every random choice (default: new).")
+@click.option(
+    "--jobs", type=click.IntRange(1, 16), default=1, show_default=True, help="Faults run at once."
+)
+@click.option(
+    "--fault",
+    "faults",
+    multiple=True,
+    type=click.Choice(CHAOS_FAULTS),
+    help="Run only these faults (repeatable); default all.",
+)
+@click.option(
+    "--embedder",
+    type=click.Choice(["hash", "minilm"]),
+    default="hash",
+    show_default=True,
+    help="The stores' embedder (hash: fast; the faults do not depend on it).",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where to make the scratch directory (default ./.bench-data); removed afterwards.",
+)
+def chaos_bench(
+    as_json: bool,
+    trials: int,
+    fuzz: int,
+    seed: int | None,
+    jobs: int,
+    faults: tuple[str, ...],
+    embedder: str,
+    data_dir: str | None,
+) -> None:
+    """Kills, failing parts, a full disk, corrupted files and fuzzed tool calls; per fault the
+    writes lost, stores not reopened, records not found, uncaught exceptions and tracebacks
+    shown (all must be 0)."""
+    from loguru import logger
+
+    from memvisor.evals.chaos import run_chaos
+    from memvisor.evals.chaos.report import chaos_lines, failure_notes
+
+    logger.remove()  # the faults are deliberate: their warnings are expected, the counts are not
+    report = _with_progress(
+        lambda progress: run_chaos(
+            data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
+            trials=trials,
+            fuzz=fuzz,
+            seed=seed,
+            embedder=embedder,
+            faults=faults or CHAOS_FAULTS,
+            jobs=jobs,
+            progress=progress,
+        )
+    )
+    if as_json:
+        emit_json(report)
+        return
+    for line in chaos_lines(report) + failure_notes(report):
+        click.echo(line)
+    verdict = "all zeros" if not report["failures"] else f"{report['failures']} failures"
+    click.echo(f"seed {report['seed']}: {verdict}")
