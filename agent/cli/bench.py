@@ -472,8 +472,11 @@ def chaos_bench(
     )
     if as_json:
         emit_json(report)
-        return
-    for line in chaos_lines(report) + failure_notes(report):
-        click.echo(line)
-    verdict = "all zeros" if not report["failures"] else f"{report['failures']} failures"
-    click.echo(f"seed {report['seed']}: {verdict}")
+    else:
+        for line in chaos_lines(report) + failure_notes(report):
+            click.echo(line)
+        verdict = "all zeros" if not report["failures"] else f"{report['failures']} failures"
+        click.echo(f"seed {report['seed']}: {verdict}")
+    # Unlike the speed benches, these counters are correctness: a script or CI can act on them.
+    if report["failures"]:
+        raise SystemExit(1)
