@@ -140,10 +140,13 @@ def run_storage_bench(
     rng = random.Random(seed)
     with _scratch_dir(Path(data_dir)) as work:
         write_ms = _bench_writes(work / "facts", model, rng, writes, report)
+        commit_ms = _bench_commit(work / "commit", writes)
         ingest = _bench_ingest(work / "turns", model, rng, turns, report)
         results = _bench_search(work / "archive", model, rng, ordered, queries, report)
     return {
         "write_ms": write_ms,
+        "commit_ms": commit_ms,
+        "write_p95_over_commit_p95": round(write_ms["p95"] / max(commit_ms["p95"], 1e-6), 2),
         "ingest_turns_per_s": ingest,
         "results": results,
         "embedder": embedder,
@@ -213,6 +216,21 @@ def _bench_writes(
             if (i + 1) % 50 == 0 or i + 1 == len(plan):
                 report("fact writes", i + 1, len(plan))
     logger.debug("benchmark fact writes by action: {}", dict(actions))
+    return _percentiles(timings)
+
+
+def _bench_commit(path: Path, writes: int) -> dict[str, float]:
+    """The floor under a fact write: one row inserted and committed in the same DuckDB,
+    nothing else (the store's own connection, so the same file and settings)."""
+    timings: list[float] = []
+    with Store.open(path, embedder="hash") as store:
+        store.db.conn.execute("CREATE TABLE bench_commit (id INTEGER, text VARCHAR)")
+        for i in range(WARMUP_WRITES + writes):
+            start = time.perf_counter()
+            with store.db.transaction() as conn:
+                conn.execute("INSERT INTO bench_commit VALUES (?, ?)", [i, "a committed row"])
+            if i >= WARMUP_WRITES:
+                timings.append(time.perf_counter() - start)
     return _percentiles(timings)
 
 

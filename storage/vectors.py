@@ -19,6 +19,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -301,6 +302,27 @@ class VectorIndex:
                 by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
         with self._lock, _lance(table, "read"):
             return self._hits(table, user_id, by_vector, by_words)
+
+    def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
+        """Seconds of the pieces a search cannot do without, each alone: the query's
+        embedding, the raw LanceDB vector query and the raw BM25 query (ids only, the
+        user's filter inside, no fusion or rows). ``memvisor bench paging`` divides page-in
+        by their sum."""
+        with self._lock:
+            state = self._state(table)
+            if state is None or user_id not in state.users:
+                raise UserError(f"no {table} index for {user_id!r} to time")
+            where = search_filter(state.users, state.kinds, user_id, None)
+        start = time.perf_counter()
+        vector = self.embedder.embed([query])[0]
+        embedded = time.perf_counter()
+        with _lance(table, "search"):
+            LOOP.run(vector_ids(state.aio, vector, where, limit, partitions=state.ann_partitions))
+        searched = time.perf_counter()
+        with _lance(table, "search"):
+            LOOP.run(bm25_ids(state.aio, fts_words(query), where, limit))
+        done = time.perf_counter()
+        return {"embed": embedded - start, "vector": searched - embedded, "fts": done - searched}
 
     def _hits(
         self,

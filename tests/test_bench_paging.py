@@ -34,6 +34,9 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
         assert _figures(row["page_in_ms"]) and _figures(row["assembly_ms"])
         assert _figures(row["page_in_after_write_ms"])
         assert row["first_page_in_ms"] > 0
+        for floor in ("floor_ms", "embed_ms", "raw_vector_ms", "raw_fts_ms"):
+            assert _figures(row[floor]), floor
+        assert row["page_in_p95_over_floor_p95"] > 0
         assert 0 < row["paged_items_mean"] <= 12
     assert doc["targets"] == {"page_in_p95_ms": 25.0, "assembly_p95_ms": 5.0}
     assert not any(tmp_path.iterdir())  # the scratch stores are gone
@@ -45,6 +48,7 @@ def test_table_names_the_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert result.exit_code == 0, result.output
     assert "page-in" in result.stdout and "at 300: first page-in" in result.stdout
     assert "right after a turn's writes p50/p95" in result.stdout
+    assert "at 300: floor p50/p95" in result.stdout and "x the floor's" in result.stdout
     assert "met" in result.stdout or "MISSED" in result.stdout
     assert "p95 at 300 / p95 at 150" in result.stdout and "(target <= 2)" in result.stdout
 
