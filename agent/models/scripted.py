@@ -6,7 +6,7 @@ import copy
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from memvisor.agent.models.base import AssistantTurn, tool_names
 from memvisor.agent.toolcalls import turn_from_text
@@ -14,7 +14,7 @@ from memvisor.errors import ModelError
 
 Messages = list[dict[str, Any]]
 Tools = list[dict[str, Any]]
-ScriptedTurn = AssistantTurn | str | Callable[[Messages, Tools], "AssistantTurn | str"]
+ScriptedTurn: TypeAlias = AssistantTurn | str | Callable[[Messages, Tools], "AssistantTurn | str"]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
-from pydantic import Field
+from pydantic import AnyHttpUrl, Field
 
 from memvisor.agent.memory.api import Memory, WriteOutcome
 from memvisor.agent.memory.reads import MemoryHit
@@ -51,7 +51,7 @@ def build_server(
             instructions=INSTRUCTIONS,
             log_level="WARNING",
             token_verifier=_ApiKeys(memory),
-            auth=AuthSettings(issuer_url=keys_issuer, resource_server_url=None),
+            auth=AuthSettings(issuer_url=AnyHttpUrl(keys_issuer), resource_server_url=None),
         )
     door = _Door(memory, user)
 

@@ -153,8 +153,11 @@ def create_app(
         elif body.passage is not None:
             kind, arguments = "archival_memory_insert", {"content": body.passage}
         else:
-            messages = body.messages or [{"role": "user", "content": body.text}]
-            listed = [m if isinstance(m, dict) else m.model_dump() for m in messages]
+            listed = (
+                [m.model_dump() for m in body.messages]
+                if body.messages
+                else [{"role": "user", "content": body.text}]
+            )
             kind, arguments = "conversation_add", {"messages": listed, "session_id": body.session}
         route = "POST /v1/memories"
         return write(

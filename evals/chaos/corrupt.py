@@ -89,7 +89,7 @@ def run_corruption(
                 store = check_acknowledged(result, target, acks, embedder=embedder)
                 if store is not None:
                     store.close()
-            elif run.returncode == 0 and acks[0].id not in run.stdout:
+            elif run.returncode == 0 and acks[0].id and acks[0].id not in run.stdout:
                 result.note(f"{what}: memory search succeeded without the record")
             shutil.rmtree(target, ignore_errors=True)
     return result
