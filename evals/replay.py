@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,11 @@ def replay(
     embedder: str | None = None,
     num_ctx: int | None = None,
     reuse_store: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> ReplayReport:
-    """Run every step of the transcript; recorded model turns unless ``model`` is given."""
+    """Run every step of the transcript; recorded model turns unless ``model`` is given.
+
+    ``progress(stage, done, total)`` is told after each user turn."""
     transcript = load_transcript(path)
     header = transcript.header
     if not reuse_store and data_dir.exists() and any(data_dir.iterdir()):
@@ -122,6 +126,8 @@ def replay(
     replayer = ReplayModel(context_length=window)
     chat_model: ChatModel = model or replayer
     steps = _steps(transcript)
+    stage = f"replaying {Path(path).name}"
+    report_progress = progress or (lambda _stage, _done, _total: None)
     report = ReplayReport(transcript=str(path), user_id=header.user_id, data_dir=str(data_dir))
     store = Store.open(data_dir, embedder=embedder, clock=clock)
     agent: Agent | None = None
@@ -176,6 +182,7 @@ def replay(
                     recorded[tool_event.name].append(tool_event.content)
                 last = agent.step(event.content)
                 report.turns.append(last)
+                report_progress(stage, len(report.turns), len(steps))
             elif isinstance(event, ExpectEvent):
                 report.probes.append(
                     evaluate(

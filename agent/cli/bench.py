@@ -11,6 +11,7 @@ import click
 from memvisor.errors import UserError
 
 from .common import emit_json
+from .progress import progress_bars
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -104,35 +105,7 @@ def storage(
 
 def _with_progress(run: Any) -> Any:
     """Run a benchmark with a progress bar on stderr (only on a terminal)."""
-    # Imported here: LanceDB and rich take ~2 s to import, which every `memvisor` call would pay.
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(
-        *columns, console=console, transient=True, disable=not console.is_terminal
-    ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
+    with progress_bars() as progress:
         return run(progress)
 
 

@@ -13,6 +13,7 @@ from memvisor.evals.replay import ReplayReport, replay
 from memvisor.storage.ids import new_id
 
 from .common import common_options, emit_json, invocation, output_path, write_report
+from .progress import progress_bars
 
 
 @click.command("replay")
@@ -73,14 +74,16 @@ def replay_cmd(
     if reuse_store and not into:
         raise UserError("--reuse-store needs --into DIR: the store to replay into")
     html_path = output_path(html_out, option="--html") if html_out else None
-    report = replay(
-        file,
-        data_dir=target,
-        model=model,
-        num_ctx=num_ctx,
-        embedder=os.environ.get("MEMVISOR_EMBEDDER"),
-        reuse_store=reuse_store,
-    )
+    with progress_bars() as progress:
+        report = replay(
+            file,
+            data_dir=target,
+            model=model,
+            num_ctx=num_ctx,
+            embedder=os.environ.get("MEMVISOR_EMBEDDER"),
+            reuse_store=reuse_store,
+            progress=progress,
+        )
     if as_json:
         emit_json(report.as_dict())
     else:
@@ -88,8 +91,13 @@ def replay_cmd(
     if html_path is not None:
         from memvisor.evals.report_html import replay_report
 
+        document = report.as_dict()
         write_report(
-            lambda: replay_report(report.as_dict(), str(html_path)), option="--html", path=html_path
+            lambda: replay_report(document, str(html_path)),
+            option="--html",
+            path=html_path,
+            document=document,
+            keep=target / "replay-report.json",
         )
         click.echo(f"report: {html_path}", err=True)
     if not report.passed:

@@ -11,6 +11,7 @@ from memvisor.agent.guards import ImportReport
 from memvisor.errors import UserError
 
 from .common import common_options, emit_json, invocation, open_memory
+from .progress import working
 
 # Skipped records listed one a line; the rest are counted (``--json`` lists up to 50).
 SHOWN_SKIPPED = 10
@@ -59,7 +60,7 @@ def import_cmd(
             f"{file} is not valid JSON ({exc}); pass a file written by "
             "`memvisor memory export --json`"
         ) from None
-    with open_memory(inv) as memory:
+    with open_memory(inv) as memory, working(f"importing {path.name}…"):
         report = memory.import_export(
             data, user_id=inv.user_id, trace_id=inv.trace_id, replace=replace
         )
