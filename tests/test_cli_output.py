@@ -41,3 +41,54 @@ def test_import_and_prune_show_that_they_work(
     assert imported.code == 0 and "importing maya.json" in imported.err
     pruned = run_cli(capsys, "memory", "prune", "--older-than", "1y", *data)
     assert pruned.code == 0 and "pruning" in pruned.err and "nothing to prune" in pruned.out
+
+
+def test_search_trace_list_and_prune_print_one_line_per_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = ["--data-dir", str(tmp_path / "d"), "--user", "maya"]
+    long = "Order ORD-9 notes:\nline two of the note\n" + "more detail " * 40
+    added = run_cli(capsys, "memory", "add", "--text", long, *data, "--json").json()
+    hits = run_cli(capsys, "memory", "search", "ORD-9 notes", *data).out.splitlines()
+    assert len(hits) == 1 and hits[0].endswith("…") and "line two of the note" in hits[0]
+    listed = run_cli(capsys, "memory", "list", *data).out
+    (passage,) = [line for line in listed.splitlines() if line.startswith("  psg_")]
+    assert passage.endswith("…") and len(passage) < 160
+    trace = run_cli(capsys, "trace", added["trace_id"], *data).out.splitlines()
+    assert trace[-2:] == ["memory in context:", "  (none)"]  # a command, not an answer
+    (command,) = [line for line in trace if "user_command" in line]
+    assert command.endswith("…") and len(command) < 260
+    pruned = run_cli(capsys, "memory", "prune", "--older-than", "1h", "--dry-run", *data)
+    assert pruned.out.startswith("nothing to prune")
+
+
+def test_prune_rows_fit_one_line_with_the_whole_id(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    assert run_cli(capsys, "replay", DEMO, "--into", str(run)).code == 0
+    data = ["--data-dir", str(run), "--user", "sam"]
+    out = run_cli(capsys, "memory", "prune", "--older-than", "1d", "--dry-run", *data).out
+    rows = [line for line in out.splitlines() if line.startswith(("  fct_", "  eps_", "  psg_"))]
+    assert rows and all(len(row) <= 100 for row in rows)
+    assert all(len(row.split()[0]) == 30 for row in rows)  # ids are never cut
+    assert any(row.endswith("…") for row in rows)
+
+
+def test_health_counts_archived_records_apart_from_active_ones(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    assert run_cli(capsys, "replay", DEMO, "--into", str(run)).code == 0
+    data = ["--data-dir", str(run), "--user", "sam"]
+    before = run_cli(capsys, "health", *data, "--json").json()
+    assert run_cli(capsys, "memory", "prune", "--older-than", "1d", *data).code == 0
+    after = run_cli(capsys, "health", *data, "--json").json()
+    assert after["facts"]["active"] == 0
+    assert after["facts"]["archived"] == before["facts"]["active"] > 0
+    assert after["freshness"]["archived"] == after["facts"]["archived"]  # no passages here
+    assert after["archived"] > after["facts"]["archived"]  # the episodes too
+    assert after["records"]["facts"] == before["records"]["facts"]  # still stored
+    shown = run_cli(capsys, "health", *data).out
+    assert f"archived       {after['archived']} records kept out of page-in" in shown
+    assert f"{after['facts']['archived']} archived" in shown

@@ -100,14 +100,14 @@ def list_cmd(
     for block in blocks:
         click.echo(
             f"  {block.label} (v{block.version}, limit {block.token_limit} tokens): "
-            f"{block.value or '(empty)'}"
+            f"{snippet(block.value, 200) or '(empty)'}"
         )
     click.echo(f"facts ({len(facts)}):")
     for fact in facts:
         click.echo(f"  {_fact_line(fact)}")
     click.echo(f"passages ({len(passages)}):")
     for passage in passages:
-        click.echo(f"  {passage.id}  {passage.text[:100]}")
+        click.echo(f"  {passage.id}  {snippet(passage.text, 120)}")
     if held:
         click.echo(f"quarantine: {len(held)} held (memvisor memory list --quarantine)")
     if hidden:
@@ -224,7 +224,9 @@ def search_cmd(
     if not hits:
         click.echo("no matches")
     for hit in hits:
-        click.echo(f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {hit['text'][:120]}")
+        click.echo(
+            f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {snippet(hit['text'], 120)}"
+        )
 
 
 def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
@@ -338,7 +340,7 @@ def _print_outcome(outcome: WriteOutcome, as_json: bool) -> None:
         extra = f" (supersedes {record.previous.id})" if record.previous else ""
         click.echo(f"{_fact_line(record.fact)}  {record.action}{extra}{note}")
     elif isinstance(record, Passage):
-        click.echo(f"{record.id}  passage  {record.text[:120]}{note}")
+        click.echo(f"{record.id}  passage  {snippet(record.text, 120)}{note}")
     elif isinstance(record, CoreBlock):
         click.echo(f"{record.label} v{record.version}: {record.value}{note}")
     else:
@@ -448,7 +450,7 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
         for event in v.source_events:
             click.echo(
                 f"    from {event.id} ({event.kind}, {event.ts.isoformat()}): "
-                f"{json.dumps(event.payload, ensure_ascii=False)[:160]}"
+                f"{snippet(json.dumps(event.payload, ensure_ascii=False), 160)}"
             )
 
 
