@@ -25,7 +25,7 @@ def test_replay_shows_progress_on_a_terminal_only(
     monkeypatch.setenv("FORCE_COLOR", "1")
     shown = run_cli(capsys, "replay", DEMO, "--into", str(tmp_path / "b"))
     assert "replaying multiday_task.jsonl" in shown.err and "14/14" in shown.err
-    assert "replaying" not in shown.out  # stdout holds the report only
+    assert "━" not in shown.out and "14/14" not in shown.out  # stdout holds no bar
 
 
 @pytest.mark.usefixtures("terminal")
@@ -92,3 +92,55 @@ def test_health_counts_archived_records_apart_from_active_ones(
     shown = run_cli(capsys, "health", *data).out
     assert f"archived       {after['archived']} records kept out of page-in" in shown
     assert f"{after['facts']['archived']} archived" in shown
+
+
+LONG = str(Path(__file__).resolve().parent.parent / "evals" / "data" / "demo_long_session.jsonl")
+
+
+def test_replay_says_what_it_replays_and_how_to_read_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = run_cli(capsys, "replay", DEMO, "--into", str(tmp_path / "r")).out.splitlines()
+    assert out[0].startswith(f"replaying {DEMO}: Sam Okafor: a week-long contact migration")
+    assert out[1] == (
+        "  14 user turns in 4 sessions, answered by the recorded model turns (no model, no "
+        "network), checked by 23 probes"
+    )
+    assert "the transcript line the probe is written on" in out[2]
+    summary = next(line for line in out if line.startswith("probes "))
+    assert "(3 restarts, 1 crash)" in summary and "11 tool calls" in summary
+    assert out[-1].endswith(f"`memvisor memory list --data-dir {tmp_path / 'r'} --user sam`")
+
+
+def test_probe_details_say_what_was_expected_and_mark_cuts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = run_cli(capsys, "replay", LONG, "--into", str(tmp_path / "r")).out.splitlines()
+    probes = [line for line in out if line.startswith(("PASS", "FAIL"))]
+    assert probes and all(line.startswith("PASS") for line in probes)
+    assert not any(line.endswith("no match") for line in probes)
+    assert any(line.endswith("nothing matches, as expected") for line in probes)
+    assert all(len(line) < 260 for line in probes)
+    answers = [line.split('answer: "', 1)[1] for line in probes if 'answer: "' in line]
+    cut = [a for a in answers if len(a) >= 140]  # the longest a detail quotes
+    assert cut and all(a.endswith('…"') for a in cut)
+    assert all(a.endswith('…"') == (a in cut) for a in answers)
+    assert "['" not in "\n".join(probes)  # no Python lists
+
+
+def test_memory_list_explains_the_fact_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = ["--data-dir", str(tmp_path / "d"), "--user", "maya"]
+    run_cli(capsys, "memory", "add", "--subject", "maya", "--predicate", "lives_in",
+            "--object", "Oslo", *data)  # fmt: skip
+    lines = run_cli(capsys, "memory", "list", *data).out.splitlines()
+    at = lines.index("facts (1):")
+    assert "c=CONFIDENCE 0-1 xTIMES-CONFIRMED" in lines[at + 1]
+    assert "[active v1 c=0.90 x0]  maya | lives_in | Oslo" in lines[at + 2]
+
+
+def test_make_demo_ends_saying_how_to_run_the_cli() -> None:
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    demo = makefile.split("\ndemo:")[1].split("\n\n")[0]
+    assert "source .venv/bin/activate" in demo and '@echo "  .venv/bin/memvisor ' in demo

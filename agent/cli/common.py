@@ -164,6 +164,20 @@ def write_report(
         raise SystemExit(1) from None
 
 
+def program() -> str:
+    """The command as the user ran it (``.venv/bin/memvisor`` when it is not on PATH), for
+    a printed next step that works when pasted."""
+    invoked = sys.argv[0] if sys.argv else ""
+    return invoked if Path(invoked).name == "memvisor" else "memvisor"
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 crash``, ``2 crashes``, ``0 tool calls``."""
+    if n == 1:
+        return f"{n} {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 

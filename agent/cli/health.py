@@ -9,7 +9,7 @@ import click
 from memvisor.errors import UserError
 from memvisor.evals.health import health_report, prometheus_text
 
-from .common import common_options, emit_json, invocation, open_store
+from .common import common_options, emit_json, invocation, open_store, plural
 
 
 @click.command("health")
@@ -39,10 +39,6 @@ def _pct(ratio: float | None) -> str:
     return "n/a" if ratio is None else f"{ratio:.1%}"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def _passages(fresh: dict[str, Any], facts: dict[str, int]) -> str:
     archived = fresh["archived"] - facts.get("archived", 0)
     return f"{fresh['passages']} active" + (f", {archived} archived" if archived else "")
@@ -60,16 +56,16 @@ def format_health(report: dict[str, Any]) -> str:
         f"({page_in['hits']} of {page_in['paged_in']} paged-in items cited or confirmed; "
         f"{page_in['cited']} cited, {page_in['confirmed']} confirmed)",
         f"  quarantine     {report['quarantine_held']} held",
-        f"  archived       {_count(report['archived'], 'record')} kept out of page-in and "
+        f"  archived       {plural(report['archived'], 'record')} kept out of page-in and "
         "search (memvisor memory list --archived)",
-        f"  expired        {_count(len(report['expired']), 'fact')}, never paged in",
+        f"  expired        {plural(len(report['expired']), 'fact')}, never paged in",
     ]
     for fact in report["expired"]:
         lines.append(
             f"    {fact['id']}  {fact['subject']} | {fact['predicate']} | {fact['object']}  "
             f"(until {fact['valid_until']})"
         )
-    lines.append(f"  amnesia        {_count(amnesia['count'], 'alert')}")
+    lines.append(f"  amnesia        {plural(amnesia['count'], 'alert')}")
     for alert in amnesia["alerts"]:
         lines.append(f"    {alert['ts']}  {alert['trace_id']}  {alert['answer']}")
     kinds = ", ".join(f"{k} {n}" for k, n in events["by_kind"].items())

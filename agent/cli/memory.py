@@ -30,6 +30,12 @@ def memory() -> None:
     """Inspect and edit a user's memory."""
 
 
+# How to read ``_fact_line``, printed once above a list of facts.
+FACT_LEGEND = (
+    "(id  [status vVERSION c=CONFIDENCE 0-1 xTIMES-CONFIRMED]  subject | predicate | object)"
+)
+
+
 def _fact_line(fact: Fact) -> str:
     until = f" until {fact.valid_until.date()}" if fact.valid_until else ""
     return (
@@ -103,6 +109,8 @@ def list_cmd(
             f"{snippet(block.value, 200) or '(empty)'}"
         )
     click.echo(f"facts ({len(facts)}):")
+    if facts:
+        click.echo(f"  {FACT_LEGEND}")
     for fact in facts:
         click.echo(f"  {_fact_line(fact)}")
     click.echo(f"passages ({len(passages)}):")

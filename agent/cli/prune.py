@@ -21,7 +21,7 @@ from memvisor.storage import PruneReport, Store
 from memvisor.storage.archive import snippet as archive_snippet
 from memvisor.storage.text import snippet
 
-from .common import Invocation, common_options, emit_json, invocation, open_store
+from .common import Invocation, common_options, emit_json, invocation, open_store, plural
 from .progress import working
 
 _UNITS = {
@@ -131,7 +131,7 @@ def _print_report(report: PruneReport, older_than: str) -> None:
         used = item.last_used_at.date().isoformat() if item.last_used_at else "never"
         row = f"  {item.id}  {item.kind:<7}  created {item.created_at.date()}  used {used:<10}  "
         click.echo(row + snippet(item.text, max(20, width - len(row) - 1)))
-    totals = ", ".join(f"{n} {kind}{'' if n == 1 else 's'}" for kind, n in report.counts.items())
+    totals = ", ".join(plural(n, kind) for kind, n in report.counts.items())
     if report.dry_run:
         click.echo(f"dry run: would archive {len(report.archived)} ({totals}); nothing written")
     else:
