@@ -27,7 +27,11 @@ from .tools_cmd import tools
 from .trace import trace
 
 
-@click.group(cls=MemvisorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# Help uses the terminal's whole width (up to 200 columns), so command summaries are not cut.
+@click.group(
+    cls=MemvisorGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
+)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),

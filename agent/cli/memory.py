@@ -175,7 +175,13 @@ def _plain(value: Any) -> str:
     show_default=True,
     help="ranked: what page-in would rank (every route, scored); the others: one raw route.",
 )
-@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Most hits to print, 1-1000.",
+)
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
 def search_cmd(
     query: str,
@@ -255,8 +261,20 @@ def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
 @click.option("--subject", default=None, help="Who or what the fact is about.")
 @click.option("--predicate", default=None, help="The relation, e.g. lives_in.")
 @click.option("--object", "obj", default=None, help="The value, e.g. Shanghai.")
-@click.option("--confidence", type=float, default=0.9, show_default=True)
-@click.option("--importance", type=float, default=0.5, show_default=True)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.9,
+    show_default=True,
+    help="How sure the fact is, 0-1.",
+)
+@click.option(
+    "--importance",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.5,
+    show_default=True,
+    help="Weight in page-in ranking, 0-1.",
+)
 @click.option("--valid-until", default=None, help="Expiry (UTC ISO-8601): the fact's TTL.")
 @click.option("--text", default=None, help="Add an archival passage instead of a fact.")
 def add_cmd(
@@ -359,7 +377,12 @@ def _print_outcome(outcome: WriteOutcome, as_json: bool) -> None:
 @click.argument("record_id")
 @common_options
 @click.option("--object", "obj", default=None, help="New value for a fact.")
-@click.option("--confidence", type=float, default=None)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="New confidence for a fact, 0-1.",
+)
 @click.option("--valid-until", default=None, help="New expiry (UTC ISO-8601).")
 @click.option("--value", default=None, help="New value for a core block (by label).")
 def edit_cmd(

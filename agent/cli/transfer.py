@@ -17,7 +17,7 @@ from .progress import working
 SHOWN_SKIPPED = 10
 
 
-@click.command("export")
+@click.command("export", short_help="Print every record of the user as JSON.")
 @common_options
 def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Print every record of the user as JSON: facts (every version), core blocks, passages,
