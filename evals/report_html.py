@@ -295,7 +295,14 @@ def _locomo_latency(page: _Page, systems: Mapping[str, Any]) -> None:
     for pct in ("p50", "p95"):
         y = [_float(d.get(pct)) for d in lat]
         if any(v is not None for v in y):
-            fig.add_bar(x=[_t(n) for n in names], y=y, name=pct)
+            # the value on each bar: a 0.0 ms bar is otherwise an empty slot
+            fig.add_bar(
+                x=[_t(n) for n in names],
+                y=y,
+                name=pct,
+                texttemplate="%{y:.1f}",
+                textposition="outside",
+            )
     if fig.data:
         fig.update_layout(barmode="group")
         fig.update_yaxes(title_text="ms")
@@ -334,6 +341,7 @@ def _locomo_tokens(page: _Page, systems: Mapping[str, Any]) -> None:
         x=[_t(n) for n in names],
         y=[_float(systems[n]["tokens_per_query"]) for n in names],
         marker_color=[_colors(systems)[n] for n in names],
+        texttemplate="%{y:.0f}",
         showlegend=False,
     )
     fig.update_yaxes(title_text="tokens")

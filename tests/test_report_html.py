@@ -173,6 +173,8 @@ def test_locomo_report_says_what_it_covers_and_labels_empty_series(tmp_path: Pat
     assert "top k retrieved turns (categories 1-4). No data for: recency." in page
     assert "5 adversarial. No data for: dense, recency." in page
     assert "Per-query page-in latency, overlaid by system. No data for: bm25, dense" in page
+    # a 0.0 ms bar carries its value, so it is not an empty slot
+    assert '"textposition":"outside","texttemplate":"%{y:.1f}"' in text
 
 
 def test_legends_sit_under_the_plot_clear_of_the_toolbar(tmp_path: Path) -> None:
