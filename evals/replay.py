@@ -113,10 +113,12 @@ def replay(
     num_ctx: int | None = None,
     reuse_store: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    user_id: str | None = None,
 ) -> ReplayReport:
     """Run every step of the transcript; recorded model turns unless ``model`` is given.
 
-    ``progress(stage, done, total)`` is told after each user turn."""
+    The turns are the transcript's user's, or ``user_id``'s when given. ``progress(stage,
+    done, total)`` is told after each user turn."""
     transcript = load_transcript(path)
     header = transcript.header
     if not reuse_store and data_dir.exists() and any(data_dir.iterdir()):
@@ -128,7 +130,8 @@ def replay(
     steps = _steps(transcript)
     stage = f"replaying {Path(path).name}"
     report_progress = progress or (lambda _stage, _done, _total: None)
-    report = ReplayReport(transcript=str(path), user_id=header.user_id, data_dir=str(data_dir))
+    user = user_id or header.user_id
+    report = ReplayReport(transcript=str(path), user_id=user, data_dir=str(data_dir))
     store = Store.open(data_dir, embedder=embedder, clock=clock)
     agent: Agent | None = None
     session_id = "s1"
@@ -140,7 +143,7 @@ def replay(
 
     def new_agent(session_id: str) -> Agent:
         return Agent(
-            user_id=header.user_id,
+            user_id=user,
             session_id=session_id,
             model=chat_model,
             store=store,
@@ -189,7 +192,7 @@ def replay(
                         event,
                         turn=last,
                         store=store,
-                        user_id=header.user_id,
+                        user_id=user,
                         all_turns=report.turns,
                     )
                 )

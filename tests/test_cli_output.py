@@ -144,3 +144,15 @@ def test_make_demo_ends_saying_how_to_run_the_cli() -> None:
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
     demo = makefile.split("\ndemo:")[1].split("\n\n")[0]
     assert "source .venv/bin/activate" in demo and '@echo "  .venv/bin/memvisor ' in demo
+
+
+def test_replay_stores_as_the_transcript_user_unless_told_otherwise(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVISOR_USER", "someone")  # the environment does not apply
+    own = run_cli(capsys, "replay", DEMO, "--into", str(tmp_path / "a"), "--json").json()
+    assert own["user_id"] == "sam" and own["passed"]
+    other = run_cli(capsys, "replay", DEMO, "--into", str(tmp_path / "b"), "--user", "zoë")
+    assert other.code == 0 and "--user zoë`" in other.out
+    listed = run_cli(capsys, "memory", "list", "--data-dir", str(tmp_path / "b"), "--user", "zoë")
+    assert "Sam | name | Sam Okafor" in listed.out

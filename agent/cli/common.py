@@ -88,6 +88,14 @@ def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocat
     )
 
 
+def explicit_user(user: str | None) -> str | None:
+    """The command's or the global ``--user`` if one was typed (not the environment's or the
+    default): for commands whose data names its own user, such as a transcript."""
+    state = click.get_current_context().find_object(CliState) or CliState()
+    given = user if user is not None else state.user
+    return None if given is None else require_user(unicodedata.normalize("NFC", given))
+
+
 def _given(option: str, own: str | None, global_: str | None, env: str) -> str | None:
     """The first value set of the command's option, the global one and the environment;
     an empty one is an error, never a silent fall back to the default."""

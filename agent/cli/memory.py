@@ -18,7 +18,15 @@ from memvisor.storage.clock import parse_time
 from memvisor.storage.store import SearchKind
 from memvisor.storage.text import snippet
 
-from .common import Invocation, common_options, emit_json, invocation, open_memory, open_store
+from .common import (
+    Invocation,
+    common_options,
+    emit_json,
+    invocation,
+    open_memory,
+    open_store,
+    plural,
+)
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
@@ -436,7 +444,7 @@ def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: 
     if as_json:
         emit_json(report)
     else:
-        click.echo(f"forgot {record_id}: removed {len(report['removed'])} record(s)")
+        click.echo(f"forgot {record_id}: removed {plural(len(report['removed']), 'record')}")
 
 
 @memory.command("reveal")

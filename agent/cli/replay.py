@@ -22,6 +22,7 @@ from memvisor.storage.ids import new_id
 from .common import (
     common_options,
     emit_json,
+    explicit_user,
     invocation,
     output_path,
     plural,
@@ -82,7 +83,11 @@ def replay_cmd(
     html_out: str | None,
     reuse_store: bool,
 ) -> None:
-    """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
+    """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails.
+
+    The turns are stored as the transcript's user (its header's user_id) unless --user
+    names another; $MEMVISOR_USER does not apply.
+    """
     inv = invocation(data_dir, user, as_json)
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
     model = model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
@@ -100,6 +105,7 @@ def replay_cmd(
             embedder=os.environ.get("MEMVISOR_EMBEDDER"),
             reuse_store=reuse_store,
             progress=progress,
+            user_id=explicit_user(user),
         )
     if as_json:
         emit_json(report.as_dict())
