@@ -156,3 +156,21 @@ def test_replay_stores_as_the_transcript_user_unless_told_otherwise(
     assert other.code == 0 and "--user zoë`" in other.out
     listed = run_cli(capsys, "memory", "list", "--data-dir", str(tmp_path / "b"), "--user", "zoë")
     assert "Sam | name | Sam Okafor" in listed.out
+
+
+def test_a_second_replay_into_the_same_store_fails_only_first_run_probes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """README: the week already happened in that store, so the probes of a first run's state
+    fail (the forgotten workplace stays forgotten, the task is done, the recipe exists)."""
+    run = str(tmp_path / "run")
+    assert run_cli(capsys, "replay", DEMO, "--into", run).code == 0
+    again = run_cli(capsys, "replay", DEMO, "--into", run, "--reuse-store", "--json")
+    assert again.code == 1
+    failed = {p["line"]: p for p in again.json()["probes"] if not p["passed"]}
+    assert sorted(failed) == [6, 7, 28, 38, 39, 45, 79]
+    assert failed[6]["detail"] == "no match"  # "workplace saved": its tombstone refuses it
+    assert failed[7]["detail"].endswith("done")  # the task finished in the first run
+    assert "recipe confirmed (same steps)" in failed[28]["detail"]  # saved once already
+    passed = {p["line"] for p in again.json()["probes"] if p["passed"]}
+    assert {66, 67, 80} <= passed  # forgotten stays forgotten, the name kept, within budget
