@@ -160,3 +160,15 @@ def test_a_report_that_fails_to_write_keeps_the_results_as_json(
     assert f"kept as JSON in {kept}" in result.err and "probes 23/23 passed" in result.out
     assert __import__("json").loads(kept.read_text())["metrics"]["probes"]["passed"] == 23
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_bad_log_level_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVISOR_LOG_LEVEL", "bogus")
+    result = run_cli(capsys, "tools", "list")
+    assert result.code == 1 and result.out == ""
+    assert result.err.startswith("error: $MEMVISOR_LOG_LEVEL is 'bogus': use one of TRACE, DEBUG")
+    assert len(result.err.splitlines()) == 1
+    monkeypatch.setenv("MEMVISOR_LOG_LEVEL", "debug")  # any case
+    assert run_cli(capsys, "tools", "list").code == 0

@@ -63,11 +63,21 @@ for command in (
     cli.add_command(command)
 
 
+LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
+
+
 def _configure_logging() -> None:
+    level = os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING").strip().upper() or "WARNING"
+    if level not in LOG_LEVELS:
+        emit_error(
+            f"$MEMVISOR_LOG_LEVEL is {os.environ['MEMVISOR_LOG_LEVEL'][:40]!r}: use one of "
+            f"{', '.join(LOG_LEVELS)} (default WARNING)"
+        )
+        sys.exit(1)
     logger.remove()
     logger.add(
         sys.stderr,
-        level=os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING"),
+        level=level,
         format="{time:HH:mm:ss} {level} {message}",
         # A traceback with the values of its variables would print what a write held
         # (a secret, the model's raw arguments): the type and message are enough.
