@@ -299,6 +299,7 @@ def add_cmd(
 ) -> None:
     """Add a fact (or with --text an archival passage); prints it after commit."""
     inv = invocation(data_dir, user, as_json)
+    arguments: dict[str, Any]
     if text is not None:
         if subject or predicate or obj:
             raise UserError("pass either --text or --subject/--predicate/--object, not both")
