@@ -174,3 +174,21 @@ def test_a_second_replay_into_the_same_store_fails_only_first_run_probes(
     assert "recipe confirmed (same steps)" in failed[28]["detail"]  # saved once already
     passed = {p["line"] for p in again.json()["probes"] if p["passed"]}
     assert {66, 67, 80} <= passed  # forgotten stays forgotten, the name kept, within budget
+
+
+def test_a_printed_next_step_names_the_command_as_it_was_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memvisor.agent.cli.common import program
+
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "memvisor").write_text("#!/bin/sh\n")
+    (venv / "memvisor").chmod(0o755)
+    monkeypatch.setattr("sys.argv", [str(venv / "memvisor")])
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert program() == str(venv / "memvisor")  # not on PATH: the path that works
+    monkeypatch.setenv("PATH", str(venv))
+    assert program() == "memvisor"
+    monkeypatch.setattr("sys.argv", ["/somewhere/__main__.py"])
+    assert program() == "memvisor"

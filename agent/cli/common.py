@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -176,7 +177,10 @@ def program() -> str:
     """The command as the user ran it (``.venv/bin/memvisor`` when it is not on PATH), for
     a printed next step that works when pasted."""
     invoked = sys.argv[0] if sys.argv else ""
-    return invoked if Path(invoked).name == "memvisor" else "memvisor"
+    if Path(invoked).name != "memvisor":
+        return "memvisor"
+    on_path = shutil.which("memvisor")
+    return "memvisor" if on_path and Path(on_path).resolve() == Path(invoked).resolve() else invoked
 
 
 def plural(n: int, noun: str) -> str:
