@@ -192,3 +192,15 @@ def test_a_printed_next_step_names_the_command_as_it_was_run(
     assert program() == "memvisor"
     monkeypatch.setattr("sys.argv", ["/somewhere/__main__.py"])
     assert program() == "memvisor"
+
+
+def test_eval_shows_its_bars_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tiny = str(Path(__file__).resolve().parent / "data" / "locomo_tiny.json")
+    args = ["eval", "locomo", "--data", tiny, "--limit-conversations", "1", "--json"]
+    piped = run_cli(capsys, *args, "--data-dir", str(tmp_path / "a"))
+    assert piped.code == 0 and piped.err == ""
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    shown = run_cli(capsys, *args, "--data-dir", str(tmp_path / "b"))
+    assert shown.code == 0 and "synth-a" in shown.err and "synth-a" not in shown.out
