@@ -22,8 +22,16 @@ install: $(STAMP)
 demo: $(STAMP)
 	rm -rf .demo-data
 	$(BIN)/memvisor replay evals/data/demo_long_session.jsonl --into .demo-data/replay
+	@echo
+	@echo "What the agent remembered of Maya (memvisor memory list):"
 	$(BIN)/memvisor memory list --data-dir .demo-data/replay --user demo
+	@echo
 	$(BIN)/memvisor replay evals/data/multiday_task.jsonl --into .demo-data/multiday
+	@echo
+	@echo "Done. The memvisor command is in .venv/bin, not on your PATH: run it as"
+	@echo "  .venv/bin/memvisor memory list --data-dir .demo-data/multiday --user sam"
+	@echo "  .venv/bin/memvisor --help"
+	@echo "or first 'source .venv/bin/activate', then type just 'memvisor ...'."
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

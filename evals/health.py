@@ -21,7 +21,8 @@ from memvisor.storage import Event, Fact, Store
 from memvisor.storage.clock import iso
 from memvisor.storage.text import snippet
 
-FACT_STATUSES = ("active", "expired", "superseded", "retracted", "quarantined")
+# "archived": an active fact a prune archived (kept, out of page-in and search).
+FACT_STATUSES = ("active", "archived", "expired", "superseded", "retracted", "quarantined")
 
 # Answers that say the agent does not know or remember; curly apostrophes included.
 _APOS = "['\u2019]"
@@ -51,19 +52,23 @@ _SNIPPET_CHARS = 160
 
 def health_report(store: Store, *, user_id: str) -> dict[str, Any]:
     """Health figures for ``user_id``; ratios are rounded to 4 places, ``None`` when undefined."""
-    # Archived records are still stored: they count here and are also counted apart.
+    # Archived records are still stored: they count in the totals, apart from the active ones.
     facts = store.facts.list(user_id=user_id, include_inactive=True, include_archived=True)
     passages = store.passages.list(user_id=user_id, include_archived=True)
     held = store.quarantine.list(user_id=user_id, status="held")
     events = store.events.list(user_id=user_id)
     archived = store.archive.list(user_id=user_id)
-    by_status: Counter[str] = Counter(f.status for f in facts)
+    archived_ids = {row.item_id for row in archived}
+    by_status: Counter[str] = Counter(
+        "archived" if f.id in archived_ids else f.status for f in facts
+    )
+    archived_passages = sum(p.id in archived_ids for p in passages)
     statuses = {s: by_status.get(s, 0) for s in FACT_STATUSES}
     statuses.update({s: n for s, n in by_status.items() if s not in statuses})
     return {
         "user_id": user_id,
         "as_of": iso(store.clock.now()),
-        "freshness": _freshness(statuses, len(facts), len(passages)),
+        "freshness": _freshness(statuses, len(facts), len(passages), archived_passages),
         "facts": statuses,
         "page_in": _hit_rate(events, facts),
         "quarantine_held": len(held),
@@ -88,16 +93,21 @@ def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _freshness(statuses: dict[str, int], facts: int, passages: int) -> dict[str, Any]:
-    # Passages have no validity window: every stored passage counts as active.
-    active = statuses.get("active", 0)
+def _freshness(
+    statuses: dict[str, int], facts: int, passages: int, archived_passages: int
+) -> dict[str, Any]:
+    # Passages have no validity window: every stored passage not archived counts as active.
+    active, archived = statuses.get("active", 0), statuses.get("archived", 0)
+    expired, superseded = statuses.get("expired", 0), statuses.get("superseded", 0)
+    live_passages = passages - archived_passages
     return {
-        "ratio": _ratio(active + passages, facts + passages),
+        "ratio": _ratio(active + live_passages, facts + passages),
         "active": active,
-        "expired": statuses.get("expired", 0),
-        "superseded": statuses.get("superseded", 0),
-        "other": facts - active - statuses.get("expired", 0) - statuses.get("superseded", 0),
-        "passages": passages,
+        "archived": archived + archived_passages,
+        "expired": expired,
+        "superseded": superseded,
+        "other": facts - active - archived - expired - superseded,
+        "passages": live_passages,
     }
 
 
@@ -248,7 +258,12 @@ def prometheus_text(report: dict[str, Any]) -> str:
         "Fact rows by status.",
         [({"status": s}, n) for s, n in report["facts"].items()],
     )
-    family("memvisor_passages", "gauge", "Archival passages stored.", [({}, fresh["passages"])])
+    family(
+        "memvisor_passages",
+        "gauge",
+        "Archival passages in page-in and search (archived ones not counted).",
+        [({}, fresh["passages"])],
+    )
     family(
         "memvisor_quarantine_held",
         "gauge",

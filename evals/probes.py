@@ -12,6 +12,7 @@ from memvisor.agent.turn import Turn
 from memvisor.errors import NotFound
 from memvisor.evals.transcripts import ExpectEvent
 from memvisor.storage import Store
+from memvisor.storage.text import snippet
 
 
 @dataclass
@@ -30,6 +31,21 @@ class ProbeResult:
             "passed": self.passed,
             "detail": self.detail,
         }
+
+
+# A probe's detail is one line of at most this many characters; a cut is marked with "…".
+DETAIL_CHARS = 160
+
+
+def _quote(text: str) -> str:
+    """The start of ``text`` on one line, in quotes."""
+    return f'"{snippet(text, DETAIL_CHARS - 20)}"'
+
+
+def _quote_end(text: str) -> str:
+    """The end of ``text`` on one line, in quotes: where a format rule is checked."""
+    flat = " ".join(text.split())
+    return f'"{flat}"' if len(flat) <= 80 else f'"…{flat[-79:]}"'
 
 
 def _fold(text: str) -> str:
@@ -86,28 +102,27 @@ def evaluate(
     if kind in ("memory_contains", "memory_excludes"):
         found = _memory_matches(store, user_id, spec)
         want = kind == "memory_contains"
-        return result(bool(found) == want, "; ".join(found[:3]) or "no match")
+        if found:
+            return result(want, snippet("; ".join(found[:3]), DETAIL_CHARS))
+        return result(not want, "nothing matches, as expected" if not want else "no match")
     if kind in ("answer_mentions", "answer_omits"):
         options = spec.get("any") or [spec.get("text", "")]
         hit = [o for o in options if _fold(str(o)) in _fold(answer)]
-        return result(bool(hit) == (kind == "answer_mentions"), f"answer: {answer[:160]!r}")
+        return result(bool(hit) == (kind == "answer_mentions"), f"answer: {_quote(answer)}")
     if kind == "answer_format":
         pattern = str(spec.get("pattern", ""))
         ok = re.search(pattern, answer.strip(), re.DOTALL) is not None
-        return result(ok, f"/{pattern}/ vs {answer[-80:]!r}")
+        return result(ok, f"/{pattern}/ vs the answer's end {_quote_end(answer)}")
     if kind in ("tool_called", "tool_not_called"):
         names = [c.name for c in turn.tool_calls] if turn else []
         called = spec.get("name") in names
-        return result(called == (kind == "tool_called"), f"called: {names}")
+        return result(called == (kind == "tool_called"), f"called: {', '.join(names) or 'no tool'}")
     if kind == "recall_mentions":
         needle = _fold(str(spec.get("text", "")))
         seen = [c.result for c in turn.tool_calls] + turn.paged_texts if turn else []
         ok = any(needle in _fold(s) for s in seen)
-        return result(
-            ok,
-            f"tool results and paged memory: "
-            f"{json.dumps([s[:80] for s in seen], ensure_ascii=False)[:200]}",
-        )
+        shown = " | ".join(snippet(s, 60) for s in seen) or "(nothing)"
+        return result(ok, snippet(f"tool results and paged memory: {shown}", DETAIL_CHARS))
     if kind == "quarantined":
         needle = _fold(str(spec.get("text", "")))
         held = [
@@ -128,13 +143,14 @@ def evaluate(
             if e.kind == spec.get("kind")
             and needle in _fold(json.dumps(e.payload, ensure_ascii=False))
         ]
-        return result(bool(hits), f"events of the step: {sorted({e.kind for e in events})}")
+        kinds = ", ".join(sorted({e.kind for e in events})) or "none"
+        return result(bool(hits), f"events of the step: {kinds}")
     if kind == "task_progress":
         return _task_progress(store, user_id, spec, result)
     if kind == "context_mentions":
         needle = _fold(str(spec.get("text", "")))
         working = turn.working_memory if turn else ""
-        return result(needle in _fold(working), f"working memory: {working[:160]!r}")
+        return result(needle in _fold(working), f"working memory: {_quote(working)}")
     if kind == "within_budget":
         worst = (
             max((max(t.prompt_tokens, default=0), t.window) for t in all_turns)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,13 @@ def replay(
     embedder: str | None = None,
     num_ctx: int | None = None,
     reuse_store: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+    user_id: str | None = None,
 ) -> ReplayReport:
-    """Run every step of the transcript; recorded model turns unless ``model`` is given."""
+    """Run every step of the transcript; recorded model turns unless ``model`` is given.
+
+    The turns are the transcript's user's, or ``user_id``'s when given. ``progress(stage,
+    done, total)`` is told after each user turn."""
     transcript = load_transcript(path)
     header = transcript.header
     if not reuse_store and data_dir.exists() and any(data_dir.iterdir()):
@@ -122,7 +128,10 @@ def replay(
     replayer = ReplayModel(context_length=window)
     chat_model: ChatModel = model or replayer
     steps = _steps(transcript)
-    report = ReplayReport(transcript=str(path), user_id=header.user_id, data_dir=str(data_dir))
+    stage = f"replaying {Path(path).name}"
+    report_progress = progress or (lambda _stage, _done, _total: None)
+    user = user_id or header.user_id
+    report = ReplayReport(transcript=str(path), user_id=user, data_dir=str(data_dir))
     store = Store.open(data_dir, embedder=embedder, clock=clock)
     agent: Agent | None = None
     session_id = "s1"
@@ -134,7 +143,7 @@ def replay(
 
     def new_agent(session_id: str) -> Agent:
         return Agent(
-            user_id=header.user_id,
+            user_id=user,
             session_id=session_id,
             model=chat_model,
             store=store,
@@ -176,13 +185,14 @@ def replay(
                     recorded[tool_event.name].append(tool_event.content)
                 last = agent.step(event.content)
                 report.turns.append(last)
+                report_progress(stage, len(report.turns), len(steps))
             elif isinstance(event, ExpectEvent):
                 report.probes.append(
                     evaluate(
                         event,
                         turn=last,
                         store=store,
-                        user_id=header.user_id,
+                        user_id=user,
                         all_turns=report.turns,
                     )
                 )

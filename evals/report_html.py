@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 # fmt: off
+OVERALL_CATEGORIES = "1-4"
 LOCOMO_CATEGORIES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop",
                      "5": "adversarial"}
 # fmt: on
@@ -136,8 +137,10 @@ class _Page:
         fig.update_layout(
             template="plotly_white",
             height=height,
-            margin={"l": 60, "r": 20, "t": 30, "b": 50},
-            legend={"orientation": "h", "y": 1.12, "x": 0},
+            # The legend goes under the plot: above it, a long one runs into plotly's
+            # toolbar in the top right corner.
+            margin={"l": 60, "r": 20, "t": 40, "b": 110},
+            legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.28, "yanchor": "top"},
         )
         div = fig.to_html(
             full_html=False,
@@ -182,6 +185,12 @@ def _colors(systems: Mapping[str, Any]) -> dict[str, str]:
     return {name: palette[i % len(palette)] for i, name in enumerate(systems)}
 
 
+def _unplotted(names: Sequence[str], plotted: Sequence[str]) -> str:
+    """A caption's note naming the series with nothing to draw, so no legend entry is blank."""
+    empty = [n for n in names if n not in plotted]
+    return f" No data for: {', '.join(empty)}." if empty else ""
+
+
 def _category_label(cat: str, questions: Any) -> str:
     name = LOCOMO_CATEGORIES.get(cat)
     label = f"{cat} · {name}" if name else cat
@@ -195,11 +204,18 @@ def locomo_report(result: dict[str, Any], out: str | Path) -> Path:
     page = _Page("LoCoMo retrieval report")
     page.html(
         f'<p class="meta">dataset <b>{_e(result.get("dataset", "?"))}</b> · '
-        f"{_e(result.get('questions', '?'))} questions · "
+        f"{_e(result.get('questions', '?'))} questions scored · "
+        f"{_e(result.get('skipped_questions', 0))} questions skipped (no question text or no "
+        "usable evidence turn) · "
         f"{_e(result.get('skipped_evidence', 0))} malformed evidence ids skipped · "
         f"token budget {_e(result.get('budget', '—'))}</p>"
     )
     page.heading("Summary")
+    page.note(
+        f"Recall covers categories {OVERALL_CATEGORIES} (multi-hop, temporal, open-domain, "
+        "single-hop); category 5 (adversarial) is shown per category only. Tokens and latency "
+        "are over every scored question."
+    )
     header = ["system", *[f"recall@{k}" for k in ks], "recall@budget"]
     header += ["tokens/query", "latency p50 ms", "latency p95 ms"]
     rows = []
@@ -220,12 +236,14 @@ def locomo_report(result: dict[str, Any], out: str | Path) -> Path:
 
 def _locomo_recall_curves(page: _Page, systems: Mapping[str, Any], ks: list[str]) -> None:
     colors, fig = _colors(systems), go.Figure()
+    plotted: list[str] = []
     for name, m in systems.items():
         at_k = _dict(m.get("recall_at_k"))
         points = [(float(k), _float(at_k[k])) for k in ks if _float(at_k.get(k)) is not None]
         if points:
             x, y = zip(*points, strict=True)
             fig.add_scatter(x=x, y=y, mode="lines+markers", name=_t(name), line_color=colors[name])
+            plotted.append(name)
     if not fig.data:
         page.note("No recall@k figures in the result.")
         return
@@ -234,7 +252,8 @@ def _locomo_recall_curves(page: _Page, systems: Mapping[str, Any], ks: list[str]
     page.figure(
         "Recall@k",
         fig,
-        "Share of each question's evidence turns found among the top k retrieved turns.",
+        "Share of each question's evidence turns found among the top k retrieved turns "
+        f"(categories {OVERALL_CATEGORIES})." + _unplotted(list(systems), plotted),
     )
 
 
@@ -247,12 +266,14 @@ def _locomo_categories(page: _Page, systems: Mapping[str, Any], ks: list[str]) -
                 cats[str(cat)] = _dict(cm).get("questions")
     order = sorted(cats, key=lambda c: (_float(c) is None, _float(c) or 0.0, c))
     colors, fig = _colors(systems), go.Figure()
+    plotted: list[str] = []
     for name, m in systems.items():
         by_cat = _dict(m.get("by_category"))
         y = [_float(_dict(_dict(by_cat.get(c)).get("recall_at_k")).get(k)) for c in order]
         if any(v is not None for v in y):
             x = [_t(_category_label(c, cats[c])) for c in order]
             fig.add_bar(x=x, y=y, name=_t(name), marker_color=colors[name])
+            plotted.append(name)
     if not fig.data:
         page.note("No per-category recall in the result.")
         return
@@ -261,7 +282,8 @@ def _locomo_categories(page: _Page, systems: Mapping[str, Any], ks: list[str]) -
     page.figure(
         f"Recall@{k} by category",
         fig,
-        "LoCoMo categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial.",
+        "LoCoMo categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial."
+        + _unplotted(list(systems), plotted),
     )
 
 
@@ -273,24 +295,40 @@ def _locomo_latency(page: _Page, systems: Mapping[str, Any]) -> None:
     for pct in ("p50", "p95"):
         y = [_float(d.get(pct)) for d in lat]
         if any(v is not None for v in y):
-            fig.add_bar(x=[_t(n) for n in names], y=y, name=pct)
+            # the value on each bar: a 0.0 ms bar is otherwise an empty slot
+            fig.add_bar(
+                x=[_t(n) for n in names],
+                y=y,
+                name=pct,
+                texttemplate="%{y:.1f}",
+                textposition="outside",
+            )
     if fig.data:
         fig.update_layout(barmode="group")
         fig.update_yaxes(title_text="ms")
-        page.figure("Page-in latency", fig, "Median (p50) and 95th percentile per system.")
+        page.figure(
+            "Page-in latency",
+            fig,
+            "Median (p50) and 95th percentile per system." + _unplotted(list(systems), names),
+        )
     else:
         page.note("No latency figures in the result.")
-    hist = go.Figure()
+    hist, drawn = go.Figure(), []
     for name, m in systems.items():
         values = m.get("latencies_ms")
         if isinstance(values, list) and values:
             xs = [v for v in (_float(x) for x in values) if v is not None]
             hist.add_histogram(x=xs, name=_t(name), opacity=0.6, marker_color=colors[name])
+            drawn.append(name)
     if hist.data:
         hist.update_layout(barmode="overlay")
         hist.update_xaxes(title_text="ms per query")
         hist.update_yaxes(title_text="queries")
-        page.figure("Latency distribution", hist, "Per-query page-in latency, overlaid by system.")
+        page.figure(
+            "Latency distribution",
+            hist,
+            "Per-query page-in latency, overlaid by system." + _unplotted(list(systems), drawn),
+        )
 
 
 def _locomo_tokens(page: _Page, systems: Mapping[str, Any]) -> None:
@@ -303,10 +341,15 @@ def _locomo_tokens(page: _Page, systems: Mapping[str, Any]) -> None:
         x=[_t(n) for n in names],
         y=[_float(systems[n]["tokens_per_query"]) for n in names],
         marker_color=[_colors(systems)[n] for n in names],
+        texttemplate="%{y:.0f}",
         showlegend=False,
     )
     fig.update_yaxes(title_text="tokens")
-    page.figure("Tokens per query", fig, "Mean tokens of retrieved context per question.")
+    page.figure(
+        "Tokens per query",
+        fig,
+        "Mean tokens of retrieved context per question." + _unplotted(list(systems), names),
+    )
 
 
 # -- transcript replay --
@@ -406,11 +449,15 @@ def _replay_prompt_tokens(page: _Page, turns: list[Mapping[str, Any]]) -> None:
 def _replay_paging(page: _Page, turns: list[Mapping[str, Any]]) -> None:
     x = list(range(1, len(turns) + 1))
     fig = go.Figure()
-    missing = []
+    missing, none = [], []
     for key, name in (("evictions", "evictions"), ("paged_in", "paged-in items")):
         values = [_float(t.get(key)) for t in turns]
         if any(v is not None for v in values):
-            fig.add_bar(x=x, y=[v or 0 for v in values], name=name)
+            # an all-zero series keeps its legend entry, marked, rather than drawing nothing
+            zero = not any(values)
+            fig.add_bar(x=x, y=[v or 0 for v in values], name=f"{name} (none)" if zero else name)
+            if zero:
+                none.append(name)
         else:
             missing.append(key)
     if not fig.data:
@@ -425,6 +472,8 @@ def _replay_paging(page: _Page, turns: list[Mapping[str, Any]]) -> None:
     caption = "Dialogue turns evicted into the summary and memory items paged in, per turn."
     if missing:
         caption += f" Not recorded: {', '.join(missing)}."
+    if none:
+        caption += f" No {' and no '.join(none)} in this replay."
     page.figure("Evictions and page-ins along the session", fig, caption, height=320)
 
 

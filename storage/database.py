@@ -28,12 +28,11 @@ REVISIONS = {"facts": "rev = nextval('fact_rev')"}
 class _Tracked:
     """A transaction's connection that notes the tables its statements write, and how."""
 
-    def __init__(
-        self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]], path: str
-    ) -> None:
+    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]], db: Any):
         self._conn = conn
         self._changed = changed
-        self._path = path
+        self._db = db
+        self._path = db.path
 
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
@@ -48,6 +47,11 @@ class _Tracked:
     def _note(self, sql: str) -> None:
         if match := _WRITE.match(sql):
             verb, table = match.group(1).split()[0].upper(), match.group(2).lower()
+            if self._db.read_only:
+                raise StorageError(
+                    f"the record store {self._path} is open for reading only; this command "
+                    f"cannot write ({verb} {table}; a bug: please report it)"
+                )
             revision = REVISIONS.get(table)
             if verb == "UPDATE" and revision and revision not in sql:
                 raise StorageError(f"an UPDATE of {table} must set {revision}: {sql[:120]}")
@@ -70,9 +74,7 @@ class Database:
         self._depth = 0
         # (table, verb) written in the open transaction
         self._changed: set[tuple[str, str]] = set()
-        self._tracked = cast(
-            duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed, self.path)
-        )
+        self._tracked = cast(duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed, self))
         self._generations: dict[str, int] = {}
         self._deletions: dict[str, int] = {}
         self._rewrites: dict[str, int] = {}
@@ -96,17 +98,13 @@ class Database:
         return self._deletions.get(table, 0)
 
     def snapshot(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
-        """Several reads that see one state of the store (an export); a read-only store too."""
-        return self.transaction(reading=True)
+        """Several reads that see one state of the store (an export)."""
+        return self.transaction()
 
     @contextmanager
-    def transaction(self, *, reading: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """Commit on success, roll back on any error; nested calls join the outer one."""
-        if self.read_only and not reading:
-            raise StorageError(
-                f"the record store {self.path} is open for reading only; this command "
-                "cannot write (a bug: please report it)"
-            )
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Commit on success, roll back on any error; nested calls join the outer one. On a
+        store opened read-only, reads run; the first INSERT, UPDATE or DELETE is refused."""
         with self._lock:
             if self._depth:
                 self._depth += 1

@@ -725,7 +725,12 @@ def _open_records(path: Path, *, read_only: bool) -> Database:
         db.read_only = True
         return db
     db = Database(path, read_only=True)
-    if todo := pending(db):
+    try:
+        todo = pending(db)
+    except BaseException:
+        db.close()  # a damaged file: let a later open (a writer's) start afresh
+        raise
+    if todo:
         db.close()
         raise StorageError(
             f"the store {path} was written by an older memvisor and needs {len(todo)} "

@@ -45,11 +45,23 @@ def test_user_ids_in_any_script_are_accepted(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = ["--data-dir", str(tmp_path / "d")]
-    for user in ("zoë", "王芳", "maya.l@example"):
+    # Devanagari vowel signs and a decomposed "ë" are combining marks: part of the letters
+    for user in ("zoë", "王芳", "maya.l@example", "प्रिया", "محمد", "zoe\u0308"):
         added = run_cli(
             capsys, "memory", "add", "--text", "Order ORD-1: desk", *data, "--user", user
         )
-        assert added.code == 0, added.err
+        assert added.code == 0, f"{user!r}: {added.err}"
+    # the decomposed spelling is the same user as the composed one
+    listed = run_cli(capsys, "memory", "list", *data, "--user", "zoe\u0308", "--json").json()
+    assert listed["user_id"] == "zoë" and len(listed["passages"]) == 2
+
+
+def test_a_long_invalid_user_id_is_cut_and_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli(capsys, "memory", "list", "--user", "x" * 4999 + "!")
+    assert result.code == 1 and "'" + "x" * 40 + "'…" in result.err
+    assert "(5000 characters)" in result.err and "letters or digits of any script" in result.err
+    for user in ("-lead", "a b", "tab\t", "victim\n"):
+        assert run_cli(capsys, "memory", "list", "--user", user).code == 1
 
 
 def test_memory_show_prints_clean_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -68,10 +80,16 @@ def test_memory_show_prints_clean_text(capsys: pytest.CaptureFixture[str], tmp_p
 DEMO = str(Path(__file__).resolve().parent.parent / "evals" / "data" / "multiday_task.jsonl")
 
 
+UNWRITABLE = Path("/proc/memvisor-report.html")  # no one may create a file there, root neither
+
+
 def test_a_bad_report_path_is_refused_before_the_work(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    for bad, said in ((tmp_path / "nowhere" / "r.html", "does not exist"), (tmp_path, "directory")):
+    cases = [(tmp_path / "nowhere" / "r.html", "does not exist"), (tmp_path, "directory")]
+    if Path("/proc").is_dir():
+        cases.append((UNWRITABLE, "cannot write there"))
+    for bad, said in cases:
         result = run_cli(
             capsys, "replay", DEMO, "--into", str(tmp_path / "run"), "--html", str(bad)
         )
@@ -112,3 +130,45 @@ def test_a_firewall_config_that_is_not_utf8_is_one_line(
     writes.write_text("")
     result = run_cli(capsys, "firewall", "scan", str(writes), "--config", str(config))
     assert result.code == 1 and "not UTF-8" in result.err and "Traceback" not in result.err
+
+
+LOCOMO = str(Path(__file__).resolve().parent / "data" / "locomo_tiny.json")
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc, which no one may write")
+def test_eval_refuses_an_unwritable_report_path_before_the_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = tmp_path / "d"
+    result = run_cli(capsys, "eval", "locomo", "--data", LOCOMO, "--data-dir", str(data),
+                     "--html", str(UNWRITABLE))  # fmt: skip
+    assert result.code == 1 and "cannot write there" in result.err and result.out == ""
+    assert not (data / "evals").exists()  # no conversation was ingested
+
+
+def test_a_report_that_fails_to_write_keeps_the_results_as_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("memvisor.evals.report_html.replay_report", disk_full)
+    run = tmp_path / "run"
+    result = run_cli(capsys, "replay", DEMO, "--into", str(run), "--html", str(tmp_path / "r.html"))
+    kept = run / "replay-report.json"
+    assert result.code == 1 and "No space left on device" in result.err
+    assert f"kept as JSON in {kept}" in result.err and "probes 23/23 passed" in result.out
+    assert __import__("json").loads(kept.read_text())["metrics"]["probes"]["passed"] == 23
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_bad_log_level_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVISOR_LOG_LEVEL", "bogus")
+    result = run_cli(capsys, "tools", "list")
+    assert result.code == 1 and result.out == ""
+    assert result.err.startswith("error: $MEMVISOR_LOG_LEVEL is 'bogus': use one of TRACE, DEBUG")
+    assert len(result.err.splitlines()) == 1
+    monkeypatch.setenv("MEMVISOR_LOG_LEVEL", "debug")  # any case
+    assert run_cli(capsys, "tools", "list").code == 0

@@ -103,6 +103,7 @@ def test_health_report_figures(tmp_path: Path) -> None:
     assert report["freshness"] == {
         "ratio": 0.6,
         "active": 2,
+        "archived": 0,
         "expired": 1,
         "superseded": 1,
         "other": 0,
@@ -110,6 +111,7 @@ def test_health_report_figures(tmp_path: Path) -> None:
     }
     assert report["facts"] == {
         "active": 2,
+        "archived": 0,
         "expired": 1,
         "superseded": 1,
         "retracted": 0,
@@ -273,8 +275,11 @@ def test_expired_facts_are_listed_and_archived_records_counted(tmp_path: Path) -
         # tea, Berlin and the passage; the expired gate code is no candidate and stays listed
         assert len(pruned.archived) == after["archived"] == 3
         assert [f["id"] for f in after["expired"]] == [ids["gate"]]
-        # archived records are still stored: the other figures do not move
-        assert after["facts"] == report["facts"] and after["records"]["passages"] == 1
+        # archived records are still stored, counted apart from the active ones
+        assert after["records"] == {**report["records"], "events": after["records"]["events"]}
+        assert after["facts"]["active"] == report["facts"]["active"] - 2
+        assert after["facts"]["archived"] == 2 and after["freshness"]["archived"] == 3
+        assert after["freshness"]["passages"] == 0 and after["records"]["passages"] == 1
         assert 'memvisor_archived_records{user="u1"} 3' in prometheus_text(after).splitlines()
         assert health_report(store, user_id="other")["archived"] == 0
 
@@ -283,6 +288,6 @@ def test_cli_plain_lists_expired_facts(tmp_path: Path) -> None:
     _, ids = build(tmp_path / "data")
     result = CliRunner().invoke(health, ["--data-dir", str(tmp_path / "data"), "--user", USER])
     assert result.exit_code == 0, result.output
-    assert "expired        1 fact(s), never paged in" in result.output
+    assert "expired        1 fact, never paged in" in result.output
     assert f"{ids['gate']}  user | gate_code | 4411  (until 2026-05-01T10:00:00Z)" in result.output
-    assert "archived       0 record(s)" in result.output
+    assert "archived       0 records kept out of page-in" in result.output

@@ -160,3 +160,34 @@ def test_replay_report_empty(tmp_path: Path) -> None:
     page = path.read_text(encoding="utf-8")
     assert "The transcript has no probes." in page
     assert "No turns were replayed." in page
+
+
+def test_locomo_report_says_what_it_covers_and_labels_empty_series(tmp_path: Path) -> None:
+    result = {**locomo_result(), "skipped_questions": 4}
+    text = locomo_report(result, tmp_path / "r.html").read_text(encoding="utf-8")
+    page = _page_text(text)
+    assert "150 questions scored · 4 questions skipped (no question text" in page
+    assert "Recall covers categories 1-4 (multi-hop, temporal, open-domain, single-hop)" in page
+    assert "category 5 (adversarial) is shown per category only" in page
+    # recency has no figures at all, dense only recall@k: each figure names what it lacks
+    assert "top k retrieved turns (categories 1-4). No data for: recency." in page
+    assert "5 adversarial. No data for: dense, recency." in page
+    assert "Per-query page-in latency, overlaid by system. No data for: bm25, dense" in page
+    # a 0.0 ms bar carries its value, so it is not an empty slot
+    assert '"textposition":"outside","texttemplate":"%{y:.1f}"' in text
+
+
+def test_legends_sit_under_the_plot_clear_of_the_toolbar(tmp_path: Path) -> None:
+    text = locomo_report(locomo_result(), tmp_path / "r.html").read_text(encoding="utf-8")
+    layouts = re.findall(r'"legend":\{[^}]*\}', text)
+    assert len(layouts) == 5
+    assert all('"yanchor":"top"' in legend and '"y":-0.28' in legend for legend in layouts)
+
+
+def test_replay_report_labels_a_series_that_is_all_zero(tmp_path: Path) -> None:
+    document = replay_document()
+    for turn in document["turns"]:
+        turn["evictions"] = 0
+    text = replay_report(document, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert '"name":"evictions (none)"' in text
+    assert "No evictions in this replay." in _page_text(text)

@@ -73,10 +73,11 @@ COMMANDS = {
 }
 
 
+# Help uses the terminal's whole width (up to 200 columns), so command summaries are not cut.
 @click.group(
     cls=LazyGroup,
     lazy={name: (f"{__name__}.{m}", a, summary) for name, (m, a, summary) in COMMANDS.items()},
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
 )
 @click.option(
     "--data-dir",
@@ -92,11 +93,21 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
     ctx.obj = CliState(data_dir=data_dir, user=user)
 
 
+LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
+
+
 def _configure_logging() -> None:
+    level = os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING").strip().upper() or "WARNING"
+    if level not in LOG_LEVELS:
+        emit_error(
+            f"$MEMVISOR_LOG_LEVEL is {os.environ['MEMVISOR_LOG_LEVEL'][:40]!r}: use one of "
+            f"{', '.join(LOG_LEVELS)} (default WARNING)"
+        )
+        sys.exit(1)
     logger.remove()
     logger.add(
         sys.stderr,
-        level=os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING"),
+        level=level,
         format="{time:HH:mm:ss} {level} {message}",
         # A traceback with the values of its variables would print what a write held
         # (a secret, the model's raw arguments): the type and message are enough.

@@ -11,6 +11,7 @@ import click
 from memvisor.errors import UserError
 
 from .common import emit_json
+from .progress import progress_bars
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -118,35 +119,7 @@ def storage(
 
 def _with_progress(run: Any) -> Any:
     """Run a benchmark with a progress bar on stderr (only on a terminal)."""
-    # Imported here: LanceDB and rich take ~2 s to import, which every `memvisor` call would pay.
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(
-        *columns, console=console, transient=True, disable=not console.is_terminal
-    ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
+    with progress_bars() as progress:
         return run(progress)
 
 
@@ -416,7 +389,11 @@ def text_bench(as_json: bool, sizes: str) -> None:
         )
 
 
-@bench.command("chaos")
+@bench.command(
+    "chaos",
+    short_help="Kills, a failing index and embedder, a full disk, corrupted files and fuzzed "
+    "tool calls: what each fault cost (all must be 0).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
 @click.option(
     "--trials", type=click.IntRange(1, 1000), default=5, show_default=True, help="Trials per fault."
@@ -428,7 +405,12 @@ def text_bench(as_json: bool, sizes: str) -> None:
     show_default=True,
     help="Fuzzed tool calls.",
 )
-@click.option("--seed", type=int, default=None, help="Seed of every random choice (default: new).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Seed of every random choice, 0 to 2^63-1 (default: a new one, printed).",
+)
 @click.option(
     "--jobs", type=click.IntRange(1, 16), default=1, show_default=True, help="Faults run at once."
 )

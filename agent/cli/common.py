@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,11 +57,20 @@ def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocat
     state = click.get_current_context().find_object(CliState) or CliState()
     directory = _given("--data-dir", data_dir, state.data_dir, "MEMVISOR_HOME")
     resolved = resolve_data_dir(directory)
-    user_id = _given("--user", user, state.user, "MEMVISOR_USER") or "default"
-    require_user(user_id)
+    given = _given("--user", user, state.user, "MEMVISOR_USER") or "default"
+    # One spelling per name: a decomposed "zoë" (as some terminals send it) is the same user.
+    user_id = require_user(unicodedata.normalize("NFC", given))
     return Invocation(
         data_dir=str(resolved), user_id=user_id, as_json=as_json, trace_id=new_id("trc")
     )
+
+
+def explicit_user(user: str | None) -> str | None:
+    """The command's or the global ``--user`` if one was typed (not the environment's or the
+    default): for commands whose data names its own user, such as a transcript."""
+    state = click.get_current_context().find_object(CliState) or CliState()
+    given = user if user is not None else state.user
+    return None if given is None else require_user(unicodedata.normalize("NFC", given))
 
 
 def _given(option: str, own: str | None, global_: str | None, env: str) -> str | None:
@@ -112,27 +123,63 @@ def open_memory(inv: Invocation) -> Iterator[Memory]:
 
 def output_path(value: str, *, option: str, overwrite: bool = True) -> Path:
     """A file the command will write, checked before any work is done (so that results are
-    never computed only to be lost on a bad path)."""
+    never computed only to be lost on a bad path).
+
+    The check opens the file for writing rather than asking ``os.access``, which says yes to
+    root on a read-only mount; a file the check created is removed again.
+    """
     path = Path(value).expanduser()
     if path.is_dir():
         raise UserError(f"{option} {value} is a directory: name a file")
-    if path.exists() and not overwrite:
+    existed = path.exists()
+    if existed and not overwrite:
         raise UserError(f"{option} {value} exists: pass --force to overwrite it")
-    parent = path.parent
-    if not parent.is_dir():
-        raise UserError(f"{option} {value}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(f"{option} {value}: no permission to write there")
+    if not path.parent.is_dir():
+        raise UserError(f"{option} {value}: the directory {path.parent} does not exist")
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UserError(f"{option} {value}: cannot write there ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink(missing_ok=True)
     return path
 
 
-def write_report(write: Callable[[], Any], *, option: str, path: Path) -> None:
-    """Write a report after the results are out; a failure is one line and exit 1."""
+def write_report(
+    write: Callable[[], Any], *, option: str, path: Path, document: Any, keep: Path
+) -> None:
+    """Write a report after the results are out. If that fails, the results are kept as
+    JSON in ``keep`` first, so that nothing computed is lost; then one line and exit 1."""
     try:
         write()
     except OSError as exc:
-        emit_error(f"{option} {path}: {exc.strerror or exc} (the results above are complete)")
+        reason = exc.strerror or str(exc)
+        try:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_text(json.dumps(document, ensure_ascii=False, indent=2, default=str))
+            kept = f"the results are kept as JSON in {keep}"
+        except OSError:
+            kept = "the results above are complete"
+        emit_error(f"{option} {path}: {reason} ({kept})")
         raise SystemExit(1) from None
+
+
+def program() -> str:
+    """The command as the user ran it (``.venv/bin/memvisor`` when it is not on PATH), for
+    a printed next step that works when pasted."""
+    invoked = sys.argv[0] if sys.argv else ""
+    if Path(invoked).name != "memvisor":
+        return "memvisor"
+    on_path = shutil.which("memvisor")
+    return "memvisor" if on_path and Path(on_path).resolve() == Path(invoked).resolve() else invoked
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 crash``, ``2 crashes``, ``0 tool calls``."""
+    if n == 1:
+        return f"{n} {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
 
 
 def emit_json(data: Any) -> None:

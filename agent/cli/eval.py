@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +14,7 @@ from memvisor.storage.ids import new_id
 
 from .common import emit_json, invocation, output_path, write_report
 from .group import MemvisorGroup
+from .progress import progress_bars
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -102,7 +101,7 @@ def locomo(
     html_path = output_path(html_out, option="--html") if html_out else None
     run_id = new_id("run")
     started = time.perf_counter()
-    with _progress_bars() as progress:
+    with progress_bars() as progress:
         result = run_locomo(
             data_file,
             data_dir=inv.data_dir,
@@ -129,7 +128,13 @@ def locomo(
     if html_path is not None:  # after the results are out: a failure here loses nothing
         from memvisor.evals.report_html import locomo_report
 
-        write_report(lambda: locomo_report(result, str(html_path)), option="--html", path=html_path)
+        write_report(
+            lambda: locomo_report(result, str(html_path)),
+            option="--html",
+            path=html_path,
+            document=result,
+            keep=Path(inv.data_dir) / "evals" / f"{run_id}.json",
+        )
         err.print(f"HTML report: {html_path}")
     if keep:
         err.print(f"stores kept in {Path(inv.data_dir) / 'evals' / run_id}")
@@ -161,29 +166,6 @@ def _live_qa(answer_model: str | None, judge_model: str | None) -> Any:
         judge_model=model_from_name(judge_model) if judge_model else None,
         judge_name=judge_model,
     )
-
-
-@contextmanager
-def _progress_bars() -> Iterator[Callable[[str, int, int], None]]:
-    """One rich progress bar per conversation, on stderr."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=Console(stderr=True)) as bar:
-        tasks: dict[str, Any] = {}
-
-        def progress(name: str, done: int, total: int) -> None:
-            if name not in tasks:
-                tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done, total=total)
-
-        yield progress
 
 
 def _summary_line(result: dict[str, Any], elapsed: float) -> str:

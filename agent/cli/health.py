@@ -9,7 +9,7 @@ import click
 from memvisor.errors import UserError
 from memvisor.evals.health import health_report, prometheus_text
 
-from .common import common_options, emit_json, invocation, open_store
+from .common import common_options, emit_json, invocation, open_store, plural
 
 
 @click.command("health")
@@ -39,6 +39,11 @@ def _pct(ratio: float | None) -> str:
     return "n/a" if ratio is None else f"{ratio:.1%}"
 
 
+def _passages(fresh: dict[str, Any], facts: dict[str, int]) -> str:
+    archived = fresh["archived"] - facts.get("archived", 0)
+    return f"{fresh['passages']} active" + (f", {archived} archived" if archived else "")
+
+
 def format_health(report: dict[str, Any]) -> str:
     fresh, page_in, amnesia = report["freshness"], report["page_in"], report["amnesia"]
     events = report["events"]
@@ -46,20 +51,21 @@ def format_health(report: dict[str, Any]) -> str:
     lines = [
         f"memory health for user {report['user_id']} (as of {report['as_of']})",
         f"  freshness      {_pct(fresh['ratio'])} active "
-        f"(facts: {statuses or 'none'}; {fresh['passages']} passages)",
+        f"(facts: {statuses or 'none'}; passages: {_passages(fresh, report['facts'])})",
         f"  page-in hits   {_pct(page_in['hit_rate'])} "
         f"({page_in['hits']} of {page_in['paged_in']} paged-in items cited or confirmed; "
         f"{page_in['cited']} cited, {page_in['confirmed']} confirmed)",
         f"  quarantine     {report['quarantine_held']} held",
-        f"  archived       {report['archived']} record(s) (memvisor memory list --archived)",
-        f"  expired        {len(report['expired'])} fact(s), never paged in",
+        f"  archived       {plural(report['archived'], 'record')} kept out of page-in and "
+        "search (memvisor memory list --archived)",
+        f"  expired        {plural(len(report['expired']), 'fact')}, never paged in",
     ]
     for fact in report["expired"]:
         lines.append(
             f"    {fact['id']}  {fact['subject']} | {fact['predicate']} | {fact['object']}  "
             f"(until {fact['valid_until']})"
         )
-    lines.append(f"  amnesia        {amnesia['count']} alert(s)")
+    lines.append(f"  amnesia        {plural(amnesia['count'], 'alert')}")
     for alert in amnesia["alerts"]:
         lines.append(f"    {alert['ts']}  {alert['trace_id']}  {alert['answer']}")
     kinds = ", ".join(f"{k} {n}" for k, n in events["by_kind"].items())

@@ -18,7 +18,15 @@ from memvisor.storage.clock import parse_time
 from memvisor.storage.store import SearchKind
 from memvisor.storage.text import snippet
 
-from .common import Invocation, common_options, emit_json, invocation, open_memory, open_store
+from .common import (
+    Invocation,
+    common_options,
+    emit_json,
+    invocation,
+    open_memory,
+    open_store,
+    plural,
+)
 from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
@@ -28,6 +36,12 @@ from .transfer import export_cmd, import_cmd
 @click.group()
 def memory() -> None:
     """Inspect and edit a user's memory."""
+
+
+# How to read ``_fact_line``, printed once above a list of facts.
+FACT_LEGEND = (
+    "(id  [status vVERSION c=CONFIDENCE 0-1 xTIMES-CONFIRMED]  subject | predicate | object)"
+)
 
 
 def _fact_line(fact: Fact) -> str:
@@ -100,14 +114,16 @@ def list_cmd(
     for block in blocks:
         click.echo(
             f"  {block.label} (v{block.version}, limit {block.token_limit} tokens): "
-            f"{block.value or '(empty)'}"
+            f"{snippet(block.value, 200) or '(empty)'}"
         )
     click.echo(f"facts ({len(facts)}):")
+    if facts:
+        click.echo(f"  {FACT_LEGEND}")
     for fact in facts:
         click.echo(f"  {_fact_line(fact)}")
     click.echo(f"passages ({len(passages)}):")
     for passage in passages:
-        click.echo(f"  {passage.id}  {passage.text[:100]}")
+        click.echo(f"  {passage.id}  {snippet(passage.text, 120)}")
     if held:
         click.echo(f"quarantine: {len(held)} held (memvisor memory list --quarantine)")
     if hidden:
@@ -167,7 +183,13 @@ def _plain(value: Any) -> str:
     show_default=True,
     help="ranked: what page-in would rank (every route, scored); the others: one raw route.",
 )
-@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Most hits to print, 1-1000.",
+)
 @click.option("--as-of", default=None, help="Facts valid at this UTC time (ISO-8601).")
 def search_cmd(
     query: str,
@@ -224,7 +246,9 @@ def search_cmd(
     if not hits:
         click.echo("no matches")
     for hit in hits:
-        click.echo(f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {hit['text'][:120]}")
+        click.echo(
+            f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {snippet(hit['text'], 120)}"
+        )
 
 
 def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
@@ -245,8 +269,20 @@ def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
 @click.option("--subject", default=None, help="Who or what the fact is about.")
 @click.option("--predicate", default=None, help="The relation, e.g. lives_in.")
 @click.option("--object", "obj", default=None, help="The value, e.g. Shanghai.")
-@click.option("--confidence", type=float, default=0.9, show_default=True)
-@click.option("--importance", type=float, default=0.5, show_default=True)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.9,
+    show_default=True,
+    help="How sure the fact is, 0-1.",
+)
+@click.option(
+    "--importance",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.5,
+    show_default=True,
+    help="Weight in page-in ranking, 0-1.",
+)
 @click.option("--valid-until", default=None, help="Expiry (UTC ISO-8601): the fact's TTL.")
 @click.option("--text", default=None, help="Add an archival passage instead of a fact.")
 def add_cmd(
@@ -263,6 +299,7 @@ def add_cmd(
 ) -> None:
     """Add a fact (or with --text an archival passage); prints it after commit."""
     inv = invocation(data_dir, user, as_json)
+    arguments: dict[str, Any]
     if text is not None:
         if subject or predicate or obj:
             raise UserError("pass either --text or --subject/--predicate/--object, not both")
@@ -338,7 +375,7 @@ def _print_outcome(outcome: WriteOutcome, as_json: bool) -> None:
         extra = f" (supersedes {record.previous.id})" if record.previous else ""
         click.echo(f"{_fact_line(record.fact)}  {record.action}{extra}{note}")
     elif isinstance(record, Passage):
-        click.echo(f"{record.id}  passage  {record.text[:120]}{note}")
+        click.echo(f"{record.id}  passage  {snippet(record.text, 120)}{note}")
     elif isinstance(record, CoreBlock):
         click.echo(f"{record.label} v{record.version}: {record.value}{note}")
     else:
@@ -349,7 +386,12 @@ def _print_outcome(outcome: WriteOutcome, as_json: bool) -> None:
 @click.argument("record_id")
 @common_options
 @click.option("--object", "obj", default=None, help="New value for a fact.")
-@click.option("--confidence", type=float, default=None)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="New confidence for a fact, 0-1.",
+)
 @click.option("--valid-until", default=None, help="New expiry (UTC ISO-8601).")
 @click.option("--value", default=None, help="New value for a core block (by label).")
 def edit_cmd(
@@ -403,7 +445,7 @@ def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: 
     if as_json:
         emit_json(report)
     else:
-        click.echo(f"forgot {record_id}: removed {len(report['removed'])} record(s)")
+        click.echo(f"forgot {record_id}: removed {plural(len(report['removed']), 'record')}")
 
 
 @memory.command("reveal")
@@ -448,7 +490,7 @@ def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: b
         for event in v.source_events:
             click.echo(
                 f"    from {event.id} ({event.kind}, {event.ts.isoformat()}): "
-                f"{json.dumps(event.payload, ensure_ascii=False)[:160]}"
+                f"{snippet(json.dumps(event.payload, ensure_ascii=False), 160)}"
             )
 
 

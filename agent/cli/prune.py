@@ -9,6 +9,7 @@ it archived, or that there was nothing to archive.
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -17,9 +18,11 @@ import click
 
 from memvisor.errors import NotFound
 from memvisor.storage import PruneReport, Store
-from memvisor.storage.archive import snippet
+from memvisor.storage.archive import snippet as archive_snippet
+from memvisor.storage.text import snippet
 
-from .common import Invocation, common_options, emit_json, invocation, open_store
+from .common import Invocation, common_options, emit_json, invocation, open_store, plural
+from .progress import working
 
 _UNITS = {
     "h": timedelta(hours=1),
@@ -93,7 +96,7 @@ def prune_cmd(
     Raw turns, core blocks, recipes and tasks are never archived.
     """
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv) as store:
+    with open_store(inv) as store, working("pruning…"):
         report = store.prune(
             user_id=inv.user_id,
             older_than=older_than.delta,
@@ -121,27 +124,14 @@ def _print_report(report: PruneReport, older_than: str) -> None:
     if not report.archived:
         click.echo(f"nothing to prune: no fact, passage or episode of {report.user_id} is {what}")
         return
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
     verb = "would archive" if report.dry_run else "archived"
-    table = Table(
-        title=f"{verb} ({what})", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False
-    )
-    for name in ("id", "kind", "created", "last used"):
-        table.add_column(name, no_wrap=True)
-    table.add_column("text", overflow="fold")
+    click.echo(f"{verb} ({what}):")
+    width = shutil.get_terminal_size((100, 24)).columns
     for item in report.archived:
-        table.add_row(
-            item.id,
-            item.kind,
-            item.created_at.date().isoformat(),
-            item.last_used_at.date().isoformat() if item.last_used_at else "never",
-            item.text,
-        )
-    Console().print(table)
-    totals = ", ".join(f"{n} {kind}{'' if n == 1 else 's'}" for kind, n in report.counts.items())
+        used = item.last_used_at.date().isoformat() if item.last_used_at else "never"
+        row = f"  {item.id}  {item.kind:<7}  created {item.created_at.date()}  used {used:<10}  "
+        click.echo(row + snippet(item.text, max(20, width - len(row) - 1)))
+    totals = ", ".join(plural(n, kind) for kind, n in report.counts.items())
     if report.dry_run:
         click.echo(f"dry run: would archive {len(report.archived)} ({totals}); nothing written")
     else:
@@ -182,7 +172,7 @@ def archived_records(store: Store, user_id: str) -> list[dict[str, Any]]:
             "archived_at": row.model_dump(mode="json")["archived_at"],
             "reason": row.reason,
             "trace_id": row.trace_id,
-            "text": snippet(_text(store, row.kind, row.item_id, user_id)),
+            "text": archive_snippet(_text(store, row.kind, row.item_id, user_id)),
         }
         for row in store.archive.list(user_id=user_id)
     ]

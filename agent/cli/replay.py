@@ -10,9 +10,26 @@ import click
 from memvisor.agent.models.names import model_from_name
 from memvisor.errors import UserError
 from memvisor.evals.replay import ReplayReport, replay
+from memvisor.evals.transcripts import (
+    ExpectEvent,
+    SessionEvent,
+    Transcript,
+    UserEvent,
+    load_transcript,
+)
 from memvisor.storage.ids import new_id
 
-from .common import common_options, emit_json, invocation, output_path, write_report
+from .common import (
+    common_options,
+    emit_json,
+    explicit_user,
+    invocation,
+    output_path,
+    plural,
+    program,
+    write_report,
+)
+from .progress import progress_bars
 
 
 @click.command("replay")
@@ -66,21 +83,30 @@ def replay_cmd(
     html_out: str | None,
     reuse_store: bool,
 ) -> None:
-    """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails."""
+    """Replay FILE; prints PASS/FAIL per probe and the metrics; exit 1 if a probe fails.
+
+    The turns are stored as the transcript's user (its header's user_id) unless --user
+    names another; $MEMVISOR_USER does not apply.
+    """
     inv = invocation(data_dir, user, as_json)
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
     model = model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
     if reuse_store and not into:
         raise UserError("--reuse-store needs --into DIR: the store to replay into")
     html_path = output_path(html_out, option="--html") if html_out else None
-    report = replay(
-        file,
-        data_dir=target,
-        model=model,
-        num_ctx=num_ctx,
-        embedder=os.environ.get("MEMVISOR_EMBEDDER"),
-        reuse_store=reuse_store,
-    )
+    if not as_json:
+        click.echo(outline(load_transcript(file), file, live=model_name))
+    with progress_bars() as progress:
+        report = replay(
+            file,
+            data_dir=target,
+            model=model,
+            num_ctx=num_ctx,
+            embedder=os.environ.get("MEMVISOR_EMBEDDER"),
+            reuse_store=reuse_store,
+            progress=progress,
+            user_id=explicit_user(user),
+        )
     if as_json:
         emit_json(report.as_dict())
     else:
@@ -88,12 +114,33 @@ def replay_cmd(
     if html_path is not None:
         from memvisor.evals.report_html import replay_report
 
+        document = report.as_dict()
         write_report(
-            lambda: replay_report(report.as_dict(), str(html_path)), option="--html", path=html_path
+            lambda: replay_report(document, str(html_path)),
+            option="--html",
+            path=html_path,
+            document=document,
+            keep=target / "replay-report.json",
         )
         click.echo(f"report: {html_path}", err=True)
     if not report.passed:
         raise SystemExit(1)
+
+
+def outline(transcript: Transcript, file: str, *, live: str | None) -> str:
+    """What is about to be replayed, and how to read the lines that follow."""
+    users = sum(isinstance(e, UserEvent) for e in transcript.events)
+    sessions = sum(isinstance(e, SessionEvent) for e in transcript.events)
+    probes = sum(isinstance(e, ExpectEvent) for e in transcript.events)
+    who = f"the live model {live}" if live else "the recorded model turns (no model, no network)"
+    title = f": {transcript.header.title}" if transcript.header.title else ""
+    return (
+        f"replaying {file}{title}\n"
+        f"  {plural(users, 'user turn')} in {plural(sessions, 'session')}, answered by {who}, "
+        f"checked by {plural(probes, 'probe')}\n"
+        "  each line: PASS or FAIL, the transcript line the probe is written on, what it "
+        "checks: what was found\n"
+    )
 
 
 def print_report(report: ReplayReport) -> None:
@@ -103,10 +150,13 @@ def print_report(report: ReplayReport) -> None:
     m = report.metrics()
     click.echo(
         f"\nprobes {m['probes']['passed']}/{m['probes']['total']} passed · "
-        f"{m['turns']} turns in {m['sessions']} sessions ({m['restarts']} restarts, "
-        f"{m['crashes']} crashes) · "
-        f"{m['tool_calls']} tool calls · {m['invalid_calls']} invalid "
-        f"({m['repaired_calls']} repaired) · {m['writes']} writes · prompt tokens "
+        f"{plural(m['turns'], 'turn')} in {plural(m['sessions'], 'session')} "
+        f"({plural(m['restarts'], 'restart')}, {plural(m['crashes'], 'crash')}) · "
+        f"{plural(m['tool_calls'], 'tool call')} · {m['invalid_calls']} invalid "
+        f"({m['repaired_calls']} repaired) · {plural(m['writes'], 'write')} · prompt tokens "
         f"mean {m['prompt_tokens']['mean']} max {m['prompt_tokens']['max']}"
     )
-    click.echo(f"store: {report.data_dir} (inspect with --data-dir and --user {report.user_id})")
+    click.echo(
+        f"store: {report.data_dir}; look inside with "
+        f"`{program()} memory list --data-dir {report.data_dir} --user {report.user_id}`"
+    )

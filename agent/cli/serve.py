@@ -18,7 +18,13 @@ from .common import common_options, data_dir_option, emit_json, invocation, open
     show_default=True,
     help="Address to bind; only loopback unless you name another.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8077, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8077,
+    show_default=True,
+    help="TCP port, 1-65535.",
+)
 @click.option(
     "--model",
     "model_name",

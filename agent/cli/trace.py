@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from memvisor.agent.trace import trace_chain
+from memvisor.storage.text import snippet
 
 from .common import common_options, emit_json, invocation, open_store
+
+# A payload is cut to this many characters on its one line (marked with "…").
+DETAIL_CHARS = 200
 
 
 @click.command("trace")
@@ -22,22 +27,38 @@ def trace(ref: str, data_dir: str | None, user: str | None, as_json: bool) -> No
     if as_json:
         emit_json(chain)
         return
-    click.echo(f"trace {chain['trace_id']}")
-    for event in chain["events"]:
-        payload = event["payload"]
-        if event["kind"] == "model_request":
-            detail = (
-                f"{payload.get('total')} tokens of {payload.get('window')} "
-                f"{json.dumps(payload.get('sections'))}"
-            )
-        elif "content" in payload:
-            detail = str(payload["content"])[:200]
-        else:
-            detail = json.dumps(payload, ensure_ascii=False)[:200]
-        click.echo(f"  {event['ts']}  {event['kind']:<18} {detail}")
-    click.echo("memory in context:")
+    for line in trace_lines(chain):
+        click.echo(line)
+
+
+def trace_lines(chain: dict[str, Any]) -> list[str]:
+    """The chain one line an event, then the memory in context with where it came from."""
+    lines = [f"trace {chain['trace_id']}", "events:"]
+    lines += [f"  {e['ts']}  {e['kind']:<18} {_detail(e)}" for e in chain["events"]]
+    if not chain["events"]:
+        lines.append("  (none)")
+    lines.append("memory in context:")
     for item in chain["memory"]:
-        click.echo(f"  {item['id']} ({item['kind']}) {item.get('text') or ''}")
+        text = snippet(str(item.get("text") or ""), DETAIL_CHARS)
+        lines.append(f"  {item['id']} ({item['kind']}){f' {text}' if text else ''}")
         for src in item.get("from", []) if isinstance(item.get("from"), list) else []:
             if isinstance(src, dict):
-                click.echo(f"      <- {src['id']} {src['kind']}: {src.get('content')}")
+                said = snippet(str(src.get("content") or ""), DETAIL_CHARS)
+                lines.append(f"      <- {src['id']} {src['kind']}: {said or '(no text)'}")
+            else:
+                lines.append(f"      <- {src}")
+    if not chain["memory"]:
+        lines.append("  (none)")
+    return lines
+
+
+def _detail(event: dict[str, Any]) -> str:
+    payload = event["payload"]
+    if event["kind"] == "model_request":
+        sections = json.dumps(payload.get("sections"), ensure_ascii=False)
+        return snippet(
+            f"{payload.get('total')} tokens of {payload.get('window')} {sections}", DETAIL_CHARS
+        )
+    if "content" in payload:
+        return snippet(str(payload["content"]), DETAIL_CHARS) or "(empty)"
+    return snippet(json.dumps(payload, ensure_ascii=False), DETAIL_CHARS)

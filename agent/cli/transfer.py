@@ -12,12 +12,13 @@ from memvisor.errors import UserError
 from memvisor.storage.export import export_user
 
 from .common import common_options, emit_json, invocation, open_memory, open_store
+from .progress import working
 
 # Skipped records listed one a line; the rest are counted (``--json`` lists up to 50).
 SHOWN_SKIPPED = 10
 
 
-@click.command("export")
+@click.command("export", short_help="Print every record of the user as JSON.")
 @common_options
 def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Print every record of the user as JSON: facts (every version), core blocks, passages,
@@ -60,7 +61,7 @@ def import_cmd(
             f"{file} is not valid JSON ({exc}); pass a file written by "
             "`memvisor memory export --json`"
         ) from None
-    with open_memory(inv) as memory:
+    with open_memory(inv) as memory, working(f"importing {path.name}…"):
         report = memory.import_export(
             data, user_id=inv.user_id, trace_id=inv.trace_id, replace=replace
         )
