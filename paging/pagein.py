@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -260,15 +260,7 @@ class PageIn:
         """Greedy by score per token into the budget; rank order kept in the output."""
         for item in items:
             item.tokens = item.tokens or self.counter.count(item.text) + ITEM_FRAME_TOKENS
-        chosen: set[int] = set()
-        used = 0
-        for n in sorted(
-            range(len(items)), key=lambda i: items[i].score / max(items[i].tokens, 1), reverse=True
-        ):
-            if used + items[n].tokens <= budget_tokens:
-                chosen.add(n)
-                used += items[n].tokens
-        return [item for n, item in enumerate(items) if n in chosen]
+        return pack_by_score_per_token(items, budget_tokens, cost=lambda item: item.tokens)
 
     # -- routes --
 
@@ -475,6 +467,24 @@ class PageIn:
         return [
             _item(cand, score, similarity, facts) for score, _, similarity, cand in scored[:limit]
         ]
+
+
+def pack_by_score_per_token(
+    items: Sequence[MemoryItem],
+    budget_tokens: int,
+    *,
+    cost: Callable[[MemoryItem], int],
+    kept: Sequence[MemoryItem] = (),
+) -> list[MemoryItem]:
+    """The items that fit ``budget_tokens`` (``kept`` first), taken by score per token so one
+    long item cannot starve several short ones; rank order kept in the output."""
+    chosen = {id(item) for item in kept}
+    used = sum(cost(item) for item in kept)
+    for item in sorted(items, key=lambda i: i.score / max(cost(i), 1), reverse=True):
+        if id(item) not in chosen and used + cost(item) <= budget_tokens:
+            chosen.add(id(item))
+            used += cost(item)
+    return [item for item in items if id(item) in chosen]
 
 
 def _item(cand: _Candidate, score: float, similarity: float, facts: dict[str, Fact]) -> MemoryItem:
