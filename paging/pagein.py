@@ -45,6 +45,10 @@ TURN_OVERFETCH = 2
 # Tokens an item costs in the prompt beyond its text: the "- [id · kind · date]" line head
 # (paging.assembler.render_item). Set by hand.
 ITEM_FRAME_TOKENS = 12
+# Items up to this many tokens pack in rank order; only longer ones pay per token. Plain
+# score per token let a 24-token "sounds good" reply (score 0.44) beat the 45-token turn
+# that answered the question (0.48, first) in tests/test_long_session_recall.py. Set by hand.
+PACK_MIN_TOKENS = 64
 # Age in hours at which recency is one half (1 / (1 + hours / this)): a week. Set by hand.
 RECENCY_HALF_HOURS = 168
 # Confirmations that earn a fact the full confirmation share. Set by hand.
@@ -477,10 +481,14 @@ def pack_by_score_per_token(
     kept: Sequence[MemoryItem] = (),
 ) -> list[MemoryItem]:
     """The items that fit ``budget_tokens`` (``kept`` first), taken by score per token so one
-    long item cannot starve several short ones; rank order kept in the output."""
+    long item cannot starve several short ones; rank order kept in the output.
+
+    An item shorter than ``PACK_MIN_TOKENS`` counts as that long: among sentence-sized items
+    the better score wins, not the shorter text.
+    """
     chosen = {id(item) for item in kept}
     used = sum(cost(item) for item in kept)
-    for item in sorted(items, key=lambda i: i.score / max(cost(i), 1), reverse=True):
+    for item in sorted(items, key=lambda i: i.score / max(cost(i), PACK_MIN_TOKENS), reverse=True):
         if id(item) not in chosen and used + cost(item) <= budget_tokens:
             chosen.add(id(item))
             used += cost(item)
