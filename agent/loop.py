@@ -38,6 +38,7 @@ from memvisor.paging.summarize import (
     ModelSummarizer,
     Summarizer,
 )
+from memvisor.paging.text_limits import check_length
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
@@ -149,6 +150,7 @@ class Agent:
         """Answer one user message; every event carries the turn's trace id."""
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
+        check_length(user_message, what="the message")
         user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
         trace_id = new_id("trc")
         turn_log = TurnLog(max_writes=self.config.max_writes)

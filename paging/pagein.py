@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from memvisor.paging.summarize import identifiers
+from memvisor.paging.text_limits import check_length
 from memvisor.paging.timeparse import TimeWindow, resolve_time
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.paging.turn_order import turn_order_for
@@ -194,6 +195,7 @@ class PageIn:
     ) -> list[MemoryItem]:
         """Ranked memory for ``query`` above the relevance floor, best first."""
         require_user(user_id)
+        check_length(query, what="the search query")
         if not query.strip():
             return []
         now = as_of or self.store.clock.now()

@@ -4,5 +4,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-SearchQuery = Annotated[str, Field(description="What to look for, in natural words.")]
+# The search index reads a query's first 2,000 characters (storage.lance_queries).
+SearchQuery = Annotated[
+    str, Field(description="What to look for, in natural words.", max_length=2000)
+]
 SearchLimit = Annotated[int, Field(description="Maximum results.", ge=1, le=20)]

@@ -35,6 +35,11 @@ _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A model that sends a 10k-character value of the wrong type must not get it echoed back whole.
 _MAX_MESSAGE_CHARS = 300
 _MAX_ERRORS_SHOWN = 3
+# A wrong value longer than this is described by its size, not echoed. Set by hand.
+_LONG_VALUE_CHARS = 60
+# The arguments of one call, as JSON: the largest built-in call (a recipe of 30 steps of 500
+# characters) is about 16,000; past this a call is refused before it is decoded. Set by hand.
+MAX_ARGUMENT_CHARS = 20_000
 # Keywords whose values are data, not sub-schemas: never strip or rewrite inside them.
 _LITERAL_KEYWORDS = frozenset({"default", "enum", "const", "examples", "required"})
 _NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
@@ -402,6 +407,16 @@ def _short_type(schema: dict[str, Any]) -> str:
 def _decode_arguments(arguments: Any) -> dict[str, Any]:
     if arguments is None:
         return {}
+    size = (
+        len(arguments)
+        if isinstance(arguments, str | bytes | bytearray)
+        else len(json.dumps(arguments, ensure_ascii=False, default=str))
+    )
+    if size > MAX_ARGUMENT_CHARS:
+        raise ToolError(
+            f"arguments are {size:,} characters; the limit is {MAX_ARGUMENT_CHARS:,}: send "
+            "shorter values (a passage holds 8,000 characters; split longer text)"
+        )
     if isinstance(arguments, bytes | bytearray):
         arguments = bytes(arguments).decode("utf-8", errors="replace")
     if isinstance(arguments, str):
@@ -426,7 +441,12 @@ def _decode_arguments(arguments: Any) -> dict[str, Any]:
 
 def _describe(error: SchemaError) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
-    return _clip(f"{where}: {error.message}" if where else error.message)
+    message = error.message
+    if isinstance(error.instance, str) and len(error.instance) > _LONG_VALUE_CHARS:
+        # "'aaaa…' is too long" clipped to 300 characters never said what was wrong
+        size = f"a string of {len(error.instance):,} characters"
+        message = message.replace(repr(error.instance), size)
+    return _clip(f"{where}: {message}" if where else message)
 
 
 def _message(exc: BaseException) -> str:
