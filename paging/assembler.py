@@ -204,7 +204,7 @@ def assemble(
         if older:
             older.pop(0)
         elif tail_fixed:
-            tail_fixed, sections["execution"] = "", 0
+            tail_fixed = ""
         elif summary:
             summary, sections["summary"] = "", 0
         elif paged:
