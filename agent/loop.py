@@ -39,6 +39,7 @@ from memvisor.paging.summarize import (
     ModelSummarizer,
     Summarizer,
 )
+from memvisor.paging.text_limits import check_length
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
@@ -47,6 +48,7 @@ from memvisor.storage.users import require_user
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
 from memvisor.tools.messaging import EndTurn
+from memvisor.tools.offer import offer_tools
 from memvisor.tools.registry import ToolRegistry, ToolResult
 from memvisor.tools.turn_log import TurnLog
 
@@ -100,7 +102,11 @@ class Agent:
         self.summarizer: Summarizer = (
             ModelSummarizer(model) if self.config.summarizer == "model" else ExtractiveSummarizer()
         )
-        self.specs = self._offered_tools()
+        offer = offer_tools(self.registry, count=self.counter.count, usable=self.budget.usable)
+        self.specs = offer.specs
+        self.system_prompt = "\n".join(
+            p for p in (self.config.system_prompt, offer.prompt_note) if p
+        )
         self.turns = self._load_window()
         self.log = logger.bind(user_id=user_id, session_id=session_id)
         self.working = WorkingMemory(store, user_id=self.user_id, session_id=session_id)
@@ -111,25 +117,6 @@ class Agent:
         self._last_cited: list[str] = []
 
     # -- set-up --
-
-    def _offered_tools(self) -> list[dict[str, Any]]:
-        """Tool specs at the most detail that fits a quarter of the budget.
-
-        Full docstrings, then first lines without parameter descriptions, then bare
-        signatures: a 2k window cannot afford 1.5k tokens of schemas.
-        """
-        full = self.registry.specs()
-        allowance = self.budget.usable // 4
-        for level in ("full", "compact", "minimal"):
-            specs = full if level == "full" else [_shrink(s, level) for s in full]
-            if self.counter.count(json.dumps(specs)) <= allowance:
-                return specs
-        # Still too big: advertise fewer tools (the rest stay callable if named).
-        for name in self.registry.shed_order():
-            if self.counter.count(json.dumps(specs)) <= allowance:
-                break
-            specs = [s for s in specs if s["function"]["name"] != name]
-        return specs
 
     def _load_window(self) -> list[DialogueTurn]:
         """Resume a session: its dialogue since the last eviction, from the event log."""
@@ -168,6 +155,7 @@ class Agent:
         """
         if not isinstance(user_message, str) or not user_message.strip():
             raise ValueError("user message must be non-empty text")
+        check_length(user_message, what="the message")
         user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
         trace_id = new_id("trc")
         turn_log = TurnLog(max_writes=self.config.max_writes)
@@ -329,7 +317,7 @@ class Agent:
         for _ in range(self.config.max_steps):
             summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
             parts = PromptParts(
-                system_prompt=self.config.system_prompt,
+                system_prompt=self.system_prompt,
                 core=core,
                 user_message=user_message,
                 tools=self.specs,
@@ -507,7 +495,7 @@ class Agent:
         """What the next prompt costs before paging: system, tools, core, summary, dialogue."""
         summary, _ = self.store.summaries.get(user_id=self.user_id, session_id=self.session_id)
         core = render_core(self.store.core.list(user_id=self.user_id))
-        head = {"role": "system", "content": f"{self.config.system_prompt}\n\n{core}\n{summary}"}
+        head = {"role": "system", "content": f"{self.system_prompt}\n\n{core}\n{summary}"}
         dialogue = [m for t in self.turns for m in t.messages()]
         return count_messages(self.counter, [head, *dialogue]) + self.counter.count(
             json.dumps(self.specs, ensure_ascii=False)
@@ -564,20 +552,3 @@ class Agent:
             session_id=self.session_id,
             payload=payload,
         )
-
-
-def _shrink(spec: dict[str, Any], level: str) -> dict[str, Any]:
-    fn = json.loads(json.dumps(spec["function"]))
-    params = fn["parameters"]
-    for prop in params.get("properties", {}).values():
-        prop.pop("description", None)
-        prop.pop("default", None)
-    if level == "minimal":
-        required = set(params.get("required", []))
-        params["properties"] = {
-            k: v for k, v in params.get("properties", {}).items() if k in required
-        }
-        fn["description"] = fn["description"].splitlines()[0].split(";")[0][:60]
-    else:
-        fn["description"] = fn["description"].splitlines()[0]
-    return {"type": "function", "function": fn}

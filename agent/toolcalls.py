@@ -214,6 +214,8 @@ def _decode_values(text: str) -> tuple[list[Any], str]:
             break
         try:
             value, pos = decoder.raw_decode(text, pos)
+        except RecursionError as exc:  # '{"a":' repeated: not a call, and never a crash
+            raise json.JSONDecodeError("JSON nested too deeply", text, pos) from exc
         except json.JSONDecodeError:
             if not values:
                 raise
@@ -253,6 +255,8 @@ def _call_from_object(item: Any, label: str) -> tuple[ToolCall | None, str | Non
             args = json.loads(args)
         except json.JSONDecodeError as exc:
             return None, _json_problem(f"{label} ({name}) arguments", args, exc)
+        except RecursionError:
+            return None, f"{label} ({name}) arguments are JSON nested too deeply"
     if not isinstance(args, dict):
         kind = type(args).__name__
         return None, f'{label} ({name}) "arguments" must be a JSON object, got {kind}'

@@ -1,9 +1,11 @@
 """``memvisor bench text``: every regex-based text step on long adversarial inputs.
 
 Each step (identifiers, secrets, contact details, injection signals, time expressions, the
-firewall as a whole) runs on strings made to defeat backtracking (no spaces, repeated
-punctuation, digit runs, mixed scripts) at two sizes. Time that grows much faster than the
-input (a ratio well above the size ratio) marks a step that is not linear.
+extractive summary, topic cues, tool calls recovered from a model's text, the firewall as a
+whole) runs on strings made to defeat backtracking (no spaces, repeated punctuation, digit
+runs, mixed scripts) at two sizes. Time that grows much faster than the input (a ratio well
+above the size ratio) marks a step that is not linear. The worst input is then timed once at
+the step's documented maximum size: the per-call bound (README, "Bounded inputs").
 """
 
 from __future__ import annotations
@@ -16,18 +18,53 @@ from typing import Any
 from memvisor.agent.guards import Firewall, WriteProposal
 from memvisor.agent.guards.injection import inspect_text
 from memvisor.agent.guards.secrets import mask_pii, redact_secrets
-from memvisor.paging.summarize import identifiers
+from memvisor.agent.toolcalls import turn_from_text
+from memvisor.paging import topic_text
+from memvisor.paging.summarize import DialogueTurn, ExtractiveSummarizer, identifiers
+from memvisor.paging.text_limits import MAX_MESSAGE_CHARS
 from memvisor.paging.timeparse import resolve_time
 
 # Pieces repeated into inputs that broke the old patterns, and plain ones.
-PIECES = ("a", "a-", "A.", "1", "1 ", "@a", "ab ", "ignore ", "我", "x://", "ー", "9天")
+PIECES = (
+    "a",
+    "a-",
+    "A.",
+    "1",
+    "1 ",
+    "@a",
+    "ab ",
+    "ignore ",
+    "我",
+    "x://",
+    "ー",
+    "9天",
+    ". ",
+    '{"a":',
+    "<tool_call>{",
+)
 _NOW = datetime(2026, 5, 1, tzinfo=UTC)
 _FIREWALL = Firewall()
+_SUMMARIZER = ExtractiveSummarizer()
+# Runs of the slowest input whose best time is reported. Set by hand.
+REPEATS = 3
 
 
 def _firewall(text: str) -> Any:
     return _FIREWALL(
         WriteProposal(user_id="bench", tool="archival_memory_insert", arguments={"content": text})
+    )
+
+
+def _summary(text: str) -> Any:
+    return _SUMMARIZER.summarize([DialogueTurn(text, text, "evt_u", "evt_a", _NOW)])
+
+
+def _topic_cues(text: str) -> Any:
+    return (
+        topic_text.find_cue(text),
+        topic_text.refers_back(text, anywhere=True),
+        topic_text.keyword_scores(text),
+        topic_text.shared_identifiers(text, ["ORD-58213 maya@example.com"]),
     )
 
 
@@ -37,32 +74,52 @@ STEPS: dict[str, Callable[[str], Any]] = {
     "mask_pii": mask_pii,
     "injection_signals": lambda text: inspect_text(text, {}),
     "time_expressions": lambda text: resolve_time(text, _NOW),
+    "summary": _summary,
+    "topic_cues": _topic_cues,
+    "tool_calls": lambda text: turn_from_text(text, {"fact_search"}),
     "firewall": _firewall,
 }
 
 
-# The firewall refuses a passage over 8,000 characters before reading it: measure below that.
-LONGEST = {"firewall": 8_000}
+# The firewall refuses a passage over 8,000 characters before reading it (and is the only
+# caller of the injection signals): measure below that.
+LONGEST = {"firewall": 8_000, "injection_signals": 8_000}
 
 
-def run_text_bench(*, sizes: tuple[int, int] = (8_000, 32_000)) -> dict[str, Any]:
-    """The slowest input of each step at both sizes, and how its time grew."""
+def run_text_bench(
+    *, sizes: tuple[int, int] = (8_000, 32_000), limit: int = MAX_MESSAGE_CHARS
+) -> dict[str, Any]:
+    """The slowest input of each step at both sizes, how its time grew, and its time at the
+    documented maximum (``limit``, or the step's own when smaller)."""
     steps = {}
     for name, step in STEPS.items():
         cap = LONGEST.get(name)
         lengths = [n * cap // sizes[1] for n in sizes] if cap and sizes[1] > cap else list(sizes)
         step("warm up: models load on first use")
-        worst: dict[str, Any] = {"piece": "", "ms": [0.0, 0.0]}
-        for piece in PIECES:
-            timings = [_time(step, (piece * (n // len(piece) + 1))[:n]) for n in lengths]
-            if sum(timings) > sum(worst["ms"]):
-                worst = {"piece": piece, "ms": [round(t, 2) for t in timings]}
-        growth = worst["ms"][1] / max(worst["ms"][0], 0.01)
-        steps[name] = {**worst, "lengths": lengths, "growth": round(growth, 1)}
+        # One pass finds the slowest piece; its times are then the best of a few runs, so a
+        # busy machine's pauses do not pass for growth.
+        piece = max(PIECES, key=lambda p: sum(_time(step, _repeat(p, n)) for n in lengths))
+        ms = [round(_time(step, _repeat(piece, n), runs=REPEATS), 2) for n in lengths]
+        longest = min(limit, cap or limit)
+        at_limit = _time(step, _repeat(piece, longest), runs=REPEATS)
+        steps[name] = {
+            "piece": piece,
+            "ms": ms,
+            "lengths": lengths,
+            "growth": round(ms[1] / max(ms[0], 0.01), 1),
+            "at_limit": {"chars": longest, "ms": round(at_limit, 2)},
+        }
     return {"sizes": list(sizes), "size_ratio": sizes[1] / sizes[0], "steps": steps}
 
 
-def _time(step: Callable[[str], Any], text: str) -> float:
-    started = time.perf_counter()
-    step(text)
-    return (time.perf_counter() - started) * 1000
+def _repeat(piece: str, n: int) -> str:
+    return (piece * (n // len(piece) + 1))[:n]
+
+
+def _time(step: Callable[[str], Any], text: str, *, runs: int = 1) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        step(text)
+        best = min(best, time.perf_counter() - started)
+    return best * 1000

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class SectionCaps(BaseModel):
     """Caps as fractions of the usable budget (window minus reply reserve).
 
     System prompt, tool schemas and core blocks are measured, not capped (core is
-    bounded by each block's token limit); dialogue takes what is left.
+    bounded by each block's token limit); dialogue takes what is left. ``paged_floor`` is
+    the share of paged-in memory that outranks the summary and all but the last exchange
+    (``paging.assembler``); the rest of it, up to ``paged``, comes after the dialogue.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -18,6 +20,16 @@ class SectionCaps(BaseModel):
     execution: float = Field(default=0.10, ge=0, le=1)
     summary: float = Field(default=0.10, ge=0, le=1)
     paged: float = Field(default=0.30, ge=0, le=1)
+    # Measured on tests/test_long_session.py's 4k session (README, "Paging"). Set by hand.
+    paged_floor: float = Field(default=0.15, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _floor_within_cap(self) -> SectionCaps:
+        if self.paged_floor > self.paged:
+            raise ValueError(
+                f"paged_floor {self.paged_floor} must not exceed the paged cap {self.paged}"
+            )
+        return self
 
 
 class ContextBudget:

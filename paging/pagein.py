@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from memvisor.paging.summarize import identifiers
+from memvisor.paging.text_limits import check_length
 from memvisor.paging.timeparse import TimeWindow, resolve_time
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.paging.turn_order import turn_order_for
@@ -45,6 +46,10 @@ TURN_OVERFETCH = 2
 # Tokens an item costs in the prompt beyond its text: the "- [id · kind · date]" line head
 # (paging.assembler.render_item). Set by hand.
 ITEM_FRAME_TOKENS = 12
+# Items up to this many tokens pack in rank order; only longer ones pay per token. Plain
+# score per token let a 24-token "sounds good" reply (score 0.44) beat the 45-token turn
+# that answered the question (0.48, first) in tests/test_long_session_recall.py. Set by hand.
+PACK_MIN_TOKENS = 64
 # Age in hours at which recency is one half (1 / (1 + hours / this)): a week. Set by hand.
 RECENCY_HALF_HOURS = 168
 # Confirmations that earn a fact the full confirmation share. Set by hand.
@@ -190,6 +195,7 @@ class PageIn:
     ) -> list[MemoryItem]:
         """Ranked memory for ``query`` above the relevance floor, best first."""
         require_user(user_id)
+        check_length(query, what="the search query")
         if not query.strip():
             return []
         now = as_of or self.store.clock.now()
@@ -260,15 +266,7 @@ class PageIn:
         """Greedy by score per token into the budget; rank order kept in the output."""
         for item in items:
             item.tokens = item.tokens or self.counter.count(item.text) + ITEM_FRAME_TOKENS
-        chosen: set[int] = set()
-        used = 0
-        for n in sorted(
-            range(len(items)), key=lambda i: items[i].score / max(items[i].tokens, 1), reverse=True
-        ):
-            if used + items[n].tokens <= budget_tokens:
-                chosen.add(n)
-                used += items[n].tokens
-        return [item for n, item in enumerate(items) if n in chosen]
+        return pack_by_score_per_token(items, budget_tokens, cost=lambda item: item.tokens)
 
     # -- routes --
 
@@ -475,6 +473,28 @@ class PageIn:
         return [
             _item(cand, score, similarity, facts) for score, _, similarity, cand in scored[:limit]
         ]
+
+
+def pack_by_score_per_token(
+    items: Sequence[MemoryItem],
+    budget_tokens: int,
+    *,
+    cost: Callable[[MemoryItem], int],
+    kept: Sequence[MemoryItem] = (),
+) -> list[MemoryItem]:
+    """The items that fit ``budget_tokens`` (``kept`` first), taken by score per token so one
+    long item cannot starve several short ones; rank order kept in the output.
+
+    An item shorter than ``PACK_MIN_TOKENS`` counts as that long: among sentence-sized items
+    the better score wins, not the shorter text.
+    """
+    chosen = {id(item) for item in kept}
+    used = sum(cost(item) for item in kept)
+    for item in sorted(items, key=lambda i: i.score / max(cost(i), PACK_MIN_TOKENS), reverse=True):
+        if id(item) not in chosen and used + cost(item) <= budget_tokens:
+            chosen.add(id(item))
+            used += cost(item)
+    return [item for item in items if id(item) in chosen]
 
 
 def _item(cand: _Candidate, score: float, similarity: float, facts: dict[str, Fact]) -> MemoryItem:

@@ -157,7 +157,7 @@ def fold(previous: str, segment: str, *, cap: int, counter: TokenCounter) -> str
     while counter.count("\n".join(old + new + _pin_line(pinned))) > cap and (old or new):
         pool = old if old else new
         victim = min(range(len(pool)), key=lambda i: (salience(pool[i]), i))
-        dropped = pool.pop(victim)
+        dropped = _LINE_STAMP.sub("", pool.pop(victim))  # a line's time is no identifier
         pinned += [i for i in identifiers(dropped) if i not in pinned]
         while pinned and counter.count("\n".join(_pin_line(pinned))) > cap // 2:
             pinned.pop(0)
@@ -165,6 +165,9 @@ def fold(previous: str, segment: str, *, cap: int, counter: TokenCounter) -> str
 
 
 _PINNED = "- earlier identifiers: "
+# The time an extractive line starts with ("- 2026-05-01 09:03 "): the phone pattern took
+# "2026-05-01 09" for a number and pinned it.
+_LINE_STAMP = re.compile(r"^- \d{4}-\d{2}-\d{2} \d{2}:\d{2} ")
 
 
 def _pin_line(pinned: list[str]) -> list[str]:

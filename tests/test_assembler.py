@@ -9,13 +9,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memvisor.agent.config import SYSTEM_PROMPT
 from memvisor.errors import BudgetExceeded
 from memvisor.paging.assembler import (
     CUT_MARKER,
+    PAGED_FRAME_TOKENS,
+    PAGED_HEADING,
+    ContextReport,
     PromptParts,
     assemble,
     compact_json,
     render_core,
+    render_item,
     tool_message,
 )
 from memvisor.paging.budget import ContextBudget
@@ -118,9 +123,7 @@ def test_prompt_never_exceeds_the_window(d: dict) -> None:
     for core_block in parts.core:
         assert core_block.value in messages[0]["content"]
     assert {"role": "user", "content": parts.user_message} in messages
-    # shedding order: paged-in memory before any dialogue, dialogue before the tool result
-    if report.dropped_turns:
-        assert report.paged_ids == []
+    check_shedding_order(parts, budget, messages, report)
     if report.cut_tool_result:
         assert report.paged_ids == []
         assert not any(
@@ -131,6 +134,112 @@ def test_prompt_never_exceeds_the_window(d: dict) -> None:
     kept = [m["content"] for m in messages if m["role"] == "user"][:-1]
     if kept:  # the newest turns are the ones kept
         assert kept[-1].startswith(f"U{len(parts.history) - 1} ")
+
+
+def line_cost(item: MemoryItem) -> int:
+    return COUNTER.count(render_item(item)) + 1
+
+
+def check_shedding_order(
+    parts: PromptParts, budget: ContextBudget, messages: list[dict], report: ContextReport
+) -> None:
+    """The last exchange stays while it fits; a memory that fits the paged floor is never
+    dropped while an older turn or the summary stays."""
+    head = parts.system_prompt + "\n\n" + render_core(parts.core)
+    fixed = count_messages(
+        COUNTER,
+        [{"role": "system", "content": head}, {"role": "user", "content": parts.user_message}],
+    ) + COUNTER.count(json.dumps(parts.tools, ensure_ascii=False))
+    room = budget.usable - fixed - report.sections["tool_exchange"]
+    if not parts.history:
+        return
+    last = parts.history[-1]
+    last_cost = count_messages(COUNTER, last) - count_messages(COUNTER, [])
+    if last_cost <= room:
+        assert last[0] in messages and last[1] in messages
+    older_kept = any(t[0] in messages for t in parts.history[:-1])
+    if not (older_kept or report.sections["summary"]):
+        return
+    floor = min(budget.cap("paged_floor"), room - last_cost) - COUNTER.count(PAGED_HEADING)
+    floor -= PAGED_FRAME_TOKENS
+    kept = sum(line_cost(i) for i in parts.paged if i.id in report.paged_ids)
+    for item in parts.paged:
+        if item.id not in report.paged_ids:
+            assert kept + line_cost(item) > floor, (item.id, kept, floor)
+
+
+def small_talk_parts(*, turns: int = 14, summary_words: int = 220) -> PromptParts:
+    """The reported failure's shape: a 4k window's prompt full of small talk."""
+    chat = [
+        "Nice weather today, isn't it? I went for a walk by the river and saw ducks.",
+        "Ha, ducks are great. Did you bring bread? People say you should not feed them bread.",
+    ]
+    history = [
+        [
+            {"role": "user", "content": f"U{i} {chat[0]} " + text(30, i)},
+            {"role": "assistant", "content": f"A{i} {chat[1]} " + text(30, i + 1)},
+        ]
+        for i in range(turns)
+    ]
+    memory = MemoryItem(
+        id="evt_kite",
+        kind="turn",
+        text="user: my sister's kite shop in Bergen is called Vindfang, it opens in June",
+        ts=NOW,
+        score=0.675,
+    )
+    return PromptParts(
+        system_prompt=SYSTEM_PROMPT,
+        core=[block("persona", 25), block("human", 40)],
+        user_message="What was my sister's shop called again?",
+        # the reported request's tool section (741 tokens)
+        tools=[{"type": "function", "function": {"name": "t", "description": text(600)}}],
+        summary=text(summary_words, 2),
+        execution={"session": "s2", "last_result": text(60)},
+        paged=[memory],
+        notes=[],
+        history=history,
+    )
+
+
+def test_a_relevant_memory_outranks_old_small_talk_in_a_4k_window() -> None:
+    parts = small_talk_parts()
+    budget = ContextBudget(4096)
+    full = assemble(parts, ContextBudget(131072), COUNTER)[1]
+    assert full.sections["dialogue"] > budget.usable // 3  # the dialogue alone crowds it
+    messages, report = assemble(parts, budget, COUNTER)
+    assert report.paged_ids == ["evt_kite"]
+    assert "Vindfang" in messages[-2]["content"] and report.sections["paged"] > 0
+    assert report.total <= budget.usable
+    # old turns went, oldest first; the last exchange stayed
+    assert report.dropped_turns > 0
+    kept = [m["content"] for m in messages if m["role"] == "user"][:-1]
+    assert kept[-1].startswith("U13 ") and kept[0].startswith(f"U{report.dropped_turns} ")
+    assert messages[-2]["role"] == "system" and messages[-1] == {
+        "role": "user",
+        "content": parts.user_message,
+    }
+
+
+def test_the_summary_goes_before_a_relevant_memory() -> None:
+    parts = small_talk_parts(turns=1, summary_words=2000)
+    budget = ContextBudget(2048)
+    messages, report = assemble(parts, budget, COUNTER)
+    assert report.paged_ids == ["evt_kite"] and report.dropped_turns == 0
+    assert report.total <= budget.usable
+
+
+def test_one_long_memory_cannot_starve_the_short_ones() -> None:
+    parts = small_talk_parts()
+    long_one = MemoryItem(id="psg_long", kind="passage", text=text(600), ts=NOW, score=0.9)
+    short = [
+        MemoryItem(id=f"fct_{i}", kind="fact", text=f"fact {i}: {text(8, i)}", ts=NOW, score=0.7)
+        for i in range(4)
+    ]
+    parts.paged = [long_one, *short]
+    _, report = assemble(parts, ContextBudget(4096), COUNTER)
+    assert report.paged_ids == [f"fct_{i}" for i in range(4)]
+    assert report.dropped_paged == 1
 
 
 def test_tool_result_tail_is_cut_and_marked() -> None:

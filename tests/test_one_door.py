@@ -141,6 +141,7 @@ def call(tool: str, /, **arguments: Any) -> AssistantTurn:
 # everything else writes and must leave a firewall verdict. A new write tool fails this test
 # until it is added to WRITE_CALLS below.
 READ_ONLY_TOOLS = {
+    "tool_help",
     "send_message",
     "fact_search",
     "archival_memory_search",

@@ -62,6 +62,14 @@ def test_fold_respects_cap_and_pins_identifiers() -> None:
     assert counter.count(tiny) <= 40
 
 
+def test_a_dropped_line_pins_its_identifiers_not_its_time() -> None:
+    counter = counter_for_model(None)
+    lines = [f"- 2026-05-01 09:{i:02d} user: code Q12{i}-X " + "filler " * 20 for i in range(6)]
+    rolling = fold("\n".join(lines), "- new", cap=60, counter=counter)
+    pinned = [ln for ln in rolling.splitlines() if ln.startswith("- earlier identifiers: ")]
+    assert pinned and "Q120-X" in pinned[0] and "2026" not in pinned[0]
+
+
 def _chatty(n: int) -> list[str]:
     return [f"Answer {i}: " + "details " * 60 for i in range(n)]
 
@@ -89,9 +97,13 @@ def test_flush_evicts_whole_turns_into_summary_and_episode(
     assert evictions, "a 2k window must evict"
     assert agent.base_tokens() <= 0.9 * agent.budget.usable
     summary, version = store.summaries.get(user_id="u", session_id="s1")
-    assert version == len(evictions) and "K000-Z" in summary
+    assert version == len(evictions)
+    # the rolling summary pins the newest identifiers within its cap; each eviction's
+    # episode keeps its own, the oldest included
+    last_evicted = store.events.get(evictions[-1].payload["evicted_event_ids"][-2], user_id="u")
+    assert last_evicted.payload["content"].split()[4] in summary  # "Message 18 with code K018-Z"
     episodes = store.episodes.list(user_id="u")
-    assert len(episodes) == len(evictions)
+    assert len(episodes) == len(evictions) and "K000-Z" in episodes[0].summary
     for event in evictions:  # turn boundaries: every evicted user message with its answer
         ids = event.payload["evicted_event_ids"]
         kinds = [store.events.get(i, user_id="u").kind for i in ids]

@@ -12,11 +12,13 @@ from memvisor.tools import (
     session_state,
     tasks,
 )
+from memvisor.tools.offer import help_tool
 from memvisor.tools.registry import ToolRegistry
 
 
 def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
-    """Every built-in tool, plus third-party tools from the ``memvisor.tools`` entry points."""
+    """Every built-in tool, plus third-party tools from the ``memvisor.tools`` entry points, and
+    ``tool_help`` over them all (offered with the compact specs of small windows)."""
     registry = ToolRegistry()
     for module in (
         messaging,
@@ -31,4 +33,5 @@ def builtin_registry(*, plugins: bool = True) -> ToolRegistry:
         registry.register_module(module)
     if plugins:
         registry.load_entry_points()
+    registry.register(help_tool(registry))
     return registry

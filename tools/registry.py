@@ -41,6 +41,11 @@ _MAX_ERRORS_SHOWN = 3
 MAX_NESTING = 32
 # A number a tool stores must fit a 64-bit column; bigger ones are refused before any tool.
 _INT_RANGE = (-(2**63), 2**63 - 1)
+# A wrong value longer than this is described by its size, not echoed. Set by hand.
+_LONG_VALUE_CHARS = 60
+# The arguments of one call, as JSON: the largest built-in call (a recipe of 30 steps of 500
+# characters) is about 16,000; past this a call is refused before it is decoded. Set by hand.
+MAX_ARGUMENT_CHARS = 20_000
 # Keywords whose values are data, not sub-schemas: never strip or rewrite inside them.
 _LITERAL_KEYWORDS = frozenset({"default", "enum", "const", "examples", "required"})
 _NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
@@ -413,6 +418,16 @@ def _short_type(schema: dict[str, Any]) -> str:
 def _decode_arguments(arguments: Any) -> dict[str, Any]:
     if arguments is None:
         return {}
+    if isinstance(arguments, Mapping):  # measured as JSON: first no nesting that breaks that
+        _check_bounds(dict(arguments))
+        size = len(json.dumps(arguments, ensure_ascii=False, default=str))
+    else:
+        size = len(arguments) if isinstance(arguments, str | bytes | bytearray) else 0
+    if size > MAX_ARGUMENT_CHARS:
+        raise ToolError(
+            f"arguments are {size:,} characters; the limit is {MAX_ARGUMENT_CHARS:,}: send "
+            "shorter values (a passage holds 8,000 characters; split longer text)"
+        )
     if isinstance(arguments, bytes | bytearray):
         arguments = bytes(arguments).decode("utf-8", errors="replace")
     if isinstance(arguments, str):
@@ -470,7 +485,12 @@ def _where(exc: BaseException) -> str:
 
 def _describe(error: SchemaError) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
-    return _clip(f"{where}: {error.message}" if where else error.message)
+    message = error.message
+    if isinstance(error.instance, str) and len(error.instance) > _LONG_VALUE_CHARS:
+        # "'aaaa…' is too long" clipped to 300 characters never said what was wrong
+        size = f"a string of {len(error.instance):,} characters"
+        message = message.replace(repr(error.instance), size)
+    return _clip(f"{where}: {message}" if where else message)
 
 
 def _message(exc: BaseException) -> str:
