@@ -1,4 +1,5 @@
-"""The embedded store: DuckDB records + event log, LanceDB search index, one data directory.
+"""The store: records + event log (DuckDB in the data directory, or PostgreSQL), and the
+LanceDB search index in the data directory.
 
 Every read and write takes ``user_id`` explicitly; every write names the
 ``trace_id`` (and where known the source events) it came from and is logged
@@ -25,13 +26,13 @@ from .archive import (
     duration_text,
     prune_candidates,
 )
+from .backends import chosen_store, open_records
 from .clock import Clock, SystemClock
 from .core_blocks import CoreBlocks
-from .database import Database
 from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
-from .failures import os_problem, record_store_errors
+from .failures import os_problem
 from .forgetting import cascade
 from .index_items import (
     episode_item,
@@ -42,7 +43,6 @@ from .index_items import (
     turn_item,
 )
 from .lock import DataDirLock
-from .migrations import migrate, pending
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
@@ -75,6 +75,7 @@ class Store:
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
         read_only: bool = False,
+        store: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.read_only = read_only
@@ -84,10 +85,12 @@ class Store:
             except OSError as exc:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
+        store = chosen_store(store)
+        # The data directory's lock guards its search index, on either backend.
         self._lock = DataDirLock(self.data_dir, shared=read_only)
         self._lock.acquire()
         try:
-            self.db = _open_records(self.data_dir / "memvisor.duckdb", read_only=read_only)
+            self.db = open_records(self.data_dir, store=store, read_only=read_only)
         except BaseException:
             self._lock.release()
             raise
@@ -117,10 +120,13 @@ class Store:
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
         read_only: bool = False,
+        store: str | None = None,
     ) -> Store:
         """``read_only`` opens for reading only: beside other readers, never beside a writer,
-        on a read-only directory too; nothing is created, and a store not there reads empty."""
-        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only)
+        on a read-only directory too; nothing is created, and a store not there reads empty.
+        ``store`` (default ``$MEMVISOR_STORE``) is a ``postgresql://`` URL to keep the records
+        in; the data directory then holds the search index and the sealed-secret key."""
+        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only, store=store)
 
     def close(self) -> None:
         self.db.close()
@@ -636,35 +642,3 @@ class Store:
             "rebuilt the search index: {} items for {} users with {}", total, len(counts), model
         )
         return {"users": len(counts), "items": total, "model": model}
-
-
-def _open_records(path: Path, *, read_only: bool) -> Database:
-    """The record store, migrated. A reader never migrates: a store that needs it is an error
-    saying so, and a store that is not there yet is an empty one in memory."""
-    if not read_only:
-        db = Database(path)
-        _migrated(db)
-        return db
-    if not path.exists():
-        db = Database(":memory:")
-        _migrated(db)
-        db.read_only = True
-        return db
-    db = Database(path, read_only=True)
-    if todo := pending(db):
-        db.close()
-        raise StorageError(
-            f"the store {path} was written by an older memvisor and needs {len(todo)} "
-            "migration(s) before it can be read: run a writing command on it once "
-            "(e.g. `memvisor memory reindex`) with write access"
-        )
-    return db
-
-
-def _migrated(db: Database) -> None:
-    try:
-        with record_store_errors(db.path, writing=True):
-            migrate(db.conn)
-    except BaseException:
-        db.close()
-        raise
