@@ -10,6 +10,9 @@ import pytest
 from memvisor.evals.replay import replay
 from memvisor.storage import ManualClock, Store
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 TRANSCRIPT = [
     {
         "format": "memvisor.transcript",
