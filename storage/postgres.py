@@ -7,8 +7,10 @@ statements are the modules' own, translated by ``pg_dialect.to_postgres``.
 Revisions: page-in's in-memory copies (facts, recipes, usage, the dialogue) are kept by
 ``generation(table)``. Another process may write the same database, so the number lives in
 it: a statement trigger on every record table bumps ``memvisor_revisions`` before the
-statement runs. Its row lock, held to commit, also makes writers of one table commit in the
-order they take ``fact_rev`` and ``event_seq`` numbers, which the copies read "after".
+statement runs. The trigger first takes a transaction-scoped advisory lock, so writing
+transactions run one at a time from their first write to commit, and commit in the order
+they took ``fact_rev`` and ``event_seq`` numbers, which the copies read "after" (a
+sequence's own ``last_value`` moves before commit: a reader would skip a late commit).
 
 Isolation: every record table has row-level security keyed on the session setting
 ``memvisor.user_id``. The store's own connection owns the tables (policies do not apply; the
@@ -51,20 +53,28 @@ _ARROW_TYPES = {
     1043: pa.string(),
     1114: pa.timestamp("us"),
 }
-_REVISE = """
+_REVISE_BODY = """
+BEGIN
+    -- One writing transaction at a time, from its first write to its commit (as DuckDB's
+    -- one writer): revisions then commit in order, and the counter rows, taken in whatever
+    -- order a transaction writes tables, cannot deadlock two writers.
+    PERFORM pg_advisory_xact_lock(1836674422);
+    UPDATE memvisor_revisions SET generation = generation + 1,
+        deletions = deletions + (TG_OP = 'DELETE')::int
+    WHERE table_name = TG_TABLE_NAME;
+    RETURN NULL;
+END """
+_REVISE = (
+    """
 CREATE TABLE IF NOT EXISTS memvisor_revisions (
     table_name TEXT PRIMARY KEY,
     generation BIGINT NOT NULL DEFAULT 0,
     deletions BIGINT NOT NULL DEFAULT 0
 );
 CREATE OR REPLACE FUNCTION memvisor_revise() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
-BEGIN
-    UPDATE memvisor_revisions SET generation = generation + 1,
-        deletions = deletions + (TG_OP = 'DELETE')::int
-    WHERE table_name = TG_TABLE_NAME;
-    RETURN NULL;
-END $$;
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$"""
+    + _REVISE_BODY
+    + """$$;
 DO $$ BEGIN
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'memvisor_member') THEN
         CREATE ROLE memvisor_member NOLOGIN;
@@ -72,6 +82,7 @@ DO $$ BEGIN
 END $$;
 GRANT SELECT ON memvisor_revisions TO memvisor_member;
 """
+)
 _PER_TABLE = """
 INSERT INTO memvisor_revisions (table_name) VALUES ({name}) ON CONFLICT DO NOTHING;
 CREATE OR REPLACE TRIGGER memvisor_revise BEFORE INSERT OR UPDATE OR DELETE ON {table}
@@ -212,13 +223,16 @@ class PostgresDatabase:
         return any(r[0] not in known for r in self.query("SELECT name FROM schema_migrations"))
 
     def _guarded(self) -> bool:
-        """Whether every record table has its revision trigger (and so its policy)."""
+        """Whether every record table has this version's revision trigger (and so its
+        policy)."""
         rows = self._raw.execute(
-            "SELECT count(*) FROM information_schema.triggers WHERE trigger_name = "
+            "SELECT count(*), (SELECT max(prosrc) FROM pg_proc WHERE proname = "
+            "'memvisor_revise') FROM information_schema.triggers WHERE trigger_name = "
             "'memvisor_revise' AND event_manipulation = 'INSERT' "
             "AND event_object_schema = current_schema()"
         ).fetchall()
-        return int(rows[0][0]) == len(self._record_tables())
+        triggers, body = rows[0]
+        return body == _REVISE_BODY and int(triggers) == len(self._record_tables())
 
     def _guard(self) -> None:
         self._raw.execute(_REVISE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -183,3 +184,34 @@ def test_the_store_is_chosen_by_argument_or_environment(
         Store.open(tmp_path / "c", store="mysql://u:secret@h/db")
     with pytest.raises(StorageError, match="cannot use the PostgreSQL store"):
         Store.open(tmp_path / "d", store="postgresql://nobody@/none?host=/nonexistent")
+
+
+def test_writers_take_turns_so_revisions_commit_in_order(
+    postgres_url: str, clock: ManualClock
+) -> None:
+    first, second = PostgresDatabase(postgres_url), PostgresDatabase(postgres_url)
+    written: list[str] = []
+
+    def write_second() -> None:
+        w = FactStore(second, clock).remember(
+            user_id="u", subject="u", predicate="likes", object="coffee", trace_id="t"
+        )
+        assert w.fact is not None
+        written.append(w.fact.id)
+
+    try:
+        with first.transaction():
+            tea = FactStore(first, clock).remember(
+                user_id="u", subject="u", predicate="likes", object="tea", trace_id="t"
+            )
+            writer = threading.Thread(target=write_second)
+            writer.start()
+            writer.join(0.5)
+            assert writer.is_alive() and not written  # waits for the first to commit
+        writer.join(10)
+        assert tea.fact is not None and len(written) == 1
+        revs = dict(first.query("SELECT id, rev FROM facts WHERE user_id = ?", ["u"]))
+        assert revs[tea.fact.id] < revs[written[0]]
+    finally:
+        first.close()
+        second.close()
