@@ -101,8 +101,9 @@ def is_postgres_url(store: str | None) -> bool:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, for messages."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    """``url`` without its password (in the address or as a parameter), for messages."""
+    url = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    return re.sub(r"(password=)[^&]*", r"\1***", url)
 
 
 @contextmanager
@@ -184,6 +185,8 @@ class PostgresDatabase:
                 self._bind(require_user(user_id))
             elif read_only:
                 self._check_migrated()
+                with server_errors(self.path):  # a hand-written write is refused too
+                    self._raw.execute("SET default_transaction_read_only = on")
             else:
                 self._migrate()
         except BaseException:

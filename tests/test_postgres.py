@@ -180,8 +180,13 @@ def test_the_store_is_chosen_by_argument_or_environment(
         assert [f.object for f in reader.facts.list(user_id="u")] == ["tea"]
         with pytest.raises(StorageError, match="open for reading only"):
             reader.remember_fact(user_id="u", subject="u", predicate="x", object="y", trace_id="t")
+        with pytest.raises(StorageError, match="read-only transaction"):
+            reader.db.query("DELETE FROM facts")
     with pytest.raises(UserError, match="unknown store 'mysql://u:\\*\\*\\*@h/db'"):
         Store.open(tmp_path / "c", store="mysql://u:secret@h/db")
+    assert redacted("postgresql://h/db?user=u&password=secret&x=1") == (
+        "postgresql://h/db?user=u&password=***&x=1"
+    )
     with pytest.raises(StorageError, match="cannot use the PostgreSQL store"):
         Store.open(tmp_path / "d", store="postgresql://nobody@/none?host=/nonexistent")
 
