@@ -7,10 +7,11 @@ statements are the modules' own, translated by ``pg_dialect.to_postgres``.
 Revisions: page-in's in-memory copies (facts, recipes, usage, the dialogue) are kept by
 ``generation(table)``. Another process may write the same database, so the number lives in
 it: a statement trigger on every record table bumps ``memvisor_revisions`` before the
-statement runs. The trigger first takes a transaction-scoped advisory lock, so writing
-transactions run one at a time from their first write to commit, and commit in the order
-they took ``fact_rev`` and ``event_seq`` numbers, which the copies read "after" (a
-sequence's own ``last_value`` moves before commit: a reader would skip a late commit).
+statement runs. Writers take one transaction-scoped advisory lock (``transaction`` at
+BEGIN, the trigger for any other write), so writing transactions run one at a time, as on
+DuckDB: no lost update, and they commit in the order they took ``fact_rev`` and
+``event_seq`` numbers, which the copies read "after" (a sequence's own ``last_value`` moves
+before commit: a reader would skip a late commit).
 
 Isolation: every record table has row-level security keyed on the session setting
 ``memvisor.user_id``. The store's own connection owns the tables (policies do not apply; the
@@ -41,6 +42,7 @@ from .users import require_user
 
 MEMBER_ROLE = "memvisor_member"
 _MIGRATION_LOCK = 0x6D656D76  # pg_advisory_lock key: one process migrates at a time
+_WRITER_LOCK = 1836674422  # pg_advisory_xact_lock key: one writing transaction at a time
 _ARROW_TYPES = {
     16: pa.bool_(),
     17: pa.binary(),
@@ -58,7 +60,7 @@ BEGIN
     -- One writing transaction at a time, from its first write to its commit (as DuckDB's
     -- one writer): revisions then commit in order, and the counter rows, taken in whatever
     -- order a transaction writes tables, cannot deadlock two writers.
-    PERFORM pg_advisory_xact_lock(1836674422);
+    PERFORM pg_advisory_xact_lock(1836674422);  -- _WRITER_LOCK
     UPDATE memvisor_revisions SET generation = generation + 1,
         deletions = deletions + (TG_OP = 'DELETE')::int
     WHERE table_name = TG_TABLE_NAME;
@@ -288,7 +290,10 @@ class PostgresDatabase:
     def transaction(self, *, reading: bool = False) -> Iterator[Translated]:
         """Commit on success, roll back on any error; nested calls join the outer one.
 
-        A reading transaction sees one snapshot of the store (REPEATABLE READ, read only).
+        A writing transaction runs alone among the store's writers, in every process, from
+        BEGIN to COMMIT (as on DuckDB): a fact's supersede or a block's version check reads
+        and writes with nobody in between. A reading one sees one snapshot (REPEATABLE READ,
+        read only) and waits for nobody.
         """
         if self.read_only and not reading:
             raise StorageError(
@@ -303,9 +308,12 @@ class PostgresDatabase:
                 finally:
                     self._depth -= 1
                 return
-            begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if reading else "BEGIN"
             with server_errors(self.path):
-                self._raw.execute(begin)
+                if reading:
+                    self._raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                else:  # what it reads before it writes cannot change under it
+                    self._raw.execute("BEGIN")
+                    self._raw.execute("SELECT pg_advisory_xact_lock(%s)", [_WRITER_LOCK])
             self._depth = 1
             try:
                 yield self.conn

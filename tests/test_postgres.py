@@ -242,3 +242,36 @@ def test_a_server_that_cannot_start_is_said_loudly_and_fails_when_required(
     else:
         assert run.returncode == 0 and "1 skipped" in run.stdout
         assert "PostgreSQL NOT TESTED" in run.stdout
+
+
+def test_two_processes_superseding_one_fact_leave_one_active_value(
+    postgres_url: str, clock: ManualClock
+) -> None:
+    first, second = PostgresDatabase(postgres_url), PostgresDatabase(postgres_url)
+    FactStore(first, clock).remember(
+        user_id="u", subject="u", predicate="lives_in", object="Oslo", trace_id="t"
+    )
+    moved: list[str] = []
+
+    def move_second() -> None:
+        w = FactStore(second, clock).remember(
+            user_id="u", subject="u", predicate="lives_in", object="Lima", trace_id="t"
+        )
+        moved.append(w.action)
+
+    try:
+        with first.transaction():
+            FactStore(first, clock).remember(
+                user_id="u", subject="u", predicate="lives_in", object="Bergen", trace_id="t"
+            )
+            writer = threading.Thread(target=move_second)
+            writer.start()
+            writer.join(0.5)
+            assert writer.is_alive()  # it may not read Oslo as current while Bergen commits
+        writer.join(10)
+        assert moved == ["superseded"]
+        active = FactStore(first, clock).list(user_id="u")
+        assert [(f.object, f.version) for f in active if f.status == "active"] == [("Lima", 3)]
+    finally:
+        first.close()
+        second.close()
