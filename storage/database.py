@@ -1,4 +1,10 @@
-"""The DuckDB connection: one per store, serialised by a lock, with transactions."""
+"""The record store's connection: the protocol the storage modules use, and its DuckDB form.
+
+``Database`` is what every storage module is given: transactions that nested calls join,
+reads, Arrow reads and the revision numbers caches keep by. ``DuckDBDatabase`` (here) is the
+embedded default; ``storage/postgres.PostgresDatabase`` runs the same statements on a
+PostgreSQL server. The modules write DuckDB's dialect; the PostgreSQL backend translates it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import Any, Protocol, cast, overload
 
 import duckdb
 import pyarrow as pa
@@ -23,6 +29,18 @@ _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNO
 # Tables whose rows carry a revision from a sequence: inserts take it by default, every
 # UPDATE must set it, so a reader can fetch just the rows changed since it last looked.
 REVISIONS = {"facts": "rev = nextval('fact_rev')"}
+
+
+def written_table(sql: str) -> tuple[str, str] | None:
+    """``(table, verb)`` of an INSERT, UPDATE or DELETE statement, None for any other; an
+    UPDATE of a table with revisions that does not take one is refused (on every backend)."""
+    if not (match := _WRITE.match(sql)):
+        return None
+    verb, table = match.group(1).split()[0].upper(), match.group(2).lower()
+    revision = REVISIONS.get(table)
+    if verb == "UPDATE" and revision and revision not in sql:
+        raise StorageError(f"an UPDATE of {table} must set {revision}: {sql[:120]}")
+    return table, verb
 
 
 class _Tracked:
@@ -45,24 +63,54 @@ class _Tracked:
             return self._conn.executemany(sql, valid_utf8(parameters))
 
     def _note(self, sql: str) -> None:
-        if match := _WRITE.match(sql):
-            verb, table = match.group(1).split()[0].upper(), match.group(2).lower()
+        if written := written_table(sql):
             if self._db.read_only:
                 raise StorageError(
                     f"the record store {self._path} is open for reading only; this command "
-                    f"cannot write ({verb} {table}; a bug: please report it)"
+                    f"cannot write ({' '.join(reversed(written))}; a bug: please report it)"
                 )
-            revision = REVISIONS.get(table)
-            if verb == "UPDATE" and revision and revision not in sql:
-                raise StorageError(f"an UPDATE of {table} must set {revision}: {sql[:120]}")
-            self._changed.add((table, verb))
+            self._changed.add(written)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
 
 
-class Database:
-    """The record store's connection. Every statement of it passes through
+class Database(Protocol):
+    """What the storage modules need of a record store's connection."""
+
+    path: str  # where the records are, for messages (a server's address without password)
+    read_only: bool
+
+    def transaction(self, *, reading: bool = False) -> AbstractContextManager[Any]:
+        """Commit on success, roll back on any error; nested calls join the outer one. The
+        connection it gives runs ``execute(sql, params)`` with ``?`` placeholders."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[Any]:
+        """Several reads that see one state of the store."""
+        ...
+
+    def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]: ...
+
+    def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table: ...
+
+    def generation(self, table: str) -> int:
+        """A number that changes whenever a committed transaction wrote ``table``."""
+        ...
+
+    def deletions(self, table: str) -> int:
+        """A number that changes whenever a committed transaction deleted rows of ``table``."""
+        ...
+
+    def rewrites(self, table: str) -> int:
+        """A number that changes whenever a committed transaction changed or deleted rows."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class DuckDBDatabase:
+    """The embedded record store's connection. Every statement of it passes through
     ``record_store_errors``: a full disk or a damaged file is one line naming the file."""
 
     def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
@@ -99,12 +147,13 @@ class Database:
 
     def snapshot(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
         """Several reads that see one state of the store (an export)."""
-        return self.transaction()
+        return self.transaction(reading=True)
 
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def transaction(self, *, reading: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """Commit on success, roll back on any error; nested calls join the outer one. On a
-        store opened read-only, reads run; the first INSERT, UPDATE or DELETE is refused."""
+        store opened read-only, reads run; the first INSERT, UPDATE or DELETE is refused.
+        ``reading`` changes nothing here: this process's transactions run one at a time."""
         with self._lock:
             if self._depth:
                 self._depth += 1

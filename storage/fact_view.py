@@ -7,7 +7,8 @@ user's facts (about 15 ms for 20k) serves every request after it. Writes are fol
 by revision: every insert and update of a fact takes the next ``rev`` (the database
 refuses an UPDATE that does not), so after a write only rows with a newer revision are
 read (~1.5 ms); the database's lock runs transactions one at a time, so revisions commit
-in order. A delete of facts or any change to the archive reads everything again.
+in order (on PostgreSQL, where other processes write too, its revision trigger's lock).
+A delete of facts or any change to the archive reads everything again.
 """
 
 from __future__ import annotations

@@ -155,8 +155,8 @@ class FactStore:
             fact.supersedes = previous.id
             conn.execute(
                 "UPDATE facts SET status = 'superseded', invalidated_at = ?, "
-                "rev = nextval('fact_rev') WHERE id = ?",
-                [db_time(now), previous.id],
+                "rev = nextval('fact_rev') WHERE user_id = ? AND id = ?",
+                [db_time(now), user_id, previous.id],
             )
             _insert(conn, fact)
             previous.status, previous.invalidated_at = "superseded", now
@@ -179,8 +179,15 @@ class FactStore:
         conn.execute(
             "UPDATE facts SET confirmations = confirmations + 1, last_confirmed_at = ?, "
             "confidence = ?, valid_until = ?, source_event_ids = ?, rev = nextval('fact_rev') "
-            "WHERE id = ?",
-            [db_time(now), max(fact.confidence, confidence), db_time(until), merged, fact.id],
+            "WHERE user_id = ? AND id = ?",
+            [
+                db_time(now),
+                max(fact.confidence, confidence),
+                db_time(until),
+                merged,
+                fact.user_id,
+                fact.id,
+            ],
         )
         return fact.model_copy(
             update={
@@ -328,8 +335,8 @@ class FactStore:
         with self._db.transaction() as conn:
             conn.execute(
                 "UPDATE facts SET status = 'superseded', invalidated_at = ?, "
-                "rev = nextval('fact_rev') WHERE id = ?",
-                [db_time(now), fact.id],
+                "rev = nextval('fact_rev') WHERE user_id = ? AND id = ?",
+                [db_time(now), user_id, fact.id],
             )
             _insert(conn, new)
         return FactWrite(action="superseded", fact=new, previous=fact)

@@ -53,7 +53,7 @@ def redacted_turns(conn: Any, user_id: str) -> dict[str, str]:
     """The hash of every earlier text of the user's redacted messages -> the redacted text."""
     rows = conn.execute(
         "SELECT payload FROM events WHERE user_id = ? AND list_contains(?, kind) "
-        f"AND json_exists(payload, '$.{REDACTED_FROM}')",
+        f"AND payload->>'$.{REDACTED_FROM}' IS NOT NULL",
         [user_id, list(MESSAGE_KINDS)],
     ).fetchall()
     found: dict[str, str] = {}

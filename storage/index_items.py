@@ -24,7 +24,7 @@ def memory_revisions(db: Database, user_id: str) -> dict[str, str]:
     """The ids ``memory_items`` returns, each with the md5 of its text (``text_revision``),
     read without building the items."""
     fact_text = "subject || ' ' || replace(predicate, '_', ' ') || ' ' || object"
-    turn_text = "coalesce(json_extract_string(payload, '$.content'), '')"
+    turn_text = "coalesce(payload->>'$.content', '')"
     rows = db.query(
         f"SELECT id, md5({fact_text}) FROM facts WHERE user_id = ? AND {not_archived('facts')} "
         "UNION ALL SELECT id, md5(text) FROM passages "

@@ -82,8 +82,8 @@ class Quarantine:
         if item.status != "held":
             raise UserError(f"quarantined write {item_id} is already {item.status}")
         conn.execute(
-            "UPDATE quarantine SET status = ?, resolved_at = ? WHERE id = ?",
-            [status, db_time(self._clock.now()), item_id],
+            "UPDATE quarantine SET status = ?, resolved_at = ? WHERE user_id = ? AND id = ?",
+            [status, db_time(self._clock.now()), user_id, item_id],
         )
         return item.model_copy(update={"status": status, "resolved_at": self._clock.now()})
 

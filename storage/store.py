@@ -1,4 +1,5 @@
-"""The embedded store: DuckDB records + event log, LanceDB search index, one data directory.
+"""The store: records + event log (DuckDB in the data directory, or PostgreSQL), and the
+LanceDB search index in the data directory.
 
 Every read and write takes ``user_id`` explicitly; every write names the
 ``trace_id`` (and where known the source events) it came from and is logged
@@ -27,13 +28,14 @@ from .archive import (
     duration_text,
     prune_candidates,
 )
+from .backends import chosen_store, open_records
 from .clock import Clock, SystemClock
 from .core_blocks import CoreBlocks
-from .database import Database
+from .database import Database, DuckDBDatabase
 from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
-from .failures import os_problem, record_store_errors
+from .failures import os_problem
 from .forgetting import REDACTED_FROM, cascade, content_hash, redacted_turns
 from .ids import new_id
 from .index_items import (
@@ -46,7 +48,6 @@ from .index_items import (
     turn_item,
 )
 from .lock import DataDirLock
-from .migrations import migrate, pending
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore
@@ -80,6 +81,7 @@ class Store:
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
         read_only: bool = False,
+        store: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.read_only = read_only
@@ -89,6 +91,8 @@ class Store:
             except OSError as exc:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
+        store = chosen_store(store)
+        # The data directory's lock guards its search index, on either backend.
         self._lock = DataDirLock(self.data_dir, shared=read_only)
         self._snapshot_dir: tempfile.TemporaryDirectory[str] | None = None
         self._snapshots: SnapshotServer | None = None
@@ -97,14 +101,19 @@ class Store:
         except StoreLocked:
             if not read_only:
                 raise
-            self.db = self._read_holders_snapshot()  # held by a writer: read its snapshot
+            # Held by a writer: its snapshot, or on PostgreSQL the shared records themselves.
+            self.db = (
+                self._read_holders_snapshot()
+                if store is None
+                else open_records(self.data_dir, store=store, read_only=True)
+            )
         else:
             try:
-                self.db = _open_records(self.data_dir / "memvisor.duckdb", read_only=read_only)
+                self.db = open_records(self.data_dir, store=store, read_only=read_only)
             except BaseException:
                 self._lock.release()
                 raise
-            if not read_only:
+            if not read_only and store is None:  # copies of an embedded store for its readers
                 self._snapshots = SnapshotServer(self.db, self.data_dir)
                 self._snapshots.start()
         self._embedder = embedder
@@ -135,10 +144,13 @@ class Store:
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
         read_only: bool = False,
+        store: str | None = None,
     ) -> Store:
         """``read_only`` opens for reading only: beside other readers, never beside a writer,
-        on a read-only directory too; nothing is created, and a store not there reads empty."""
-        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only)
+        on a read-only directory too; nothing is created, and a store not there reads empty.
+        ``store`` (default ``$MEMVISOR_STORE``) is a ``postgresql://`` URL to keep the records
+        in; the data directory then holds the search index and the sealed-secret key."""
+        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only, store=store)
 
     def _read_holders_snapshot(self) -> Database:
         """The record store of the process that holds the directory, copied for this reader
@@ -151,7 +163,7 @@ class Store:
                     f"data directory {self.data_dir} is in use by another memvisor process "
                     "that does not share snapshots; stop it or pass a different --data-dir"
                 )
-            return Database(copy, read_only=True)
+            return DuckDBDatabase(copy, read_only=True)
         except BaseException:
             self._snapshot_dir.cleanup()
             raise
@@ -710,40 +722,3 @@ def _as_redacted(payload: dict[str, Any], redacted: dict[str, str]) -> dict[str,
     if not redacted or not content.strip() or (earlier := content_hash(content)) not in redacted:
         return payload
     return {**payload, "content": redacted[earlier], REDACTED_FROM: [earlier]}
-
-
-def _open_records(path: Path, *, read_only: bool) -> Database:
-    """The record store, migrated. A reader never migrates: a store that needs it is an error
-    saying so, and a store that is not there yet is an empty one in memory."""
-    if not read_only:
-        db = Database(path)
-        _migrated(db)
-        return db
-    if not path.exists():
-        db = Database(":memory:")
-        _migrated(db)
-        db.read_only = True
-        return db
-    db = Database(path, read_only=True)
-    try:
-        todo = pending(db)
-    except BaseException:
-        db.close()  # a damaged file: let a later open (a writer's) start afresh
-        raise
-    if todo:
-        db.close()
-        raise StorageError(
-            f"the store {path} was written by an older memvisor and needs {len(todo)} "
-            "migration(s) before it can be read: run a writing command on it once "
-            "(e.g. `memvisor memory reindex`) with write access"
-        )
-    return db
-
-
-def _migrated(db: Database) -> None:
-    try:
-        with record_store_errors(db.path, writing=True):
-            migrate(db.conn)
-    except BaseException:
-        db.close()
-        raise

@@ -1,4 +1,9 @@
-"""Test defaults: data under tmp, fast embedder, no network beyond 127.0.0.1."""
+"""Test defaults: data under tmp, fast embedder, no network beyond 127.0.0.1.
+
+A module with ``pytestmark = pytest.mark.usefixtures("backend")`` is a storage contract: each
+of its tests runs on the embedded store and on PostgreSQL (``tests/postgres_server.py``);
+``@pytest.mark.duckdb_only`` keeps one test on the embedded store (say why beside it).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,11 @@ from pathlib import Path
 import pytest
 
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.backends import STORE_ENV
 
-pytest_plugins = ["tests.fake_ollama", "tests.fake_openai"]
+BACKENDS = ("duckdb", "postgres")
+
+pytest_plugins = ["tests.fake_ollama", "tests.fake_openai", "tests.postgres_server"]
 
 _real_connect = socket.socket.connect
 
@@ -38,6 +46,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _cache_dir: Path)
     monkeypatch.setenv("MEMVISOR_CACHE_DIR", str(_cache_dir))
     monkeypatch.setenv("MEMVISOR_EMBEDDER", "hash")
     monkeypatch.delenv("OLLAMA_HOST", raising=False)
+    monkeypatch.delenv(STORE_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
 
 
@@ -48,7 +57,25 @@ def clock() -> ManualClock:
     return ManualClock(datetime(2026, 5, 1, 9, 0, tzinfo=UTC))
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("duckdb_only")
+        metafunc.parametrize("backend", BACKENDS[:1] if only else BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def store(tmp_path: Path, clock: ManualClock) -> Iterator[Store]:
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The record store of a contract test; on PostgreSQL every ``Store.open`` of the test
+    (through ``MEMVISOR_STORE``) opens one fresh database."""
+    name = str(getattr(request, "param", "duckdb"))
+    if name == "postgres":
+        monkeypatch.setenv(STORE_ENV, request.getfixturevalue("postgres_url"))
+    return name
+
+
+@pytest.fixture
+def store(tmp_path: Path, clock: ManualClock, request: pytest.FixtureRequest) -> Iterator[Store]:
+    if "backend" in request.fixturenames:
+        request.getfixturevalue("backend")  # before the store opens
     with Store.open(tmp_path / "store", embedder="hash", clock=clock) as s:
         yield s

@@ -10,7 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from memvisor.storage import Store
+
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 WRITER = """
 import sys

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from memvisor.agent.loop import Agent
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
+
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def chat(store: Store, session: str, messages: list[str], model: ScriptedModel) -> Agent:

@@ -5,6 +5,9 @@ import pytest
 from memvisor.errors import NotFound, UserError
 from memvisor.storage import ManualClock, Store
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def remember(store: Store, user: str = "alice", **kw):
     args = {"subject": "alice", "predicate": "lives_in", "object": "Paris", "trace_id": "trc_t"}

@@ -13,6 +13,9 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.events import MESSAGE_KINDS as TURN_KINDS
 from memvisor.storage.forgetting import content_hash
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 TRANSCRIPT = [
     {
         "format": "memvisor.transcript",

@@ -6,6 +6,9 @@ from memvisor.errors import NotFound, UserError
 from memvisor.storage import Store
 from memvisor.storage.export import export_user
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 SECRET = "zanzibar-7731"
 
 

@@ -15,6 +15,9 @@ from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
 from tests.cli_helpers import Result, run_cli
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 @pytest.fixture
 def data(tmp_path: Path) -> str:

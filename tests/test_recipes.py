@@ -17,6 +17,9 @@ from memvisor.tools.context import ToolContext
 from memvisor.tools.recipes import tool_reports_success, user_confirms_success
 from memvisor.tools.registry import ToolRegistry, tool
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 INVOICE_STEPS = ["invoice_query(month='last')", "csv_export(columns=['date', 'amount'])"]
 
 

@@ -18,7 +18,7 @@ from memvisor.agent.guards import import_through_firewall
 from memvisor.errors import NotFound, StorageError, UserError
 from memvisor.storage import ManualClock, Store
 from memvisor.storage import sealed as sealed_module
-from memvisor.storage.database import Database
+from memvisor.storage.database import DuckDBDatabase
 from memvisor.storage.export import export_user, import_user
 from memvisor.storage.migrations import migrate
 from memvisor.storage.sealed import SealedStore
@@ -288,7 +288,7 @@ def test_bad_seals_are_refused(
 
 
 def test_a_store_without_a_key_path_keeps_the_key_in_memory(tmp_path: Path) -> None:
-    db = Database(tmp_path / "db.duckdb")
+    db = DuckDBDatabase(tmp_path / "db.duckdb")
     migrate(db.conn)
     sealed = SealedStore(db, ManualClock())
     secret = sealed.seal(user_id=U, value=VALUE, description="gate code", kind="pin", trace_id="t")

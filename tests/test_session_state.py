@@ -14,6 +14,9 @@ from memvisor.storage.session_state import MAX_KEYS, MAX_VALUE_CHARS
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def test_set_get_update_delete(store: Store, clock: ManualClock) -> None:
     state = store.session_state

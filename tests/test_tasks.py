@@ -18,6 +18,9 @@ from memvisor.storage.tasks import TaskStore
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.registry import ToolRegistry
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def registry() -> ToolRegistry:
     reg = builtin_registry(plugins=False)  # the recipe and task tools are built in

@@ -17,6 +17,12 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import NOT_EXPORTED, export_user, import_user
 from tests.cli_helpers import Result, run_cli
 
+# A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+# Two stores in one test (an export moved to another): on PostgreSQL both would open the
+# test's one database, so these run on the embedded store only.
+TWO_STORES = pytest.mark.duckdb_only
+
 U = "maya"
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"  # AKIA + 16 upper-case letters and digits
 # Every table with a user_id column, and the export key that holds its rows.
@@ -180,6 +186,7 @@ def test_export_holds_every_kind(store: Store, clock: ManualClock) -> None:
     assert doc["tasks"][0]["errors"] == ["photo 4 is locked"]
 
 
+@TWO_STORES
 def test_replace_round_trip_is_exact(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock
 ) -> None:
@@ -197,6 +204,7 @@ def test_replace_round_trip_is_exact(
     assert exported(capsys, tmp_path / "c", tmp_path / "c.json") == doc
 
 
+@TWO_STORES
 def test_replace_refuses_a_store_that_holds_the_user(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock
 ) -> None:
@@ -291,6 +299,7 @@ def test_skipped_records_are_listed_up_to_a_cap(
     assert {s["reason"] for s in report["skipped"]} == {"the store's copy differs; it is kept"}
 
 
+@TWO_STORES
 def test_an_imported_value_keeps_one_active_fact_per_predicate(
     tmp_path: Path, clock: ManualClock
 ) -> None:
@@ -351,6 +360,7 @@ def test_newer_tasks_slots_and_recipes_win_and_the_store_wins_ties(
     assert store.recipes.find("sync", user_id=U).steps == ["b"]  # type: ignore[union-attr]
 
 
+@TWO_STORES
 def test_the_documents_own_tombstones_win_over_its_records(
     store: Store, clock: ManualClock, tmp_path: Path
 ) -> None:
@@ -378,6 +388,7 @@ def test_the_documents_own_tombstones_win_over_its_records(
         assert again.action == "suppressed"
 
 
+@TWO_STORES
 def test_core_blocks_replace_the_defaults_only_with_a_higher_version(
     store: Store, clock: ManualClock, tmp_path: Path
 ) -> None:
@@ -395,6 +406,7 @@ def test_core_blocks_replace_the_defaults_only_with_a_higher_version(
 
 
 @pytest.mark.parametrize("header", ["memvisor.export", "engram.export"])
+@TWO_STORES
 def test_a_version_1_document_still_imports(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock, header: str
 ) -> None:
@@ -412,6 +424,7 @@ def test_a_version_1_document_still_imports(
         assert store.episodes.list(user_id=U) == []
 
 
+@TWO_STORES
 def test_a_version_2_document_that_lacks_a_kind_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock
 ) -> None:
@@ -443,6 +456,7 @@ def test_ids_of_another_user_are_refused_in_one_line(
         assert export_user(store, user_id="zoe")["facts"] == []
 
 
+@TWO_STORES
 def test_an_export_of_another_user_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, clock: ManualClock
 ) -> None:
@@ -456,6 +470,7 @@ def test_an_export_of_another_user_is_refused(
 # -- the firewall ------------------------------------------------------------------------------
 
 
+@TWO_STORES
 def test_an_injected_recipe_is_held_not_imported(store: Store, tmp_path: Path, clock) -> None:
     store.recipes.save(
         user_id=U,
@@ -480,6 +495,7 @@ def test_an_injected_recipe_is_held_not_imported(store: Store, tmp_path: Path, c
         assert [q.id for q in fresh.quarantine.list(user_id=U, status=None)] == [held.id]
 
 
+@TWO_STORES
 def test_secrets_are_masked_in_tasks_and_turns(store: Store, tmp_path: Path, clock) -> None:
     store.tasks.upsert(
         "upload-invoices",
@@ -508,6 +524,7 @@ def test_secrets_are_masked_in_tasks_and_turns(store: Store, tmp_path: Path, clo
         assert AWS_KEY not in json.dumps(export_user(fresh, user_id=U))
 
 
+@TWO_STORES
 def test_episodes_and_summaries_are_screened_as_passages(
     store: Store, tmp_path: Path, clock
 ) -> None:
@@ -541,6 +558,7 @@ def test_episodes_and_summaries_are_screened_as_passages(
     ],
 )
 @pytest.mark.parametrize("replace", [False, True])
+@TWO_STORES
 def test_a_crafted_core_block_is_skipped_with_its_reason(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
