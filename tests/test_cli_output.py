@@ -41,6 +41,18 @@ def test_import_and_prune_show_that_they_work(
     assert imported.code == 0 and "importing maya.json" in imported.err
     pruned = run_cli(capsys, "memory", "prune", "--older-than", "1y", *data)
     assert pruned.code == 0 and "pruning" in pruned.err and "nothing to prune" in pruned.out
+    rebuilt = run_cli(capsys, "memory", "reindex", "--embedder", "hash", *data)
+    assert rebuilt.code == 0 and "rebuilding the search index" in rebuilt.err
+    assert "rebuilt the search index: 1 item for 1 user" in rebuilt.out
+
+
+def test_reindex_shows_no_spinner_on_a_pipe(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = ["--data-dir", str(tmp_path / "d"), "--user", "maya"]
+    assert run_cli(capsys, "memory", "add", "--text", "Order ORD-7: a lamp", *data).code == 0
+    rebuilt = run_cli(capsys, "memory", "reindex", "--embedder", "hash", *data)
+    assert rebuilt.code == 0 and rebuilt.err == ""
 
 
 def test_search_trace_list_and_prune_print_one_line_per_record(

@@ -65,21 +65,21 @@ def _store_options(fn: F) -> F:
 )
 @click.option(
     "--queries",
-    type=int,
+    type=click.IntRange(1, 100_000),
     default=100,
     show_default=True,
     help="Timed queries per search mode and size.",
 )
 @click.option(
     "--writes",
-    type=int,
+    type=click.IntRange(1, 1_000_000),
     default=500,
     show_default=True,
     help="Timed fact writes (creates, confirmations, supersedes).",
 )
 @click.option(
     "--turns",
-    type=int,
+    type=click.IntRange(1, 1_000_000),
     default=2_000,
     show_default=True,
     help="Turns logged and indexed to measure the ingest rate.",
@@ -207,7 +207,11 @@ def _verdict(met: bool) -> str:
     help="Store sizes (mixed turns, facts, passages, episodes), comma-separated.",
 )
 @click.option(
-    "--queries", type=int, default=100, show_default=True, help="Timed page-ins per size."
+    "--queries",
+    type=click.IntRange(1, 100_000),
+    default=100,
+    show_default=True,
+    help="Timed page-ins per size.",
 )
 @_store_options
 def paging_cmd(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .common import common_options, emit_json, invocation, open_store
+from .progress import working
 
 
 @click.command("reindex")
@@ -31,7 +32,7 @@ def reindex_cmd(
     MEMVISOR_EMBEDDER to it). A damaged index needs no command: a search rebuilds it.
     """
     inv = invocation(data_dir, user, as_json)
-    with open_store(inv, embedder=embedder) as store:
+    with open_store(inv, embedder=embedder) as store, working("rebuilding the search index…"):
         result = store.reindex(trace_id=inv.trace_id)
     if as_json:
         emit_json(result)
