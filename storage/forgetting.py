@@ -64,6 +64,76 @@ def redacted_turns(conn: Any, user_id: str) -> dict[str, str]:
     return found
 
 
+# A word's surrounding punctuation does not make it another word ("Nordea;" is "Nordea").
+_EDGE_PUNCT = "\"'`.,;:!?()[]{}<>«»“”‘’"
+_TOKEN = re.compile(r"\S+")
+
+
+def value_hashes(values: Iterable[str]) -> list[str]:
+    """Each forgotten value as ``"N:hash"`` of its N words, lowercased and stripped of edge
+    punctuation: what a forget's event keeps so a later write can be checked, never the
+    value itself."""
+    found = set()
+    for value in values:
+        words = [w for w in (t.strip(_EDGE_PUNCT).lower() for t in value.split()) if w]
+        if words:
+            found.add(f"{len(words)}:{content_hash(' '.join(words))}")
+    return sorted(found)
+
+
+def forgotten_value_hashes(conn: Any, user_id: str) -> set[str]:
+    """Every value hash the user's forgets recorded (``value_hashes`` of ``memory_forget``)."""
+    rows = conn.execute(
+        "SELECT payload FROM events WHERE user_id = ? AND kind = 'memory_forget' "
+        "AND payload->>'$.value_hashes' IS NOT NULL",
+        [user_id],
+    ).fetchall()
+    return {h for (payload,) in rows for h in json.loads(payload).get("value_hashes", [])}
+
+
+def without_forgotten(conn: Any, user_id: str, text: str, source_event_ids: Sequence[str]) -> str:
+    """A new record's text, with the values the user forgot cut out when it derives from a
+    message a forget redacted (a replay of the same words: its turns are logged redacted, and
+    what the model writes from them must not state the value again)."""
+    if not source_event_ids:
+        return text
+    redacted = conn.execute(
+        "SELECT count(*) FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
+        f"AND payload->>'$.{REDACTED_FROM}' IS NOT NULL",
+        [user_id, list(source_event_ids)],
+    ).fetchall()[0][0]
+    return redact_hashed(text, forgotten_value_hashes(conn, user_id)) if redacted else text
+
+
+def redact_hashed(text: str, hashes: set[str]) -> str:
+    """``text`` with every run of words that hashes as a forgotten value (``value_hashes``)
+    replaced by the forgotten marker; linear in the words for each value length."""
+    sizes = sorted({int(h.split(":", 1)[0]) for h in hashes}, reverse=True)
+    if not sizes:
+        return text
+    words: list[tuple[int, int, str]] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        core = token.strip(_EDGE_PUNCT)
+        if core:
+            start = match.start() + token.index(core)
+            words.append((start, start + len(core), core.lower()))
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        for n in sizes:
+            run = words[i : i + n]
+            if len(run) == n and f"{n}:{content_hash(' '.join(w[2] for w in run))}" in hashes:
+                spans.append((run[0][0], run[-1][1]))
+                i += n
+                break
+        else:
+            i += 1
+    for start, end in reversed(spans):
+        text = text[:start] + FORGOTTEN + text[end:]
+    return text
+
+
 def redact(text: str, values: Iterable[str]) -> str:
     for value in sorted(values, key=len, reverse=True):
         pattern = re.escape(value)

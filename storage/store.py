@@ -36,7 +36,14 @@ from .episodes import Episode, EpisodeStore, RollingSummaries
 from .events import EventLog
 from .facts import FactStore
 from .failures import os_problem
-from .forgetting import REDACTED_FROM, cascade, content_hash, redacted_turns
+from .forgetting import (
+    REDACTED_FROM,
+    cascade,
+    content_hash,
+    redacted_turns,
+    value_hashes,
+    without_forgotten,
+)
 from .ids import new_id
 from .index_items import (
     episode_item,
@@ -331,7 +338,7 @@ class Store:
         with self.db.transaction() as conn:
             passage = self.passages.insert(
                 user_id=user_id,
-                text=text,
+                text=without_forgotten(conn, user_id, text, source_event_ids),
                 trace_id=trace_id,
                 session_id=session_id,
                 source_event_ids=source_event_ids,
@@ -441,6 +448,8 @@ class Store:
     ) -> int:
         """Commit the new rolling summary, the episode and the eviction event together."""
         with self.db.transaction() as conn:
+            summary = without_forgotten(conn, user_id, summary, evicted_event_ids)
+            episode = _episode_without_forgotten(conn, episode)
             version = self.summaries.put(
                 summary, user_id=user_id, session_id=session_id, trace_id=trace_id, conn=conn
             )
@@ -463,6 +472,7 @@ class Store:
     def save_episode(self, episode: Episode, *, kind: str = "session_end") -> None:
         """Commit an episode written outside eviction (session end, on demand)."""
         with self.db.transaction() as conn:
+            episode = _episode_without_forgotten(conn, episode)
             self.episodes.insert(episode, conn=conn)
             self.events.append_in(
                 conn,
@@ -482,11 +492,13 @@ class Store:
         removed: list[str]
         with self.db.transaction() as conn:
             derived: dict[str, list[str]] = {}
+            forgotten_values: list[str] = []
             if record_id.startswith("fct_"):
                 versions = self.facts.forget(
                     record_id, user_id=user_id, trace_id=trace_id, conn=conn
                 )
                 derived = cascade(conn, user_id=user_id, versions=versions)
+                forgotten_values = value_hashes(v.object for v in versions)
                 removed = [f.id for f in versions] + derived["passages"]
                 table = MEMORY_TABLE
             elif record_id.startswith("psg_"):
@@ -531,6 +543,8 @@ class Store:
                         k: v for k, v in derived.items() if k not in ("passages", "recipes")
                     },
                     "deleted_recipes": derived.get("recipes", []),
+                    # hashes, never the value: what a replayed write is checked against
+                    "value_hashes": forgotten_values,
                 },
             )
         if derived.get("turns"):
@@ -714,6 +728,19 @@ class Store:
                     trace_id=trace_id,
                     payload={"items": items, "model": model, **note},
                 )
+
+
+def _episode_without_forgotten(conn: Any, episode: Episode) -> Episode:
+    """An episode of turns a forget redacted, with the forgotten values cut out of its
+    summary and entities (``without_forgotten``)."""
+    cut = [
+        without_forgotten(conn, episode.user_id, text, episode.source_event_ids)
+        for text in (episode.summary, *episode.entities)
+    ]
+    if cut == [episode.summary, *episode.entities]:
+        return episode
+    entities = [e for e, was in zip(cut[1:], episode.entities, strict=True) if e == was]
+    return episode.model_copy(update={"summary": cut[0], "entities": entities})
 
 
 def _as_redacted(payload: dict[str, Any], redacted: dict[str, str]) -> dict[str, Any]:

@@ -327,15 +327,43 @@ def test_a_forgotten_value_stays_out_of_turns_after_a_replay(tmp_path: Path) -> 
     again = replay(path, data_dir=data, embedder="hash", reuse_store=True)
     assert again.metrics()["turns"] == 2
     with Store.open(data, embedder="hash") as store:
-        hits = store.search("Nordea bank", user_id="maya", kinds=("fact", "turn"))
+        hits = store.search("Nordea bank", user_id="maya", kinds=every_kind)
         assert hits and not any("Nordea" in h.text for h in hits)
         assert not any(f.object == "Nordea" for f in store.facts.list(user_id="maya"))
+        notes = [p.text for p in store.passages.list(user_id="maya") if "4471" in p.text]
+        assert notes == ["Maya banks with [forgotten]; account ends in 4471."]
         said = [
             e.payload["content"]
             for e in store.events.list(user_id="maya", kinds=["user_message"])
             if "account ends in 4471" in e.payload["content"]
         ]
         assert said == ["My bank is [forgotten], account ends in 4471."] * 2
+
+
+def test_a_note_from_a_new_message_keeps_a_value_once_forgotten(store: Store) -> None:
+    said = store.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
+    fact = store.remember_fact(
+        user_id="u", subject="u", predicate="has_partner", object="Jonas Berg", trace_id="t",
+        source_event_ids=[said.id],
+    ).fact  # fmt: skip
+    assert fact is not None
+    forgot = store.forget(fact.id, user_id="u", trace_id="t")
+    [event] = store.events.list(user_id="u", kinds=["memory_forget"])
+    assert event.payload["value_hashes"] and "Jonas" not in json.dumps(event.payload)
+    assert forgot["removed"] == [fact.id]
+    again = store.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
+    assert again.payload["content"] == "My partner is [forgotten]."  # the replayed words
+    replayed = store.insert_passage(
+        user_id="u", text="Partner: Jonas  Berg, met in 2019.", trace_id="t",
+        source_event_ids=[again.id],
+    )  # fmt: skip
+    assert replayed.text == "Partner: [forgotten], met in 2019."
+    told = store.log_turn(user_id="u", role="user", content="Jonas Berg is my brother-in-law.")
+    fresh = store.insert_passage(
+        user_id="u", text="Jonas Berg is Maya's brother-in-law.", trace_id="t",
+        source_event_ids=[told.id],
+    )  # fmt: skip
+    assert fresh.text == "Jonas Berg is Maya's brother-in-law."  # said anew: kept
 
 
 def test_neighbouring_turns_read_before_a_forget_are_read_again(store: Store) -> None:
