@@ -281,6 +281,7 @@ def import_user(
                 "superseded": [s.model_dump() for s in report.superseded],
             },
         )
+    store.redactions_changed(user_id)  # imported messages may carry a forget's redaction
     return report
 
 

@@ -416,6 +416,10 @@ class Store:
             self._queue(MEMORY_TABLE, turn_item, event)
         return events
 
+    def redactions_changed(self, user_id: str) -> None:
+        """Messages of the user were redacted outside a forget (an import): read them again."""
+        self._redacted_turns.pop(user_id, None)
+
     def _redacted_turns_of(self, user_id: str) -> dict[str, str]:
         """What a forget made of the messages it redacted, by the hash of their words."""
         if user_id not in self._redacted_turns:

@@ -384,3 +384,23 @@ def test_neighbouring_turns_read_before_a_forget_are_read_again(store: Store) ->
     assert [m.text for m in order.neighbours([said.id], user_id="u")[said.id]] == [
         "Hi [forgotten]!"
     ]
+
+
+@pytest.mark.duckdb_only  # two stores: on PostgreSQL both would open the one test database
+def test_an_imported_forget_redacts_the_words_logged_after_it(tmp_path: Path) -> None:
+    from memvisor.storage.export import export_user, import_user
+
+    with Store.open(tmp_path / "a", embedder="hash") as first:
+        said = first.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
+        fact = first.remember_fact(
+            user_id="u", subject="u", predicate="has_partner", object="Jonas Berg",
+            trace_id="t", source_event_ids=[said.id],
+        ).fact  # fmt: skip
+        assert fact is not None
+        first.forget(fact.id, user_id="u", trace_id="t")
+        exported = export_user(first, user_id="u")
+    with Store.open(tmp_path / "b", embedder="hash") as second:
+        second.log_turn(user_id="u", role="user", content="Hello.")  # reads the redactions
+        import_user(second, exported, user_id="u", trace_id="t", count_tokens=len)
+        again = second.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
+        assert again.payload["content"] == "My partner is [forgotten]."
