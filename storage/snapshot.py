@@ -30,7 +30,7 @@ from loguru import logger
 from memvisor.errors import StorageError
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import DuckDBDatabase
 
 _SOCKET = "memvisor.sock"
 # A Unix socket path must fit sun_path (108 bytes on Linux, 104 on macOS).
@@ -52,7 +52,7 @@ def socket_path(data_dir: Path) -> Path:
 class SnapshotServer:
     """The holder's side: a thread answering snapshot requests for one open store."""
 
-    def __init__(self, db: Database, data_dir: Path) -> None:
+    def __init__(self, db: DuckDBDatabase, data_dir: Path) -> None:
         self._db = db
         self.path = socket_path(data_dir)
         self._sock: socket.socket | None = None

@@ -120,7 +120,7 @@ class Store:
             except BaseException:
                 self._lock.release()
                 raise
-            if not read_only and store is None:  # copies of an embedded store for its readers
+            if not read_only and isinstance(self.db, DuckDBDatabase):  # copies for readers
                 self._snapshots = SnapshotServer(self.db, self.data_dir)
                 self._snapshots.start()
         self._embedder = embedder

@@ -123,7 +123,7 @@ def _types_only(schema: dict[str, Any]) -> dict[str, Any]:
     if "anyOf" in schema:
         kinds = [s.get("type") for s in schema["anyOf"] if s.get("type") not in (None, "null")]
         return {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}
-    kept = {k: schema[k] for k in ("type", "enum") if k in schema}
+    kept: dict[str, Any] = {k: schema[k] for k in ("type", "enum") if k in schema}
     if isinstance(schema.get("items"), dict):
         kept["items"] = _types_only(schema["items"])
     return kept
