@@ -21,7 +21,9 @@ def seed_store(
             write = store.remember_fact(
                 user_id=USER,
                 subject=USER,
-                predicate=f"likes_{n}",
+                # its own predicate per store: an import of another seeded store must add its
+                # facts, not supersede these (one value per single-valued predicate)
+                predicate=f"likes_{prefix}_{n}",
                 object=f"the {word} colour",
                 trace_id="trc_chaos_seed",
                 origin="user",
