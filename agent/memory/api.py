@@ -40,7 +40,7 @@ from . import reads, screen, sealing, writes
 from .extract import Extraction, extract_facts
 from .perform import WriteScope, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
-from .release import ReleaseResult, release_quarantined
+from .release import ReleaseResult, needs_force, release_quarantined
 
 if TYPE_CHECKING:
     from memvisor.agent.models.base import ChatModel
@@ -184,9 +184,12 @@ class Memory:
                 verdict=verdict,
             )
         if held is not None:
+            confirm = f"memvisor memory confirm {held}" + (
+                " --force" if needs_force(verdict.reasons) else ""
+            )
             raise WriteHeld(
                 f"write held in quarantine as {held} ({reasons}); it will not be used until "
-                f"the user confirms it (`memvisor memory confirm {held}`). "
+                f"the user confirms it (`{confirm}`). "
                 f"{verdict.message}".strip(),
                 verdict=verdict,
                 quarantine_id=held,

@@ -25,6 +25,12 @@ class ReleaseResult(BaseModel):
     detail: str = ""
 
 
+def needs_force(reasons: list[str]) -> bool:
+    """A write held as a likely injection is released only with ``--force`` (the user's
+    explicit word that they wrote it)."""
+    return any(r.startswith("injection:") for r in reasons)
+
+
 def release_quarantined(
     memory: Memory,
     item_id: str,
@@ -41,7 +47,7 @@ def release_quarantined(
     if item.status != "held":
         raise UserError(f"quarantined write {item_id} is already {item.status}")
     injected = [r for r in item.reasons if r.startswith("injection:")]
-    if not reject and injected and not force:
+    if not reject and needs_force(item.reasons) and not force:
         raise UserError(
             f"{item_id} was held as a likely injection ({', '.join(injected)}); if you wrote it "
             "yourself and want it stored anyway, pass --force (or --reject to discard it)"
