@@ -53,14 +53,14 @@ def open_records(data_dir: Path, *, store: str | None, read_only: bool) -> Datab
         return db
     db = DuckDBDatabase(path, read_only=True)
     try:
-        todo = pending(db)
+        needed = pending(db)
     except BaseException:
         db.close()  # a damaged file: let a later open (a writer's) start afresh
         raise
-    if todo:
+    if needed:
         db.close()
         raise StorageError(
-            f"the store {path} was written by an older memvisor and needs {len(todo)} "
+            f"the store {path} was written by an older memvisor and needs {len(needed)} "
             "migration(s) before it can be read: run a writing command on it once "
             "(e.g. `memvisor memory reindex`) with write access"
         )

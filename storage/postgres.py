@@ -210,9 +210,9 @@ class PostgresDatabase:
             self._raw.execute("SELECT set_config('memvisor.user_id', %s, false)", [user_id])
 
     def _check_migrated(self) -> None:
-        if todo := pending(self):
+        if needed := pending(self):
             raise StorageError(
-                f"the store {self.path} needs {len(todo)} migration(s) before it can be read: "
+                f"the store {self.path} needs {len(needed)} migration(s) before it can be read: "
                 "open it once for writing"
             )
 
