@@ -91,18 +91,19 @@ def forgotten_value_hashes(conn: Any, user_id: str) -> set[str]:
     return {h for (payload,) in rows for h in json.loads(payload).get("value_hashes", [])}
 
 
-def without_forgotten(conn: Any, user_id: str, text: str, source_event_ids: Sequence[str]) -> str:
-    """A new record's text, with the values the user forgot cut out when it derives from a
-    message a forget redacted (a replay of the same words: its turns are logged redacted, and
-    what the model writes from them must not state the value again)."""
+def forgotten_in(conn: Any, user_id: str, source_event_ids: Sequence[str]) -> set[str]:
+    """The value hashes a new record must not state (``redact_hashed``): the user's forgotten
+    values when the record derives from a message a forget redacted (a replay of the same
+    words: its turns are logged redacted, and what the model writes from them must not state
+    the value again); none otherwise."""
     if not source_event_ids:
-        return text
+        return set()
     redacted = conn.execute(
         "SELECT count(*) FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
         f"AND payload->>'$.{REDACTED_FROM}' IS NOT NULL",
         [user_id, list(source_event_ids)],
     ).fetchall()[0][0]
-    return redact_hashed(text, forgotten_value_hashes(conn, user_id)) if redacted else text
+    return forgotten_value_hashes(conn, user_id) if redacted else set()
 
 
 def redact_hashed(text: str, hashes: set[str]) -> str:

@@ -40,9 +40,10 @@ from .forgetting import (
     REDACTED_FROM,
     cascade,
     content_hash,
+    forgotten_in,
+    redact_hashed,
     redacted_turns,
     value_hashes,
-    without_forgotten,
 )
 from .ids import new_id
 from .index_items import (
@@ -338,7 +339,7 @@ class Store:
         with self.db.transaction() as conn:
             passage = self.passages.insert(
                 user_id=user_id,
-                text=without_forgotten(conn, user_id, text, source_event_ids),
+                text=redact_hashed(text, forgotten_in(conn, user_id, source_event_ids)),
                 trace_id=trace_id,
                 session_id=session_id,
                 source_event_ids=source_event_ids,
@@ -452,8 +453,9 @@ class Store:
     ) -> int:
         """Commit the new rolling summary, the episode and the eviction event together."""
         with self.db.transaction() as conn:
-            summary = without_forgotten(conn, user_id, summary, evicted_event_ids)
-            episode = _episode_without_forgotten(conn, episode)
+            forgotten = forgotten_in(conn, user_id, [*evicted_event_ids, *episode.source_event_ids])
+            summary = redact_hashed(summary, forgotten)
+            episode = _episode_without(episode, forgotten)
             version = self.summaries.put(
                 summary, user_id=user_id, session_id=session_id, trace_id=trace_id, conn=conn
             )
@@ -476,7 +478,8 @@ class Store:
     def save_episode(self, episode: Episode, *, kind: str = "session_end") -> None:
         """Commit an episode written outside eviction (session end, on demand)."""
         with self.db.transaction() as conn:
-            episode = _episode_without_forgotten(conn, episode)
+            forgotten = forgotten_in(conn, episode.user_id, episode.source_event_ids)
+            episode = _episode_without(episode, forgotten)
             self.episodes.insert(episode, conn=conn)
             self.events.append_in(
                 conn,
@@ -734,17 +737,14 @@ class Store:
                 )
 
 
-def _episode_without_forgotten(conn: Any, episode: Episode) -> Episode:
-    """An episode of turns a forget redacted, with the forgotten values cut out of its
-    summary and entities (``without_forgotten``)."""
-    cut = [
-        without_forgotten(conn, episode.user_id, text, episode.source_event_ids)
-        for text in (episode.summary, *episode.entities)
-    ]
-    if cut == [episode.summary, *episode.entities]:
+def _episode_without(episode: Episode, forgotten: set[str]) -> Episode:
+    """The episode with these forgotten values (``forgotten_in``) cut out of its summary,
+    and entities that state one dropped."""
+    if not forgotten:
         return episode
-    entities = [e for e, was in zip(cut[1:], episode.entities, strict=True) if e == was]
-    return episode.model_copy(update={"summary": cut[0], "entities": entities})
+    entities = [e for e in episode.entities if redact_hashed(e, forgotten) == e]
+    summary = redact_hashed(episode.summary, forgotten)
+    return episode.model_copy(update={"summary": summary, "entities": entities})
 
 
 def _as_redacted(payload: dict[str, Any], redacted: dict[str, str]) -> dict[str, Any]:
