@@ -46,7 +46,9 @@ def written_table(sql: str) -> tuple[str, str] | None:
 class _Tracked:
     """A transaction's connection that notes the tables its statements write, and how."""
 
-    def __init__(self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]], db: Any):
+    def __init__(
+        self, conn: duckdb.DuckDBPyConnection, changed: set[tuple[str, str]], db: DuckDBDatabase
+    ) -> None:
         self._conn = conn
         self._changed = changed
         self._db = db
