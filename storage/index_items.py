@@ -6,6 +6,7 @@ passages, episodes and raw turns; archived records stay out.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from .archive import not_archived
@@ -23,19 +24,32 @@ TURN_KINDS = ("user_message", "assistant_message")
 def memory_revisions(db: Database, user_id: str) -> dict[str, str]:
     """The ids ``memory_items`` returns, each with the md5 of its text (``text_revision``),
     read without building the items."""
+    rows = db.query(_revisions_sql("user_id = ? AND"), [user_id, user_id, user_id, user_id])
+    return {row[1]: row[2] for row in rows}
+
+
+def all_memory_revisions(db: Database) -> dict[str, dict[str, str]]:
+    """``memory_revisions`` of every user in one read: user -> id -> revision."""
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    for user_id, row_id, revision in db.query(_revisions_sql("")):
+        out[user_id][row_id] = revision
+    return dict(out)
+
+
+def _revisions_sql(user_clause: str) -> str:
     fact_text = "subject || ' ' || replace(predicate, '_', ' ') || ' ' || object"
     turn_text = "coalesce(payload->>'$.content', '')"
-    rows = db.query(
-        f"SELECT id, md5({fact_text}) FROM facts WHERE user_id = ? AND {not_archived('facts')} "
-        "UNION ALL SELECT id, md5(text) FROM passages "
-        f"WHERE user_id = ? AND {not_archived('passages')} "
-        "UNION ALL SELECT id, md5(summary) FROM episodes "
-        f"WHERE user_id = ? AND {not_archived('episodes')} "
-        f"UNION ALL SELECT id, md5({turn_text}) FROM events "
-        "WHERE user_id = ? AND list_contains(?, kind)",
-        [user_id, user_id, user_id, user_id, list(TURN_KINDS)],
+    kinds = ", ".join(f"'{kind}'" for kind in TURN_KINDS)
+    return (
+        f"SELECT user_id, id, md5({fact_text}) FROM facts "
+        f"WHERE {user_clause} {not_archived('facts')} "
+        "UNION ALL SELECT user_id, id, md5(text) FROM passages "
+        f"WHERE {user_clause} {not_archived('passages')} "
+        "UNION ALL SELECT user_id, id, md5(summary) FROM episodes "
+        f"WHERE {user_clause} {not_archived('episodes')} "
+        f"UNION ALL SELECT user_id, id, md5({turn_text}) FROM events "
+        f"WHERE {user_clause} kind IN ({kinds})"
     )
-    return {row[0]: row[1] for row in rows}
 
 
 def memory_users(db: Database) -> list[str]:

@@ -1,17 +1,22 @@
-"""This process's copy of each user's indexed rows, without vectors, for search hits.
+"""This process's copy of each table's indexed rows, without vectors, for search hits.
 
 A LanceDB query that returns only ids and scores costs about half of one that also reads
 text, time, session and meta for every hit (100k rows: 4 instead of 7.5 ms for BM25, 6.5
 instead of 9 for vectors), and page-in runs both on every request. So searches fetch ids
-and scores, and the rest comes from here: one read of the user's rows on first use
+and scores, and the rest comes from here: one read of the table's rows on first use
 (~150 ms and ~25 MB per 100k rows), then kept current by the index's own writes, which
-are the only writes (one process owns a store). Not thread-safe: ``VectorIndex``
-holds its lock around every call.
+are the only writes (one process owns a store).
+
+One copy per table, every user's rows in it: a server answering a thousand users reads
+the table once, where a copy per user was read again each time a user came back after
+others had pushed it out. Each row keeps its ``user_id``, and every read names its user:
+a row of another user is never returned, whatever id is asked for. Not thread-safe:
+``VectorIndex`` holds its lock around every call.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,58 +24,76 @@ import pyarrow as pa
 
 from .arrow_rows import RowsById
 
-# (table, user) copies held at once; an agent serves one user, evals a few.
-MAX_COPIES = 8
-
-Loader = Callable[[str, str], pa.Table]
+Loader = Callable[[str], pa.Table]  # every row of a table, with a ``user_id`` column
 
 
 class IndexRows:
-    """Rows by id for (table, user), loaded on first use; writes must be reported."""
+    """Rows by id for each (table, user), every user's read at once on the table's first
+    use; writes must be reported. Ids are a user's own: two users may hold the same id."""
 
     def __init__(self, load: Loader) -> None:
         self._load = load
-        self._copies: OrderedDict[tuple[str, str], RowsById] = OrderedDict()
+        self._copies: dict[str, dict[str, RowsById]] = {}  # table -> user -> rows
 
     def get(self, table: str, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The rows of these ids that this user has in ``table``, by id."""
-        return self._rows(table, user_id).get(ids)
+        rows = self._copy(table).get(user_id)
+        return {} if rows is None else rows.get(ids)
 
     def ids(self, table: str, user_id: str) -> set[str]:
-        return self._rows(table, user_id).ids()
+        rows = self._copy(table).get(user_id)
+        return set() if rows is None else rows.ids()
 
     def texts(self, table: str, user_id: str) -> dict[str, str]:
-        """Each id's indexed text (what the index sync compares with the records)."""
-        return self._rows(table, user_id).column("text")
+        """Each of the user's ids with its indexed text (what the index sync compares)."""
+        rows = self._copy(table).get(user_id)
+        return {} if rows is None else rows.column("text")
+
+    def all_texts(self, table: str) -> dict[str, dict[str, str]]:
+        """Every user's ids with their indexed texts: user -> id -> text."""
+        copy = self._copy(table)
+        return {user_id: rows.column("text") for user_id, rows in copy.items() if len(rows)}
+
+    def users(self, table: str) -> set[str]:
+        return {user_id for user_id, rows in self._copy(table).items() if len(rows)}
 
     def may_hold(self, table: str, user_id: str, ids: Sequence[str]) -> bool:
-        """False only when a loaded copy shows none of these ids (no need to ask LanceDB)."""
-        rows = self._copies.get((table, user_id))
-        return rows is None or rows.has_any(ids)
+        """False only when the loaded copy shows none of these ids (no need to ask LanceDB)."""
+        copy = self._copies.get(table)
+        if copy is None:
+            return True
+        rows = copy.get(user_id)
+        return rows is not None and rows.has_any(ids)
 
     def added(self, table: str, user_id: str, data: pa.Table) -> None:
-        """Rows just written; a copy not loaded yet reads them from disk when it is."""
-        rows = self._copies.get((table, user_id))
-        if rows is not None:
+        """Rows just written, all of ``user_id``; a copy not loaded yet reads them when it is."""
+        copy = self._copies.get(table)
+        if copy is None:
+            return
+        if (rows := copy.get(user_id)) is None:
+            copy[user_id] = RowsById(data)
+        else:
             rows.append(data)
 
     def deleted(self, table: str, user_id: str, ids: Sequence[str]) -> None:
-        rows = self._copies.get((table, user_id))
+        rows = self._copies.get(table, {}).get(user_id)
         if rows is not None:
             rows.remove(ids)
 
-    def forget(self, table: str, user_id: str | None = None) -> None:
-        """Drop the copies of ``table`` (of one user, or all): they are read again."""
-        for key in [k for k in self._copies if k[0] == table and user_id in (None, k[1])]:
-            del self._copies[key]
+    def forget(self, table: str) -> None:
+        """Drop the copy of ``table``: it is read again on next use."""
+        self._copies.pop(table, None)
 
-    def _rows(self, table: str, user_id: str) -> RowsById:
-        key = (table, user_id)
-        rows = self._copies.get(key)
-        if rows is None:
-            rows = self._copies[key] = RowsById(self._load(table, user_id))
-            while len(self._copies) > MAX_COPIES:
-                self._copies.popitem(last=False)
-        else:
-            self._copies.move_to_end(key)
-        return rows
+    def _copy(self, table: str) -> dict[str, RowsById]:
+        copy = self._copies.get(table)
+        if copy is None:
+            copy = self._copies[table] = _by_user(self._load(table))
+        return copy
+
+
+def _by_user(data: pa.Table) -> dict[str, RowsById]:
+    """One table's rows split by their ``user_id``, each user's in one chunk."""
+    positions: defaultdict[str, list[int]] = defaultdict(list)
+    for row, user_id in enumerate(data.column("user_id").to_pylist()):
+        positions[user_id].append(row)
+    return {user_id: RowsById(data.take(rows)) for user_id, rows in positions.items()}

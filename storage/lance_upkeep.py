@@ -2,7 +2,8 @@
 
 The first add builds bitmap indices on user_id and kind, a btree on id and a native FTS
 index on text. Rows appended later are flat-scanned until ``optimize`` folds them in,
-which runs by itself every ``REINDEX_AFTER_ROWS`` rows or ``REINDEX_AFTER_ADDS`` appends.
+which ``VectorIndex`` runs on a thread of its own every ``REINDEX_AFTER_ROWS`` rows or
+``REINDEX_AFTER_ADDS`` appends.
 From ``ANN_MIN_ROWS`` rows on, the vector route uses an IVF_SQ index (cosine), rebuilt
 when the table has doubled since it was trained or when optimize has stacked more than
 ``MAX_ANN_SEGMENTS`` delta segments onto it.
@@ -70,20 +71,20 @@ def opened(handle: Table) -> TableState:
     return state
 
 
-def after_add(table: str, state: TableState, added: int) -> None:
-    """Count an append; fold the appended rows into the indices when it is time."""
+def after_add(table: str, state: TableState, added: int) -> bool:
+    """Count an append; True when the appended rows are due to be folded into the
+    indices (``optimize``). A table's first indices are built here and now: until they
+    exist no word search can run."""
     state.pending_rows += added
     state.pending_adds += 1
-    if (
-        not state.indexed
-        or state.pending_rows >= REINDEX_AFTER_ROWS
-        or state.pending_adds >= REINDEX_AFTER_ADDS
-    ):
+    if not state.indexed:
         try:
             optimize(state)
         except (OSError, RuntimeError, ValueError) as exc:
             # The rows are stored and flat-searchable; the next add tries again.
             logger.warning("vector table {!r}: index upkeep failed: {}", table, short(exc))
+        return False
+    return state.pending_rows >= REINDEX_AFTER_ROWS or state.pending_adds >= REINDEX_AFTER_ADDS
 
 
 def optimize(state: TableState) -> None:

@@ -47,6 +47,7 @@ from .forgetting import (
 )
 from .ids import new_id
 from .index_items import (
+    all_memory_revisions,
     episode_item,
     fact_item,
     memory_items,
@@ -184,6 +185,8 @@ class Store:
     def close(self) -> None:
         if self._snapshots is not None:
             self._snapshots.stop()
+        if self._index is not None:
+            self._index.close()  # a fold of the index under way finishes first
         self.db.close()
         self._lock.release()
         if self._snapshot_dir is not None:
@@ -217,6 +220,7 @@ class Store:
                     items=lambda user_id: memory_items(self, user_id),
                     revisions=lambda user_id: memory_revisions(self.db, user_id),
                     users=lambda: memory_users(self.db),
+                    all_revisions=lambda: all_memory_revisions(self.db),
                 )
                 self._index = IndexSync(
                     vectors,

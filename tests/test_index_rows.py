@@ -9,7 +9,7 @@ import lancedb
 import pyarrow as pa
 import pytest
 
-from memvisor.storage import arrow_rows, index_rows
+from memvisor.storage import arrow_rows
 from memvisor.storage.arrow_rows import RowsById
 from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.index_rows import IndexRows
@@ -18,33 +18,66 @@ from memvisor.storage.vectors import IndexedText, VectorIndex
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
 
-def rows(*pairs: tuple[str, str]) -> pa.Table:
-    return pa.table({"id": [p[0] for p in pairs], "text": [p[1] for p in pairs]})
+def rows(*pairs: tuple[str, str], user: str = "u") -> pa.Table:
+    return pa.table(
+        {
+            "id": [p[0] for p in pairs],
+            "user_id": [user] * len(pairs),
+            "text": [p[1] for p in pairs],
+        }
+    )
 
 
 def test_copy_loads_once_and_follows_reported_writes() -> None:
-    loads: list[tuple[str, str]] = []
+    loads: list[str] = []
 
-    def load(table: str, user_id: str) -> pa.Table:
-        loads.append((table, user_id))
+    def load(table: str) -> pa.Table:
+        loads.append(table)
         return rows(("a", "apple"), ("b", "bread"))
 
     copy = IndexRows(load)
     assert copy.may_hold("t", "u", ["z"])  # not loaded: only LanceDB knows
     copy.added("t", "u", rows(("z", "never loaded")))  # no copy yet: nothing to follow
     assert copy.get("t", "u", ["a", "b", "z", "a"]) == {
-        "a": {"id": "a", "text": "apple"},
-        "b": {"id": "b", "text": "bread"},
+        "a": {"id": "a", "user_id": "u", "text": "apple"},
+        "b": {"id": "b", "user_id": "u", "text": "bread"},
     }
     assert not copy.may_hold("t", "u", ["z", "y"]) and copy.may_hold("t", "u", ["z", "b"])
     copy.added("t", "u", rows(("a", "apricot"), ("c", "cake")))
     copy.deleted("t", "u", ["b"])
     got = copy.get("t", "u", ["a", "b", "c"])
     assert {k: v["text"] for k, v in got.items()} == {"a": "apricot", "c": "cake"}
-    assert loads == [("t", "u")]
+    assert copy.texts("t", "u") == {"a": "apricot", "c": "cake"}
+    assert loads == ["t"]
     copy.forget("t")
     copy.get("t", "u", ["a"])
-    assert loads == [("t", "u"), ("t", "u")]
+    assert loads == ["t", "t"]
+
+
+def test_one_copy_serves_every_user_and_never_hands_out_another_users_row() -> None:
+    loads: list[str] = []
+
+    def load(table: str) -> pa.Table:
+        loads.append(table)
+        return pa.concat_tables(
+            [rows((f"{user}-1", f"note of {user}"), user=user) for user in ("u1", "u2", "u3")]
+        )
+
+    copy = IndexRows(load)
+    for user in ("u1", "u2", "u1", "u3", "u1", "u2"):
+        asked = ["u1-1", "u2-1", "u3-1"]
+        assert copy.get("t", user, asked) == {
+            f"{user}-1": {"id": f"{user}-1", "user_id": user, "text": f"note of {user}"}
+        }
+    assert loads == ["t"]  # one read, however many users come and go
+    copy.deleted("t", "u2", ["u1-1"])  # not u2's row: nothing happens to it
+    assert copy.ids("t", "u1") == {"u1-1"}
+    copy.added("t", "u3", rows(("u1-1", "u3's own row of that id"), user="u3"))
+    assert copy.get("t", "u1", ["u1-1"])["u1-1"]["text"] == "note of u1"
+    copy.added("t", "u2", rows(("u2-2", "second"), user="u2"))
+    assert copy.all_texts("t")["u2"] == {"u2-1": "note of u2", "u2-2": "second"}
+    assert copy.users("t") == {"u1", "u2", "u3"}
+    assert not copy.may_hold("t", "u3", ["u2-2"])
 
 
 def test_many_writes_merge_into_one_chunk_without_losing_rows(
@@ -63,20 +96,6 @@ def test_many_writes_merge_into_one_chunk_without_losing_rows(
     assert list(got) == list(reversed(expected))  # in the order asked; r3 was removed
     assert {k: v["text"] for k, v in got.items()} == expected
     assert len(copy) == len(expected) and copy.chunk_count <= 5
-
-
-def test_copies_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index_rows, "MAX_COPIES", 2)
-    loads: list[str] = []
-
-    def load(table: str, user: str) -> pa.Table:
-        loads.append(user)
-        return rows((user, user))
-
-    copy = IndexRows(load)
-    for user in ("u1", "u2", "u1", "u3", "u1", "u2"):
-        assert copy.get("t", user, [user]) == {user: {"id": user, "text": user}}
-    assert loads == ["u1", "u2", "u3", "u2"]  # u1 stayed in use, u2 was the oldest
 
 
 def test_search_hits_reflect_writes_and_a_copy_missing_a_write_is_reread(
@@ -104,11 +123,11 @@ def test_search_hits_reflect_writes_and_a_copy_missing_a_write_is_reread(
     reads: list[str] = []
     read = index._rows._load
 
-    def counted(table: str, user: str) -> pa.Table:
-        reads.append(user)
-        return read(table, user)
+    def counted(table: str) -> pa.Table:
+        reads.append(table)
+        return read(table)
 
     index._rows._load = counted
     hits = index.search("t", "espresso", user_id="alice", mode="fts")
     assert [(h.id, h.text) for h in hits] == [("p9", "espresso shot")]
-    assert reads == ["alice"]
+    assert reads == ["t"]

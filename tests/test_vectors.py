@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -257,11 +258,23 @@ def test_optimize_runs_by_itself_after_many_appends(
     index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 3)
+    folded_on: list[str] = []
+    optimize = lance_upkeep.optimize
+
+    def noted(state: lance_upkeep.TableState) -> None:
+        folded_on.append(threading.current_thread().name)
+        optimize(state)
+
+    monkeypatch.setattr(lance_upkeep, "optimize", noted)
     for n in range(4):  # the first add builds the indices, three more trigger optimize
         index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
+    index.close()  # waits for the fold
+    # The first indices are built by the add itself; the fold runs off the caller's thread.
+    assert folded_on == [threading.current_thread().name, "memvisor-index-fold"]
     stats = lancedb.connect(tmp_path / "vectors").open_table("turns").index_stats("text_idx")
     assert stats is not None and stats.num_unindexed_rows == 0
     assert index.count("turns", user_id="alice") == 4
+    assert [h.id for h in index.search("turns", "number 3", user_id="alice", mode="fts")][0] == "t3"
 
 
 def test_ann_index_is_built_and_retrained_as_the_table_grows(

@@ -88,7 +88,7 @@ def run_failing_part(
 
 def _fail_index_writes(store: Store, switch: Switch) -> None:
     vectors = store.index.index
-    for name in ("add", "delete"):
+    for name in ("add", "add_many", "delete"):
         original = getattr(vectors, name)
 
         def failing(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
