@@ -61,25 +61,45 @@ class RecentVectors:
     """The vectors of the latest texts an embedder saw, so none is computed twice in a row.
 
     A turn's message is embedded by the topic check, page-in and the recipe route, and
-    recipe triggers on every page-in; identical texts in one batch ("ok", "thanks") are
-    computed once too. Bounded: the oldest drop out.
+    recipe triggers on every page-in; a write's sentence by the firewall and then by the
+    index; identical texts in one batch ("ok", "thanks") are computed once too. One per
+    model and settings in a process (``shared_recent``), so the firewall's embedder and the
+    store's share it. Thread-safe; vectors are computed outside its lock. Bounded: the
+    oldest drop out.
     """
 
-    def __init__(self, size: int = 1_024) -> None:
+    def __init__(self, size: int = 4_096) -> None:
         self._size = size
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str], compute: Callable[[list[str]], np.ndarray]) -> np.ndarray:
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        with self._lock:
+            known = {t: v for t in dict.fromkeys(texts) if (v := self._vectors.get(t)) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
-            for text, vector in zip(missing, compute(missing), strict=True):
-                self._vectors[text] = vector
-        out = np.stack([self._vectors[t] for t in texts])
-        for text in texts:
-            self._vectors.move_to_end(text)
-        while len(self._vectors) > self._size:
-            self._vectors.popitem(last=False)
+            known.update(zip(missing, compute(missing), strict=True))
+        out = np.stack([known[t] for t in texts])
+        with self._lock:
+            for text in dict.fromkeys(texts):
+                self._vectors[text] = known[text]
+                self._vectors.move_to_end(text)
+            while len(self._vectors) > self._size:
+                self._vectors.popitem(last=False)
         return out
+
+
+_SHARED_RECENT: dict[tuple[object, ...], RecentVectors] = {}
+_SHARED_RECENT_LOCK = threading.Lock()
+
+
+def shared_recent(*key: object) -> RecentVectors:
+    """The process's ``RecentVectors`` for an embedder of this model and these settings."""
+    with _SHARED_RECENT_LOCK:
+        recent = _SHARED_RECENT.get(key)
+        if recent is None:
+            recent = _SHARED_RECENT[key] = RecentVectors()
+        return recent
 
 
 # --- MiniLM (ONNX) ----------------------------------------------------------------------
@@ -253,7 +273,9 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._max_tokens = max_tokens
         self._loaded: tuple[onnxruntime.InferenceSession, Tokenizer] | None = None
-        self._recent = RecentVectors()
+        self._recent = shared_recent(
+            self.model_id, str(model_path), sha256, str(tokenizer_path), max_tokens
+        )
 
     def _load(self) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
         if self._loaded is not None:  # verified and loaded: a query should not stat files
