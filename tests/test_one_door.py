@@ -17,7 +17,7 @@ from memvisor.agent.memory.api import Memory
 from memvisor.agent.memory.writes import WRITE_KINDS
 from memvisor.agent.models.base import AssistantTurn, ToolCall
 from memvisor.agent.models.scripted import ScriptedModel
-from memvisor.errors import FirewallRejected, WriteHeld
+from memvisor.errors import FirewallRejected, UserError, WriteHeld
 from memvisor.storage import Store
 from memvisor.tools.builtin import builtin_registry
 from tests.cli_helpers import run_cli
@@ -120,6 +120,45 @@ def test_without_a_firewall_every_write_kind_fails_closed(store: Store, kind: st
         memory.write(kind, {}, user_id="u", origin="model")
     (verdict,) = store.events.list(user_id="u", kinds=["firewall_verdict"])
     assert verdict.payload["verdict"] == "reject" and verdict.payload["tool"] == kind
+
+
+def test_an_allowed_write_commits_its_verdict_with_the_record_in_one_transaction(
+    store: Store,
+) -> None:
+    memory = Memory(store, guard=Firewall())
+    commits = 0
+    transaction = store.db.transaction
+
+    def counted(**options: Any) -> Any:
+        nonlocal commits
+        commits += not store.db._depth  # type: ignore[attr-defined]
+        return transaction(**options)
+
+    store.db.transaction = counted  # type: ignore[method-assign]
+    done = memory.write(
+        "fact_remember",
+        {"subject": "u", "predicate": "lives_in", "object": "Oslo"},
+        user_id="u",
+        origin="user",
+    )
+    assert commits == 1
+    (verdict,) = store.events.list(user_id="u", kinds=["firewall_verdict"])
+    assert verdict.trace_id == done.trace_id and verdict.payload["verdict"] == "allow"
+
+
+def test_a_write_its_invariants_refuse_stores_nothing_and_keeps_its_verdict(store: Store) -> None:
+    memory = Memory(store, guard=Firewall())
+    with pytest.raises(UserError):
+        memory.write(
+            "fact_edit",
+            {"fact_id": "fct_doesnotexist", "object": "Bergen"},
+            user_id="u",
+            origin="user",
+        )
+    (verdict,) = store.events.list(user_id="u", kinds=["firewall_verdict"])
+    assert verdict.payload["tool"] == "fact_edit" and verdict.payload["verdict"] == "allow"
+    assert store.facts.list(user_id="u") == []
+    assert [e.kind for e in store.events.list(user_id="u")] == ["firewall_verdict"]
 
 
 def test_a_guard_that_raises_refuses_the_write(store: Store) -> None:

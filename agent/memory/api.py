@@ -11,21 +11,23 @@ closed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from memvisor.agent.guards.imports import ImportReport, import_through_firewall
 from memvisor.agent.guards.proposal import (
+    FirewallVerdict,
     Origin,
     StoreMemory,
     WriteGuard,
     WriteProposal,
 )
 from memvisor.agent.guards.secrets import redact_in
-from memvisor.errors import FirewallRejected, UserError, WriteHeld
+from memvisor.errors import FirewallRejected, MemvisorError, UserError, WriteHeld
 from memvisor.paging.pagein import RELEVANCE_FLOOR
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.storage import CoreBlock, Store
@@ -170,30 +172,15 @@ class Memory:
         )
         verdict = screen.judge(self.guard, proposal)
         stored = verdict.stored if verdict.stored is not None else arguments
-        held = (
-            screen.hold(self.store, proposal, stored, verdict, sources)
-            if verdict.verdict == "quarantine"
-            else None
-        )
-        screen.log_verdict(self.store, proposal, verdict, held, sources)
-        reasons = "; ".join(verdict.reasons)
-        if verdict.verdict == "reject":
-            raise FirewallRejected(
-                f"write refused by the memory firewall ({reasons}). "
-                f"{verdict.message or 'Nothing was stored.'}",
-                verdict=verdict,
-            )
-        if held is not None:
-            confirm = f"memvisor memory confirm {held}" + (
-                " --force" if needs_force(verdict.reasons) else ""
-            )
-            raise WriteHeld(
-                f"write held in quarantine as {held} ({reasons}); it will not be used until "
-                f"the user confirms it (`{confirm}`). "
-                f"{verdict.message}".strip(),
-                verdict=verdict,
-                quarantine_id=held,
-            )
+        if verdict.verdict in ("reject", "quarantine"):
+            with self.store.db.transaction():  # what was held and why commit together
+                held = (
+                    screen.hold(self.store, proposal, stored, verdict, sources)
+                    if verdict.verdict == "quarantine"
+                    else None
+                )
+                screen.log_verdict(self.store, proposal, verdict, held, sources)
+            self._refuse(verdict, held)
         scope = WriteScope(
             user_id=user_id,
             origin=origin,
@@ -206,12 +193,24 @@ class Memory:
             note=note or {},
             topic=topic,
         )
-        with self.store.db.transaction():  # the sealed values and the record commit together
-            stored = sealing.seal_values(
-                self.store, stored, verdict.sealed, scope=scope, known=turn.sealed if turn else None
-            )
-            write = writes.WRITE_KINDS[kind].model_validate(stored)
-            done = perform(self.store, write, scope)
+        try:
+            # The verdict, the sealed values and the record commit together: one commit.
+            with self.store.db.transaction():
+                screen.log_verdict(self.store, proposal, verdict, None, sources)
+                stored = sealing.seal_values(
+                    self.store,
+                    stored,
+                    verdict.sealed,
+                    scope=scope,
+                    known=turn.sealed if turn else None,
+                )
+                write = writes.WRITE_KINDS[kind].model_validate(stored)
+                done = perform(self.store, write, scope)
+        except Exception:
+            # Nothing was stored; the verdict stays on record, as for any judged write.
+            with suppress(MemvisorError, OSError):
+                screen.log_verdict(self.store, proposal, verdict, None, sources)
+            raise
         if turn is not None and verdict.message:
             turn.firewall_notes.append(verdict.message)
         return WriteOutcome(
@@ -224,6 +223,26 @@ class Memory:
             detail=done.detail,
             trace_id=trace_id,
             record=done.record,
+        )
+
+    @staticmethod
+    def _refuse(verdict: FirewallVerdict, held: str | None) -> NoReturn:
+        reasons = "; ".join(verdict.reasons)
+        if held is None:
+            raise FirewallRejected(
+                f"write refused by the memory firewall ({reasons}). "
+                f"{verdict.message or 'Nothing was stored.'}",
+                verdict=verdict,
+            )
+        confirm = f"memvisor memory confirm {held}" + (
+            " --force" if needs_force(verdict.reasons) else ""
+        )
+        raise WriteHeld(
+            f"write held in quarantine as {held} ({reasons}); it will not be used until "
+            f"the user confirms it (`{confirm}`). "
+            f"{verdict.message}".strip(),
+            verdict=verdict,
+            quarantine_id=held,
         )
 
     # -- the Python API: a few lines in someone else's agent ---------------------------------
