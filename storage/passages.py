@@ -54,7 +54,7 @@ class PassageStore:
             meta=meta or {},
         )
         with self._db.transaction() as tx:
-            self.restore(passage, user_id=user_id, conn=conn or tx)
+            _insert(conn or tx, passage)  # a new id: nothing to replace
         return passage
 
     def get(self, passage_id: str, *, user_id: str) -> Passage:
@@ -94,19 +94,23 @@ class PassageStore:
         if passage.user_id != user_id:
             raise UserError(f"passage {passage.id} belongs to another user")
         conn.execute("DELETE FROM passages WHERE user_id = ? AND id = ?", [user_id, passage.id])
-        conn.execute(
-            f"INSERT INTO passages ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                passage.id,
-                user_id,
-                passage.text,
-                passage.session_id,
-                db_time(passage.created_at),
-                passage.source_event_ids,
-                passage.trace_id,
-                json.dumps(passage.meta, ensure_ascii=False),
-            ],
-        )
+        _insert(conn, passage)
+
+
+def _insert(conn: Any, passage: Passage) -> None:
+    conn.execute(
+        f"INSERT INTO passages ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            passage.id,
+            passage.user_id,
+            passage.text,
+            passage.session_id,
+            db_time(passage.created_at),
+            passage.source_event_ids,
+            passage.trace_id,
+            json.dumps(passage.meta, ensure_ascii=False),
+        ],
+    )
 
 
 def _passage(row: tuple[Any, ...]) -> Passage:
