@@ -161,6 +161,7 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
     if values:
         report["core_blocks"] = _cut_from_core_blocks(conn, user_id, values)
         report["turns"] = _redact_turns(conn, user_id, values, sources)
+        report["events"] = _redact_other_events(conn, user_id, values, sources)
     if not sources or not values:
         return report
     for passage_id, text in conn.execute(
@@ -180,16 +181,17 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
         if redact(text, values) != text:
             conn.execute("DELETE FROM recipes WHERE user_id = ? AND id = ?", [user_id, recipe_id])
             report["recipes"].append(recipe_id)
-    for episode_id, summary in conn.execute(
-        "SELECT id, summary FROM episodes WHERE user_id = ? "
+    for episode_id, summary, entities in conn.execute(
+        "SELECT id, summary, entities FROM episodes WHERE user_id = ? "
         "AND len(list_intersect(source_event_ids, ?)) > 0",
         [user_id, sources],
     ).fetchall():
         cleaned = redact(summary, values)
-        if cleaned != summary:
+        kept = [e for e in entities or [] if redact(e, values) == e]
+        if cleaned != summary or len(kept) != len(entities or []):
             conn.execute(
-                "UPDATE episodes SET summary = ? WHERE user_id = ? AND id = ?",
-                [cleaned, user_id, episode_id],
+                "UPDATE episodes SET summary = ?, entities = ? WHERE user_id = ? AND id = ?",
+                [cleaned, kept, user_id, episode_id],
             )
             report["episodes"].append(episode_id)
     sessions = [
@@ -244,6 +246,50 @@ def _redact_turns(conn: Any, user_id: str, values: set[str], sources: list[str])
         )
         redacted.append(event_id)
     return redacted
+
+
+def _redact_other_events(
+    conn: Any, user_id: str, values: set[str], sources: list[str]
+) -> list[str]:
+    """Redact the values from the strings of the user's other events: the tool calls and
+    results that carried them, the requests and commands that wrote them, the reads that
+    returned them (``trace`` and ``export`` show these). The same rule as for messages: the
+    source events lose every value, any other event a value of three characters or more.
+    Keys and the forget events themselves are left as they are."""
+    anywhere = sorted(v for v in values if len(v) >= 3)
+    likes = " OR ".join(["payload ILIKE ? ESCAPE '\\'"] * len(anywhere))
+    rows = conn.execute(
+        "SELECT id, payload FROM events WHERE user_id = ? "
+        "AND NOT list_contains(?, kind) AND kind <> 'memory_forget' "
+        f"AND (id IN (SELECT unnest(?)) OR {likes or 'FALSE'})",
+        # the payload is JSON text: a value is found as JSON writes it
+        [user_id, list(MESSAGE_KINDS), sources, *(f"%{_like(_as_json(v))}%" for v in anywhere)],
+    ).fetchall()
+    redacted = []
+    for event_id, payload in rows:
+        before = json.loads(payload)
+        after = _redact_strings(before, values if event_id in sources else set(anywhere))
+        if after != before:
+            conn.execute(
+                "UPDATE events SET payload = ? WHERE user_id = ? AND id = ?",
+                [json.dumps(after, ensure_ascii=False, default=str), user_id, event_id],
+            )
+            redacted.append(event_id)
+    return redacted
+
+
+def _redact_strings(value: Any, values: Iterable[str]) -> Any:
+    if isinstance(value, str):
+        return redact(value, values)
+    if isinstance(value, list):
+        return [_redact_strings(item, values) for item in value]
+    if isinstance(value, dict):
+        return {key: _redact_strings(item, values) for key, item in value.items()}
+    return value
+
+
+def _as_json(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)[1:-1]
 
 
 def _like(value: str) -> str:

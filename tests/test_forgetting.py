@@ -99,6 +99,34 @@ def test_forget_then_replay_stays_gone(tmp_path: Path) -> None:
         assert any(f.object == "Nordea" for f in store.facts.list(user_id="maya"))
 
 
+def test_forget_takes_the_value_out_of_tool_calls_results_and_requests(tmp_path: Path) -> None:
+    from memvisor.storage.export import export_user
+
+    path = write(tmp_path / "t.jsonl", TRANSCRIPT)
+    data = tmp_path / "store"
+    replay(path, data_dir=data, embedder="hash")
+    with Store.open(data, embedder="hash") as store:
+        store.log_turn(user_id="other", role="user", content="Nordea is my bank too.")
+        store.events.append(
+            user_id="maya", kind="api_request", trace_id="trc_api",
+            payload={"command": "POST /v1/memories", "arguments": {"note": "paid Nordea"}},
+        )  # fmt: skip
+        kinds = {e.kind for e in store.events.list(user_id="maya") if "Nordea" in str(e.payload)}
+        assert {"tool_call", "api_request"} <= kinds  # what a forget must reach
+        [bank] = [f for f in store.facts.list(user_id="maya") if f.predicate == "bank"]
+        store.forget(bank.id, user_id="maya", trace_id="trc_forget")
+        [forget] = store.events.list(user_id="maya", kinds=["memory_forget"])
+        assert forget.payload["redacted"]["events"]
+        payloads = json.dumps([e.payload for e in store.events.list(user_id="maya")])
+        assert "Nordea" not in payloads and "[forgotten]" in payloads
+        assert "Nordea" not in json.dumps(export_user(store, user_id="maya"), default=str)
+        calls = store.events.list(user_id="maya", kinds=["tool_call"])
+        assert any(c.payload.get("arguments", {}).get("object") == "[forgotten]" for c in calls)
+        assert "Gothenburg" in payloads  # only the forgotten value goes
+        [theirs] = store.events.list(user_id="other")
+        assert theirs.payload["content"] == "Nordea is my bank too."
+
+
 def test_forget_redacts_episode_and_summary_mentions(store: Store) -> None:
     from datetime import timedelta
 
