@@ -215,3 +215,53 @@ def test_a_secret_from_a_tool_result_is_masked_even_when_the_user_says_save() ->
         )
     )
     assert not verdict.sealed and "Welcome#Mar24" not in json.dumps(verdict.stored)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "description"),
+    [
+        ("the shed code is 8812", "8812", "shed code"),
+        ("Our mailbox code: 4471.", "4471", "mailbox code"),
+        ("garden shed code = 5512", "5512", "garden shed code"),
+        ("the cabin code is 0442, by the way", "0442", "cabin code"),
+    ],
+)
+def test_a_code_named_by_what_it_belongs_to_is_a_secret(
+    text: str, value: str, description: str
+) -> None:
+    from memvisor.agent.guards.secret_values import labelled_values
+
+    assert [(v.value, v.description) for v in labelled_values(text)] == [(value, description)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "error code 500 again",
+        "the zip code is 10115",
+        "dial code 0047 for Norway",
+        "status code 404",
+        "the code review is at 1500",
+        "I wrote code for 300 hours",
+        "the course code is CS101",
+    ],
+)
+def test_codes_that_lock_nothing_are_not_secrets(text: str) -> None:
+    from memvisor.agent.guards.secret_values import labelled_values
+
+    assert labelled_values(text) == []
+
+
+def test_a_write_of_a_named_code_is_sealed_not_stored_in_clear(store: Store) -> None:
+    memory = Memory(store, guard=Firewall())
+    said = "Remember the shed code is 8812"
+    done = memory.write(
+        "fact_remember",
+        {"subject": "user", "predicate": "shed_code", "object": "8812"},
+        user_id="u",
+        origin="model",
+        context=[{"role": "user", "content": said}],
+    )
+    assert "8812" not in json.dumps(done.model_dump(mode="json"), default=str)
+    assert "8812" not in json.dumps([f.object for f in store.facts.list(user_id="u")])
+    assert [s.description for s in store.sealed.list(user_id="u")] == ["shed code"]

@@ -73,7 +73,9 @@ _LOCKS = re.compile(
 )
 _HARMLESS_CODE = re.compile(
     r"\b(zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|bar|qr|"
-    r"error|status|tracking|colou?r|language|currency|airport|station|product|cr[eé]dit de)\s*"
+    r"error|status|tracking|colou?r|language|currency|airport|station|product|cr[eé]dit de|"
+    r"dial(l?ing)?|calling|course|class|module|tax|vat|sort|swift|bic|iata|icao|flight|train|"
+    r"bus|route|exit|fault|exception|sample|example|test|unicode|ascii|hex|html|python)\s*"
     r"codes?\b|código postal|code postal|codice (postale|fiscale)|postleitzahl|postnummer|"
     r"код (ошибки|страны)|\bcodes? of conduct",
     _I,
@@ -96,7 +98,9 @@ def labelled_values(text: str) -> list[SecretValue]:
     for pattern in (SECRET_LABELS, SECRET_LABELS_ML, _LOCK_CODE):
         for label in pattern.finditer(text):
             near = text[max(0, label.start() - 40) : label.end()]
-            if pattern is _LOCK_CODE and not _LOCKS.search(near):
+            if pattern is _LOCK_CODE and not (
+                _LOCKS.search(near) or _named_number_code(text, label)
+            ):
                 continue
             if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
                 continue
@@ -117,6 +121,23 @@ def labelled_values(text: str) -> list[SecretValue]:
                 if not plural:
                     break
     return list({v.value: v for v in found}.values())
+
+
+def _named_number_code(text: str, label: re.Match[str]) -> bool:
+    """ "<thing> code is 8812": a code named by what it belongs to, whose value is a number
+    (the shed, the mailbox, the cabin: no list of locks holds them all). Codes that lock
+    nothing are ``_HARMLESS_CODE``; "the code", "my code" or a code of words are not this."""
+    before = re.findall(r"[^\W\d_]+", text[max(0, label.start() - 24) : label.start()])
+    if not before or before[-1].lower() in _NOT_A_VALUE or _plain_word(before[-1]):
+        return False
+    return bool(_NUMBER_VALUE.match(text, label.end()))
+
+
+# After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
+_NUMBER_VALUE = re.compile(
+    r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?\d{3,8}(?:[ -]\d{2,6}){0,3}(?!\w)",
+    _I,
+)
 
 
 def _trim(token: str) -> str:
