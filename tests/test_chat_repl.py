@@ -229,6 +229,23 @@ def test_a_piped_turn_whose_prompt_cannot_fit_fails_once_and_exits_1(
     assert result.err.splitlines()[-1] == "error: 1 of 1 turns failed (each said above)"
 
 
+def test_an_over_long_message_is_refused_and_the_session_goes_on(
+    capsys, fake_ollama: FakeOllama, monkeypatch, tmp_path: Path
+) -> None:
+    fake_ollama.reply("Fine.")
+    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
+    monkeypatch.setattr("sys.stdin", io.StringIO("word " * 30_000 + "\nhello\n"))
+    result = run_cli(capsys, "chat", "--model", "ollama:qwen2.5:7b",
+                     "--data-dir", str(tmp_path / "d"), "--user", "maya")  # fmt: skip
+    assert result.out == "Fine.\n"  # the next message was answered
+    assert "the message is 149,999 characters; the limit is 100,000" in result.err  # stripped
+    assert "Traceback" not in result.err
+    assert result.code == 1  # a script still sees that one message went unanswered
+    with Store.open(tmp_path / "d", embedder="hash") as store:
+        said = store.events.list(user_id="maya", kinds=["user_message"])
+    assert [e.payload["content"] for e in said] == ["hello"]
+
+
 def test_a_piped_stream_error_is_one_line_and_exit_1(
     capsys, fake_ollama: FakeOllama, monkeypatch, tmp_path: Path
 ) -> None:

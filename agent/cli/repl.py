@@ -23,7 +23,7 @@ from prompt_toolkit.history import FileHistory
 from memvisor.agent.loop import Agent
 from memvisor.agent.streaming import AnswerStream
 from memvisor.agent.turn import Turn
-from memvisor.errors import MemvisorError
+from memvisor.errors import MemvisorError, UserError
 from memvisor.evals.transcripts import TranscriptWriter
 
 from .chat_commands import context_table, run_command
@@ -57,12 +57,16 @@ class Conversation:
         click.echo(said)
 
     def turn(self, message: str, stream: AnswerStream | None = None) -> Turn:
-        turn = self.agent.step(message, stream=stream)
+        try:
+            turn = self.agent.step(message, stream=stream)
+        except UserError as exc:  # a message the agent cannot take (too long): the session goes on
+            turn = Turn(answer="", trace_id="", user_event_id="", error=str(exc))
         self.answered += 1
         self.failed += turn.error is not None and not turn.cancelled
         if turn.context_reports:
             self.last_report = turn.context_reports[-1]
-        if self.writer and not turn.cancelled:  # a transcript holds whole turns only
+        # A transcript holds whole turns only: none cancelled, none refused before it began.
+        if self.writer and not turn.cancelled and turn.user_event_id:
             self.writer.write({"type": "user", "content": message})
             for response in turn.responses:
                 self.writer.write({"type": "assistant", **response})
@@ -77,6 +81,8 @@ class Conversation:
 
     def logged_message(self, turn: Turn) -> str | None:
         """The user's message as the event log keeps it (secrets sealed or masked)."""
+        if not turn.user_event_id:  # refused before it was logged
+            return None
         event = self.agent.store.events.get(turn.user_event_id, user_id=self.agent.user_id)
         return str(event.payload.get("content", "")) if event else None
 
