@@ -16,6 +16,7 @@ from memvisor.tools.offer import (
     COMPACT_SHARE,
     HELP_NOTE,
     HELP_TOOL,
+    SHED_NOTE,
     compact_spec,
     first_sentence,
     offer_tools,
@@ -45,7 +46,7 @@ def size(specs: list[dict]) -> int:
 def test_a_4k_window_gets_the_memory_tools_compact_and_tool_help() -> None:
     usable = ContextBudget(4096).usable
     offer = offer_tools(builtin_registry(), count=QWEN.count, usable=usable)
-    assert offer.compact and offer.prompt_note == HELP_NOTE
+    assert offer.compact and offer.prompt_note.startswith(HELP_NOTE)
     assert MEMORY_TOOLS | {HELP_TOOL} <= names(offer.specs)
     assert size(offer.specs) <= usable * COMPACT_SHARE < TOOLS_BEFORE_AT_4K
     print(f"tools at 4,096: {TOOLS_BEFORE_AT_4K} -> {size(offer.specs)} tokens")
@@ -108,3 +109,35 @@ def test_a_small_model_reads_tool_help_then_uses_an_optional_argument(store: Sto
     assert [c.ok for c in turn.tool_calls] == [True, True]
     fact = store.facts.list(user_id="u")[0]
     assert fact.object == "Pro trial" and fact.valid_until is not None
+
+
+def test_tools_left_out_for_room_are_named_and_a_forget_still_works(store: Store) -> None:
+    """At 4,096 tokens some tools leave the offer; the prompt names them, and the model can
+    read one with tool_help and call it: a user asking to forget is still heard."""
+    usable = ContextBudget(4096).usable
+    offer = offer_tools(builtin_registry(), count=QWEN.count, usable=usable)
+    assert offer.shed and not set(offer.shed) & names(offer.specs)
+    assert "fact_forget" in offer.shed and "fact_forget" in offer.prompt_note
+    assert offer.prompt_note.startswith(HELP_NOTE) and SHED_NOTE in offer.prompt_note
+    fact = store.remember_fact(
+        user_id="u", subject="user", predicate="lives_in", object="Oslo", trace_id="t"
+    ).fact
+    assert fact is not None
+    model = ScriptedModel(
+        [
+            AssistantTurn(
+                tool_calls=[ToolCall(id="1", name=HELP_TOOL, arguments={"name": "fact_forget"})]
+            ),
+            AssistantTurn(
+                tool_calls=[ToolCall(id="2", name="fact_forget", arguments={"fact_id": fact.id})]
+            ),
+            "Done: I no longer remember where you live.",
+        ],
+        context_length=4096,
+    )
+    agent = Agent(user_id="u", session_id="s", store=store, model=model)
+    turn = agent.step("Please forget where I live.")
+    assert "fact_forget" in model.calls[0].messages[0]["content"]
+    assert "fact_forget" not in names(model.calls[0].tools)
+    assert [c.ok for c in turn.tool_calls] == [True, True], turn.tool_calls
+    assert store.facts.list(user_id="u") == []

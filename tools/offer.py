@@ -35,6 +35,7 @@ HELP_NOTE = (
     f'you are unsure of, call {HELP_TOOL} with its name, e.g. {HELP_TOOL}(name="fact_remember"),'
     " to read its full description and every argument it takes."
 )
+SHED_NOTE = "More tools, not listed for room (read one with tool_help before calling it): "
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
@@ -44,12 +45,19 @@ class ToolOffer:
 
     specs: list[dict[str, Any]]
     compact: bool
+    shed: tuple[str, ...] = ()  # left out for room, still callable by name
 
     @property
     def prompt_note(self) -> str:
-        """What the system prompt adds: how to get a tool's full description."""
+        """What the system prompt adds: how to get a tool's full description, and the names
+        of the tools left out for room (a user who asks to forget something must still be
+        heard in a small window)."""
         offered = {s["function"]["name"] for s in self.specs}
-        return HELP_NOTE if self.compact and HELP_TOOL in offered else ""
+        if not (self.compact and HELP_TOOL in offered):
+            return ""
+        if not self.shed:
+            return HELP_NOTE
+        return f"{HELP_NOTE} {SHED_NOTE}{', '.join(self.shed)}."
 
 
 def offer_tools(registry: ToolRegistry, *, count: Callable[[str], int], usable: int) -> ToolOffer:
@@ -59,11 +67,13 @@ def offer_tools(registry: ToolRegistry, *, count: Callable[[str], int], usable: 
     if _size(full, count) <= usable * FULL_SHARE:
         return ToolOffer(full, compact=False)
     specs = [compact_spec(registry.get(n)) for n in registry.names()]
+    shed: list[str] = []
     for name in registry.shed_order():
         if _size(specs, count) <= usable * COMPACT_SHARE:
             break
         specs = [s for s in specs if s["function"]["name"] != name]
-    return ToolOffer(specs, compact=True)
+        shed.append(name)
+    return ToolOffer(specs, compact=True, shed=tuple(sorted(shed)))
 
 
 def compact_spec(tool: Tool) -> dict[str, Any]:
