@@ -29,7 +29,7 @@ from memvisor.errors import IndexDamaged, MemvisorError
 
 from .vectors import IndexedText, RouteHits, SearchHit, VectorIndex
 
-REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild: bounds memory
+REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild or a reconcile
 
 T = TypeVar("T")
 
@@ -240,29 +240,36 @@ class IndexSync:
                 )
 
     def _reconcile_table(self, table: str) -> None:
-        """Every user's ids and text revisions, each side read once; users with a missing,
-        stale or changed row are then mended one by one."""
+        """Every user's ids and text revisions, each side read once; the rows of users with
+        a missing or changed one are then written in one batch, stale ones deleted."""
         wanted = self._sources[table].all_revisions()
         indexed = self.index.all_revisions(table)
+        batch: dict[str, list[IndexedText]] = {}
         for user_id in sorted(set(wanted) | set(indexed)):
-            self._mend(table, user_id, wanted.get(user_id, {}), indexed.get(user_id, {}))
+            found = self._mend(table, user_id, wanted.get(user_id, {}), indexed.get(user_id, {}))
+            if found:
+                batch[user_id] = found
+            if sum(len(items) for items in batch.values()) >= REBUILD_BATCH:  # bounds memory
+                self.index.add_many(table, batch)
+                batch = {}
+        self.index.add_many(table, batch)
 
     def _reconcile(self, table: str, user_id: str) -> None:
         """Ids and text revisions first: items (every record of the user) are built only
         if some are missing or changed."""
         wanted = self._sources[table].revisions(user_id)
-        self._mend(table, user_id, wanted, self.index.revisions(table, user_id=user_id))
+        found = self._mend(table, user_id, wanted, self.index.revisions(table, user_id=user_id))
+        self.index.add_many(table, {user_id: found})
 
     def _mend(
         self, table: str, user_id: str, wanted: dict[str, str], indexed: dict[str, str]
-    ) -> None:
-        source = self._sources[table]
+    ) -> list[IndexedText]:
+        """Delete the user's stale rows; return the items missing or changed."""
         stale = sorted(set(indexed) - set(wanted))
         if stale:
             self.index.delete(table, stale, user_id=user_id)
         changed = {rid for rid, revision in wanted.items() if indexed.get(rid) != revision}
-        if changed:
-            records = {item.id: item for item in source.items(user_id)}
-            self.index.add(
-                table, [item for rid, item in records.items() if rid in changed], user_id=user_id
-            )
+        if not changed:
+            return []
+        records = {item.id: item for item in self._sources[table].items(user_id)}
+        return [item for rid, item in records.items() if rid in changed]

@@ -274,7 +274,8 @@ def test_optimize_runs_by_itself_after_many_appends(
     stats = lancedb.connect(tmp_path / "vectors").open_table("turns").index_stats("text_idx")
     assert stats is not None and stats.num_unindexed_rows == 0
     assert index.count("turns", user_id="alice") == 4
-    assert [h.id for h in index.search("turns", "number 3", user_id="alice", mode="fts")][0] == "t3"
+    found = index.search("turns", "turn number", user_id="alice", mode="fts", limit=10)
+    assert sorted(h.id for h in found) == ["t0", "t1", "t2", "t3"]  # the folded index finds all
 
 
 def test_ann_index_is_built_and_retrained_as_the_table_grows(
