@@ -25,7 +25,8 @@ from loguru import logger
 
 from memvisor.errors import IndexDamaged, MemvisorError
 
-from .vectors import IndexedText, RouteHits, SearchHit, VectorIndex
+from .search_index import SearchIndex
+from .vectors import IndexedText, RouteHits, SearchHit
 
 REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild: bounds memory
 
@@ -54,7 +55,7 @@ class IndexSync:
 
     def __init__(
         self,
-        index: VectorIndex,
+        index: SearchIndex,
         sources: dict[str, IndexSource],
         *,
         on_healed: Healed | None = None,
