@@ -8,11 +8,13 @@ two parts, each through its own text search configuration:
   default: stemmed, its stop words dropped). Every character but letters, digits and ``@ . _``
   is a space first, so ``ORD-58213`` is ``ord`` and ``58213`` (PostgreSQL's parser would read
   ``-58213`` as a signed number) and an address stays one word;
-- each CJK run (Han, kana, Hangul) as its character bigrams (a lone character as itself),
-  through ``simple`` (no stemming, no stop words): ``喝咖啡`` is ``喝咖 咖啡``.
+- each CJK run (Han, kana, Hangul) as its characters and their bigrams, through ``simple``
+  (no stemming, no stop words): ``喝咖啡`` is ``喝 咖 啡 喝咖 咖啡``.
 
-A query is split the same way. Its terms are OR-ed, as BM25's are, and ranked by ``ts_rank``;
-an identifier (a needle) needs every term. Query syntax never reaches PostgreSQL:
+A query is split the same way, except that a CJK run of two or more characters asks for its
+bigrams only (``咖啡`` does not find every text with a ``咖``; ``茶`` alone finds ``喝茶``). Its
+terms are OR-ed, as BM25's are, and ranked by ``ts_rank``; an identifier (a needle) needs every
+term. Query syntax never reaches PostgreSQL:
 ``plainto_tsquery`` reads words only.
 """
 
@@ -31,18 +33,21 @@ _NOT_WORD = re.compile(r"[^\w@.]+")
 _CONFIG = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 
 
-def split_text(text: str, *, limit: int = MAX_TEXT_CHARS) -> tuple[str, str]:
-    """``(words, bigrams)``: the text outside CJK runs, cleaned, and the CJK runs' bigrams."""
+def split_text(text: str, *, limit: int = MAX_TEXT_CHARS, unigrams: bool = True) -> tuple[str, str]:
+    """``(words, grams)``: the text outside CJK runs, cleaned, and the CJK runs' characters
+    (``unigrams``; a lone one always) and bigrams."""
     text = unicodedata.normalize("NFKC", text or "")[:limit]
     grams: list[str] = []
     for run in _CJK.findall(text):
-        grams.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
+        if unigrams or len(run) == 1:
+            grams.extend(run)
+        grams.extend(run[i : i + 2] for i in range(len(run) - 1))
     words = _NOT_WORD.sub(" ", _CJK.sub(" ", text)).replace("_", " ")
     return " ".join(words.split()), " ".join(grams)
 
 
 def split_query(query: str) -> tuple[str, str]:
-    return split_text(query, limit=MAX_QUERY_CHARS)
+    return split_text(query, limit=MAX_QUERY_CHARS, unigrams=False)
 
 
 def check_config(name: str) -> str:

@@ -565,10 +565,12 @@ def _where(user_id: str, kinds: Sequence[str] | None) -> tuple[str, list[Any]]:
 
 
 def _vector_sql(name: str, where: str) -> str:
-    # The inner query is the HNSW scan; a relaxed-order scan is put back in order outside.
+    # The CTE is the HNSW scan; a relaxed-order scan is put back in order outside it (as
+    # pgvector says: MATERIALIZED, so that the planner cannot take the scan's order as sorted).
     return (
-        f"SELECT {_ROW}, 1 - distance FROM (SELECT {_ROW}, embedding <=> ?::vector AS distance "
-        f'FROM "{name}" WHERE {where} ORDER BY distance LIMIT ?) AS near ORDER BY distance, id'
+        f"WITH near AS MATERIALIZED (SELECT {_ROW}, embedding <=> ?::vector AS distance "
+        f'FROM "{name}" WHERE {where} ORDER BY distance LIMIT ?) '
+        f"SELECT {_ROW}, 1 - distance FROM near ORDER BY distance, id"
     )
 
 
