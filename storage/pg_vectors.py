@@ -16,10 +16,11 @@ the pointer row changes and the old table is dropped in one transaction.
 Columns: ``embedding vector(dim)`` with an HNSW index (cosine, ``m`` 16, ``ef_construction``
 64); ``words tsvector`` (``pg_fts``: words through a language configuration, CJK runs as
 bigrams) with a GIN index. Every query filters ``user_id`` (and ``kind``) in its WHERE; the
-HNSW scan iterates (pgvector's ``hnsw.iterative_scan``) until it has ``limit`` rows that pass,
-so a user with few rows among many still gets them. Hybrid search is the embedded index's
-reciprocal-rank fusion of the two routes. The tables have the record tables' row-level
-security policy: a ``memvisor_member`` connection sees its user's rows only.
+HNSW scan iterates (pgvector's ``hnsw.iterative_scan``, relaxed order, sorted here) until it
+has ``limit`` rows that pass, so a user with few rows among many still gets them. Hybrid
+search is the embedded index's reciprocal-rank fusion of the two routes. The tables have the
+record tables' row-level security policy: a ``memvisor_member`` connection sees its user's
+rows only.
 """
 
 from __future__ import annotations
@@ -277,18 +278,22 @@ class PgVectorIndex:
                 rows = conn.execute(
                     _vector_sql(state.name, where), [_literal(query_vec), *params, limit]
                 ).fetchall()
+                rows.sort(key=lambda row: (-row[7], row[0]))
                 by_vector = [_hit(row, "vector") for row in rows]
-            if words is not None and any(words):
-                sql = _words_sql(state.name, where, any_terms_sql(state.config))
-                rows = conn.execute(sql, [*words, *params, limit]).fetchall()
-                by_words = [_hit(row, "fts") for row in rows]
-            for needle, parts in needles:
-                if not any(parts):
+            asked = [("", words)] if words is not None and any(words) else []
+            asked += [(needle, parts) for needle, parts in needles if any(parts)]
+            queries = _tsqueries(conn, state.config, asked)
+            for (needle, _), query in zip(asked, queries, strict=True):
+                if not query:  # stop words or punctuation only: no row holds it
                     continue
-                sql = _words_sql(state.name, where, all_terms_sql(state.config), holding=True)
-                rows = conn.execute(sql, [*parts, *params, needle, limit]).fetchall()
-                for row in rows:
-                    exact.setdefault(row[0], _hit(row, "exact"))
+                sql = _words_sql(state.name, where, holding=bool(needle))
+                holding = [needle] if needle else []
+                rows = conn.execute(sql, [query, *params, *holding, limit]).fetchall()
+                if needle:
+                    for row in rows:
+                        exact.setdefault(row[0], _hit(row, "exact"))
+                else:
+                    by_words = [_hit(row, "fts") for row in rows]
         return RouteHits(by_vector, by_words, list(exact.values()))
 
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
@@ -370,7 +375,11 @@ class PgVectorIndex:
 
     def _has_pointers(self) -> bool:
         if not self._set_up:
-            rows = self.db.query("SELECT to_regclass(?) IS NOT NULL", [POINTERS])
+            rows = self.db.query(  # in this schema: the record tables' (search_path's first)
+                "SELECT count(*) > 0 FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename = ?",
+                [POINTERS],
+            )
             self._set_up = bool(rows[0][0])
         return self._set_up
 
@@ -565,20 +574,34 @@ def _where(user_id: str, kinds: Sequence[str] | None) -> tuple[str, list[Any]]:
 
 
 def _vector_sql(name: str, where: str) -> str:
-    # The CTE is the HNSW scan; a relaxed-order scan is put back in order outside it (as
-    # pgvector says: MATERIALIZED, so that the planner cannot take the scan's order as sorted).
+    """The nearest rows and their similarity. The scan's order is relaxed (iterative), and
+    the planner takes it as sorted (even out of a MATERIALIZED CTE, since PostgreSQL 17):
+    the caller sorts the rows."""
     return (
-        f"WITH near AS MATERIALIZED (SELECT {_ROW}, embedding <=> ?::vector AS distance "
-        f'FROM "{name}" WHERE {where} ORDER BY distance LIMIT ?) '
-        f"SELECT {_ROW}, 1 - distance FROM near ORDER BY distance, id"
+        f"SELECT {_ROW}, 1 - distance FROM (SELECT {_ROW}, embedding <=> ?::vector AS distance "
+        f'FROM "{name}" WHERE {where} ORDER BY distance LIMIT ?) AS near'
     )
 
 
-def _words_sql(name: str, where: str, terms: str, *, holding: bool = False) -> str:
+def _tsqueries(
+    conn: Translated, config: str, asked: list[tuple[str, tuple[str, str]]]
+) -> list[str]:
+    """Each query's tsquery as text, in one round trip: the query's terms any of, a needle's
+    all of. Passed back as a parameter, the tsquery is made once per statement (made in the
+    statement, a prepared one remade it for every row it ranked: 40 ms at 10k rows)."""
+    if not asked:
+        return []
+    terms = [all_terms_sql(config) if needle else any_terms_sql(config) for needle, _ in asked]
+    select = ", ".join(f"({term})::text" for term in terms)
+    row = conn.execute(f"SELECT {select}", [w for _, parts in asked for w in parts]).fetchone()
+    return [str(query or "") for query in row or ()]
+
+
+def _words_sql(name: str, where: str, *, holding: bool = False) -> str:
     needle = " AND strpos(lower(text), lower(?)) > 0" if holding else ""
     return (
-        f'SELECT {_ROW}, ts_rank(words, query) AS rank FROM "{name}", (SELECT {terms} AS query) '
-        f"AS terms WHERE {where} AND words @@ query{needle} ORDER BY rank DESC, id LIMIT ?"
+        f'SELECT {_ROW}, ts_rank(words, query) AS rank FROM "{name}", (SELECT ?::tsquery AS '
+        f"query) AS terms WHERE {where} AND words @@ query{needle} ORDER BY rank DESC, id LIMIT ?"
     )
 
 
