@@ -1,4 +1,6 @@
-"""Keeps the LanceDB search index in step with the DuckDB records it is derived from.
+"""Keeps the search index in step with the records it is derived from: LanceDB beside
+DuckDB, or pgvector beside PostgreSQL (any ``search_index.SearchIndex``; the words below
+name the embedded pair).
 
 Records are acknowledged once DuckDB commits; indexing them (embedding + a LanceDB
 append) happens in batches before the next search. Queued work stays queued until a

@@ -101,7 +101,7 @@ class Store:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
         store = chosen_store(store)
-        # The data directory's lock guards its search index, on either backend.
+        # The data directory's lock guards its files (the LanceDB index, the sealed key).
         self._lock = DataDirLock(self.data_dir, shared=read_only)
         self._snapshot_dir: tempfile.TemporaryDirectory[str] | None = None
         self._snapshots: SnapshotServer | None = None
@@ -158,7 +158,7 @@ class Store:
         """``read_only`` opens for reading only: beside other readers, never beside a writer,
         on a read-only directory too; nothing is created, and a store not there reads empty.
         ``store`` (default ``$MEMVISOR_STORE``) is a ``postgresql://`` URL to keep the records
-        in; the data directory then holds the search index and the sealed-secret key."""
+        and the search index in; the data directory then holds the sealed-secret key."""
         return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only, store=store)
 
     def _read_holders_snapshot(self) -> Database:
