@@ -41,8 +41,19 @@ from memvisor.errors import IndexDamaged, StorageError, UserError
 
 from .clock import to_utc
 from .embedders import Embedder
-from .pg_fts import all_terms_sql, any_terms_sql, check_config, document_sql, split_query
+from .pg_fts import check_config, document_sql, split_query
 from .pg_fts import split_text as fts_parts
+from .pg_search_sql import (
+    ROW,
+    is_hex,
+    row_fields,
+    row_hit,
+    tsqueries,
+    vector_literal,
+    vector_sql,
+    where_clause,
+    words_sql,
+)
 from .postgres import MEMBER_ROLE, ROW_POLICY, SEARCH_TABLES, PostgresDatabase, Translated
 from .users import require_user
 
@@ -55,7 +66,6 @@ from .vectors import (
     _batch,
     _check_table_name,
     _fuse,
-    _load_meta,
 )
 
 POINTERS = "memvisor_search_tables"
@@ -63,7 +73,6 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
 EF_SEARCH = 40  # pgvector's default; raised to the limit for larger ones (at most 1000)
 _MAX_NAME = 63 - len(SEARCH_TABLES) - 9  # PostgreSQL names: 63 bytes, with a build's suffix
-_ROW = "id, kind, text, ts, session_id, trace_id, meta"
 T = TypeVar("T")
 
 
@@ -264,7 +273,7 @@ class PgVectorIndex:
         words: tuple[str, str] | None,
         needles: list[tuple[str, tuple[str, str]]],
     ) -> RouteHits:
-        where, params = _where(user_id, kinds)
+        where, params = where_clause(user_id, kinds)
         by_vector: list[SearchHit] = []
         by_words: list[SearchHit] = []
         exact: dict[str, SearchHit] = {}
@@ -276,24 +285,24 @@ class PgVectorIndex:
                     [str(min(1000, max(EF_SEARCH, limit)))],
                 )
                 rows = conn.execute(
-                    _vector_sql(state.name, where), [_literal(query_vec), *params, limit]
+                    vector_sql(state.name, where), [vector_literal(query_vec), *params, limit]
                 ).fetchall()
                 rows.sort(key=lambda row: (-row[7], row[0]))
-                by_vector = [_hit(row, "vector") for row in rows]
+                by_vector = [row_hit(row, "vector") for row in rows]
             asked = [("", words)] if words is not None and any(words) else []
             asked += [(needle, parts) for needle, parts in needles if any(parts)]
-            queries = _tsqueries(conn, state.config, asked)
+            queries = tsqueries(conn, state.config, asked)
             for (needle, _), query in zip(asked, queries, strict=True):
                 if not query:  # stop words or punctuation only: no row holds it
                     continue
-                sql = _words_sql(state.name, where, holding=bool(needle))
+                sql = words_sql(state.name, where, holding=bool(needle))
                 holding = [needle] if needle else []
                 rows = conn.execute(sql, [query, *params, *holding, limit]).fetchall()
                 if needle:
                     for row in rows:
-                        exact.setdefault(row[0], _hit(row, "exact"))
+                        exact.setdefault(row[0], row_hit(row, "exact"))
                 else:
-                    by_words = [_hit(row, "fts") for row in rows]
+                    by_words = [row_hit(row, "fts") for row in rows]
         return RouteHits(by_vector, by_words, list(exact.values()))
 
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
@@ -315,8 +324,8 @@ class PgVectorIndex:
     def items(self, table: str, *, user_id: str) -> list[IndexedText]:
         """Every item of this user, oldest first (for export and reindexing)."""
         user_id = require_user(user_id)
-        rows = self._select(table, f"SELECT {_ROW} FROM {{}} WHERE user_id = ?", [user_id])
-        out = [IndexedText(user_id=user_id, **_fields(row)) for row in rows]
+        rows = self._select(table, f"SELECT {ROW} FROM {{}} WHERE user_id = ?", [user_id])
+        out = [IndexedText(user_id=user_id, **row_fields(row)) for row in rows]
         return sorted(out, key=lambda item: (item.ts, item.id))
 
     def ids(self, table: str, *, user_id: str) -> set[str]:
@@ -484,13 +493,13 @@ class PgVectorIndex:
             [f"{SEARCH_TABLES}{table}_"],
         ).fetchall()
         prefix = len(f"{SEARCH_TABLES}{table}_")
-        return [r[0] for r in rows if len(r[0]) == prefix + 8 and _is_hex(r[0][prefix:])]
+        return [r[0] for r in rows if len(r[0]) == prefix + 8 and is_hex(r[0][prefix:])]
 
     def _insert(
         self, name: str, config: str, batch: list[IndexedText], vectors: np.ndarray
     ) -> None:
         sql = (
-            f'INSERT INTO "{name}" (user_id, {_ROW}, embed_model, embedding, words) '
+            f'INSERT INTO "{name}" (user_id, {ROW}, embed_model, embedding, words) '
             f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::vector, {document_sql(config)}) "
             "ON CONFLICT (user_id, id) DO UPDATE SET kind = EXCLUDED.kind, "
             "text = EXCLUDED.text, ts = EXCLUDED.ts, session_id = EXCLUDED.session_id, "
@@ -510,7 +519,7 @@ class PgVectorIndex:
                 item.trace_id,
                 json.dumps(item.meta, ensure_ascii=False, default=str),
                 model,
-                _literal(vector),
+                vector_literal(vector),
                 *fts_parts(item.text),
             ]
             for item, vector in zip(batch, vectors, strict=True)
@@ -565,65 +574,3 @@ def _check_name(table: str) -> None:
     _check_table_name(table)
     if len(table) > _MAX_NAME:
         raise UserError(f"index table name {table!r} is too long: at most {_MAX_NAME} characters")
-
-
-def _where(user_id: str, kinds: Sequence[str] | None) -> tuple[str, list[Any]]:
-    if kinds is None:
-        return "user_id = ?", [user_id]
-    return "user_id = ? AND kind = ANY(?::text[])", [user_id, list(kinds)]
-
-
-def _vector_sql(name: str, where: str) -> str:
-    """The nearest rows and their similarity. The scan's order is relaxed (iterative), and
-    the planner takes it as sorted (even out of a MATERIALIZED CTE, since PostgreSQL 17):
-    the caller sorts the rows."""
-    return (
-        f"SELECT {_ROW}, 1 - distance FROM (SELECT {_ROW}, embedding <=> ?::vector AS distance "
-        f'FROM "{name}" WHERE {where} ORDER BY distance LIMIT ?) AS near'
-    )
-
-
-def _tsqueries(
-    conn: Translated, config: str, asked: list[tuple[str, tuple[str, str]]]
-) -> list[str]:
-    """Each query's tsquery as text, in one round trip: the query's terms any of, a needle's
-    all of. Passed back as a parameter, the tsquery is made once per statement (made in the
-    statement, a prepared one remade it for every row it ranked: 40 ms at 10k rows)."""
-    if not asked:
-        return []
-    terms = [all_terms_sql(config) if needle else any_terms_sql(config) for needle, _ in asked]
-    select = ", ".join(f"({term})::text" for term in terms)
-    row = conn.execute(f"SELECT {select}", [w for _, parts in asked for w in parts]).fetchone()
-    return [str(query or "") for query in row or ()]
-
-
-def _words_sql(name: str, where: str, *, holding: bool = False) -> str:
-    needle = " AND strpos(lower(text), lower(?)) > 0" if holding else ""
-    return (
-        f'SELECT {_ROW}, ts_rank(words, query) AS rank FROM "{name}", (SELECT ?::tsquery AS '
-        f"query) AS terms WHERE {where} AND words @@ query{needle} ORDER BY rank DESC, id LIMIT ?"
-    )
-
-
-def _literal(vector: np.ndarray) -> str:
-    return "[" + ",".join(map(str, np.asarray(vector, dtype=np.float32).tolist())) + "]"
-
-
-def _is_hex(text: str) -> bool:
-    return all(ch in "0123456789abcdef" for ch in text)
-
-
-def _fields(row: Sequence[Any]) -> dict[str, Any]:
-    return {
-        "id": row[0],
-        "kind": row[1],
-        "text": row[2],
-        "ts": to_utc(row[3]),
-        "session_id": row[4],
-        "trace_id": row[5],
-        "meta": _load_meta(row[6]),
-    }
-
-
-def _hit(row: Sequence[Any], route: str) -> SearchHit:
-    return SearchHit(score=float(row[7]), route=route, **_fields(row))
