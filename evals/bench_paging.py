@@ -4,7 +4,8 @@ A store of N mixed memories (turns, facts, passages, episodes; one user) is buil
 then each query is timed end to end: query embedding, every route, scoring, packing.
 Assembly is timed separately. Also reported: the first page-in of the process (it
 reconciles the index and reads the in-memory copies) and page-in right after a turn's
-writes. Figures are returned, never asserted.
+writes. Figures are returned, never asserted. Given ``store`` (a ``postgresql://`` URL),
+each size runs again on PostgreSQL, in a scratch database on that server (``postgres``).
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from memvisor.evals.bench_storage import (
     _fill,
     _percentiles,
     _scratch_dir,
+    scratch_databases,
 )
 from memvisor.paging.assembler import PromptParts, assemble
 from memvisor.paging.budget import ContextBudget
 from memvisor.paging.pagein import PageIn
 from memvisor.paging.tokens import counter_for_model
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.backends import chosen_store
 from memvisor.storage.store import MEMORY_TABLE
 
 TARGET_PAGE_IN_P95_MS = 25.0
@@ -47,18 +50,29 @@ def run_paging_bench(
     embedder: str = "minilm",
     data_dir: Path | None = None,
     progress: ProgressFn | None = None,
+    store: str | None = None,
 ) -> dict[str, Any]:
     if not sizes or any(not isinstance(n, int) or n < 100 for n in sizes):
         raise UserError("--memories takes sizes of at least 100, e.g. 10000,100000")
     if queries < 1:
         raise UserError("--queries must be at least 1")
+    url = chosen_store(store) if store is not None else None
     report = progress or (lambda stage, done, total: None)
-    results = []
-    with _scratch_dir(data_dir or Path.cwd() / ".bench-data") as work:
-        for size in sorted(set(sizes)):
-            results.append(_one_size(work / f"m{size}", size, queries, embedder, report))
+    results: dict[str, list[dict[str, Any]]] = {}
+    with (
+        _scratch_dir(data_dir or Path.cwd() / ".bench-data") as work,
+        scratch_databases(url) as fresh,
+    ):
+        for backend in ("embedded", "postgres") if url else ("embedded",):
+            pg = backend == "postgres"
+            results[backend] = [
+                _one_size(work / f"{backend}{size}", size, queries, embedder, report, fresh(pg))
+                for size in sorted(set(sizes))
+            ]
+    postgres = {"postgres": {"results": results["postgres"]}} if url else {}
     return {
-        "results": results,
+        "results": results["embedded"],
+        **postgres,
         "embedder": embedder,
         "targets": {
             "page_in_p95_ms": TARGET_PAGE_IN_P95_MS,
@@ -68,11 +82,16 @@ def run_paging_bench(
 
 
 def _one_size(
-    path: Path, size: int, queries: int, embedder: str, report: ProgressFn
+    path: Path,
+    size: int,
+    queries: int,
+    embedder: str,
+    report: ProgressFn,
+    records: str | None = None,
 ) -> dict[str, Any]:
     rng = random.Random(size)
     clock = ManualClock(_EPOCH)
-    with Store.open(path, embedder=embedder, clock=clock) as store:
+    with Store.open(path, embedder=embedder, clock=clock, store=records) as store:
         _fill_store(store, clock, size, rng, report)
         report(f"indexing {size}", 0, 1)
         store.index.sync(MEMORY_TABLE, user_id=USER)

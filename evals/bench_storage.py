@@ -10,29 +10,37 @@ searches are timed on ``VectorIndex.search`` with the kind filter ``Store.search
 uses; the store adds an index sync (a dictionary lookup once reconciled) and a fact
 validity check. The query is embedded inside every timed call; no query text is
 ever repeated.
+
+Given ``store`` (a ``postgresql://`` URL), every measurement runs again on PostgreSQL (the
+records and the pgvector index), each in a scratch database made on that server and dropped
+afterwards: the store's own database is never written. Its figures are under ``postgres``.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import secrets
 import shutil
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import Store
+from memvisor.storage.backends import chosen_store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
+from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
 
@@ -131,27 +139,40 @@ def run_storage_bench(
     embedder: str = "minilm",
     seed: int = 7,
     progress: ProgressFn | None = None,
+    store: str | None = None,
 ) -> dict[str, Any]:
-    """Run the three measurements in a scratch directory under ``data_dir``; return figures."""
+    """Run the three measurements in a scratch directory under ``data_dir``; return figures
+    (with ``store``, PostgreSQL's too, under ``postgres``)."""
     ordered = _check(sizes, queries, writes, turns)
+    url = chosen_store(store) if store is not None else None
     report: ProgressFn = progress or (lambda _stage, _done, _total: None)
     model = embedder_from_name(embedder)
     model.embed(["load the model before anything is timed"])
-    rng = random.Random(seed)
-    with _scratch_dir(Path(data_dir)) as work:
-        write_ms = _bench_writes(work / "facts", model, rng, writes, report)
-        commit_ms = _bench_commit(work / "commit", writes)
-        ingest = _bench_ingest(work / "turns", model, rng, turns, report)
-        results = _bench_search(work / "archive", model, rng, ordered, queries, report)
-    return {
-        "write_ms": write_ms,
-        "commit_ms": commit_ms,
-        "write_p95_over_commit_p95": round(write_ms["p95"] / max(commit_ms["p95"], 1e-6), 2),
-        "ingest_turns_per_s": ingest,
-        "results": results,
-        "embedder": embedder,
-        "machine": {"cpus": os.cpu_count() or 1},
-    }
+    figures: dict[str, dict[str, Any]] = {}
+    with _scratch_dir(Path(data_dir)) as work, scratch_databases(url) as fresh:
+        for backend in ("embedded", "postgres") if url else ("embedded",):
+            rng = random.Random(seed)  # the same texts on each backend
+            pg = backend == "postgres"
+            base = work / backend
+            write_ms = _bench_writes(base / "facts", model, rng, writes, report, fresh(pg))
+            commit_ms = _bench_commit(base / "commit", writes, fresh(pg))
+            ingest = _bench_ingest(base / "turns", model, rng, turns, report, fresh(pg))
+            results = _bench_search(
+                base / "archive", model, rng, ordered, queries, report, fresh(pg)
+            )
+            figures[backend] = {
+                "write_ms": write_ms,
+                "commit_ms": commit_ms,
+                "write_p95_over_commit_p95": round(
+                    write_ms["p95"] / max(commit_ms["p95"], 1e-6), 2
+                ),
+                "ingest_turns_per_s": ingest,
+                "results": results,
+            }
+    out = {**figures["embedded"], "embedder": embedder, "machine": {"cpus": os.cpu_count() or 1}}
+    if "postgres" in figures:
+        out["postgres"] = figures["postgres"]
+    return out
 
 
 def _check(sizes: Sequence[int], queries: int, writes: int, turns: int) -> list[int]:
@@ -167,6 +188,52 @@ def _check(sizes: Sequence[int], queries: int, writes: int, turns: int) -> list[
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UserError(f"{name} must be a positive whole number, got {value!r}")
     return sorted(set(sizes))  # loaded incrementally: each size reuses the smaller one's rows
+
+
+@contextmanager
+def scratch_databases(store: str | None) -> Iterator[Callable[[bool], str | None]]:
+    """``fresh(True)``: the URL of a new database on the server of ``store`` (pgvector
+    enabled where the role may), all dropped at the end; ``fresh(False)``: None, the
+    embedded store. The benchmark never writes the store's own database."""
+    made: list[str] = []
+
+    def fresh(postgres: bool) -> str | None:
+        if not postgres or store is None:
+            return None
+        import psycopg
+
+        name = f"memvisor_bench_{secrets.token_hex(4)}"
+        try:
+            with psycopg.connect(store, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+        except psycopg.Error as exc:
+            raise UserError(
+                f"cannot make a scratch database for the benchmark on {_redacted(store)}: "
+                f"{str(exc).strip().splitlines()[0]} (the role needs CREATEDB)"
+            ) from exc
+        made.append(name)
+        parts = urlsplit(store)
+        url = urlunsplit(parts._replace(path=f"/{name}"))
+        # Created here if the role may; else the index says how (a superuser's CREATE EXTENSION).
+        with suppress(psycopg.Error), psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        return url
+
+    try:
+        yield fresh
+    finally:
+        if made and store is not None:
+            import psycopg
+
+            with suppress(psycopg.Error), psycopg.connect(store, autocommit=True) as conn:
+                for name in made:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _redacted(url: str) -> str:
+    from memvisor.storage.postgres import redacted
+
+    return redacted(url)
 
 
 @contextmanager
@@ -192,13 +259,18 @@ def _scratch_dir(base: Path) -> Iterator[Path]:
 
 
 def _bench_writes(
-    path: Path, model: Embedder, rng: random.Random, writes: int, report: ProgressFn
+    path: Path,
+    model: Embedder,
+    rng: random.Random,
+    writes: int,
+    report: ProgressFn,
+    records: str | None = None,
 ) -> dict[str, float]:
     """Latency of ``remember_fact`` until it returns, i.e. until DuckDB has committed."""
     plan = _fact_plan(rng, WARMUP_WRITES + writes)
     timings: list[float] = []
     actions: Counter[str] = Counter()
-    with Store.open(path, embedder=model) as store:
+    with Store.open(path, embedder=model, store=records) as store:
         for i, (subject, predicate, obj) in enumerate(plan):
             trace_id = new_id("trc")
             start = time.perf_counter()
@@ -219,11 +291,11 @@ def _bench_writes(
     return _percentiles(timings)
 
 
-def _bench_commit(path: Path, writes: int) -> dict[str, float]:
+def _bench_commit(path: Path, writes: int, records: str | None = None) -> dict[str, float]:
     """The floor under a fact write: one row inserted and committed in the same DuckDB,
     nothing else (the store's own connection, so the same file and settings)."""
     timings: list[float] = []
-    with Store.open(path, embedder="hash") as store:
+    with Store.open(path, embedder="hash", store=records) as store:
         store.db.conn.execute("CREATE TABLE bench_commit (id INTEGER, text VARCHAR)")
         for i in range(WARMUP_WRITES + writes):
             start = time.perf_counter()
@@ -235,7 +307,12 @@ def _bench_commit(path: Path, writes: int) -> dict[str, float]:
 
 
 def _bench_ingest(
-    path: Path, model: Embedder, rng: random.Random, turns: int, report: ProgressFn
+    path: Path,
+    model: Embedder,
+    rng: random.Random,
+    turns: int,
+    report: ProgressFn,
+    records: str | None = None,
 ) -> float:
     """Turns per second from the first logged turn until all of them are searchable.
 
@@ -244,7 +321,7 @@ def _bench_ingest(
     """
     texts = [_fill(rng.choice(_TURN_TEMPLATES), rng) for _ in range(turns)]
     user = USERS[0]
-    with Store.open(path, embedder=model) as store:
+    with Store.open(path, embedder=model, store=records) as store:
         store.index.sync(MEMORY_TABLE, user_id=user)  # a running agent has reconciled already
         report("log turns, then embed and index them", 0, turns + 1)
         start = time.perf_counter()
@@ -277,21 +354,28 @@ def _bench_search(
     sizes: list[int],
     queries: int,
     report: ProgressFn,
+    records: str | None = None,
 ) -> list[dict[str, Any]]:
-    index = VectorIndex(path, model)
     loaded = dict.fromkeys(USERS, 0)
     seen: set[str] = set()
     results = []
-    for size in sizes:
-        _load(index, rng, loaded, size, report)
-        index.optimize(MEMORY_TABLE)
-        timed = _time_queries(index, rng, size, queries, seen, report)
-        results.append({"passages": size, "search_ms": timed})
+    with ExitStack() as opened:
+        index: SearchIndex
+        if records is None:
+            index = VectorIndex(path, model)
+        else:  # the store's own index (pgvector), its records left empty
+            store = opened.enter_context(Store.open(path, embedder=model, store=records))
+            index = store.index.index
+        for size in sizes:
+            _load(index, rng, loaded, size, report)
+            index.optimize(MEMORY_TABLE)
+            timed = _time_queries(index, rng, size, queries, seen, report)
+            results.append({"passages": size, "search_ms": timed})
     return results
 
 
 def _load(
-    index: VectorIndex, rng: random.Random, loaded: dict[str, int], size: int, report: ProgressFn
+    index: SearchIndex, rng: random.Random, loaded: dict[str, int], size: int, report: ProgressFn
 ) -> None:
     """Grow the shared table to ``size`` rows, half per user, in large batches."""
     wanted = {USERS[0]: size - size // 2, USERS[1]: size // 2}
@@ -309,7 +393,7 @@ def _load(
 
 
 def _time_queries(
-    index: VectorIndex,
+    index: SearchIndex,
     rng: random.Random,
     size: int,
     queries: int,

@@ -1,4 +1,6 @@
-"""Keeps the LanceDB search index in step with the DuckDB records it is derived from.
+"""Keeps the search index in step with the records it is derived from: LanceDB beside
+DuckDB, or pgvector beside PostgreSQL (any ``search_index.SearchIndex``; the words below
+name the embedded pair).
 
 Records are acknowledged once DuckDB commits; indexing them (embedding + a LanceDB
 append) happens in batches before the next search. Queued work stays queued until a
@@ -27,7 +29,8 @@ from loguru import logger
 
 from memvisor.errors import IndexDamaged, MemvisorError
 
-from .vectors import IndexedText, RouteHits, SearchHit, VectorIndex
+from .search_index import SearchIndex
+from .vectors import IndexedText, RouteHits, SearchHit
 
 REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild or a reconcile
 
@@ -57,7 +60,7 @@ class IndexSync:
 
     def __init__(
         self,
-        index: VectorIndex,
+        index: SearchIndex,
         sources: dict[str, IndexSource],
         *,
         on_healed: Healed | None = None,

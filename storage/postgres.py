@@ -92,6 +92,9 @@ _PER_TABLE = """
 INSERT INTO memvisor_revisions (table_name) VALUES ({name}) ON CONFLICT DO NOTHING;
 CREATE OR REPLACE TRIGGER memvisor_revise BEFORE INSERT OR UPDATE OR DELETE ON {table}
     FOR EACH STATEMENT EXECUTE FUNCTION memvisor_revise();
+"""
+# Also the search index's tables' (``pg_vectors``), which have no revision trigger.
+ROW_POLICY = """
 ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS memvisor_user ON {table};
 CREATE POLICY memvisor_user ON {table}
@@ -99,6 +102,9 @@ CREATE POLICY memvisor_user ON {table}
     WITH CHECK (user_id = current_setting('memvisor.user_id', true));
 GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO memvisor_member;
 """
+_PER_TABLE += ROW_POLICY
+# The search index's tables are not records: no revisions (``pg_vectors`` applies the policy).
+SEARCH_TABLES = "memvisor_search_"
 
 
 def is_postgres_url(store: str | None) -> bool:
@@ -268,7 +274,8 @@ class PostgresDatabase:
     def _record_tables(self) -> list[str]:
         rows = self._raw.execute(
             "SELECT table_name FROM information_schema.columns WHERE column_name = 'user_id' "
-            "AND table_schema = current_schema() ORDER BY table_name"
+            "AND table_schema = current_schema() "
+            f"AND table_name NOT LIKE '{SEARCH_TABLES}%' ORDER BY table_name"
         ).fetchall()
         return [r[0] for r in rows]
 

@@ -1,5 +1,5 @@
 """The store: records + event log (DuckDB in the data directory, or PostgreSQL), and the
-LanceDB search index in the data directory.
+search index (LanceDB in the data directory; on PostgreSQL, pgvector in the same database).
 
 Every read and write takes ``user_id`` explicitly; every write names the
 ``trace_id`` (and where known the source events) it came from and is logged
@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from loguru import logger
 
@@ -72,6 +72,7 @@ from .users import require_user
 if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .embedders import Embedder
     from .indexing import IndexSync
+    from .postgres import PostgresDatabase
     from .vectors import RouteHits, SearchHit
 
 SearchKind = Literal["fact", "passage", "turn", "episode"]
@@ -101,7 +102,7 @@ class Store:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
         store = chosen_store(store)
-        # The data directory's lock guards its search index, on either backend.
+        # The data directory's lock guards its files (the LanceDB index, the sealed key).
         self._lock = DataDirLock(self.data_dir, shared=read_only)
         self._snapshot_dir: tempfile.TemporaryDirectory[str] | None = None
         self._snapshots: SnapshotServer | None = None
@@ -158,7 +159,7 @@ class Store:
         """``read_only`` opens for reading only: beside other readers, never beside a writer,
         on a read-only directory too; nothing is created, and a store not there reads empty.
         ``store`` (default ``$MEMVISOR_STORE``) is a ``postgresql://`` URL to keep the records
-        in; the data directory then holds the search index and the sealed-secret key."""
+        and the search index in; the data directory then holds the sealed-secret key."""
         return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only, store=store)
 
     def _read_holders_snapshot(self) -> Database:
@@ -213,9 +214,17 @@ class Store:
         with self._index_opening:
             if self._index is None:
                 from .indexing import IndexSource, IndexSync
-                from .vectors import VectorIndex
+                from .search_index import SearchIndex
 
-                vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
+                vectors: SearchIndex
+                if isinstance(self.db, DuckDBDatabase):
+                    from .vectors import VectorIndex
+
+                    vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
+                else:  # PostgreSQL records: the index in the same database
+                    from .pg_vectors import PgVectorIndex
+
+                    vectors = PgVectorIndex(cast("PostgresDatabase", self.db), self.embedder)
                 source = IndexSource(
                     items=lambda user_id: memory_items(self, user_id),
                     revisions=lambda user_id: memory_revisions(self.db, user_id),

@@ -58,3 +58,23 @@ def test_bad_sizes_and_query_counts_are_user_errors() -> None:
         run_paging_bench(sizes=[50], embedder="hash")
     with pytest.raises(UserError, match="--queries"):
         run_paging_bench(sizes=[100], queries=0, embedder="hash")
+
+
+def test_with_a_postgres_store_page_in_is_measured_on_both(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    args = ["paging", "--memories", "150", "--queries", "5", "--embedder", "hash"]
+    args += ["--data-dir", str(tmp_path), "--store", postgres_url]
+    result = CliRunner().invoke(bench, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    [embedded] = doc["results"]
+    [on_postgres] = doc["postgres"]["results"]
+    for row in (embedded, on_postgres):
+        assert row["memories"] == 150 and _figures(row["page_in_ms"])
+        assert _figures(row["raw_vector_ms"]) and _figures(row["raw_fts_ms"])
+        assert 0 < row["paged_items_mean"] <= 12
+    table = CliRunner().invoke(bench, args, env={"COLUMNS": "200"})  # headers unwrapped
+    assert table.exit_code == 0, table.output
+    assert "PostgreSQL page-in p95 ms" in table.stdout
+    assert "PostgreSQL at 150: floor p50/p95" in table.stdout

@@ -8,6 +8,8 @@ from click.testing import CliRunner
 from memvisor.agent.cli.bench import bench, parse_sizes
 from memvisor.errors import UserError
 from memvisor.evals.bench_storage import run_storage_bench
+from memvisor.storage.postgres import PostgresDatabase
+from tests.postgres_server import PostgresCluster
 
 TINY = ["--sizes", "200", "--queries", "5", "--writes", "10", "--turns", "20", "--embedder", "hash"]
 
@@ -104,3 +106,40 @@ def test_memvisor_bench_storage_through_main(
     ok = run_cli(capsys, "bench", "storage", "--json", *TINY, "--data-dir", str(tmp_path))
     assert ok.code == 0, ok.err
     _check_shape(ok.json(), [200])
+
+
+def _scratch_databases(cluster: PostgresCluster) -> list[str]:
+    with cluster.admin() as conn:
+        rows = conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'memvisor_bench_%'"
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+def test_with_a_postgres_store_both_backends_are_measured(
+    tmp_path: Path, postgres_url: str, postgres_cluster: PostgresCluster
+) -> None:
+    args = ["storage", *TINY, "--data-dir", str(tmp_path), "--store", postgres_url]
+    result = CliRunner().invoke(bench, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    on_postgres = doc.pop("postgres")
+    _check_shape(doc, [200])  # the embedded figures, under the keys they always had
+    _check_shape({**on_postgres, "embedder": "hash", "machine": doc["machine"]}, [200])
+    assert _scratch_databases(postgres_cluster) == []  # each scratch database dropped
+    own = PostgresDatabase(postgres_url)
+    try:  # the store's own database is never written
+        assert own.query("SELECT count(*) FROM facts") == [(0,)]
+        assert own.query("SELECT count(*) FROM events") == [(0,)]
+    finally:
+        own.close()
+    table = CliRunner().invoke(bench, args, env={"COLUMNS": "200"})  # headers unwrapped
+    assert table.exit_code == 0, table.output
+    assert "embedded p50 / p95" in table.stdout and "PostgreSQL p50 / p95" in table.stdout
+    assert "hybrid @ 200" in table.stdout and "turns/s" in table.stdout
+
+
+def test_a_store_that_is_not_postgres_is_one_line() -> None:
+    result = CliRunner().invoke(bench, ["storage", *TINY, "--store", "mysql://x"])
+    assert isinstance(result.exception, UserError)
+    assert "postgresql://" in str(result.exception)

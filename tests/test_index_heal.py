@@ -20,9 +20,13 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.index_tables import POINTER_FILE
 from memvisor.storage.indexing import IndexSync
+from memvisor.storage.pg_vectors import PgVectorIndex
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import IndexedText, VectorIndex
 from tests.cli_helpers import run_cli
+
+# A storage contract where it is about the store; LanceDB's files are ``duckdb_only``.
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def found(store: Store, query: str, user: str = "alice") -> set[str]:
@@ -31,15 +35,23 @@ def found(store: Store, query: str, user: str = "alice") -> set[str]:
     return {h.id for h in hits}
 
 
-def failing_lance_add(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
-    """LanceDB appends fail (a full disk) until the returned function is called."""
-    real = LanceTable.add
+def failing_index_add(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Index appends fail (a full disk: LanceDB's, or the PostgreSQL server's) until the
+    returned function is called."""
+    appends = [(LanceTable, "add"), (PgVectorIndex, "_insert")]
+    reals = [getattr(owner, name) for owner, name in appends]
 
-    def full_disk(self: LanceTable, *args: Any, **kwargs: Any) -> Any:
-        raise OSError(28, "No space left on device")
+    def full_disk(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise StorageError("could not extend file: No space left on device")
 
-    monkeypatch.setattr(LanceTable, "add", full_disk)
-    return lambda: monkeypatch.setattr(LanceTable, "add", real)
+    for owner, name in appends:
+        monkeypatch.setattr(owner, name, full_disk)
+
+    def clear() -> None:
+        for (owner, name), real in zip(appends, reals, strict=True):
+            monkeypatch.setattr(owner, name, real)
+
+    return clear
 
 
 # --- 1. pending index work survives a failed write ---------------------------------------
@@ -50,7 +62,7 @@ def test_a_record_whose_index_write_failed_is_found_once_the_index_works(
 ) -> None:
     first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
     assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
-    clear = failing_lance_add(monkeypatch)
+    clear = failing_index_add(monkeypatch)
     walnut = store.insert_passage(user_id="alice", text="A walnut desk lamp", trace_id="t").id
     assert store.passages.get(walnut, user_id="alice")  # acknowledged by DuckDB
     assert walnut not in found(store, "walnut desk lamp")  # the index cannot take it yet
@@ -67,10 +79,11 @@ def test_a_failed_index_delete_is_redone_from_the_records(
 ) -> None:
     passage = store.insert_passage(user_id="alice", text="Gate code 4417", trace_id="t").id
     assert found(store, "gate code") == {passage}
-    real = VectorIndex.delete
-    monkeypatch.setattr(VectorIndex, "delete", lambda *a, **k: (_ for _ in ()).throw(OSError()))
+    kind = type(store.index.index)
+    real = kind.delete
+    monkeypatch.setattr(kind, "delete", lambda *a, **k: (_ for _ in ()).throw(OSError()))
     store.forget(passage, user_id="alice", trace_id="t")  # committed; index cleanup failed
-    monkeypatch.setattr(VectorIndex, "delete", real)
+    monkeypatch.setattr(kind, "delete", real)
     assert found(store, "gate code") == set()  # the next sync reconciles with the records
 
 
@@ -104,6 +117,7 @@ def test_eight_threads_writing_and_searching_a_fresh_store(store: Store) -> None
         assert ids[word] in found(store, f"{word} plans", user=f"user{n % 2}")
 
 
+@pytest.mark.duckdb_only  # the index alone, on its files (test_pg_search has PostgreSQL's)
 def test_eight_threads_adding_to_one_new_table(tmp_path: Path, clock: ManualClock) -> None:
     index = VectorIndex(tmp_path / "vectors", HashEmbedder())
     start = threading.Barrier(8)
@@ -156,10 +170,10 @@ def test_a_redaction_committed_before_a_crash_is_indexed_on_the_next_open(
         store.save_episode(episode)
         assert episode.id in found(store, "PIN hint Rosebud", user="u")
         # The forget commits; the process dies before the index hears of it.
-        monkeypatch.setattr(IndexSync, "forget", lambda *a, **k: None)
-        monkeypatch.setattr(IndexSync, "queue", lambda *a, **k: None)
-        store.forget(fact.id, user_id="u", trace_id="t")
-    monkeypatch.undo()
+        with monkeypatch.context() as crashed:  # undone alone: the backend's setting stays
+            crashed.setattr(IndexSync, "forget", lambda *a, **k: None)
+            crashed.setattr(IndexSync, "queue", lambda *a, **k: None)
+            store.forget(fact.id, user_id="u", trace_id="t")
     with Store.open(data, embedder="hash", clock=clock) as store:
         hits = store.search("PIN hint Rosebud", user_id="u", kinds=("episode", "fact", "turn"))
         assert {(h.id, h.text) for h in hits} == {
@@ -181,13 +195,13 @@ def test_a_reconcile_of_an_index_in_step_writes_nothing(
         store.insert_passage(user_id="u", text="Ünïcode ✓ passage", trace_id="t")
         assert store.search("Zoë", user_id="u")
     added: list[int] = []
-    real = VectorIndex.add
+    for kind in (VectorIndex, PgVectorIndex):
 
-    def counting(self: VectorIndex, table: str, items: Any, **kw: Any) -> None:
-        added.append(len(items))
-        real(self, table, items, **kw)
+        def counting(self: Any, table: str, items: Any, _real: Any = kind.add, **kw: Any) -> None:
+            added.append(len(items))
+            _real(self, table, items, **kw)
 
-    monkeypatch.setattr(VectorIndex, "add", counting)
+        monkeypatch.setattr(kind, "add", counting)
     with Store.open(data, embedder="hash", clock=clock) as store:
         assert store.search("Zoë", user_id="u")
     assert added == []
@@ -209,6 +223,7 @@ def seeded(tmp_path: Path, clock: ManualClock) -> tuple[Path, dict[str, str]]:
     return data, ids
 
 
+@pytest.mark.duckdb_only  # LanceDB's files (test_pg_search rebuilds on PostgreSQL)
 def test_a_reindex_failing_halfway_leaves_the_old_index_working(
     tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +280,7 @@ DAMAGES = {
 }
 
 
+@pytest.mark.duckdb_only  # damaged LanceDB files (test_pg_search: a dropped table)
 @pytest.mark.parametrize("damage", list(DAMAGES))
 def test_a_damaged_index_is_rebuilt_with_one_line(
     damage: str, tmp_path: Path, clock: ManualClock, capsys: pytest.CaptureFixture[str]
@@ -290,6 +306,7 @@ def test_a_damaged_index_is_rebuilt_with_one_line(
         assert len(store.events.list(user_id="alice", kinds=["index_rebuilt"])) == 1
 
 
+@pytest.mark.duckdb_only  # LanceDB's files and pointer
 def test_reindex_replaces_a_damaged_index_and_what_earlier_builds_left(
     tmp_path: Path, clock: ManualClock
 ) -> None:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from memvisor.agent.citations import cited_ids, is_correction
 from memvisor.agent.loop import NOTHING_RELEVANT, Agent
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.storage import ManualClock, Store
+
+pytestmark = pytest.mark.usefixtures("backend")  # a storage contract
 
 
 def fact(store: Store, predicate: str, obj: str, **kw) -> str:

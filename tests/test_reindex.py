@@ -16,6 +16,8 @@ from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.store import MEMORY_TABLE
 from tests.cli_helpers import run_cli
 
+pytestmark = pytest.mark.usefixtures("backend")  # a storage contract
+
 OLD_MODEL = "hash-v1-256"  # what embedder="hash" builds with
 NEW_MODEL = "hash-v1-64"
 

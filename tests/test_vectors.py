@@ -1,8 +1,14 @@
-"""VectorIndex: vector, BM25 and hybrid search over LanceDB, strictly per user."""
+"""The search index: vector, full-text and hybrid search, strictly per user.
+
+A storage contract: each test runs on LanceDB (``VectorIndex``) and on PostgreSQL
+(``PgVectorIndex``); the ones about LanceDB's own files and filters are ``duckdb_only``.
+"""
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,9 +18,14 @@ import pytest
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import lance_upkeep, vectors
-from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.backends import STORE_ENV
+from memvisor.storage.embedders import Embedder, HashEmbedder
 from memvisor.storage.lance_queries import search_filter
+from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.vectors import IndexedText, VectorIndex
+
+pytestmark = pytest.mark.usefixtures("backend")
+OpenIndex = Callable[..., SearchIndex]
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 TEXTS = {
@@ -54,18 +65,38 @@ def item(id: str, user: str = "alice", text: str | None = None, **kw: object) ->
 
 
 @pytest.fixture
-def index(tmp_path: Path) -> VectorIndex:
-    return VectorIndex(tmp_path / "vectors", HashEmbedder())
+def open_index(backend: str, tmp_path: Path) -> Iterator[OpenIndex]:
+    """Opens the backend's index (again: a reopen), with the hash embedder unless told."""
+    opened = []
+
+    def open_(embedder: Embedder | None = None) -> SearchIndex:
+        embedder = embedder or HashEmbedder()
+        if backend == "duckdb":
+            return VectorIndex(tmp_path / "vectors", embedder)
+        from memvisor.storage.pg_vectors import PgVectorIndex
+        from memvisor.storage.postgres import PostgresDatabase
+
+        opened.append(PostgresDatabase(os.environ[STORE_ENV]))
+        return PgVectorIndex(opened[-1], embedder)
+
+    yield open_
+    for db in opened:
+        db.close()
 
 
 @pytest.fixture
-def filled(index: VectorIndex) -> VectorIndex:
+def index(open_index: OpenIndex) -> SearchIndex:
+    return open_index()
+
+
+@pytest.fixture
+def filled(index: SearchIndex) -> SearchIndex:
     index.add("passages", [item(i) for i in TEXTS], user_id="alice")
     return index
 
 
 @pytest.mark.parametrize("mode", ["vector", "fts", "hybrid"])
-def test_search_each_mode_finds_the_right_passage(filled: VectorIndex, mode: str) -> None:
+def test_search_each_mode_finds_the_right_passage(filled: SearchIndex, mode: str) -> None:
     hits = filled.search("passages", "coffee in the morning", user_id="alice", mode=mode)
     assert hits and hits[0].id == "p1"
     assert all(hit.route == mode for hit in hits)
@@ -74,7 +105,7 @@ def test_search_each_mode_finds_the_right_passage(filled: VectorIndex, mode: str
     assert hits[0].ts == T0 and hits[0].ts.tzinfo is not None
 
 
-def test_scores_per_route(filled: VectorIndex) -> None:
+def test_scores_per_route(filled: SearchIndex) -> None:
     top = filled.search("passages", TEXTS["p3"], user_id="alice", mode="vector")[0]
     assert top.id == "p3" and top.score == pytest.approx(1.0, abs=1e-4)  # 1 - cosine distance
     fused = filled.search("passages", "order A-1234", user_id="alice", mode="hybrid")
@@ -82,7 +113,7 @@ def test_scores_per_route(filled: VectorIndex) -> None:
     assert fused[0].score == pytest.approx(2 / 61)  # first in both routes: 2 / (60 + 1)
 
 
-def test_hybrid_and_vector_use_a_given_query_vector(filled: VectorIndex) -> None:
+def test_hybrid_and_vector_use_a_given_query_vector(filled: SearchIndex) -> None:
     vector = HashEmbedder().embed([TEXTS["p5"]])[0]
     assert (
         filled.search("passages", "", user_id="alice", mode="vector", query_vector=vector)[0].id
@@ -93,7 +124,7 @@ def test_hybrid_and_vector_use_a_given_query_vector(filled: VectorIndex) -> None
         filled.search("passages", "x", user_id="alice", query_vector=np.ones(3))
 
 
-def test_limit_kinds_and_empty_queries(filled: VectorIndex) -> None:
+def test_limit_kinds_and_empty_queries(filled: SearchIndex) -> None:
     filled.add("passages", [item("t1", text="coffee turn", kind="turn")], user_id="alice")
     assert len(filled.search("passages", "coffee", user_id="alice", limit=1)) == 1
     turns = filled.search("passages", "coffee", user_id="alice", kinds=["turn"])
@@ -107,7 +138,7 @@ def test_limit_kinds_and_empty_queries(filled: VectorIndex) -> None:
     assert filled.search("passages", "coffee", user_id="alice", limit=0) == []
 
 
-def test_missing_table_and_bad_arguments(index: VectorIndex) -> None:
+def test_missing_table_and_bad_arguments(index: SearchIndex) -> None:
     index.add("passages", [], user_id="alice")  # nothing to add creates nothing
     assert index.search("nothing", "coffee", user_id="alice") == []
     assert index.items("nothing", user_id="alice") == []
@@ -121,7 +152,7 @@ def test_missing_table_and_bad_arguments(index: VectorIndex) -> None:
         index.search("passages; drop", "x", user_id="alice")
 
 
-def test_chinese_and_nasty_fts_queries_never_raise(filled: VectorIndex) -> None:
+def test_chinese_and_nasty_fts_queries_never_raise(filled: SearchIndex) -> None:
     assert filled.search("passages", "咖啡", user_id="alice", mode="fts")[0].id == "p4"
     for query in NASTY:
         for mode in ("vector", "fts", "hybrid"):
@@ -129,7 +160,7 @@ def test_chinese_and_nasty_fts_queries_never_raise(filled: VectorIndex) -> None:
     assert filled.search("passages", 'coffee" OR (morning:', user_id="alice", mode="fts")
 
 
-def test_every_call_needs_a_valid_user(filled: VectorIndex) -> None:
+def test_every_call_needs_a_valid_user(filled: SearchIndex) -> None:
     calls = [
         lambda u: filled.add("passages", [item("p9", user=u or "x", text="t")], user_id=u),
         lambda u: filled.search("passages", "coffee", user_id=u),
@@ -145,14 +176,14 @@ def test_every_call_needs_a_valid_user(filled: VectorIndex) -> None:
     assert filled.count("passages", user_id="alice") == len(TEXTS)
 
 
-def test_add_rejects_items_of_another_user(filled: VectorIndex) -> None:
+def test_add_rejects_items_of_another_user(filled: SearchIndex) -> None:
     with pytest.raises(UserError, match="belongs to user 'bob'"):
         filled.add("passages", [item("p9", text="ok"), item("b1", "bob", "x")], user_id="alice")
     assert filled.count("passages", user_id="alice") == len(TEXTS)
     assert filled.count("passages", user_id="bob") == 0
 
 
-def test_users_never_see_or_touch_each_others_rows(filled: VectorIndex) -> None:
+def test_users_never_see_or_touch_each_others_rows(filled: SearchIndex) -> None:
     # Bob holds the same texts, better matches, a shared id and ids of his own.
     bob = [item(i, "bob") for i in TEXTS] + [
         item(f"b{n}", "bob", "coffee coffee coffee morning") for n in range(40)
@@ -179,8 +210,9 @@ def test_users_never_see_or_touch_each_others_rows(filled: VectorIndex) -> None:
     assert filled.ids("passages", user_id="alice") == alice_ids - {"p1"}
 
 
+@pytest.mark.duckdb_only  # LanceDB's own filters and index files
 def test_filters_left_out_only_while_every_row_passes_them(
-    filled: VectorIndex, tmp_path: Path
+    filled: SearchIndex, tmp_path: Path
 ) -> None:
     # alice alone, one kind: her searches run unfiltered; a stranger finds nothing.
     assert filled.search("passages", "coffee", user_id="alice", mode="fts")[0].id == "p1"
@@ -204,7 +236,7 @@ def test_filters_left_out_only_while_every_row_passes_them(
         assert index.search("passages", "coffee", user_id="carol") == []
 
 
-def test_items_round_trip_fields(index: VectorIndex) -> None:
+def test_items_round_trip_fields(index: SearchIndex) -> None:
     first = item(
         "p1",
         ts=T0 + timedelta(hours=1),
@@ -222,7 +254,7 @@ def test_items_round_trip_fields(index: VectorIndex) -> None:
     assert (hit.session_id, hit.trace_id, hit.meta) == ("s1", "trc_1", first.meta)
 
 
-def test_adding_an_existing_id_replaces_it(filled: VectorIndex) -> None:
+def test_adding_an_existing_id_replaces_it(filled: SearchIndex) -> None:
     filled.add(
         "passages", [item("p1", text="tea now"), item("p1", text="green tea now")], user_id="alice"
     )
@@ -231,7 +263,8 @@ def test_adding_an_existing_id_replaces_it(filled: VectorIndex) -> None:
     assert filled.search("passages", "coffee morning", user_id="alice", mode="fts") == []
 
 
-def test_rows_added_after_the_index_build_are_found(filled: VectorIndex, tmp_path: Path) -> None:
+@pytest.mark.duckdb_only  # LanceDB's own filters and index files
+def test_rows_added_after_the_index_build_are_found(filled: SearchIndex, tmp_path: Path) -> None:
     filled.add("passages", [item("late", text="zeppelin rides over Lisbon")], user_id="alice")
     table = lancedb.connect(tmp_path / "vectors").open_table("passages")
     stats = table.index_stats("text_idx")
@@ -254,8 +287,9 @@ def test_rows_added_after_the_index_build_are_found(filled: VectorIndex, tmp_pat
     assert filled.search("passages", "zeppelin", user_id="alice", mode="fts")[0].id == "late"
 
 
+@pytest.mark.duckdb_only  # LanceDB's own filters and index files
 def test_optimize_runs_by_itself_after_many_appends(
-    index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 3)
     folded_on: list[str] = []
@@ -278,8 +312,9 @@ def test_optimize_runs_by_itself_after_many_appends(
     assert sorted(h.id for h in found) == ["t0", "t1", "t2", "t3"]  # the folded index finds all
 
 
+@pytest.mark.duckdb_only  # LanceDB's own filters and index files
 def test_ann_index_is_built_and_retrained_as_the_table_grows(
-    index: VectorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
     monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 25)
@@ -312,17 +347,17 @@ def test_ann_index_is_built_and_retrained_as_the_table_grows(
     assert index.search("passages", query, user_id="alice", mode="vector")[0].id == "alice17"
 
 
-def test_persists_across_reopen(filled: VectorIndex, tmp_path: Path) -> None:
+def test_persists_across_reopen(filled: SearchIndex, open_index: OpenIndex) -> None:
     filled.add("passages", [item("late", text="zeppelin rides")], user_id="alice")
-    reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())
+    reopened = open_index()
     assert reopened.ids("passages", user_id="alice") == set(TEXTS) | {"late"}
     assert reopened.items("passages", user_id="alice") == filled.items("passages", user_id="alice")
     for mode in vectors.MODES:
         assert reopened.search("passages", "zeppelin", user_id="alice", mode=mode)[0].id == "late"
 
 
-def test_another_embedding_model_is_refused(filled: VectorIndex, tmp_path: Path) -> None:
-    other = VectorIndex(tmp_path / "vectors", HashEmbedder(dim=128))
+def test_another_embedding_model_is_refused(filled: SearchIndex, open_index: OpenIndex) -> None:
+    other = open_index(HashEmbedder(dim=128))
     with pytest.raises(StorageError, match=r"built with embedding model 'hash-v1-256'.*reindex"):
         other.add("passages", [item("p9", text="new")], user_id="alice")
     with pytest.raises(StorageError, match="reindex"):
@@ -335,7 +370,7 @@ def test_another_embedding_model_is_refused(filled: VectorIndex, tmp_path: Path)
     assert filled.count("passages", user_id="alice") == len(TEXTS)
 
 
-def test_needles_find_rows_holding_the_identifier_itself(index: VectorIndex) -> None:
+def test_needles_find_rows_holding_the_identifier_itself(index: SearchIndex) -> None:
     rows = {
         "o1": "Order ORD-58213 shipped to Lisbon",
         "o2": "ord and 58213 appear apart here, ord 58213",  # the words, not the code

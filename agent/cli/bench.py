@@ -55,6 +55,17 @@ def _store_options(fn: F) -> F:
     )(fn)
 
 
+def _postgres_option(fn: F) -> F:
+    """``--store``: the same benchmark on PostgreSQL too, its figures beside the embedded."""
+    return click.option(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="A postgresql:// URL: run on PostgreSQL too (in scratch databases on its server, "
+        "dropped afterwards; the role needs CREATEDB) and show both.",
+    )(fn)
+
+
 @bench.command("storage")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
 @click.option(
@@ -85,6 +96,7 @@ def _store_options(fn: F) -> F:
     help="Turns logged and indexed to measure the ingest rate.",
 )
 @_store_options
+@_postgres_option
 def storage(
     as_json: bool,
     sizes: str,
@@ -93,6 +105,7 @@ def storage(
     turns: int,
     embedder: str,
     data_dir: str | None,
+    store: str | None,
 ) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
     from rich.console import Console
@@ -109,6 +122,7 @@ def storage(
             turns=turns,
             embedder=embedder,
             progress=progress,
+            store=store,
         )
     )
     if as_json:
@@ -140,6 +154,7 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def _table(result: dict[str, Any]) -> Table:
+    """The figures against the targets; with ``--store``, PostgreSQL's beside the embedded."""
     from rich.table import Table
 
     from memvisor.evals.bench_storage import (
@@ -149,43 +164,53 @@ def _table(result: dict[str, Any]) -> Table:
         TARGET_WRITE_P95_MS,
     )
 
+    runs = [result] + ([result["postgres"]] if "postgres" in result else [])
     table = Table(
         title=f"memvisor bench storage ({result['embedder']} embedder, "
         f"{result['machine']['cpus']} CPUs)",
         caption="latencies in ms; search times include embedding the query",
     )
-    for name in ("measure", "p50 / p95", "target", "status"):
+    figures = ["p50 / p95"] if len(runs) == 1 else ["embedded p50 / p95", "PostgreSQL p50 / p95"]
+    for name in ("measure", *figures, "target", "status"):
         table.add_column(name, no_wrap=True)
-    write = result["write_ms"]
-    table.add_row(
+
+    def row(name: str, shown: list[str], target: str, met: list[bool] | None) -> None:
+        status = " / ".join(_verdict(m) for m in met) if met is not None else ""
+        table.add_row(name, *shown, target, status)
+
+    writes = [run["write_ms"] for run in runs]
+    row(
         "fact write (committed)",
-        _latency(write),
+        [_latency(w) for w in writes],
         f"p95 ≤ {TARGET_WRITE_P95_MS:g}",
-        _verdict(write["p95"] <= TARGET_WRITE_P95_MS),
+        [w["p95"] <= TARGET_WRITE_P95_MS for w in writes],
     )
-    table.add_row(
-        "floor: DuckDB commit alone",
-        _latency(result["commit_ms"]),
-        f"write p95 is {result['write_p95_over_commit_p95']:.1f}x",
-        "",
+    row(
+        "floor: DuckDB commit alone" if len(runs) == 1 else "floor: commit alone",
+        [_latency(run["commit_ms"]) for run in runs],
+        "write p95 is " + " / ".join(f"{r['write_p95_over_commit_p95']:.1f}x" for r in runs),
+        None,
     )
     hybrid_target = f"p95 ≤ {TARGET_HYBRID_P95_MS:g}"
     targeted = False
-    for entry in result["results"]:
-        for mode, figures in entry["search_ms"].items():
-            target = status = ""
+    for n, entry in enumerate(result["results"]):
+        for mode in entry["search_ms"]:
+            timed = [run["results"][n]["search_ms"][mode] for run in runs]
+            target, met = "", None
             if mode == "hybrid" and entry["passages"] == TARGET_HYBRID_AT:
                 target, targeted = hybrid_target, True
-                status = _verdict(figures["p95"] <= TARGET_HYBRID_P95_MS)
-            table.add_row(f"{mode} @ {entry['passages']:,}", _latency(figures), target, status)
+                met = [t["p95"] <= TARGET_HYBRID_P95_MS for t in timed]
+            row(f"{mode} @ {entry['passages']:,}", [_latency(t) for t in timed], target, met)
     if not targeted:
-        table.add_row(f"hybrid @ {TARGET_HYBRID_AT:,}", "not run", hybrid_target, "-")
-    rate = result["ingest_turns_per_s"]
-    table.add_row(
+        table.add_row(
+            f"hybrid @ {TARGET_HYBRID_AT:,}", *["not run"] * len(runs), hybrid_target, "-"
+        )
+    rates = [run["ingest_turns_per_s"] for run in runs]
+    row(
         "turn ingest",
-        f"{rate:,.0f} turns/s",
+        [f"{rate:,.0f} turns/s" for rate in rates],
         f"≥ {TARGET_INGEST_TURNS_PER_S:g} turns/s",
-        _verdict(rate >= TARGET_INGEST_TURNS_PER_S),
+        [rate >= TARGET_INGEST_TURNS_PER_S for rate in rates],
     )
     return table
 
@@ -214,8 +239,14 @@ def _verdict(met: bool) -> str:
     help="Timed page-ins per size.",
 )
 @_store_options
+@_postgres_option
 def paging_cmd(
-    as_json: bool, memories: str, queries: int, embedder: str, data_dir: str | None
+    as_json: bool,
+    memories: str,
+    queries: int,
+    embedder: str,
+    data_dir: str | None,
+    store: str | None,
 ) -> None:
     """Page-in latency (embedding, routes, scoring, packing) and assembly time by size."""
     from memvisor.evals.bench_paging import (
@@ -232,6 +263,7 @@ def paging_cmd(
             embedder=embedder,
             data_dir=Path(data_dir) if data_dir else None,
             progress=progress,
+            store=store,
         )
     )
     if as_json:
@@ -250,9 +282,18 @@ def paging_cmd(
         "items",
     ):
         table.add_column(column, justify="right")
-    for row in result["results"]:
+    on_postgres = result.get("postgres", {}).get("results", [])
+    if on_postgres:  # PostgreSQL's figures beside the embedded ones, size by size
+        for column in ("PostgreSQL page-in p50 ms", "PostgreSQL page-in p95 ms"):
+            table.add_column(column, justify="right")
+    for n, row in enumerate(result["results"]):
         page_ok = row["page_in_ms"]["p95"] <= TARGET_PAGE_IN_P95_MS
         asm_ok = row["assembly_ms"]["p95"] <= TARGET_ASSEMBLY_P95_MS
+        beside = []
+        if on_postgres:
+            pg = on_postgres[n]["page_in_ms"]
+            pg_ok = pg["p95"] <= TARGET_PAGE_IN_P95_MS
+            beside = [f"{pg['p50']:.2f}", f"{pg['p95']:.2f} {'met' if pg_ok else 'MISSED'}"]
         table.add_row(
             str(row["memories"]),
             f"{row['page_in_ms']['p50']:.2f}",
@@ -260,18 +301,20 @@ def paging_cmd(
             f"{row['assembly_ms']['p50']:.2f}",
             f"{row['assembly_ms']['p95']:.2f} {'met' if asm_ok else 'MISSED'}",
             str(row["paged_items_mean"]),
+            *beside,
         )
     Console().print(table)
     rows = result["results"]
-    for row in rows:
+    labelled = [("", row) for row in rows] + [("PostgreSQL ", row) for row in on_postgres]
+    for label, row in labelled:
         after = row["page_in_after_write_ms"]
         click.echo(
-            f"at {row['memories']}: first page-in {row['first_page_in_ms']:.0f} ms (reconciles "
-            f"the index, reads the copies); right after a turn's writes "
+            f"{label}at {row['memories']}: first page-in {row['first_page_in_ms']:.0f} ms "
+            f"(reconciles the index, reads the copies); right after a turn's writes "
             f"p50/p95 {after['p50']:.1f}/{after['p95']:.1f} ms"
         )
         click.echo(
-            f"at {row['memories']}: floor p50/p95 {row['floor_ms']['p50']:.1f}/"
+            f"{label}at {row['memories']}: floor p50/p95 {row['floor_ms']['p50']:.1f}/"
             f"{row['floor_ms']['p95']:.1f} ms (query embedding {row['embed_ms']['p95']:.1f} + "
             f"raw vector query {row['raw_vector_ms']['p95']:.1f} + raw BM25 "
             f"{row['raw_fts_ms']['p95']:.1f} ms at p95, each alone); page-in p95 is "
