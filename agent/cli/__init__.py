@@ -70,6 +70,11 @@ COMMANDS = {
         "keys_group",
         "API keys of `memvisor serve`: each bound to one user, stored hashed.",
     ),
+    "migrate": (
+        "migrate",
+        "migrate_cmd",
+        "Move an embedded store's records into an empty PostgreSQL database, all or nothing.",
+    ),
 }
 
 
