@@ -75,6 +75,11 @@ COMMANDS = {
         "migrate_cmd",
         "Move an embedded store's records into an empty PostgreSQL database, all or nothing.",
     ),
+    "postgres": (
+        "postgres_cmd",
+        "postgres_cmd",
+        "Run a local PostgreSQL for trying --store, until Ctrl-C; prints its URL.",
+    ),
 }
 
 

@@ -7,7 +7,7 @@ import click
 from memvisor.errors import UserError
 from memvisor.storage.move import move_to_postgres
 
-from .common import emit_json, plural, program
+from .common import emit_json, invocation, plural, program
 from .progress import working
 
 
@@ -15,13 +15,14 @@ from .progress import working
 @click.option(
     "--from",
     "source",
-    required=True,
+    default=None,
     type=click.Path(file_okay=False),
-    help="The data directory whose embedded store (memvisor.duckdb) moves; it is left as it is.",
+    help="The data directory whose embedded store (memvisor.duckdb) moves; it is left as it "
+    "is (default: the global --data-dir, $MEMVISOR_HOME or ~/.local/share/memvisor).",
 )
 @click.option("--to", "target", required=True, help="postgresql:// URL of an empty database.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
-def migrate_cmd(source: str, target: str, as_json: bool) -> None:
+def migrate_cmd(source: str | None, target: str, as_json: bool) -> None:
     """Move an embedded store's records into an empty PostgreSQL database, all or nothing.
 
     Every table is copied in one transaction on the target, which commits only when every
@@ -31,9 +32,10 @@ def migrate_cmd(source: str, target: str, as_json: bool) -> None:
     """
     if not target.strip():
         raise UserError("--to is empty: give the postgresql:// URL of an empty database")
+    directory = source if source is not None else invocation(None, None, as_json).data_dir
     with working("moving the records…"):
         try:
-            report = move_to_postgres(source, target)
+            report = move_to_postgres(directory, target)
         except UserError as exc:
             message = str(exc)
             if message.startswith(("unknown store", "not a PostgreSQL URL", "the target")):
