@@ -31,7 +31,6 @@ import httpx
 from memvisor.errors import NotFound
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
-from memvisor.storage.postgres import redacted
 
 from .serve_processes import scratch_schema, servers
 
@@ -90,7 +89,7 @@ def run_serve_bench(
             "seconds": seconds,
             "embedder": embedder,
             "write_share": WRITE_SHARE,
-            "store": redacted(store) if store else EMBEDDED,
+            "store": _redacted(store) if store else EMBEDDED,
             "runs": runs,
             "targets": {
                 "search_p95_ms": TARGET_SEARCH_P95_MS,
@@ -101,6 +100,12 @@ def run_serve_bench(
         }
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _redacted(url: str) -> str:
+    from memvisor.storage.postgres import redacted  # psycopg loads only for PostgreSQL
+
+    return redacted(url)
 
 
 @contextmanager

@@ -26,7 +26,12 @@ def chosen_store(store: str | None) -> str | None:
     chosen = store if store is not None else os.environ.get(STORE_ENV) or None
     if chosen is None or chosen == EMBEDDED:
         return None
-    from .postgres import checked_url, is_postgres_url, redacted
+    try:
+        from .postgres import checked_url, is_postgres_url, redacted
+    except ModuleNotFoundError as exc:  # psycopg: the postgres extra
+        raise UserError(
+            f"a PostgreSQL store needs {exc.name}: pip install 'memvisor[postgres]'"
+        ) from None
 
     if not is_postgres_url(chosen):
         raise UserError(

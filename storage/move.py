@@ -25,7 +25,6 @@ from memvisor.errors import StorageError, UserError
 
 from .backends import EMBEDDED, RECORDS_FILE, chosen_store
 from .export import export_user
-from .postgres import redacted
 from .store import Store
 
 BATCH = 1000  # rows per executemany
@@ -58,6 +57,8 @@ def move_to_postgres(data_dir: Path | str, url: str) -> MoveReport:
             f"{source_dir} holds no embedded store (no {RECORDS_FILE}): pass the data "
             "directory memvisor has been using"
         )
+    from .postgres import redacted  # chosen_store said psycopg is there
+
     where = redacted(target_url)
     with (
         Store.open(source_dir, embedder="hash", store=EMBEDDED) as source,
