@@ -285,15 +285,17 @@ class PostgresDatabase:
                 time.sleep(0.1)
         self.conn.rebind(self._raw)
 
-    def _retried(self, run: Callable[[], T]) -> T:
-        """``run()`` outside a transaction; once more on a fresh connection if it failed
-        because the connection was lost (nothing of a lone statement ran on a dead one)."""
-        if self._lost():
+    def _retried(self, run: Callable[[], T], *, again: bool = True) -> T:
+        """``run()``, on a fresh connection if the last one was lost; outside a transaction,
+        once more on a fresh one if it failed because the connection was lost. ``again``
+        False for a write outside a transaction: its reply may be what was lost, so running
+        it again could write it twice (the storage modules write in transactions)."""
+        if self._lost() and not self._depth:
             self._reconnect()
         try:
             return run()
         except StorageError:
-            if self._depth or not self._lost():
+            if self._depth or not again or not self._lost():
                 raise
         self._reconnect()
         return run()
@@ -460,10 +462,12 @@ class PostgresDatabase:
                 raise
             failed = exc
         xid, status = self._xid, None
+        if xid is None:  # a reading transaction: it wrote nothing, what it read stands
+            with suppress(StorageError):
+                self._reconnect()
+            return
         with suppress(StorageError):
             self._reconnect()
-            if xid is None:  # a reading transaction: it wrote nothing, what it read stands
-                return
             rows = self.query("SELECT pg_xact_status(?::xid8)", [xid])
             status = rows[0][0] if rows else None
         if status == "committed":
@@ -487,7 +491,8 @@ class PostgresDatabase:
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._retried(lambda: self._fetch(sql, params)[0])
+            again = written_table(sql) is None
+            return self._retried(lambda: self._fetch(sql, params)[0], again=again)
 
     def _fetch(self, sql: str, params: list[Any] | None) -> tuple[list[tuple[Any, ...]], Any]:
         with server_errors(self.path):

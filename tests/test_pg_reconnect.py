@@ -72,9 +72,9 @@ def test_a_users_connection_is_bound_again_after_a_restart(
         postgres_cluster.restart()
         # row-level security's user and role, and read-only, hold on the new connections
         assert alice.query("SELECT DISTINCT user_id FROM facts") == [("alice",)]
+        assert reader.query("SELECT count(*) FROM facts") == [(2,)]
         with pytest.raises(StorageError, match="read-only transaction"):
             reader.query("DELETE FROM facts")
-        assert reader.query("SELECT count(*) FROM facts") == [(2,)]
     finally:
         alice.close()
         reader.close()
@@ -111,3 +111,19 @@ CREATE CONSTRAINT TRIGGER die AFTER INSERT ON doomed DEFERRABLE INITIALLY DEFERR
     FOR EACH ROW EXECUTE FUNCTION pg_temp.die();
 INSERT INTO doomed VALUES (1);
 """
+
+
+def test_a_lone_write_is_not_sent_twice_after_a_restart(
+    postgres_cluster: PostgresCluster, postgres_url: str
+) -> None:
+    """A write outside a transaction whose connection was lost is reported, not run again
+    (its reply may be what was lost); the next statement runs on a fresh connection."""
+    db = PostgresDatabase(postgres_url)
+    try:
+        db.query("SELECT 1")
+        postgres_cluster.restart()
+        with pytest.raises(StorageError, match="cannot use the PostgreSQL store"):
+            db.query("DELETE FROM facts WHERE user_id = 'nobody'")
+        assert db.query("SELECT count(*) FROM facts") == [(0,)]
+    finally:
+        db.close()
