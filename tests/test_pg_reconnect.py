@@ -3,6 +3,9 @@ acknowledged is lost or doubled, and a transaction the restart cut says so."""
 
 from __future__ import annotations
 
+import socket
+import threading
+from contextlib import suppress
 from pathlib import Path
 
 import psycopg
@@ -127,3 +130,82 @@ def test_a_lone_write_is_not_sent_twice_after_a_restart(
         assert db.query("SELECT count(*) FROM facts") == [(0,)]
     finally:
         db.close()
+
+
+class _CuttingProxy:
+    """127.0.0.1 in front of the server's socket, which can drop the reply to the next
+    COMMIT after the server sent it (the commit took; the client never hears so)."""
+
+    def __init__(self, socket_path: str) -> None:
+        self.socket_path = socket_path
+        self.cut_next_commit = False
+        self.cut = threading.Event()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = self.listener.getsockname()[1]
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX)
+            server.connect(self.socket_path)
+            self.open += [client, server]
+            dropping = threading.Event()  # this connection's COMMIT went up: drop its reply
+            threading.Thread(target=self._up, args=(client, server, dropping), daemon=True).start()
+            threading.Thread(
+                target=self._down, args=(server, client, dropping), daemon=True
+            ).start()
+
+    def _up(self, client: socket.socket, server: socket.socket, dropping: threading.Event) -> None:
+        with suppress(OSError):
+            while data := client.recv(65536):
+                if self.cut_next_commit and b"COMMIT" in data:
+                    self.cut_next_commit = False
+                    dropping.set()
+                server.sendall(data)
+
+    def _down(
+        self, server: socket.socket, client: socket.socket, dropping: threading.Event
+    ) -> None:
+        with suppress(OSError):
+            while data := server.recv(65536):
+                if dropping.is_set():  # the server committed and said so: the client never hears
+                    self.cut.set()
+                    for end in (client, server):  # shutdown, not only close: the peer sees EOF
+                        end.shutdown(socket.SHUT_RDWR)
+                        end.close()
+                    return
+                client.sendall(data)
+
+    def close(self) -> None:
+        self.listener.close()
+        for end in self.open:
+            with suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+
+def test_a_commit_whose_reply_was_lost_is_found_stored_and_reported_done(
+    postgres_cluster: PostgresCluster, postgres_url: str, clock: ManualClock
+) -> None:
+    proxy = _CuttingProxy(f"{postgres_cluster.socket_dir}/.s.PGSQL.5432")
+    db = PostgresDatabase(f"postgresql://postgres@127.0.0.1:{proxy.port}/memvisor_test")
+    try:
+        facts = FactStore(db, clock)
+        proxy.cut_next_commit = True
+        write = facts.remember(
+            user_id="u", subject="u", predicate="likes", object="tea", trace_id="t"
+        )  # returns: the store asked the server, which said committed
+        assert proxy.cut.is_set() and write.fact is not None
+        assert _facts(postgres_url, "u") == ["tea"]  # once: nothing was sent again
+        facts.remember(user_id="u", subject="u", predicate="likes", object="rye", trace_id="t")
+        assert _facts(postgres_url, "u") == ["rye", "tea"]
+    finally:
+        db.close()
+        proxy.close()
