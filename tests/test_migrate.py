@@ -3,6 +3,10 @@ a failure midway leaves the target empty; a target that holds records is refused
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -12,6 +16,8 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user
 from tests.cli_helpers import run_cli
 from tests.test_transfer import TABLE_KINDS, U, fill
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _seeded(path: Path, clock: ManualClock) -> dict[str, str]:
@@ -123,3 +129,42 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
         result = run_cli(capsys, "migrate", *args)
         assert result.code == 1 and result.err.count("\n") == 1, result.err
         assert says in result.err and ":pw@" not in result.err
+
+
+def test_a_migrate_killed_midway_leaves_the_target_empty(
+    postgres_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    data = tmp_path / "data"
+    _seeded(data, clock)
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        # the passages' insert stalls, so the process is killed inside the copy
+        raw.execute(
+            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$"
+        )
+        raw.execute(
+            "CREATE TRIGGER stall BEFORE INSERT ON passages FOR EACH ROW EXECUTE FUNCTION stall()"
+        )
+        try:
+            run = subprocess.Popen(
+                [sys.executable, "-m", "memvisor.agent", "migrate", "--from", str(data),
+                 "--to", postgres_url],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            deadline = time.monotonic() + 60
+            while not raw.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"passages\"%'"
+            ).fetchall()[0][0]:
+                assert run.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            run.send_signal(signal.SIGKILL)
+            run.wait(timeout=30)
+            while raw.execute(  # the server ends the dead client's transaction: rolled back
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"passages\"%'"
+            ).fetchall()[0][0]:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        finally:
+            raw.execute("DROP TRIGGER stall ON passages")
+            raw.execute("DROP FUNCTION stall()")
+    assert set(_counts(postgres_url).values()) == {0}
