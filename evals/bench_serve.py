@@ -1,8 +1,15 @@
 """``memvisor bench serve``: many HTTP clients against ``memvisor serve`` on 127.0.0.1.
 
+The servers are real ``memvisor serve`` processes (``evals/serve_processes.py``), so the load
+generator here shares no interpreter with them. One configuration is one process on the
+embedded store; with ``store`` (a ``postgresql://`` URL) each count of ``workers`` is that
+many server processes on one PostgreSQL database, the clients spread over them round-robin,
+after the embedded one for comparison. The API keys are created through the Python API
+before any server starts.
+
 For each client count, that many threads send a mix of writes (``POST /v1/memories``) and
 searches (``POST /v1/search``) for randomly chosen users, each with its own key, for a fixed
-time. Then every write the server acknowledged is looked up in the store: a lost write is a
+time. Then every write the servers acknowledged is looked up in the store: a lost write is a
 failure of the durability promise, not noise. Only loopback is ever addressed; the loop is
 bounded by time.
 """
@@ -11,27 +18,28 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import statistics
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 
-from memvisor.agent.memory.api import Memory
-from memvisor.agent.servers.rest import create_app
 from memvisor.errors import NotFound
+from memvisor.storage import Store
 from memvisor.storage.ids import new_id
+
+from .serve_processes import scratch_schema, servers
 
 Progress = Callable[[str, int, int], None]
 TARGET_SEARCH_P95_MS = 50.0
 TARGET_AT_CLIENTS = 32
 WRITE_SHARE = 0.5
 ENDPOINTS = ("write", "search")
+EMBEDDED = "embedded"
 
 
 def run_serve_bench(
@@ -43,32 +51,45 @@ def run_serve_bench(
     embedder: str = "minilm",
     progress: Progress | None = None,
     seed: int = 7,
+    store: str | None = None,
+    workers: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Run each client count for ``seconds``; return throughput, latency, errors, losses."""
+    """Run each client count for ``seconds`` in each configuration; return throughput,
+    latency, errors and losses per run (``runs``, each naming its store and servers)."""
+    configurations: list[tuple[str, int]] = [(EMBEDDED, 1)]  # the comparison, always
+    if store:
+        configurations += [(store, n) for n in workers or [1]]
     scratch = data_dir / f"serve-{new_id('run')}"
+    steps, done = len(configurations) * len(clients), 0
+    runs: list[dict[str, Any]] = []
     try:
-        with Memory.open(scratch, embedder=embedder) as memory:
-            keys = {f"user{n:04d}": memory.store.api_keys.create(user_id=f"user{n:04d}")[1]
-                    for n in range(users)}  # fmt: skip
-            server, port = _start(memory)
-            try:
-                _warm_up(port, keys)
-                runs = []
-                for step, count in enumerate(clients):
-                    if progress:
-                        progress("clients", step, len(clients))
-                    runs.append(_load(port, keys, count, seconds, random.Random(seed + step)))
-            finally:
-                server.should_exit = True
-            for run in runs:
-                run["lost_writes"] = _lost(memory, run.pop("acknowledged"))
+        for index, (where, count) in enumerate(configurations):
+            root = scratch / f"config{index}"
+            with _records(where) as url:
+                keys = _create_keys(root / "keys", url, users)
+                with servers(count, root=root, store=url, embedder=embedder) as started:
+                    ports = [server.port for server in started]
+                    for port in ports:  # every process opens its index on its first search
+                        _warm_up(port, keys)
+                    for step, client_count in enumerate(clients):
+                        if progress:
+                            progress("runs", done, steps)
+                        run = _load(ports, keys, client_count, seconds, random.Random(seed + step))
+                        run.update(
+                            store="postgresql" if where != EMBEDDED else EMBEDDED, servers=count
+                        )
+                        runs.append(run)
+                        done += 1
+                for run in runs[-len(clients) :]:
+                    run["lost_writes"] = _lost(root / "check", url, run.pop("acknowledged"))
         if progress:
-            progress("clients", len(clients), len(clients))
+            progress("runs", steps, steps)
         return {
             "users": users,
             "seconds": seconds,
             "embedder": embedder,
             "write_share": WRITE_SHARE,
+            "store": _redacted(store) if store else EMBEDDED,
             "runs": runs,
             "targets": {
                 "search_p95_ms": TARGET_SEARCH_P95_MS,
@@ -81,19 +102,30 @@ def run_serve_bench(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _start(memory: Memory) -> tuple[uvicorn.Server, int]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    config = uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="error")
-    server = uvicorn.Server(config)
-    threading.Thread(target=server.run, daemon=True).start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the bench server did not start within 30 s")
-        time.sleep(0.02)
-    return server, port
+def _redacted(url: str) -> str:
+    from memvisor.storage.postgres import redacted  # psycopg loads only for PostgreSQL
+
+    return redacted(url)
+
+
+@contextmanager
+def _records(where: str) -> Iterator[str]:
+    """The ``--store`` the servers are given: the embedded store in each one's data
+    directory, or a scratch schema of the PostgreSQL database, dropped afterwards."""
+    if where == EMBEDDED:
+        yield EMBEDDED
+        return
+    with scratch_schema(where) as url:
+        yield url
+
+
+def _create_keys(keys_dir: Path, url: str, users: int) -> dict[str, str]:
+    """One key per user, made through the Python API before any server holds the store. On
+    the embedded store the keys live in the server's own data directory."""
+    data_dir = keys_dir.parent / "server0" if url == EMBEDDED else keys_dir
+    with Store.open(data_dir, embedder="hash", store=url) as store:
+        return {f"user{n:04d}": store.api_keys.create(user_id=f"user{n:04d}")[1]
+                for n in range(users)}  # fmt: skip
 
 
 def _warm_up(port: int, keys: dict[str, str]) -> None:
@@ -108,7 +140,7 @@ def _warm_up(port: int, keys: dict[str, str]) -> None:
 
 
 def _load(
-    port: int, keys: dict[str, str], count: int, seconds: float, rng: random.Random
+    ports: list[int], keys: dict[str, str], count: int, seconds: float, rng: random.Random
 ) -> dict[str, Any]:
     users = sorted(keys)
     latencies: dict[str, list[float]] = {name: [] for name in ENDPOINTS}
@@ -118,7 +150,7 @@ def _load(
     stop = time.monotonic() + seconds
     seeds = [rng.random() for _ in range(count)]
 
-    def client(seed: float) -> None:
+    def client(seed: float, port: int) -> None:
         local = random.Random(seed)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             while time.monotonic() < stop:
@@ -148,7 +180,11 @@ def _load(
                     elif writing and response.status_code == 201:
                         acknowledged.append((user, response.json()["record_id"]))
 
-    threads = [threading.Thread(target=client, args=(s,)) for s in seeds]
+    # round-robin: client n talks to server n mod the number of servers
+    threads = [
+        threading.Thread(target=client, args=(s, ports[n % len(ports)]))
+        for n, s in enumerate(seeds)
+    ]
     began = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -168,13 +204,17 @@ def _load(
     }
 
 
-def _lost(memory: Memory, acknowledged: list[tuple[str, str]]) -> int:
+def _lost(check_dir: Path, url: str, acknowledged: list[tuple[str, str]]) -> int:
+    """Acknowledged writes the store does not hold, read after the servers stopped (on the
+    embedded store, from the server's own data directory)."""
+    data_dir = check_dir.parent / "server0" if url == EMBEDDED else check_dir
     lost = 0
-    for user, record_id in acknowledged:
-        try:
-            memory.store.passages.get(record_id, user_id=user)
-        except NotFound:
-            lost += 1
+    with Store.open(data_dir, embedder="hash", store=url) as store:
+        for user, record_id in acknowledged:
+            try:
+                store.passages.get(record_id, user_id=user)
+            except NotFound:
+                lost += 1
     return lost
 
 

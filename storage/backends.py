@@ -17,21 +17,28 @@ from .migrations import migrate, pending
 
 STORE_ENV = "MEMVISOR_STORE"
 RECORDS_FILE = "memvisor.duckdb"
+EMBEDDED = "embedded"  # names the data directory's own store, whatever MEMVISOR_STORE says
 
 
 def chosen_store(store: str | None) -> str | None:
-    """The PostgreSQL URL asked for (the argument, else ``MEMVISOR_STORE``), or None."""
+    """The PostgreSQL URL asked for (the argument, else ``MEMVISOR_STORE``), or None for the
+    embedded store (also asked for by name: ``"embedded"``)."""
     chosen = store if store is not None else os.environ.get(STORE_ENV) or None
-    if chosen is None:
+    if chosen is None or chosen == EMBEDDED:
         return None
-    from .postgres import is_postgres_url, redacted
+    try:
+        from .postgres import checked_url, is_postgres_url, redacted
+    except ModuleNotFoundError as exc:  # psycopg: the postgres extra
+        raise UserError(
+            f"a PostgreSQL store needs {exc.name}: pip install 'memvisor[postgres]'"
+        ) from None
 
     if not is_postgres_url(chosen):
         raise UserError(
             f"unknown store {redacted(chosen)!r}: pass a postgresql:// URL, "
             f"or nothing (and no {STORE_ENV}) for the embedded store"
         )
-    return chosen
+    return checked_url(chosen)
 
 
 def open_records(data_dir: Path, *, store: str | None, read_only: bool) -> Database:

@@ -288,8 +288,10 @@ def applied(conn: duckdb.DuckDBPyConnection) -> list[str]:
 
 def pending(db: Database) -> list[str]:
     """The migrations a store still needs, read without writing (a read-only store too)."""
+    # In this schema only: a PostgreSQL database may hold other stores in other schemas.
     tables = db.query(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations' "
+        "AND table_schema = current_schema()"
     )
     if not tables[0][0]:  # a store no memvisor has migrated
         return [m.name for m in MIGRATIONS]

@@ -17,22 +17,33 @@ Isolation: every record table has row-level security keyed on the session settin
 ``memvisor.user_id``. The store's own connection owns the tables (policies do not apply; the
 code filters by ``user_id`` as on DuckDB); a connection opened with ``user_id=`` takes the
 ``memvisor_member`` role and sees, changes and adds that user's rows only, whatever it runs.
+
+Reconnecting: a lost connection (the server restarted, a proxy cut it) is replaced on the next
+statement, with the session settings (role, user, read only) applied again. A statement
+outside a transaction, and a BEGIN, are retried once on the fresh connection (nothing of them
+ran). A transaction cut midway is rolled back by the server: it is reported as a
+``StorageError`` saying nothing of it was stored, and the next one runs on a new connection. A
+COMMIT whose answer was lost is never sent again: the transaction's id, taken at BEGIN, is
+looked up on the new connection (``pg_xact_status``); committed is success, aborted is the
+error above, and a server that cannot be asked is an error saying the outcome is unknown.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 import pyarrow as pa
 from psycopg import sql as pgsql
+from psycopg.conninfo import conninfo_to_dict
 
-from memvisor.errors import StorageError
+from memvisor.errors import StorageError, UserError
 
 from .database import written_table
 from .migrations import MIGRATIONS, migrate, pending
@@ -40,9 +51,11 @@ from .pg_dialect import to_postgres
 from .text import valid_utf8
 from .users import require_user
 
+T = TypeVar("T")
 MEMBER_ROLE = "memvisor_member"
 _MIGRATION_LOCK = 0x6D656D76  # pg_advisory_lock key: one process migrates at a time
 _WRITER_LOCK = 1836674422  # pg_advisory_xact_lock key: one writing transaction at a time
+RECONNECT_SECONDS = 5.0  # how long a lost connection's replacement may take (a restart)
 _ARROW_TYPES = {
     16: pa.bool_(),
     17: pa.binary(),
@@ -113,8 +126,28 @@ def is_postgres_url(store: str | None) -> bool:
 
 def redacted(url: str) -> str:
     """``url`` without its password (in the address or as a parameter), for messages."""
-    url = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
-    return re.sub(r"(password=)[^&]*", r"\1***", url)
+    # Up to the last @ before the path: a password may hold an unescaped @.
+    url = re.sub(r"(://[^:/@?#]*):[^/?#]*@", r"\1:***@", url)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
+
+
+def _password(url: str) -> str | None:
+    """The password a URL gives (address or parameter), to keep it out of any message."""
+    with suppress(psycopg.Error):
+        return conninfo_to_dict(url).get("password")  # type: ignore[return-value]
+    return None
+
+
+def checked_url(url: str) -> str:
+    """``url`` if libpq can read it; else a ``UserError`` naming what is wrong (no password)."""
+    try:
+        conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        reason = _first_line(exc)
+        for secret in filter(None, re.findall(r":([^/?#@]+)@", url) + [_password(url) or ""]):
+            reason = reason.replace(secret, "***")
+        raise UserError(f"not a PostgreSQL URL {redacted(url)!r}: {reason}") from None
+    return url
 
 
 @contextmanager
@@ -159,6 +192,11 @@ class Translated:
         self._read_only = read_only
         self.written: Counter[tuple[str, str]] = Counter()  # (table, verb) -> statements
 
+    def rebind(self, conn: psycopg.Connection[Any]) -> None:
+        """Run on ``conn`` from now on (the store replaced a lost connection)."""
+        self._conn = conn
+        self.written.clear()
+
     def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> _Result:
         self._note(sql, 1)
         return _Result(self.cursor(sql, parameters))
@@ -189,31 +227,84 @@ class PostgresDatabase:
     user's requests. Such a connection neither migrates nor sees anyone else's rows.
     """
 
-    def __init__(self, url: str, *, read_only: bool = False, user_id: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        read_only: bool = False,
+        user_id: str | None = None,
+        reconnect_seconds: float = RECONNECT_SECONDS,
+    ) -> None:
         self.path = redacted(url)
         self.read_only = read_only
-        with server_errors(self.path):
-            self._raw = psycopg.connect(url, autocommit=True)
-        self.conn = Translated(self._raw, self.path, read_only=read_only)
+        self._url = checked_url(url)
+        self._user_id = require_user(user_id) if user_id is not None else None
+        self._reconnect_seconds = reconnect_seconds
         self._lock = threading.RLock()
         self._depth = 0
+        self._xid: str | None = None  # the open writing transaction's id, for a lost COMMIT
+        self._raw = self._connect()
+        self.conn = Translated(self._raw, self.path, read_only=read_only)
         try:
-            if user_id is not None:
-                self._bind(require_user(user_id))
-            elif read_only:
+            if self._user_id is None and read_only:
                 self._check_migrated()
-                with server_errors(self.path):  # a hand-written write is refused too
-                    self._raw.execute("SET default_transaction_read_only = on")
-            else:
+            elif self._user_id is None:
                 self._migrate()
         except BaseException:
             self._raw.close()
             raise
 
-    def _bind(self, user_id: str) -> None:
+    def _connect(self) -> psycopg.Connection[Any]:
+        """A new connection with this store's session settings (they live in the session, so
+        a replacement must say them again)."""
         with server_errors(self.path):
-            self._raw.execute(pgsql.SQL("SET ROLE {}").format(pgsql.Identifier(MEMBER_ROLE)))
-            self._raw.execute("SELECT set_config('memvisor.user_id', %s, false)", [user_id])
+            raw = psycopg.connect(self._url, autocommit=True)
+        try:
+            with server_errors(self.path):
+                if self._user_id is not None:
+                    raw.execute(pgsql.SQL("SET ROLE {}").format(pgsql.Identifier(MEMBER_ROLE)))
+                    raw.execute("SELECT set_config('memvisor.user_id', %s, false)", [self._user_id])
+                elif self.read_only:  # a hand-written write is refused too
+                    raw.execute("SET default_transaction_read_only = on")
+        except BaseException:
+            raw.close()
+            raise
+        return raw
+
+    def _lost(self) -> bool:
+        """Whether the connection is gone (a statement on it failed for that reason)."""
+        return bool(self._raw.closed or self._raw.broken)
+
+    def _reconnect(self) -> None:
+        """Replace a lost connection, trying for up to ``reconnect_seconds`` (a restarting
+        server refuses connections for a moment, then says it is starting up)."""
+        with suppress(psycopg.Error):
+            self._raw.close()
+        deadline = time.monotonic() + self._reconnect_seconds
+        while True:
+            try:
+                self._raw = self._connect()
+                break
+            except StorageError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.1)
+        self.conn.rebind(self._raw)
+
+    def _retried(self, run: Callable[[], T], *, again: bool = True) -> T:
+        """``run()``, on a fresh connection if the last one was lost; outside a transaction,
+        once more on a fresh one if it failed because the connection was lost. ``again``
+        False for a write outside a transaction: its reply may be what was lost, so running
+        it again could write it twice (the storage modules write in transactions)."""
+        if self._lost() and not self._depth:
+            self._reconnect()
+        try:
+            return run()
+        except StorageError:
+            if self._depth or not again or not self._lost():
+                raise
+        self._reconnect()
+        return run()
 
     def _check_migrated(self) -> None:
         if needed := pending(self):
@@ -326,44 +417,99 @@ class PostgresDatabase:
                 finally:
                     self._depth -= 1
                 return
-            with server_errors(self.path):
-                if reading:
-                    self._raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                else:  # what it reads before it writes cannot change under it
-                    self._raw.execute("BEGIN")
-                    self._raw.execute("SELECT pg_advisory_xact_lock(%s)", [_WRITER_LOCK])
+            self._retried(lambda: self._begin(reading))
             self._depth = 1
             try:
                 yield self.conn
-            except BaseException:
+            except BaseException as exc:
                 self._depth = 0
                 self._rollback()
+                if isinstance(exc, StorageError) and self._lost():
+                    raise StorageError(
+                        f"the connection to the PostgreSQL store {self.path} was lost during a "
+                        "transaction: the server rolled it back, nothing of it is stored; "
+                        "run it again"
+                    ) from exc
                 raise
             self._depth = 0
             try:
-                with server_errors(self.path):
-                    self._raw.execute("COMMIT")
-            except StorageError:
-                self._rollback()
-                raise
+                self._commit()
             finally:
                 self.conn.written.clear()
+                self._xid = None
+
+    def _begin(self, reading: bool) -> None:
+        try:
+            with server_errors(self.path):
+                if reading:
+                    self._raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    return
+                # What it reads before it writes cannot change under it; its id answers for
+                # a COMMIT whose reply is lost.
+                self._raw.execute("BEGIN")
+                rows = self._raw.execute(
+                    "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text",
+                    [_WRITER_LOCK],
+                ).fetchall()
+                self._xid = str(rows[0][1])
+        except StorageError:
+            self._rollback()
+            raise
+
+    def _commit(self) -> None:
+        """COMMIT; if its answer is lost, ask a new connection what became of the transaction
+        rather than say it again (that could store it twice, or report a stored one lost)."""
+        try:
+            with server_errors(self.path):
+                self._raw.execute("COMMIT")
+            return
+        except StorageError as exc:
+            if not self._lost():
+                self._rollback()
+                raise
+            failed = exc
+        xid, status = self._xid, None
+        if xid is None:  # a reading transaction: it wrote nothing, what it read stands
+            with suppress(StorageError):
+                self._reconnect()
+            return
+        with suppress(StorageError):
+            self._reconnect()
+            rows = self.query("SELECT pg_xact_status(?::xid8)", [xid])
+            status = rows[0][0] if rows else None
+        if status == "committed":
+            return
+        if status == "aborted":
+            raise StorageError(
+                f"the connection to the PostgreSQL store {self.path} was lost at COMMIT and the "
+                "server rolled the transaction back: nothing of it is stored; run it again"
+            ) from failed
+        raise StorageError(
+            f"the connection to the PostgreSQL store {self.path} was lost at COMMIT and the "
+            "server could not be asked whether it was stored: check (e.g. `memvisor memory "
+            "list`) before writing it again"
+        ) from failed
 
     def _rollback(self) -> None:
         self.conn.written.clear()
+        self._xid = None
         with suppress(psycopg.Error):
             self._raw.execute("ROLLBACK")
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-        with self._lock, server_errors(self.path):
-            return self.conn.cursor(sql, params).fetchall()
+        with self._lock:
+            again = written_table(sql) is None
+            return self._retried(lambda: self._fetch(sql, params)[0], again=again)
+
+    def _fetch(self, sql: str, params: list[Any] | None) -> tuple[list[tuple[Any, ...]], Any]:
+        with server_errors(self.path):
+            cursor = self.conn.cursor(sql, params)
+            return cursor.fetchall(), cursor.description or []
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
         """A read's rows as one Arrow table, typed by the columns' PostgreSQL types."""
-        with self._lock, server_errors(self.path):
-            cursor = self.conn.cursor(sql, params)
-            rows = cursor.fetchall()
-            described = cursor.description or []
+        with self._lock:
+            rows, described = self._retried(lambda: self._fetch(sql, params))
         columns = list(zip(*rows, strict=True)) if rows else [()] * len(described)
         arrays = [
             pa.array(list(values), type=_ARROW_TYPES.get(column.type_code))

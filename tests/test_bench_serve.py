@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from memvisor.evals.bench_serve import run_serve_bench
@@ -32,3 +33,37 @@ def test_the_cli_prints_a_table_and_refuses_bad_counts(
     assert "req/s" in shown.out and "lost" in shown.out
     bad = run_cli(capsys, "bench", "serve", "--clients", "0", *common)
     assert bad.code != 0 and "--clients" in bad.err
+
+
+@pytest.mark.slow  # three server processes start, about 25 s on two cores
+def test_server_processes_on_postgresql_beside_the_embedded_one(
+    postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = postgres_url.replace("postgresql://postgres@", "postgresql://postgres:s3cret@")
+    result = run_serve_bench(
+        data_dir=tmp_path, clients=[2], seconds=1.0, users=3, embedder="hash",
+        store=url, workers=[2],
+    )  # fmt: skip
+    assert [(r["store"], r["servers"]) for r in result["runs"]] == [
+        ("embedded", 1),
+        ("postgresql", 2),
+    ]
+    for run in result["runs"]:
+        assert run["requests"] > 0 and run["errors"] == 0, run["error_samples"]
+        assert run["writes_acknowledged"] > 0 and run["lost_writes"] == 0
+    assert "s3cret" not in str(result) and result["store"].startswith("postgresql://postgres:***@")
+    assert list(tmp_path.iterdir()) == []
+    with psycopg.connect(postgres_url) as raw:  # the scratch schema is gone, nothing was left
+        schemas = raw.execute(
+            "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'memvisor_bench_%'"
+        ).fetchall()
+        assert schemas == [(0,)]
+        assert raw.execute("SELECT count(*) FROM api_keys").fetchall() == [(0,)]
+    common = ["--seconds", "0.5", "--users", "2", "--embedder", "hash", "--data-dir", str(tmp_path)]
+    bad = run_cli(capsys, "bench", "serve", "--workers", "2", *common)
+    assert bad.code == 1 and "--workers needs --store" in bad.err
+    bad = run_cli(capsys, "bench", "serve", "--store", "mysql://u:pw@h/db", *common)
+    assert bad.code == 1 and bad.err.startswith("error: --store: unknown store")
+    assert ":pw@" not in bad.err
+    bad = run_cli(capsys, "bench", "serve", "--store", url, "--workers", "0", *common)
+    assert bad.code == 1 and "--workers takes" in bad.err

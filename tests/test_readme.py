@@ -51,9 +51,10 @@ NEEDS_A_MODEL_SERVER = (
     "--model openai:",
     "--answer-model",
 )
-RUNS_UNTIL_STOPPED = (  # tests/test_mcp.py and tests/test_rest.py drive these servers
+RUNS_UNTIL_STOPPED = (  # tests/test_mcp.py, test_rest.py, test_local_postgres.py drive these
     "memvisor mcp",
     "memvisor serve",
+    "memvisor postgres",
     "curl ",
 )
 WRAPS_THE_OTHERS = ("make demo", "make test")  # the demo's replays run here; test is this suite
@@ -66,6 +67,8 @@ SCALED: dict[tuple[str, ...], dict[str, str]] = {
     ("bench", "serve"): {"--clients": "1", "--seconds": "0.5", "--users": "2"},
     ("bench", "chaos"): {"--trials": "1", "--fuzz": "30", "--fault": "fuzzed tool calls"},
 }  # fmt: skip
+# Scaled only where README gives them: one server process on PostgreSQL, not 2 and 4.
+SCALED_IF_GIVEN: dict[tuple[str, ...], dict[str, str]] = {("bench", "serve"): {"--workers": "1"}}
 ROOT = README.parent
 TRANSCRIPT = str(ROOT / "evals" / "data" / "demo_long_session.jsonl")
 
@@ -106,6 +109,7 @@ class Scratch:
         self.tmp, self.capsys = tmp, capsys
         self.fact_id: str | None = None
         self.replay_dir = tmp / "replay-dir"
+        self.url: str | None = None  # the PostgreSQL store, asked for on first use
 
     def run(self, *args: str) -> Any:
         return run_cli(self.capsys, *args)
@@ -172,7 +176,10 @@ class Scratch:
 
 
 def test_every_command_of_the_readme_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "locomo10.json").write_text((ROOT / "tests" / "data" / "locomo_tiny.json")
@@ -199,10 +206,16 @@ def test_every_command_of_the_readme_runs(
             env[name] = value
         assert words[0] == "memvisor", f"not a memvisor command, and not listed: {line}"
         args = scratch.substitute(words[1:])
+        if "$URL" in args:  # the PostgreSQL store's URL: the test server's, made empty
+            url = scratch.url = scratch.url or request.getfixturevalue("postgres_url")
+            args = [url if arg == "$URL" else arg for arg in args]
         for key, value in SCALED.get(tuple(args[:2]), {}).items():
             if key in args:
                 del args[args.index(key) : args.index(key) + 2]
             args += [key, value]
+        for key, value in SCALED_IF_GIVEN.get(tuple(args[:2]), {}).items():
+            if key in args:
+                args[args.index(key) + 1] = value
         with monkeypatch.context() as scoped:
             for name, value in env.items():
                 scoped.setenv(name, value)
@@ -217,5 +230,5 @@ def test_every_command_of_the_readme_runs(
     assert len(ran) >= 30 and any(line.startswith("memvisor bench serve") for line in ran)
     # what is skipped is only what the lists above name (a new skip is a decision, not a slip)
     reasons = [skip_reason(line) for line in skipped]
-    assert reasons.count("needs a live model server") == 9 and len(skipped) == 16
+    assert reasons.count("needs a live model server") == 9 and len(skipped) == 17
     assert (tmp_path / "maya.json").is_file() and (tmp_path / "report.html").is_file()

@@ -70,6 +70,16 @@ COMMANDS = {
         "keys_group",
         "API keys of `memvisor serve`: each bound to one user, stored hashed.",
     ),
+    "migrate": (
+        "migrate",
+        "migrate_cmd",
+        "Move an embedded store's records into an empty PostgreSQL database, all or nothing.",
+    ),
+    "postgres": (
+        "postgres_cmd",
+        "postgres_cmd",
+        "Run a local PostgreSQL for trying --store, until Ctrl-C; prints its URL.",
+    ),
 }
 
 
@@ -86,11 +96,16 @@ COMMANDS = {
     help="Data directory (default: $MEMVISOR_HOME or ~/.local/share/memvisor).",
 )
 @click.option("--user", default=None, help="User id (default: $MEMVISOR_USER or 'default').")
+@click.option(
+    "--store",
+    default=None,
+    help="Records in PostgreSQL: a postgresql:// URL (default: $MEMVISOR_STORE, else embedded).",
+)
 @click.version_option(package_name="memvisor")
 @click.pass_context
-def cli(ctx: click.Context, data_dir: str | None, user: str | None) -> None:
+def cli(ctx: click.Context, data_dir: str | None, user: str | None, store: str | None) -> None:
     """Memvisor: a local-first memory agent with a guarded runtime."""
-    ctx.obj = CliState(data_dir=data_dir, user=user)
+    ctx.obj = CliState(data_dir=data_dir, user=user, store=store)
 
 
 LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")

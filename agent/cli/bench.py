@@ -350,21 +350,57 @@ def paging_cmd(
     show_default=True,
     help="Users (one API key each) the clients pick from at random.",
 )
+@click.option(
+    "--store",
+    default=None,
+    help="Also run N server processes on this PostgreSQL database (postgresql:// URL), in a "
+    "scratch schema dropped afterwards; the embedded store's one process runs first.",
+)
+@click.option(
+    "--workers",
+    default=None,
+    help="With --store: server processes per run, comma-separated (default 2,4).",
+)
 @_store_options
 def serve_bench(
-    as_json: bool, clients: str, seconds: float, users: int, embedder: str, data_dir: str | None
+    as_json: bool,
+    clients: str,
+    seconds: float,
+    users: int,
+    store: str | None,
+    workers: str | None,
+    embedder: str,
+    data_dir: str | None,
 ) -> None:
-    """Load test of `memvisor serve` on 127.0.0.1: writes and searches by many clients,
-    requests/s, p50/p95/p99 per endpoint, errors, then every acknowledged write checked."""
+    """Load test of `memvisor serve` processes on 127.0.0.1: writes and searches by many
+    clients, requests/s, p50/p95/p99 per endpoint, errors, then every acknowledged write
+    checked."""
     from memvisor.evals.bench_serve import (
         TARGET_AT_CLIENTS,
         TARGET_SEARCH_P95_MS,
         run_serve_bench,
     )
+    from memvisor.storage.backends import chosen_store
 
     counts = parse_sizes(clients)
     if not counts or min(counts) < 1 or max(counts) > 256:
         raise UserError(f"--clients takes counts from 1 to 256, got {clients!r}")
+    url = None
+    if store is not None:
+        try:
+            url = chosen_store(store) if store.strip() else None
+        except UserError as exc:
+            raise UserError(f"--store: {exc}") from None
+        if url is None:
+            raise UserError("--store takes a postgresql:// URL (the embedded store always runs)")
+    if workers is not None and url is None:
+        raise UserError("--workers needs --store: the embedded store takes one server process")
+    try:
+        processes = parse_sizes(workers or "2,4")
+    except UserError:
+        processes = []
+    if not processes or min(processes) < 1 or max(processes) > 32:
+        raise UserError(f"--workers takes process counts from 1 to 32, got {workers!r}")
     result = _with_progress(
         lambda progress: run_serve_bench(
             data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
@@ -373,6 +409,8 @@ def serve_bench(
             users=users,
             embedder=embedder,
             progress=progress,
+            store=url,
+            workers=processes if url else None,
         )
     )
     if as_json:
@@ -386,10 +424,13 @@ def serve_bench(
         caption=f"target: search p95 ≤ {TARGET_SEARCH_P95_MS:g} ms at {TARGET_AT_CLIENTS} "
         "clients, 0 errors, 0 lost writes",
     )
-    for column in ("clients", "req/s", "write p50/p95/p99", "search p50/p95/p99", "errors", "lost"):
+    columns = ("store", "servers", "clients", "req/s", "write p50/p95/p99", "search p50/p95/p99")
+    for column in (*columns, "errors", "lost"):
         table.add_column(column, justify="right")
     for run in result["runs"]:
         table.add_row(
+            run["store"],
+            str(run["servers"]),
             str(run["clients"]),
             f"{run['requests_per_s']:.0f}",
             _percentiles(run["latency_ms"]["write"]),

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memvisor.errors import StoreLocked, StoreUnwritable, UserError
+from memvisor.errors import StorageError, StoreLocked, StoreUnwritable, UserError
 from memvisor.storage import Store, resolve_data_dir
+from memvisor.storage.backends import EMBEDDED
 from memvisor.storage.ids import new_id
 from memvisor.storage.users import require_user
 
@@ -28,14 +29,31 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+STORE_META = "memvisor.store"  # where the command's --store waits for ``invocation``
+
+
 def data_dir_option(fn: F) -> F:
-    """``--data-dir`` after the command's own name."""
+    """``--data-dir`` and ``--store`` after the command's own name."""
+    fn = click.option(
+        "--store",
+        default=None,
+        expose_value=False,  # read by ``invocation``: no command spells it out
+        callback=_keep_store,
+        help="Keep the records in PostgreSQL: a postgresql:// URL (default: $MEMVISOR_STORE; "
+        "'embedded' for the data directory's own). The data directory keeps the search "
+        "index and sealed.key.",
+    )(fn)
     return click.option(
         "--data-dir",
         type=click.Path(file_okay=False),
         default=None,
         help="Data directory (overrides the global --data-dir).",
     )(fn)
+
+
+def _keep_store(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[STORE_META] = value
 
 
 def common_options(fn: F) -> F:
@@ -51,6 +69,8 @@ class Invocation:
     user_id: str
     as_json: bool
     trace_id: str
+    store: str | None = None  # a postgresql:// URL, or None for the embedded store
+    store_from: str = "--store"  # where it was given, for messages
 
 
 def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocation:
@@ -60,9 +80,38 @@ def invocation(data_dir: str | None, user: str | None, as_json: bool) -> Invocat
     given = _given("--user", user, state.user, "MEMVISOR_USER") or "default"
     # One spelling per name: a decomposed "zoë" (as some terminals send it) is the same user.
     user_id = require_user(unicodedata.normalize("NFC", given))
+    store, store_from = _store(state)
     return Invocation(
-        data_dir=str(resolved), user_id=user_id, as_json=as_json, trace_id=new_id("trc")
+        data_dir=str(resolved),
+        user_id=user_id,
+        as_json=as_json,
+        trace_id=new_id("trc"),
+        store=store,
+        store_from=store_from,
     )
+
+
+def _store(state: CliState) -> tuple[str | None, str]:
+    """The record store asked for: the command's ``--store``, the global one, then
+    ``$MEMVISOR_STORE``; checked here, so a bad one is one line naming where it came from.
+    None is the embedded store."""
+    from memvisor.storage.backends import STORE_ENV, chosen_store
+
+    own = click.get_current_context().meta.get(STORE_META)
+    for value, where in (
+        (own, "--store"),
+        (state.store, "--store"),
+        (os.environ.get(STORE_ENV), f"${STORE_ENV}"),
+    ):
+        if value is None:
+            continue
+        if not value.strip():
+            raise UserError(f"{where} is empty: give a postgresql:// URL or leave it out")
+        try:
+            return chosen_store(value), where
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+    return None, "--store"
 
 
 def explicit_user(user: str | None) -> str | None:
@@ -97,12 +146,15 @@ def open_store(
     brings the index up to date when it may) opens for writing, and for reading only when
     another process holds the directory or it may not be written."""
     chosen = embedder or os.environ.get("MEMVISOR_EMBEDDER")
+    where = inv.store or EMBEDDED
     try:
-        store = Store.open(inv.data_dir, embedder=chosen, read_only=read_only)
+        with _naming_store(inv):
+            store = Store.open(inv.data_dir, embedder=chosen, read_only=read_only, store=where)
     except (StoreLocked, StoreUnwritable):
         if not read_if_held:
             raise
-        store = Store.open(inv.data_dir, embedder=chosen, read_only=True)
+        with _naming_store(inv):
+            store = Store.open(inv.data_dir, embedder=chosen, read_only=True, store=where)
     try:
         yield store
     finally:
@@ -114,11 +166,30 @@ def open_memory(inv: Invocation) -> Iterator[Memory]:
     """The guarded memory API over the invocation's store: every CLI write goes through it."""
     from memvisor.agent.memory.api import Memory
 
-    memory = Memory.open(inv.data_dir, embedder=os.environ.get("MEMVISOR_EMBEDDER"))
+    with _naming_store(inv):
+        memory = Memory.open(
+            inv.data_dir,
+            embedder=os.environ.get("MEMVISOR_EMBEDDER"),
+            store=inv.store or EMBEDDED,
+        )
     try:
         yield memory
     finally:
         memory.close()
+
+
+@contextmanager
+def _naming_store(inv: Invocation) -> Iterator[None]:
+    """A PostgreSQL store that cannot be opened, as one line naming the option it came from
+    (the message holds its address without the password)."""
+    try:
+        yield
+    except (StoreLocked, StoreUnwritable):
+        raise
+    except StorageError as exc:
+        if inv.store is None:
+            raise
+        raise StorageError(f"{inv.store_from}: {exc}") from exc
 
 
 def output_path(value: str, *, option: str, overwrite: bool = True) -> Path:

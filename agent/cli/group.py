@@ -20,10 +20,11 @@ EXIT_IN_USE = 3
 
 @dataclass
 class CliState:
-    """The global ``--data-dir`` and ``--user``, for the subcommand to find."""
+    """The global ``--data-dir``, ``--user`` and ``--store``, for the subcommand to find."""
 
     data_dir: str | None = None
     user: str | None = None
+    store: str | None = None
 
 
 def emit_error(message: str) -> None:

@@ -89,6 +89,11 @@ def replay_cmd(
     names another; $MEMVISOR_USER does not apply.
     """
     inv = invocation(data_dir, user, as_json)
+    if inv.store is not None and inv.store_from == "--store":
+        raise UserError(
+            "--store: replay makes a fresh embedded store of its own (DATA_DIR/replays/ or "
+            "--into DIR); leave --store out"
+        )
     target = Path(into) if into else Path(inv.data_dir) / "replays" / new_id("run")
     model = model_from_name(model_name, num_ctx=num_ctx, base_url=base_url) if model_name else None
     if reuse_store and not into:

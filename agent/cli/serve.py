@@ -46,7 +46,8 @@ def serve_cmd(
 
     Every route but /v1/health needs a key (`memvisor keys create --user NAME`) sent as
     `Authorization: Bearer KEY`; a key reads and writes its own user's memory only. The
-    server holds the data directory while it runs.
+    server holds the data directory while it runs; with --store postgresql://… several
+    servers, each with its own --data-dir, serve one store.
     """
     import uvicorn  # the web stack loads only for this command
 

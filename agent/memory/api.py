@@ -109,15 +109,18 @@ class Memory:
         guard: WriteGuard | None = None,
         model_name: str | None = None,
         extractor: ChatModel | None = None,
+        store: str | None = None,
     ) -> Memory:
         """Open a data directory with the default write firewall (or ``guard``); with an
-        ``extractor`` model, ``add`` also saves the facts the user stated."""
+        ``extractor`` model, ``add`` also saves the facts the user stated. ``store`` is as
+        ``Store.open``'s: a ``postgresql://`` URL for the records (default
+        ``$MEMVISOR_STORE``)."""
         if guard is None:
             from memvisor.agent.guards.firewall import Firewall
 
             guard = Firewall()
-        store = Store.open(data_dir, embedder=embedder, clock=clock)
-        return cls(store, guard=guard, model_name=model_name, extractor=extractor)
+        records = Store.open(data_dir, embedder=embedder, clock=clock, store=store)
+        return cls(records, guard=guard, model_name=model_name, extractor=extractor)
 
     def close(self) -> None:
         self.store.close()
