@@ -24,6 +24,7 @@ HEAVY = (
     "plotly",
     "tiktoken",
     "jsonschema",
+    "loguru",  # nothing is logged: they skip configuring it
     "memvisor.storage",
     "memvisor.agent.loop",
 )
