@@ -36,6 +36,7 @@ SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)
 DEFAULT_BUDGET = 1_000
 TURN_GAP = timedelta(seconds=30)
+INGEST_REPORT_EVERY = 25  # turns logged between two progress reports
 _DIA_ID = re.compile(r"^D\d+:\d+$")
 _SESSION = re.compile(r"^session_(\d+)$")
 _UNSAFE_USER_CHARS = re.compile(r"[^A-Za-z0-9_.@-]")
@@ -157,14 +158,20 @@ def _conversation(sample: dict[str, Any], n: int) -> LocomoConversation:
 
 
 def ingest(
-    store: Store, clock: ManualClock, conversation: LocomoConversation, *, user_id: str
+    store: Store,
+    clock: ManualClock,
+    conversation: LocomoConversation,
+    *,
+    user_id: str,
+    logged: Callable[[int], None] | None = None,
 ) -> dict[str, str]:
     """Log every turn as the agent would, at its session time; returns dia id -> event id.
+    ``logged(n)`` is told every ``INGEST_REPORT_EVERY`` turns, for a progress bar.
 
     Dia ids are unique in LoCoMo; were one repeated, it would name its last turn.
     """
     events: dict[str, str] = {}
-    for turn in conversation.turns:
+    for n, turn in enumerate(conversation.turns, start=1):
         clock.set(turn.ts)
         payload: dict[str, Any] = {"speaker": turn.speaker, "dia_id": turn.dia_id}
         if turn.caption:
@@ -177,6 +184,8 @@ def ingest(
             payload=payload,
         )
         events[turn.dia_id] = event.id
+        if logged is not None and n % INGEST_REPORT_EVERY == 0:
+            logged(n)
     return events
 
 
@@ -316,7 +325,9 @@ def _run_conversation(
     clock = ManualClock(conversation.turns[0].ts if conversation.turns else None)
     cached = CachedEmbedder(embedder)
     with Store.open(directory, embedder=cached, clock=clock) as store:
-        events = ingest(store, clock, conversation, user_id=user_id)
+        events = ingest(
+            store, clock, conversation, user_id=user_id, logged=lambda n: progress(name, n, total)
+        )
         progress(name, len(conversation.turns), total)
         memvisor, systems = _systems(store, conversation, events, cached, user_id, ks, budget)
         for n, question in enumerate(conversation.questions, start=1):

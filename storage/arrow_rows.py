@@ -8,9 +8,10 @@ a take of a hundred rows costs ~0.2 ms at 100k rows.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+if TYPE_CHECKING:  # the rows come as Arrow tables: whoever reads them has loaded pyarrow
+    import pyarrow as pa
 
 # Each append adds a chunk; past this many, the appended ones are merged into one.
 MAX_CHUNKS = 32
@@ -76,6 +77,8 @@ class RowsById:
         parts = [self._chunks[c].take([row for _, row in rows]) for c, rows in live.items()]
         self._chunks = self._chunks[:1]
         if parts:
+            import pyarrow as pa
+
             self._chunks.append(pa.concat_tables(parts).combine_chunks())
             ids = [row_id for rows in live.values() for row_id, _ in rows]
             for row, row_id in enumerate(ids):

@@ -14,16 +14,18 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, cast, overload
+from typing import TYPE_CHECKING, Any, Protocol, cast, overload
 
 import duckdb
-import pyarrow as pa
 
 from memvisor.errors import StorageError
 
 from .clock import to_utc
 from .failures import record_store_errors
 from .text import valid_utf8
+
+if TYPE_CHECKING:  # DuckDB loads pyarrow itself on an Arrow read; a record read needs none
+    import pyarrow as pa
 
 _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
 # Tables whose rows carry a revision from a sequence: inserts take it by default, every

@@ -18,13 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
 from .archive import not_archived
 from .arrow_rows import RowsById
 from .database import Database
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pyarrow loads with the first read (DuckDB's), not with the store
+    import pyarrow as pa
+
     from .records import Fact
 
 # Users whose facts are held at once; an agent serves one, an eval a few.

@@ -13,19 +13,20 @@ import builtins
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from pydantic import Field
 
 from memvisor.errors import NotFound, UserError
 
 from .clock import Clock, to_utc
 from .database import Database, db_time
-from .embedders import Embedder
 from .ids import new_id
 from .records import Record
 from .users import require_user
+
+if TYPE_CHECKING:  # a store that only reads records loads no embedder (nor numpy)
+    from .embedders import Embedder
 
 RecipeStatus = Literal["active", "retired"]
 
@@ -287,6 +288,8 @@ class RecipeStore:
         recipes = self.candidates(user_id=require_user(user_id))
         if not recipes:
             return []
+        import numpy as np
+
         # Recipes are few: no search index; the embedder keeps recent vectors, so page-in's
         # query and the triggers are not computed again on every turn.
         vectors = np.asarray(embedder.embed([task, *(r.text() for r in recipes)]))

@@ -50,8 +50,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from loguru import logger
 from pydantic import Field
 
@@ -132,6 +130,9 @@ class SealedStore:
             trace_id=trace_id,
             source_event_ids=list(source_event_ids),
         )
+        # Loaded here, not with the store: every store opens, few seal (17 ms of start-up).
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         key = AESGCM.generate_key(bit_length=256)
         nonce = os.urandom(NONCE_BYTES)
         blob = nonce + AESGCM(key).encrypt(nonce, value.encode(), _aad(secret.id, user_id))
@@ -183,6 +184,9 @@ class SealedStore:
             )
         if len(blob) < NONCE_BYTES + _TAG_BYTES:
             raise StorageError(self._unopened(secret_id))
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         try:
             plain = AESGCM(key).decrypt(
                 blob[:NONCE_BYTES], blob[NONCE_BYTES:], _aad(secret_id, user_id)

@@ -1,5 +1,6 @@
 """The CLI imports what a command needs when it runs: ``--version`` and ``--help`` load no
-store, model or embedder, and ``memory list`` no search index or embedder."""
+store, model or embedder, and ``memory list`` no search index, embedder, firewall or page-in;
+LanceDB loads without its REST namespace client's API modules."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import click
 import pytest
 
 from memvisor.agent.cli import COMMANDS, cli
+from memvisor.storage.lance_import import defer_namespace_client
 
 HEAVY = (
     "duckdb",
@@ -22,6 +24,7 @@ HEAVY = (
     "plotly",
     "tiktoken",
     "jsonschema",
+    "loguru",  # nothing is logged: they skip configuring it
     "memvisor.storage",
     "memvisor.agent.loop",
 )
@@ -38,12 +41,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {heavy} or 
 
 
 def _loaded(*args: str) -> set[str]:
-    roots = {name.split(".")[0] for name in HEAVY} - {"memvisor"}
-    probe = PROBE.format(heavy=repr(roots | set(HEAVY)))
-    done = subprocess.run(
-        [sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120
-    )
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+    return _loaded_of(list(args), set(HEAVY))
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], []])
@@ -52,10 +50,82 @@ def test_version_and_help_load_nothing_heavy(args: list[str]) -> None:
     assert not heavy, f"{args} imported {sorted(heavy)}"
 
 
-def test_memory_list_loads_no_search_index_or_embedder(tmp_path: Path) -> None:
-    loaded = _loaded("memory", "list", "--data-dir", str(tmp_path / "d"))
+# What `memory list` does not use: the search index, the embedder, the memory
+# API with its firewall (and jsonschema), page-in, the token counter, Arrow.
+NOT_FOR_LISTING = {
+    "lancedb",
+    "onnxruntime",
+    "pyarrow",
+    "numpy",
+    "tiktoken",
+    "jsonschema",
+    "plotly",
+    "memvisor.agent.loop",
+    "memvisor.agent.memory.api",
+    "memvisor.agent.guards",
+    "memvisor.paging.pagein",
+    "memvisor.storage.embedders",
+    "memvisor.storage.vectors",
+}
+
+
+def _loaded_of(args: list[str], names: set[str]) -> set[str]:
+    roots = {name.split(".")[0] for name in names} - {"memvisor"}
+    probe = PROBE.format(heavy=repr(roots | names))
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120
+    )
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("command", [["list"], ["list", "--quarantine"], ["list", "--archived"]])
+def test_memory_reads_load_no_search_index_embedder_or_firewall(
+    tmp_path: Path, command: list[str]
+) -> None:
+    args = ["memory", *command, "--data-dir", str(tmp_path / "d")]
+    loaded = _loaded_of(args, NOT_FOR_LISTING | {"duckdb"})
     assert "duckdb" in loaded  # it did read the store
-    assert not {"lancedb", "onnxruntime", "plotly", "memvisor.agent.loop"} & loaded
+    assert not NOT_FOR_LISTING & loaded, sorted(NOT_FOR_LISTING & loaded)
+
+
+def test_lancedb_loads_without_the_rest_namespace_api() -> None:
+    probe = (
+        "import sys, memvisor.storage.vectors\n"
+        "api = lambda: sorted(m for m in sys.modules if m.startswith("
+        "'lance_namespace_urllib3_client.api'))\n"
+        "print(api())\n"
+        "import lance_namespace_urllib3_client as client\n"
+        "print(client.ApiClient.__name__, bool(api()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["[]", "ApiClient True"]  # loaded on first use
+
+
+def test_a_deferred_package_runs_its_init_once_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "deferred_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("import sys\nsys.deferred_runs += 1\nGREETING = 'hi'\n")
+    (package / "part.py").write_text("VALUE = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "deferred_runs", 0, raising=False)
+    monkeypatch.delitem(sys.modules, "deferred_pkg", raising=False)
+    monkeypatch.delitem(sys.modules, "deferred_pkg.part", raising=False)
+    assert defer_namespace_client("deferred_pkg")
+    assert not defer_namespace_client("deferred_pkg")  # registered already
+    from deferred_pkg.part import VALUE  # type: ignore[import-not-found]
+
+    assert VALUE == 42 and sys.deferred_runs == 0  # type: ignore[attr-defined]
+    import deferred_pkg  # type: ignore[import-not-found]
+
+    assert deferred_pkg.GREETING == "hi" and sys.deferred_runs == 1  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="no attribute 'missing'"):
+        _ = deferred_pkg.missing
+    assert sys.deferred_runs == 1  # type: ignore[attr-defined]
+    assert not defer_namespace_client("no_such_package_anywhere")
 
 
 def test_the_listed_summaries_are_the_commands_own() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memvisor.agent.cli.eval import eval_group
+from memvisor.evals import locomo
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker
 from memvisor.evals.locomo import ingest, load_locomo, parse_session_date, run_locomo, user_id_for
 from memvisor.evals.metrics import (
@@ -120,6 +122,19 @@ def test_ingest_logs_turns_with_speaker_caption_and_session_times(tmp_path: Path
     assert not any("ZEPHYRQUARTZ" in e.payload["content"] for e in logged)
 
 
+def test_ingest_reports_the_turns_logged_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(locomo, "INGEST_REPORT_EVERY", 4)
+    conversation = load_locomo(TINY)[0]
+    clock = ManualClock(datetime(2020, 1, 1, tzinfo=UTC))
+    reports: list[int] = []
+    with Store.open(tmp_path / "s", embedder="hash", clock=clock) as store:
+        ingest(store, clock, conversation, user_id="synth-a", logged=reports.append)
+        assert len(store.events.list(user_id="synth-a", kinds=["user_message"])) == 15
+    assert reports == [4, 8, 12]
+
+
 def test_loader_parses_dates_and_sanitises_user_ids() -> None:
     assert parse_session_date("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56)
     assert parse_session_date("12:09 am on 13 September, 2023") == datetime(2023, 9, 13, 0, 9)
@@ -223,9 +238,23 @@ def test_cli_table_keep_and_html(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert r.exit_code == 0, r.output
     for text in ("memvisor", "bm25", "dense", "recency", "R@25", "R@budget", "temporal", "p95"):
         assert text in r.stdout
+    summary = " ".join(r.stdout.split())  # rich wraps the line at the terminal's width
+    assert re.search(r"page-in latency p50 \d+\.\d ms, p95 \d+\.\d ms", summary), summary
     assert written and written[0][1] == str(out) and written[0][0]["conversations"] == 2
     (run,) = (home / "evals").iterdir()
     assert sorted(p.name for p in run.iterdir()) == ["synth-a", "synth_b_2"]
+
+
+def test_cli_shows_progress_per_conversation_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich takes the captured stderr for a terminal
+    r = CliRunner().invoke(
+        eval_group, ["locomo", "--data", str(TINY), "--json", "--data-dir", str(tmp_path)]
+    )
+    assert r.exit_code == 0, r.output
+    assert "synth-a" in r.stderr and "22/22" in r.stderr and "19/19" in r.stderr  # 2 bars
+    assert "━" not in r.stdout and json.loads(r.stdout)["conversations"] == 2
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ import os
 import sys
 
 import click
-from loguru import logger
 
 from .group import CliState, LazyGroup, emit_error
 
@@ -111,7 +110,13 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None, store: str |
 LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
 
 
+# `memvisor`, `--help` and `--version` log nothing: they skip loguru's import (60 ms).
+NO_LOGGING = ((), ("--help",), ("-h",), ("--version",))
+
+
 def _configure_logging() -> None:
+    from loguru import logger
+
     level = os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING").strip().upper() or "WARNING"
     if level not in LOG_LEVELS:
         emit_error(
@@ -132,7 +137,8 @@ def _configure_logging() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    _configure_logging()
+    if tuple(sys.argv[1:] if argv is None else argv) not in NO_LOGGING:
+        _configure_logging()
     try:
         cli.main(args=argv, prog_name="memvisor", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as bare:  # `memvisor`, `memvisor memory`: help
@@ -155,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
         emit_error(os_problem(exc.filename or "a file memvisor needs", exc))
         sys.exit(1)
     except Exception as exc:  # a bug: one line for the user, the traceback in the debug log
+        from loguru import logger
+
         from memvisor.storage.text import snippet
 
         logger.opt(exception=exc).debug("unexpected error")

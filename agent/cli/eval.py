@@ -169,11 +169,13 @@ def _live_qa(answer_model: str | None, judge_model: str | None) -> Any:
 
 
 def _summary_line(result: dict[str, Any], elapsed: float) -> str:
+    latency = result["systems"]["memvisor"]["latency_ms"]
     return (
         f"LoCoMo {result['dataset']}: {result['conversations']} conversations, "
         f"{result['questions']} questions scored ({result['skipped_questions']} skipped, "
         f"{result['skipped_evidence']} malformed or missing evidence ids), budget "
-        f"{result['budget']} tokens, {elapsed:.0f} s"
+        f"{result['budget']} tokens, {elapsed:.0f} s; page-in latency p50 "
+        f"{latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms"
     )
 
 

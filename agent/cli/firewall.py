@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from memvisor.agent.guards import FirewallConfig, ScanReport, scan_file
-
 from .common import common_options, emit_json, invocation, open_memory
+
+# The firewall loads with the commands that run it: `confirm` is attached to the `memory`
+# group, and `memory list` must not pay for the firewall's catalogues at start-up.
+if TYPE_CHECKING:
+    from memvisor.agent.guards import ScanReport
 
 
 @click.group("firewall")
@@ -35,6 +38,8 @@ def scan_cmd(file: str, as_json: bool, config_path: str | None) -> None:
     [{"role", "content"}...], "expect": "attack|benign" (optional)}. There is no store, so
     conflict and rate checks are skipped. Exits 1 when some lines could not be read.
     """
+    from memvisor.agent.guards import FirewallConfig, scan_file
+
     config = FirewallConfig.load(config_path) if config_path else None
     report = scan_file(file, config=config)
     if as_json:

@@ -5,17 +5,14 @@ modules."""
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from memvisor.agent.memory.api import WriteOutcome
-from memvisor.agent.memory.reads import fact_history, get_record
 from memvisor.errors import UserError
-from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.storage import CoreBlock, Fact, FactWrite, Passage
 from memvisor.storage.clock import parse_time
-from memvisor.storage.store import SearchKind
 from memvisor.storage.text import snippet
 
 from .common import (
@@ -31,6 +28,15 @@ from .firewall import confirm_cmd
 from .prune import ARCHIVABLE, archive_note, list_archived, prune_cmd, restore_cmd
 from .reindex import reindex_cmd
 from .transfer import export_cmd, import_cmd
+
+# The memory API (and with it the firewall), page-in and the search index are imported by
+# the commands that use them: `memory list` and `show` read records only, and every
+# `memvisor memory ...` call would otherwise pay for all of them at start-up.
+if TYPE_CHECKING:
+    from memvisor.agent.memory.api import WriteOutcome
+    from memvisor.paging.pagein import MemoryItem
+    from memvisor.paging.tokens import TokenCounter
+    from memvisor.storage.store import SearchKind
 
 
 @click.group()
@@ -136,6 +142,8 @@ def list_cmd(
 def show_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Show one record: fct_, psg_, eps_, qtn_, evt_, rcp_, sec_ (a sealed secret's description)
     or task:ID, or a core block label."""
+    from memvisor.agent.memory.reads import get_record
+
     inv = invocation(data_dir, user, as_json)
     with open_store(inv, read_only=True) as store:
         record = get_record(store, record_id, user_id=inv.user_id).model_dump(mode="json")
@@ -202,6 +210,8 @@ def search_cmd(
     as_of: str | None,
 ) -> None:
     """Search facts, archival passages, episodes and past turns."""
+    from memvisor.paging.pagein import PageIn
+
     inv = invocation(data_dir, user, as_json)
     at = parse_time(as_of) if as_of else None
     if not query.strip():
@@ -210,7 +220,7 @@ def search_cmd(
         if mode == "ranked":
             hits = [
                 _ranked_hit(item)
-                for item in PageIn(store, floor=0.0).retrieve(
+                for item in PageIn(store, floor=0.0, counter=CounterOnFirstUse()).retrieve(
                     query,
                     user_id=inv.user_id,
                     as_of=at,
@@ -249,6 +259,32 @@ def search_cmd(
         click.echo(
             f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {snippet(hit['text'], 120)}"
         )
+
+
+class CounterOnFirstUse:
+    """Page-in's token counter, loaded when first asked. Ranking counts no tokens (packing
+    does), and loading the BPE ranks cost 0.25 s of every `memory search`."""
+
+    name = "cl100k_base"
+
+    def __init__(self) -> None:
+        self._counter: TokenCounter | None = None
+
+    def _loaded(self) -> TokenCounter:
+        if self._counter is None:
+            from memvisor.paging.tokens import counter_for_model
+
+            self._counter = counter_for_model(None)
+        return self._counter
+
+    def count(self, text: str) -> int:
+        return self._loaded().count(text)
+
+    def encode(self, text: str) -> list[int]:
+        return self._loaded().encode(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self._loaded().decode(ids)
 
 
 def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
@@ -468,6 +504,8 @@ def reveal_cmd(secret_id: str, data_dir: str | None, user: str | None, as_json: 
 @common_options
 def history_cmd(fact_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Every version of a fact with the events it came from."""
+    from memvisor.agent.memory.reads import fact_history
+
     inv = invocation(data_dir, user, as_json)
     with open_store(inv, read_only=True) as store:
         versions = fact_history(store, fact_id, user_id=inv.user_id)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from memvisor.agent.guards import ImportReport
 from memvisor.errors import UserError
-from memvisor.storage.export import export_user
+
+if TYPE_CHECKING:  # the firewall loads with `memory import`, not with every memory command
+    from memvisor.agent.guards import ImportReport
 
 from .common import common_options, emit_json, invocation, open_memory, open_store
 from .progress import working
@@ -24,6 +26,8 @@ def export_cmd(data_dir: str | None, user: str | None, as_json: bool) -> None:
     """Print every record of the user as JSON: facts (every version), core blocks, passages,
     episodes and rolling summaries, recipes, tasks, session state, the quarantine, archive rows,
     tombstones of forgotten records, memory usage, and the whole event log (turns included)."""
+    from memvisor.storage.export import export_user
+
     inv = invocation(data_dir, user, as_json)
     with open_store(inv, read_only=True) as store:
         emit_json(export_user(store, user_id=inv.user_id))
