@@ -29,7 +29,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -111,7 +111,7 @@ class PgVectorIndex:
         """Embed and store ``items``; an id this user already has is replaced."""
         self.add_many(table, {require_user(user_id): items})
 
-    def add_many(self, table: str, by_user: dict[str, Sequence[IndexedText]]) -> None:
+    def add_many(self, table: str, by_user: Mapping[str, Sequence[IndexedText]]) -> None:
         """``add`` for several users at once: one embedding batch, one statement batch."""
         batch = [
             item

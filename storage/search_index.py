@@ -7,7 +7,7 @@ above ``storage`` knows which one it searches.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ class SearchIndex(Protocol):
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None: ...
 
-    def add_many(self, table: str, by_user: dict[str, Sequence[IndexedText]]) -> None: ...
+    def add_many(self, table: str, by_user: Mapping[str, Sequence[IndexedText]]) -> None: ...
 
     def replace(self, table: str, batches: Iterable[tuple[str, Sequence[IndexedText]]]) -> None: ...
 

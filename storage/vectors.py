@@ -20,7 +20,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -129,7 +129,7 @@ class VectorIndex:
         """Embed and store ``items``; an id this user already has is replaced."""
         self.add_many(table, {require_user(user_id): items})
 
-    def add_many(self, table: str, by_user: dict[str, Sequence[IndexedText]]) -> None:
+    def add_many(self, table: str, by_user: Mapping[str, Sequence[IndexedText]]) -> None:
         """``add`` for several users at once: one embedding batch and one LanceDB append
         (an append costs ~5 ms whatever its size, and each is a fragment to fold later)."""
         batches = {
