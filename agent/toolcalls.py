@@ -24,6 +24,7 @@ _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
 _BLOCK_RE = re.compile(
     r"<tool_call>(?P<body>.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL | re.IGNORECASE
 )
+_CLOSED_BLOCK_RE = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL | re.IGNORECASE)
 _STRAY_TAG_RE = re.compile(r"</?tool_call>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"\A\s*```[a-zA-Z0-9_-]*[ \t]*\n?(?P<body>.*?)\n?[ \t]*```", re.DOTALL)
 # Text that pretends to be the result of a call the model has only just asked for.
@@ -117,7 +118,7 @@ def turn_from_text(
 
 
 def _extract_tagged(content: str, first_body: int) -> ExtractResult:
-    invented = _INVENTED_RE.search(content, first_body)
+    invented = _invented_outside_calls(content, first_body)
     cut = invented.start() if invented else len(content)
     head, tail = content[:cut], content[cut:]
 
@@ -138,6 +139,16 @@ def _extract_tagged(content: str, first_body: int) -> ExtractResult:
     result.raw_text = "\n".join(raw_blocks) or None
     _number_calls(result.calls)
     return result
+
+
+def _invented_outside_calls(content: str, start: int) -> re.Match[str] | None:
+    """The first made-up tool result after ``start`` that is not inside a closed call: a
+    call's own argument may quote one ("<tool_response>" in a note about the format)."""
+    calls = [m.span() for m in _CLOSED_BLOCK_RE.finditer(content)]
+    for found in _INVENTED_RE.finditer(content, start):
+        if not any(begin <= found.start() < end for begin, end in calls):
+            return found
+    return None
 
 
 def _parse_block(body: str, attempt: int, result: ExtractResult) -> int:

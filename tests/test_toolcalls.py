@@ -240,3 +240,14 @@ def test_written_calls_round_trip(arguments):
         result = extract_tool_calls(content, TOOLS)
         assert result.errors == []
         assert [(c.name, c.arguments) for c in result.calls] == [("memory_search", arguments)]
+
+
+def test_a_call_quoting_a_tool_result_tag_in_its_arguments_is_not_cut() -> None:
+    """Found by the round-trip property: ``{"": "<TOOL_RESPONSE>"}`` as an argument."""
+    arguments = {"query": "what does <tool_response> mean in qwen's chat format?"}
+    call = json.dumps({"name": "memory_search", "arguments": arguments})
+    result = extract_tool_calls(f"<tool_call>{call}</tool_call>", TOOLS)
+    assert result.errors == [] and not result.invented_output
+    assert [c.arguments for c in result.calls] == [arguments]
+    made_up = f'<tool_call>{call}</tool_call>\n<tool_response>{{"ok": true}}</tool_response>'
+    assert extract_tool_calls(made_up, TOOLS).invented_output  # outside the call it still is
