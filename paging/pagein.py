@@ -176,10 +176,16 @@ class PageIn:
         self.store = store
         self.ranking = ranking or RankingConfig()
         self.turn_order = turn_order_for(store)
-        self.counter = counter or counter_for_model(None)
+        self._counter = counter  # the default loads on first use: ranking counts no tokens
         self.weights = weights or ScoreWeights()
         self.floor = floor
         self.per_route = per_route
+
+    @property
+    def counter(self) -> TokenCounter:
+        if self._counter is None:
+            self._counter = counter_for_model(None)
+        return self._counter
 
     def retrieve(
         self,

@@ -35,7 +35,6 @@ from .transfer import export_cmd, import_cmd
 if TYPE_CHECKING:
     from memvisor.agent.memory.api import WriteOutcome
     from memvisor.paging.pagein import MemoryItem
-    from memvisor.paging.tokens import TokenCounter
     from memvisor.storage.store import SearchKind
 
 
@@ -220,7 +219,7 @@ def search_cmd(
         if mode == "ranked":
             hits = [
                 _ranked_hit(item)
-                for item in PageIn(store, floor=0.0, counter=CounterOnFirstUse()).retrieve(
+                for item in PageIn(store, floor=0.0).retrieve(
                     query,
                     user_id=inv.user_id,
                     as_of=at,
@@ -259,29 +258,6 @@ def search_cmd(
         click.echo(
             f"{hit['score']:7.4f}  {hit['kind']:<7} {hit['id']}  {snippet(hit['text'], 120)}"
         )
-
-
-class CounterOnFirstUse:
-    """Page-in's token counter, loaded when first asked. Ranking counts no tokens (packing
-    does), and loading the BPE ranks cost 0.25 s of every `memory search`."""
-
-    name = "cl100k_base"
-
-    def __init__(self) -> None:
-        self._counter: TokenCounter | None = None
-
-    def _loaded(self) -> TokenCounter:
-        if self._counter is None:
-            from memvisor.paging.tokens import counter_for_model
-
-            self._counter = counter_for_model(None)
-        return self._counter
-
-    def count(self, text: str) -> int:
-        return self._loaded().count(text)
-
-    def encode(self, text: str) -> list[int]:
-        return self._loaded().encode(text)
 
     def decode(self, ids: Sequence[int]) -> str:
         return self._loaded().decode(ids)
