@@ -59,13 +59,12 @@ from .users import require_user
 
 # The embedded index's row types, argument checks and fusion: one behaviour on both backends.
 from .vectors import (
-    MODES,
     IndexedText,
     RouteHits,
     SearchHit,
     _batch,
     _check_table_name,
-    _fuse,
+    search_by_mode,
 )
 
 POINTERS = "memvisor_search_tables"
@@ -217,25 +216,10 @@ class PgVectorIndex:
         query_vector: np.ndarray | None = None,
     ) -> list[SearchHit]:
         """This user's best ``limit`` hits by vector, full text or both fused by RRF."""
-        if mode not in MODES:
-            raise UserError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
-        if mode == "hybrid":
-            fetch = max(limit * 2, 20)
-            found = self.routes(
-                table, query, user_id=user_id, limit=fetch, kinds=kinds, query_vector=query_vector
-            )
-            return _fuse([found.vector, found.fts], limit)
-        found = self.routes(
-            table,
-            query,
-            user_id=user_id,
-            limit=limit,
-            kinds=kinds,
+        return search_by_mode(
+            self.routes, table, query, user_id=user_id, mode=mode, limit=limit, kinds=kinds,
             query_vector=query_vector,
-            vector=mode == "vector",
-            fts=mode == "fts",
-        )
-        return found.vector if mode == "vector" else found.fts
+        )  # fmt: skip
 
     def routes(
         self,

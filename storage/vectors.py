@@ -20,7 +20,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -280,25 +280,10 @@ class VectorIndex:
         query_vector: np.ndarray | None = None,
     ) -> list[SearchHit]:
         """This user's best ``limit`` hits by vector, BM25 or both fused by RRF."""
-        if mode not in MODES:
-            raise UserError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
-        if mode == "hybrid":
-            fetch = max(limit * 2, 20)
-            found = self.routes(
-                table, query, user_id=user_id, limit=fetch, kinds=kinds, query_vector=query_vector
-            )
-            return _fuse([found.vector, found.fts], limit)
-        found = self.routes(
-            table,
-            query,
-            user_id=user_id,
-            limit=limit,
-            kinds=kinds,
+        return search_by_mode(
+            self.routes, table, query, user_id=user_id, mode=mode, limit=limit, kinds=kinds,
             query_vector=query_vector,
-            vector=mode == "vector",
-            fts=mode == "fts",
-        )
-        return found.vector if mode == "vector" else found.fts
+        )  # fmt: skip
 
     def routes(
         self,
@@ -601,6 +586,39 @@ def _fields(row: dict[str, Any]) -> dict[str, Any]:
 
 def _hit(row: dict[str, Any], score: float, route: str) -> SearchHit:
     return SearchHit(score=score, route=route, **_fields(row))
+
+
+def search_by_mode(
+    routes: Callable[..., RouteHits],
+    table: str,
+    query: str,
+    *,
+    user_id: str,
+    mode: str,
+    limit: int,
+    kinds: Sequence[str] | None,
+    query_vector: np.ndarray | None,
+) -> list[SearchHit]:
+    """``search`` of either index over its ``routes``: one route, or both fused by RRF."""
+    if mode not in MODES:
+        raise UserError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
+    if mode == "hybrid":
+        fetch = max(limit * 2, 20)
+        found = routes(
+            table, query, user_id=user_id, limit=fetch, kinds=kinds, query_vector=query_vector
+        )
+        return _fuse([found.vector, found.fts], limit)
+    found = routes(
+        table,
+        query,
+        user_id=user_id,
+        limit=limit,
+        kinds=kinds,
+        query_vector=query_vector,
+        vector=mode == "vector",
+        fts=mode == "fts",
+    )
+    return list(found.vector if mode == "vector" else found.fts)
 
 
 def _fuse(routes: list[list[SearchHit]], limit: int) -> list[SearchHit]:

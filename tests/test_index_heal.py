@@ -17,12 +17,11 @@ from lancedb.table import LanceTable
 
 from memvisor.errors import StorageError
 from memvisor.storage import ManualClock, Store
-from memvisor.storage.embedders import HashEmbedder
 from memvisor.storage.index_tables import POINTER_FILE
 from memvisor.storage.indexing import IndexSync
 from memvisor.storage.pg_vectors import PgVectorIndex
 from memvisor.storage.store import MEMORY_TABLE
-from memvisor.storage.vectors import IndexedText, VectorIndex
+from memvisor.storage.vectors import VectorIndex
 from tests.cli_helpers import run_cli
 
 # A storage contract where it is about the store; LanceDB's files are ``duckdb_only``.
@@ -115,37 +114,6 @@ def test_eight_threads_writing_and_searching_a_fresh_store(store: Store) -> None
     assert errors == []
     for n, word in enumerate(words):  # every record found in the same process
         assert ids[word] in found(store, f"{word} plans", user=f"user{n % 2}")
-
-
-@pytest.mark.duckdb_only  # the index alone, on its files (test_pg_search has PostgreSQL's)
-def test_eight_threads_adding_to_one_new_table(tmp_path: Path, clock: ManualClock) -> None:
-    index = VectorIndex(tmp_path / "vectors", HashEmbedder())
-    start = threading.Barrier(8)
-    errors: list[BaseException] = []
-
-    def add(n: int) -> None:
-        try:
-            start.wait()
-            for k in range(5):
-                item = IndexedText(
-                    id=f"p{n}_{k}", user_id="alice", text=f"note {n} {k}", kind="passage",
-                    ts=clock.now(),
-                )  # fmt: skip
-                index.add("memory", [item], user_id="alice")
-                index.search("memory", f"note {n}", user_id="alice")
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=add, args=(n,)) for n in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    expected = {f"p{n}_{k}" for n in range(8) for k in range(5)}
-    assert index.ids("memory", user_id="alice") == expected
-    reopened = VectorIndex(tmp_path / "vectors", HashEmbedder())
-    assert reopened.ids("memory", user_id="alice") == expected
 
 
 # --- 4. a text changed in the records is re-indexed ----------------------------------------

@@ -8,7 +8,6 @@ security on the search tables, rebuilds and a dropped table, and pgvector's exte
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -269,29 +268,6 @@ def test_a_rebuild_by_another_process_is_followed(db: PostgresDatabase, postgres
     assert first.ids("m", user_id="alice") == {"a2"}  # its table went: the pointer is read again
     first.add("m", [item("a3", "teak desk")], user_id="alice")
     assert first.ids("m", user_id="alice") == {"a2", "a3"}
-
-
-def test_eight_threads_adding_to_one_new_table(db: PostgresDatabase) -> None:
-    index = PgVectorIndex(db, HashEmbedder())
-    start = threading.Barrier(8)
-    errors: list[BaseException] = []
-
-    def add(n: int) -> None:
-        try:
-            start.wait()
-            for k in range(5):
-                index.add("m", [item(f"p{n}_{k}", f"note {n} {k}")], user_id="alice")
-                index.search("m", f"note {n}", user_id="alice")
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=add, args=(n,)) for n in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    assert index.ids("m", user_id="alice") == {f"p{n}_{k}" for n in range(8) for k in range(5)}
 
 
 def test_without_pgvector_a_role_that_cannot_create_it_is_told_how(

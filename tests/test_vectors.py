@@ -399,3 +399,25 @@ def test_needles_find_rows_holding_the_identifier_itself(index: SearchIndex) -> 
     assert index.routes("nothing", "", user_id="alice", needles=["ORD-58213"]).exact == []
     hit = exact("77120")[0]
     assert (hit.route, hit.text, hit.kind) == ("exact", rows["o3"], "passage")
+
+
+def test_eight_threads_adding_to_one_new_table(index: SearchIndex) -> None:
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def add(n: int) -> None:
+        try:
+            start.wait()
+            for k in range(5):
+                index.add("m", [item(f"p{n}_{k}", text=f"note {n} {k}")], user_id="alice")
+                index.search("m", f"note {n}", user_id="alice")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert index.ids("m", user_id="alice") == {f"p{n}_{k}" for n in range(8) for k in range(5)}
