@@ -8,13 +8,15 @@ is served from here instead of a look-up in the event log, which scans it.
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 from memvisor.storage import LoggedMessage, Store
 
 
 class TurnOrder:
-    """Which message came right before and after another, within its session."""
+    """Which message came right before and after another, within its session. Thread-safe
+    (a server's requests for different users run at once)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -23,6 +25,7 @@ class TurnOrder:
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
         self._rewrites = store.events.rewrites
+        self._lock = threading.Lock()
 
     def _refresh(self, user_id: str) -> None:
         events = self.store.events
@@ -33,8 +36,8 @@ class TurnOrder:
         generation = events.generation
         if self._generation.get(user_id) == generation:
             return  # no event was committed since the last look
-        self._generation[user_id] = generation
         messages = events.messages_after(self._last_seq.get(user_id, 0), user_id=user_id)
+        self._generation[user_id] = generation
         if not messages:
             return
         turns = self._turns.setdefault(user_id, [])
@@ -46,20 +49,20 @@ class TurnOrder:
 
     def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[LoggedMessage]]:
         """For each id, the previous and next message of the same session (0 to 2)."""
-        self._refresh(user_id)
-        pos_of = self._pos.get(user_id, {})
-        turns = self._turns.get(user_id, [])
-        found: dict[str, list[LoggedMessage]] = {}
-        for event_id in event_ids:
-            pos = pos_of.get(event_id)
-            if pos is not None:
-                found[event_id] = [
-                    turns[j]
-                    for j in (pos - 1, pos + 1)
-                    if 0 <= j < len(turns) and turns[j].session_id == turns[pos].session_id
-                ]
-        return found
-
+        with self._lock:
+            self._refresh(user_id)
+            pos_of = self._pos.get(user_id, {})
+            turns = self._turns.get(user_id, [])
+            found: dict[str, list[LoggedMessage]] = {}
+            for event_id in event_ids:
+                pos = pos_of.get(event_id)
+                if pos is not None:
+                    found[event_id] = [
+                        turns[j]
+                        for j in (pos - 1, pos + 1)
+                        if 0 <= j < len(turns) and turns[j].session_id == turns[pos].session_id
+                    ]
+            return found
 
 _SHARED: weakref.WeakKeyDictionary[Store, TurnOrder] = weakref.WeakKeyDictionary()
 

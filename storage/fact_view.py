@@ -13,6 +13,7 @@ A delete of facts or any change to the archive reads everything again.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,10 +52,12 @@ class FactView:
         self._users: OrderedDict[str, _Copy] = OrderedDict()
         self._reset_at: tuple[int, int] = (-1, -1)
         self.full_reads = 0  # how often a user's facts were read whole (tests watch it)
+        self._lock = threading.Lock()  # a server's requests for different users run at once
 
     def facts(self, ids: Sequence[str], *, user_id: str) -> dict[str, tuple[Fact, bool]]:
         """Of ``ids``, this user's facts with whether each is live (not archived)."""
-        rows = self._copy(user_id).rows.get(ids)
+        with self._lock:
+            rows = self._copy(user_id).rows.get(ids)
         return {
             fact_id: (self._to_fact(tuple(row.values())[: self._width]), bool(row["live"]))
             for fact_id, row in rows.items()

@@ -442,3 +442,50 @@ def test_a_served_model_extracts_the_facts_of_a_logged_conversation(memory: Memo
     facts = memory.store.facts.list(user_id="maya")
     assert [(f.predicate, f.object) for f in facts] == [("lives_in", "Bergen")]
     assert model.remaining == 0 and len(model.calls) == 1
+
+
+def test_many_users_at_once_lose_nothing_and_see_only_their_own(
+    api: TestClient, memory: Memory
+) -> None:
+    """Requests of different users run at once (one lock per user, not one for all): every
+    acknowledged write is found by its user's search, and by no one else's."""
+    users = [f"u{n}" for n in range(6)]
+    headers = {user: key(memory, user) for user in users}
+    start = threading.Barrier(len(users) * 2)
+    acknowledged: dict[str, list[str]] = {user: [] for user in users}
+    failures: list[str] = []
+
+    def writer(user: str) -> None:
+        start.wait()
+        for n in range(8):
+            text = f"{user} planted tomato row {n} in the {user}garden."
+            body = {"passage": text, "context": [{"role": "user", "content": text}]}
+            response = api.post("/v1/memories", json=body, headers=headers[user])
+            if response.status_code != 201:
+                failures.append(f"{user}: {response.status_code} {response.text[:200]}")
+            else:
+                acknowledged[user].append(response.json()["record_id"])
+
+    def searcher(user: str) -> None:
+        start.wait()
+        for _ in range(8):
+            response = api.post("/v1/search", json={"query": "tomato row"}, headers=headers[user])
+            if response.status_code != 200:
+                failures.append(f"{user}: {response.status_code} {response.text[:200]}")
+            elif any(user not in hit["text"] for hit in response.json()["hits"]):
+                failures.append(f"{user} was shown another user's memory")
+
+    threads = [threading.Thread(target=writer, args=(u,)) for u in users]
+    threads += [threading.Thread(target=searcher, args=(u,)) for u in users]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    for user in users:
+        hits = api.post(
+            "/v1/search", json={"query": f"tomato row {user}garden", "k": 50}, headers=headers[user]
+        ).json()["hits"]
+        assert len(acknowledged[user]) == 8
+        assert set(acknowledged[user]) <= {hit["id"] for hit in hits}
+        assert all(user in hit["text"] for hit in hits)

@@ -63,9 +63,12 @@ def create_app(
         description="Guarded long-term memory for agents: every write passes the firewall.",
         version="0.1.0",
     )
-    # One gate for the store: DuckDB's connection and the search index are one process's,
-    # and a request's reads and writes must see one state. Requests queue here, never race.
-    gate = threading.RLock()
+    # Requests of one user run one at a time (their writes are serialized, and a read sees
+    # the writes before it); different users' run at once. What they share is thread-safe:
+    # the database's connection and the search index take their own locks, the read copies
+    # (facts, dialogue turns, index rows) theirs.
+    user_locks: dict[str, threading.RLock] = {}
+    locks_lock = threading.Lock()
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(
@@ -73,16 +76,17 @@ def create_app(
     ) -> str:
         if credentials is None or credentials.scheme.lower() != "bearer":
             raise Unauthorized("send an API key: Authorization: Bearer mvk_…")
-        with gate:
-            user = memory.store.api_keys.user_of(credentials.credentials)
+        user = memory.store.api_keys.user_of(credentials.credentials)
         if user is None:
             raise Unauthorized("unknown or revoked API key")
         return user
 
     User = Annotated[str, Depends(user_of)]
 
-    def guarded(call: Callable[[], Any]) -> Any:
-        with gate:
+    def guarded(user: str, call: Callable[[], Any]) -> Any:
+        with locks_lock:
+            lock = user_locks.setdefault(user, threading.RLock())
+        with lock:
             return call()
 
     def write(
@@ -119,7 +123,7 @@ def create_app(
                 memory, model, turns, user_id=user, session_id=session, trace_id=trace_id
             )
 
-        outcome, extraction = guarded(run)
+        outcome, extraction = guarded(user, run)
         body = _outcome(outcome)
         if extraction is not None:
             body["extraction"] = extraction.model_dump(mode="json")
@@ -133,16 +137,18 @@ def create_app(
         status: dict[str, Any] = {"status": "ok"}
         header = request.headers.get("authorization", "")
         if header.lower().startswith("bearer "):
-            user = guarded(lambda: memory.store.api_keys.user_of(header[7:].strip()))
+            user = memory.store.api_keys.user_of(header[7:].strip())
             if user is None:
                 raise Unauthorized("unknown or revoked API key")
-            status["report"] = guarded(lambda: health_report(memory.store, user_id=user))
+            status["report"] = guarded(user, lambda: health_report(memory.store, user_id=user))
         return status
 
     @app.get("/metrics", response_class=PlainTextResponse)
     def metrics(user: User) -> str:
         """The key's user's memory figures in Prometheus text format."""
-        return str(guarded(lambda: prometheus_text(health_report(memory.store, user_id=user))))
+        return str(
+            guarded(user, lambda: prometheus_text(health_report(memory.store, user_id=user)))
+        )
 
     @app.post("/v1/memories", status_code=201)
     def add(body: AddBody, user: User) -> dict[str, Any]:
@@ -178,16 +184,16 @@ def create_app(
         store = memory.store
         if kind == "fact":
             records: list[Any] = guarded(
-                lambda: store.facts.list(user_id=user, include_archived=False)
+                user, lambda: store.facts.list(user_id=user, include_archived=False)
             )
         else:
-            records = guarded(lambda: store.passages.list(user_id=user))
+            records = guarded(user, lambda: store.passages.list(user_id=user))
         return {"kind": kind, "items": [r.model_dump(mode="json") for r in records[-limit:]]}
 
     @app.get("/v1/memories/{record_id}")
     def get(record_id: str, user: User) -> dict[str, Any]:
         """One record by id (fct_, psg_, eps_, qtn_, evt_, rcp_, task:ID) or core block label."""
-        record = guarded(lambda: memory.get(record_id, user=user))
+        record = guarded(user, lambda: memory.get(record_id, user=user))
         return dict(record.model_dump(mode="json"))
 
     @app.post("/v1/secrets/{secret_id}/reveal")
@@ -196,13 +202,13 @@ def create_app(
         ``secret_revealed`` event (the id, never the value). Another user's id is a 404."""
         trace_id = _trace()
         value = guarded(
-            lambda: memory.reveal(secret_id, user=user, origin="user", trace_id=trace_id)
+            user, lambda: memory.reveal(secret_id, user=user, origin="user", trace_id=trace_id)
         )
         return {"id": secret_id, "value": value, "trace_id": trace_id}
 
     @app.get("/v1/memories/{record_id}/history")
     def history(record_id: str, user: User) -> dict[str, Any]:
-        versions = guarded(lambda: memory.history(record_id, user=user))
+        versions = guarded(user, lambda: memory.history(record_id, user=user))
         return {"id": record_id, "versions": [v.model_dump(mode="json") for v in versions]}
 
     @app.patch("/v1/memories/{record_id}")
@@ -217,22 +223,23 @@ def create_app(
             if set(given) != {"value"}:
                 raise UserError("a core block takes value only")
             kind, arguments = "core_memory_set", {"label": record_id, "value": body.value}
-        guarded(lambda: memory.get(record_id, user=user))  # 404 before anything is judged
+        guarded(user, lambda: memory.get(record_id, user=user))  # 404 before anything is judged
         return write(user, "PATCH /v1/memories", kind, arguments)
 
     @app.delete("/v1/memories/{record_id}")
     def delete(record_id: str, user: User) -> dict[str, Any]:
         """Forget a record for good: every version and what derives from it."""
-        guarded(lambda: memory.get(record_id, user=user))
+        guarded(user, lambda: memory.get(record_id, user=user))
         return write(user, "DELETE /v1/memories", "memory_forget", {"record_id": record_id})
 
     @app.post("/v1/search")
     def search(body: SearchBody, user: User) -> dict[str, Any]:
         """Page-in's ranking over every route, with scores, ids and the read's trace id."""
         hits = guarded(
+            user,
             lambda: memory.search(
                 body.query, user=user, k=body.k, kinds=body.kinds, as_of=body.as_of
-            )
+            ),
         )
         return {"query": body.query, "hits": [h.model_dump(mode="json") for h in hits]}
 
@@ -240,33 +247,40 @@ def create_app(
     def context(body: ContextBody, user: User) -> dict[str, Any]:
         """The memory section the agent would page in for a message, within ``budget``."""
         found = guarded(
-            lambda: memory.context(body.query, user=user, budget=body.budget, as_of=body.as_of)
+            user,
+            lambda: memory.context(body.query, user=user, budget=body.budget, as_of=body.as_of),
         )
         return dict(found.model_dump(mode="json"))
 
     @app.get("/v1/quarantine")
     def quarantine(user: User) -> dict[str, Any]:
-        items = guarded(lambda: memory.store.quarantine.list(user_id=user))
+        items = guarded(user, lambda: memory.store.quarantine.list(user_id=user))
         return {"items": [i.model_dump(mode="json") for i in items]}
 
     @app.post("/v1/quarantine/{item_id}/confirm")
     def confirm(item_id: str, user: User, body: ConfirmBody | None = None) -> dict[str, Any]:
         force = bool(body and body.force)
         released = guarded(
-            lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), force=force)
+            user, lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), force=force)
         )
         return dict(released.model_dump(mode="json"))
 
     @app.post("/v1/quarantine/{item_id}/reject")
     def reject(item_id: str, user: User) -> dict[str, Any]:
         rejected = guarded(
-            lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), reject=True)
+            user, lambda: memory.confirm(item_id, user_id=user, trace_id=_trace(), reject=True)
         )
         return dict(rejected.model_dump(mode="json"))
 
     agents: OrderedDict[tuple[str, str], Agent] = OrderedDict()
 
+    agents_lock = threading.Lock()
+
     def agent_for(user: str, session: str) -> Agent:
+        with agents_lock:
+            return _agent_for(user, session)
+
+    def _agent_for(user: str, session: str) -> Agent:
         key = (user, session)
         if key not in agents:
             if model is None:
@@ -285,7 +299,7 @@ def create_app(
         """One guarded agent turn: page in, the model, tool calls through the firewall; with
         ``"stream": true``, server-sent events: ``delta`` pieces of the answer as the model
         writes it, ``discard``, then one ``answer`` or ``error`` event."""
-        agent = guarded(lambda: agent_for(user, body.session))
+        agent = guarded(user, lambda: agent_for(user, body.session))
 
         def result(turn: Turn) -> dict[str, Any]:
             return {
@@ -299,16 +313,16 @@ def create_app(
             }
 
         if not body.stream:
-            return result(guarded(lambda: agent.step(body.message)))
+            return result(guarded(user, lambda: agent.step(body.message)))
         events = turn_events(
-            lambda stream: guarded(lambda: agent.step(body.message, stream=stream)), result
+            lambda stream: guarded(user, lambda: agent.step(body.message, stream=stream)), result
         )
         return StreamingResponse(events, media_type="text/event-stream")
 
     @app.get("/v1/trace/{ref}")
     def trace(ref: str, user: User) -> dict[str, Any]:
         """The chain from an answer (trace or event id) back to the user's words."""
-        return dict(guarded(lambda: trace_chain(memory.store, ref, user_id=user)))
+        return dict(guarded(user, lambda: trace_chain(memory.store, ref, user_id=user)))
 
     return app
 
