@@ -64,6 +64,7 @@ class TurnOrder:
                     ]
             return found
 
+
 _SHARED: weakref.WeakKeyDictionary[Store, TurnOrder] = weakref.WeakKeyDictionary()
 
 
