@@ -135,8 +135,13 @@ def _warm_up(port: int, keys: dict[str, str]) -> None:
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
         text = f"Warm-up note for {user}."
         body = {"passage": text, "context": [{"role": "user", "content": text}]}
-        http.post("/v1/memories", json=body, headers=auth).raise_for_status()
-        http.post("/v1/search", json={"query": "warm-up"}, headers=auth).raise_for_status()
+        for route, sent in (("/v1/memories", body), ("/v1/search", {"query": "warm-up"})):
+            response = http.post(route, json=sent, headers=auth)
+            if response.status_code >= 400:  # the server's own words, not a bare status
+                raise RuntimeError(
+                    f"the bench server on port {port} answered {response.status_code} to its "
+                    f"warm-up POST {route}: {response.text[:300]}"
+                )
 
 
 def _load(

@@ -261,6 +261,14 @@ class PostgresDatabase:
             raw = psycopg.connect(self._url, autocommit=True)
         try:
             with server_errors(self.path):
+                # pgvector installed in another schema than the store's (a DBA's `public`
+                # while the URL names the store's own): its type and operators are found.
+                raw.execute(
+                    "SELECT set_config('search_path', current_setting('search_path') || ', ' "
+                    "|| quote_ident(n.nspname), false) FROM pg_extension e JOIN pg_namespace n "
+                    "ON n.oid = e.extnamespace WHERE e.extname = 'vector' "
+                    "AND NOT n.nspname = ANY(current_schemas(false))"
+                )
                 if self._user_id is not None:
                     raw.execute(pgsql.SQL("SET ROLE {}").format(pgsql.Identifier(MEMBER_ROLE)))
                     raw.execute("SELECT set_config('memvisor.user_id', %s, false)", [self._user_id])

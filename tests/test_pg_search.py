@@ -293,3 +293,22 @@ def test_without_pgvector_a_role_that_cannot_create_it_is_told_how(
         PgVectorIndex(plain, HashEmbedder()).add("m", [item("a1", "coffee")], user_id="alice")
     finally:
         plain.close()
+
+
+def test_pgvector_in_another_schema_than_the_stores_is_found(
+    postgres_cluster: PostgresCluster, tmp_path: Path
+) -> None:
+    """A DBA installed pgvector in `public`; the store's URL names a schema of its own (as
+    `memvisor bench serve` does): its type and operators must still be found."""
+    url = postgres_cluster.create_database()
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute("CREATE EXTENSION vector SCHEMA public")
+        admin.execute("CREATE SCHEMA team_memory")
+    own = f"{url}&options={quote('-c search_path=team_memory')}"
+    with Store.open(tmp_path / "d", embedder="hash", store=own) as store:
+        store.insert_passage(user_id="alice", text="the oak desk by the window", trace_id="t")
+        hits = store.search("oak desk", user_id="alice", kinds=["passage"])
+        assert [h.text for h in hits] == ["the oak desk by the window"]
+        schemas = store.db.query("SELECT table_schema FROM information_schema.tables "
+                                 "WHERE table_name = 'passages'")  # fmt: skip
+    assert schemas == [("team_memory",)]  # the records went where the URL said

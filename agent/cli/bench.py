@@ -401,18 +401,21 @@ def serve_bench(
         processes = []
     if not processes or min(processes) < 1 or max(processes) > 32:
         raise UserError(f"--workers takes process counts from 1 to 32, got {workers!r}")
-    result = _with_progress(
-        lambda progress: run_serve_bench(
-            data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
-            clients=counts,
-            seconds=seconds,
-            users=users,
-            embedder=embedder,
-            progress=progress,
-            store=url,
-            workers=processes if url else None,
+    try:
+        result = _with_progress(
+            lambda progress: run_serve_bench(
+                data_dir=Path(data_dir) if data_dir else Path.cwd() / ".bench-data",
+                clients=counts,
+                seconds=seconds,
+                users=users,
+                embedder=embedder,
+                progress=progress,
+                store=url,
+                workers=processes if url else None,
+            )
         )
-    )
+    except RuntimeError as exc:  # a server that did not start or answer: its own words
+        raise click.ClickException(str(exc)) from None
     if as_json:
         emit_json(result)
         return
