@@ -146,7 +146,16 @@ def _one_size(
         "paged_items_mean": round(sum(paged) / len(paged), 2),
         "first_page_in_ms": round(first * 1000, 3),
         "page_in_after_write_ms": _percentiles(after_write),
+        # The process's peak so far (sizes run smallest first): the store at this size, its
+        # read copies and index, the embedder. Target: <= 600 MB at 100k.
+        "peak_resident_mb": _peak_resident_mb(),
     }
+
+
+def _peak_resident_mb() -> float:
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
 
 
 def _floor(store: Store, rng: random.Random, queries: int) -> dict[str, Any]:
