@@ -34,7 +34,7 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
         assert _figures(row["page_in_ms"]) and _figures(row["assembly_ms"])
         assert _figures(row["page_in_after_write_ms"])
         assert row["first_page_in_ms"] > 0
-        assert row["peak_resident_mb"] > 0
+        assert row["resident_mb"] > 0
         for floor in ("floor_ms", "embed_ms", "raw_vector_ms", "raw_fts_ms"):
             assert _figures(row[floor]), floor
         assert row["page_in_p95_over_floor_p95"] > 0
