@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -18,6 +20,31 @@ from tests.cli_helpers import run_cli
 from tests.test_transfer import TABLE_KINDS, U, fill
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def on_passage_insert(url: str, body: str) -> Iterator[psycopg.Connection]:
+    """While the block runs, every insert into the target's passages runs ``body`` first
+    (PL/pgSQL), on a connection the block may use too."""
+    with psycopg.connect(url, autocommit=True) as raw:
+        raw.execute(
+            f"CREATE FUNCTION meddle() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} END $$"
+        )
+        raw.execute(
+            "CREATE TRIGGER meddle BEFORE INSERT ON passages FOR EACH ROW EXECUTE FUNCTION meddle()"
+        )
+        try:
+            yield raw
+        finally:
+            raw.execute("DROP TRIGGER meddle ON passages")
+            raw.execute("DROP FUNCTION meddle()")
+
+
+def _inserting_passages(raw: psycopg.Connection) -> int:
+    found = raw.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"passages\"%'"
+    ).fetchall()
+    return int(found[0][0])
 
 
 def _seeded(path: Path, clock: ManualClock) -> dict[str, str]:
@@ -83,20 +110,9 @@ def test_a_failure_midway_leaves_the_target_empty(
 ) -> None:
     data = tmp_path / "data"
     _seeded(data, clock)
-    with psycopg.connect(postgres_url, autocommit=True) as raw:
-        # the server refuses the passages, copied after events and facts
-        raw.execute(
-            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
-            "$$ BEGIN RAISE EXCEPTION 'disk quota exceeded (test)'; END $$"
-        )
-        raw.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON passages FOR EACH ROW EXECUTE FUNCTION refuse()"
-        )
-        try:
-            failed = run_cli(capsys, "migrate", "--from", str(data), "--to", postgres_url)
-        finally:
-            raw.execute("DROP TRIGGER refuse ON passages")
-            raw.execute("DROP FUNCTION refuse()")
+    # the server refuses the passages, copied after events and facts
+    with on_passage_insert(postgres_url, "RAISE EXCEPTION 'disk quota exceeded (test)';"):
+        failed = run_cli(capsys, "migrate", "--from", str(data), "--to", postgres_url)
     assert failed.code == 1 and failed.err.count("\n") == 1
     assert "nothing was moved" in failed.err and "disk quota exceeded" in failed.err
     assert set(_counts(postgres_url).values()) == {0}
@@ -136,35 +152,20 @@ def test_a_migrate_killed_midway_leaves_the_target_empty(
 ) -> None:
     data = tmp_path / "data"
     _seeded(data, clock)
-    with psycopg.connect(postgres_url, autocommit=True) as raw:
-        # the passages' insert stalls, so the process is killed inside the copy
-        raw.execute(
-            "CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS "
-            "$$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$"
-        )
-        raw.execute(
-            "CREATE TRIGGER stall BEFORE INSERT ON passages FOR EACH ROW EXECUTE FUNCTION stall()"
-        )
-        try:
-            run = subprocess.Popen(
-                [sys.executable, "-m", "memvisor.agent", "migrate", "--from", str(data),
-                 "--to", postgres_url],
-                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            deadline = time.monotonic() + 60
-            while not raw.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"passages\"%'"
-            ).fetchall()[0][0]:
-                assert run.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
-            run.send_signal(signal.SIGKILL)
-            run.wait(timeout=30)
-            while raw.execute(  # the server ends the dead client's transaction: rolled back
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"passages\"%'"
-            ).fetchall()[0][0]:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
-        finally:
-            raw.execute("DROP TRIGGER stall ON passages")
-            raw.execute("DROP FUNCTION stall()")
+    # the passages' insert stalls, so the process is killed inside the copy
+    with on_passage_insert(postgres_url, "PERFORM pg_sleep(2); RETURN NEW;") as raw:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "memvisor.agent", "migrate", "--from", str(data),
+             "--to", postgres_url],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not _inserting_passages(raw):
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+        while _inserting_passages(raw):  # the server ends the dead client's transaction
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
     assert set(_counts(postgres_url).values()) == {0}
