@@ -65,15 +65,17 @@ class IndexRows:
         rows = copy.get(user_id)
         return rows is not None and rows.has_any(ids)
 
-    def added(self, table: str, user_id: str, data: pa.Table) -> None:
-        """Rows just written, all of ``user_id``; a copy not loaded yet reads them when it is."""
+    def added(self, table: str, data: pa.Table) -> None:
+        """Rows just written, of one user or several; a copy not loaded yet reads them when
+        it is."""
         copy = self._copies.get(table)
         if copy is None:
             return
-        if (rows := copy.get(user_id)) is None:
-            copy[user_id] = RowsById(data)
-        else:
-            rows.append(data)
+        for user_id, part in _by_user(data).items():
+            if (rows := copy.get(user_id)) is None:
+                copy[user_id] = RowsById(part)
+            else:
+                rows.append(part)
 
     def deleted(self, table: str, user_id: str, ids: Sequence[str]) -> None:
         rows = self._copies.get(table, {}).get(user_id)
@@ -87,13 +89,16 @@ class IndexRows:
     def _copy(self, table: str) -> dict[str, RowsById]:
         copy = self._copies.get(table)
         if copy is None:
-            copy = self._copies[table] = _by_user(self._load(table))
+            parts = _by_user(self._load(table))
+            copy = self._copies[table] = {user: RowsById(part) for user, part in parts.items()}
         return copy
 
 
-def _by_user(data: pa.Table) -> dict[str, RowsById]:
-    """One table's rows split by their ``user_id``, each user's in one chunk."""
+def _by_user(data: pa.Table) -> dict[str, pa.Table]:
+    """Rows split by their ``user_id``, each user's in one chunk."""
     positions: defaultdict[str, list[int]] = defaultdict(list)
     for row, user_id in enumerate(data.column("user_id").to_pylist()):
         positions[user_id].append(row)
-    return {user_id: RowsById(data.take(rows)) for user_id, rows in positions.items()}
+    if len(positions) == 1:
+        return {user_id: data for user_id in positions}
+    return {user_id: data.take(rows) for user_id, rows in positions.items()}

@@ -137,8 +137,11 @@ class IndexSync:
         """Every user's queued items of ``table``, in one batch (one embedding run, one
         append); they leave the queue only once written, so a failure retries."""
         with self._queue_lock:
-            pending = {key: list(items) for key, items in self._pending.items() if items}
-            pending = {key: items for key, items in pending.items() if key[0] == table}
+            pending = {
+                key: list(items)
+                for key, items in self._pending.items()
+                if items and key[0] == table
+            }
             if not pending:
                 return
             self._writing.update(pending)

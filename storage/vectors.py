@@ -34,7 +34,6 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 import lancedb  # noqa: E402
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from lancedb.background_loop import LOOP
 from lancedb.table import Table
 from loguru import logger
@@ -159,10 +158,7 @@ class VectorIndex:
                 self._rows.forget(table)  # whatever reached the disk is read again
                 raise
             self._tables[table] = state
-            rows = data.select(_COLUMNS)
-            for user_id in batches:
-                mine = rows if len(batches) == 1 else rows.filter(pc.field("user_id") == user_id)
-                self._rows.added(table, user_id, mine)
+            self._rows.added(table, data.select(_COLUMNS))
             fold = upkeep.after_add(table, state, len(flat))
         if fold:
             self._fold_later(table)

@@ -37,13 +37,13 @@ def test_copy_loads_once_and_follows_reported_writes() -> None:
 
     copy = IndexRows(load)
     assert copy.may_hold("t", "u", ["z"])  # not loaded: only LanceDB knows
-    copy.added("t", "u", rows(("z", "never loaded")))  # no copy yet: nothing to follow
+    copy.added("t", rows(("z", "never loaded")))  # no copy yet: nothing to follow
     assert copy.get("t", "u", ["a", "b", "z", "a"]) == {
         "a": {"id": "a", "user_id": "u", "text": "apple"},
         "b": {"id": "b", "user_id": "u", "text": "bread"},
     }
     assert not copy.may_hold("t", "u", ["z", "y"]) and copy.may_hold("t", "u", ["z", "b"])
-    copy.added("t", "u", rows(("a", "apricot"), ("c", "cake")))
+    copy.added("t", rows(("a", "apricot"), ("c", "cake")))
     copy.deleted("t", "u", ["b"])
     got = copy.get("t", "u", ["a", "b", "c"])
     assert {k: v["text"] for k, v in got.items()} == {"a": "apricot", "c": "cake"}
@@ -72,9 +72,9 @@ def test_one_copy_serves_every_user_and_never_hands_out_another_users_row() -> N
     assert loads == ["t"]  # one read, however many users come and go
     copy.deleted("t", "u2", ["u1-1"])  # not u2's row: nothing happens to it
     assert copy.ids("t", "u1") == {"u1-1"}
-    copy.added("t", "u3", rows(("u1-1", "u3's own row of that id"), user="u3"))
+    copy.added("t", rows(("u1-1", "u3's own row of that id"), user="u3"))
     assert copy.get("t", "u1", ["u1-1"])["u1-1"]["text"] == "note of u1"
-    copy.added("t", "u2", rows(("u2-2", "second"), user="u2"))
+    copy.added("t", rows(("u2-2", "second"), user="u2"))
     assert copy.all_texts("t")["u2"] == {"u2-1": "note of u2", "u2-2": "second"}
     assert copy.users("t") == {"u1", "u2", "u3"}
     assert not copy.may_hold("t", "u3", ["u2-2"])
