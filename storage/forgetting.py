@@ -222,12 +222,11 @@ def _redact_turns(conn: Any, user_id: str, values: set[str], sources: list[str])
     """Redact the values from the user's messages: the source events, and any other message
     stating a value of three characters or more. Each keeps its earlier texts' hashes."""
     anywhere = sorted(v for v in values if len(v) >= 3)
-    likes = " OR ".join(["payload->>'$.content' ILIKE ? ESCAPE '\\'"] * len(anywhere))
-    likes = likes or "FALSE"
+    likes, patterns = _stating("payload->>'$.content'", anywhere)
     rows = conn.execute(
         "SELECT id, payload FROM events WHERE user_id = ? AND list_contains(?, kind) "
         f"AND (id IN (SELECT unnest(?)) OR {likes})",
-        [user_id, list(MESSAGE_KINDS), sources, *(f"%{_like(v)}%" for v in anywhere)],
+        [user_id, list(MESSAGE_KINDS), sources, *patterns],
     ).fetchall()
     redacted = []
     for event_id, payload in rows:
@@ -257,13 +256,13 @@ def _redact_other_events(
     source events lose every value, any other event a value of three characters or more.
     Keys and the forget events themselves are left as they are."""
     anywhere = sorted(v for v in values if len(v) >= 3)
-    likes = " OR ".join(["payload ILIKE ? ESCAPE '\\'"] * len(anywhere))
+    # the payload is JSON text: a value is found as JSON writes it
+    likes, patterns = _stating("payload", [_as_json(v) for v in anywhere])
     rows = conn.execute(
         "SELECT id, payload FROM events WHERE user_id = ? "
         "AND NOT list_contains(?, kind) AND kind <> 'memory_forget' "
-        f"AND (id IN (SELECT unnest(?)) OR {likes or 'FALSE'})",
-        # the payload is JSON text: a value is found as JSON writes it
-        [user_id, list(MESSAGE_KINDS), sources, *(f"%{_like(_as_json(v))}%" for v in anywhere)],
+        f"AND (id IN (SELECT unnest(?)) OR {likes})",
+        [user_id, list(MESSAGE_KINDS), sources, *patterns],
     ).fetchall()
     redacted = []
     for event_id, payload in rows:
@@ -286,6 +285,12 @@ def _redact_strings(value: Any, values: Iterable[str]) -> Any:
     if isinstance(value, dict):
         return {key: _redact_strings(item, values) for key, item in value.items()}
     return value
+
+
+def _stating(column: str, values: list[str]) -> tuple[str, list[str]]:
+    """SQL true when ``column`` holds any of ``values`` (any case), with its parameters."""
+    likes = " OR ".join([f"{column} ILIKE ? ESCAPE '\\'"] * len(values)) or "FALSE"
+    return likes, [f"%{_like(v)}%" for v in values]
 
 
 def _as_json(value: str) -> str:
