@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
@@ -94,6 +94,11 @@ class Database(Protocol):
         """Several reads that see one state of the store."""
         ...
 
+    def after_commit(self, run: Callable[[], None]) -> None:
+        """``run()`` once the open transaction of this thread commits, outside the store's
+        lock (dropped if it rolls back); at once when none is open."""
+        ...
+
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]: ...
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table: ...
@@ -113,6 +118,28 @@ class Database(Protocol):
     def close(self) -> None: ...
 
 
+class AfterCommit:
+    """What waits for the open transaction to commit (``Database.after_commit``)."""
+
+    def __init__(self, waiting: list[Callable[[], None]] | None = None) -> None:
+        self._waiting = waiting or []
+
+    def add(self, run: Callable[[], None]) -> None:
+        self._waiting.append(run)
+
+    def drop(self) -> None:
+        self._waiting.clear()
+
+    def take(self) -> AfterCommit:
+        """What waited, handed over (to run once the lock is released); none waits now."""
+        taken, self._waiting = AfterCommit(self._waiting), []
+        return taken
+
+    def run(self) -> None:
+        for run in self._waiting:
+            run()
+
+
 class DuckDBDatabase:
     """The embedded record store's connection. Every statement of it passes through
     ``record_store_errors``: a full disk or a damaged file is one line naming the file."""
@@ -130,6 +157,7 @@ class DuckDBDatabase:
         self._generations: dict[str, int] = {}
         self._deletions: dict[str, int] = {}
         self._rewrites: dict[str, int] = {}
+        self._after = AfterCommit()
 
     def generation(self, table: str) -> int:
         """How many committed transactions of this process wrote ``table``.
@@ -174,6 +202,7 @@ class DuckDBDatabase:
             except BaseException:
                 self._depth = 0
                 self._changed.clear()
+                self._after.drop()
                 self._rollback()
                 raise
             self._depth = 0
@@ -183,6 +212,7 @@ class DuckDBDatabase:
                 with record_store_errors(self.path, writing=True):
                     self.conn.execute("COMMIT")
             except StorageError:
+                self._after.drop()
                 self._rollback()
                 raise
             for table in {table for table, _ in changed}:
@@ -191,6 +221,15 @@ class DuckDBDatabase:
                 self._deletions[table] = self._deletions.get(table, 0) + 1
             for table in {table for table, verb in changed if verb in ("UPDATE", "DELETE")}:
                 self._rewrites[table] = self._rewrites.get(table, 0) + 1
+            committed = self._after.take()
+        committed.run()
+
+    def after_commit(self, run: Callable[[], None]) -> None:
+        with self._lock:
+            if self._depth:
+                self._after.add(run)
+                return
+        run()
 
     def _rollback(self) -> None:
         """Undo the open transaction; a connection the failure already ended has none."""

@@ -76,6 +76,7 @@ SEALED = "sealed_secrets"
 # Tables with a user_id that an export leaves out, and why.
 NOT_EXPORTED = {
     "api_keys": "credentials of one server: make new keys with `memvisor keys create`",
+    "search_outbox": "index work a writer still owes: the importing store indexes anew",
 }
 
 
@@ -258,7 +259,8 @@ def import_user(
     """
     doc = parse_export(data)
     mode: ImportMode = "replace" if replace else "merge"
-    with store.db.transaction() as conn:
+    # Every process finds what it wrote: a shared store reconciles the user once it commits.
+    with store.indexed_write(user_id, reconcile=True) as work, work.transaction() as conn:
         check_importable(store, doc, user_id=user_id, replace=replace)
         decisions = import_merge.plan(
             store, doc, user_id=user_id, replace=replace, count_tokens=count_tokens

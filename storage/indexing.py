@@ -101,6 +101,13 @@ class IndexSync:
                 self._unsure.add(key)  # the next sync removes them from the records
             raise
 
+    def recheck(self, table: str, *, user_id: str) -> None:
+        """Reconcile the user's index with the records at their next sync: another process
+        may have written records it did not index (``index_outbox``)."""
+        with self._queue_lock:
+            if table in self._reconciled:
+                self._unsure.add((table, user_id))
+
     def sync(self, table: str, *, user_id: str) -> None:
         """Bring the user's index for ``table`` up to date with the records."""
         key = (table, user_id)

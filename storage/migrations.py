@@ -263,6 +263,17 @@ _SEALED_SECRETS = _sql(
     )""",
 )
 
+_SEARCH_OUTBOX = _sql(
+    # A shared store's index work that a writer still owes (storage/index_outbox.py): one
+    # ticket per writing transaction, committed with its records, deleted once indexed.
+    # The embedded store (one process) leaves it empty.
+    """CREATE TABLE search_outbox (
+        ticket VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        queued_at TIMESTAMP WITH TIME ZONE NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -274,6 +285,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("008_fact_revisions", _FACT_REVISIONS),
     Migration("009_api_keys", _API_KEYS),
     Migration("010_sealed_secrets", _SEALED_SECRETS),
+    Migration("011_search_outbox", _SEARCH_OUTBOX),
 )
 
 

@@ -45,7 +45,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from memvisor.errors import StorageError, UserError
 
-from .database import written_table
+from .database import AfterCommit, written_table
 from .migrations import MIGRATIONS, migrate, pending
 from .pg_dialect import to_postgres
 from .text import valid_utf8
@@ -243,6 +243,7 @@ class PostgresDatabase:
         self._lock = threading.RLock()
         self._depth = 0
         self._xid: str | None = None  # the open writing transaction's id, for a lost COMMIT
+        self._after = AfterCommit()
         self._raw = self._connect()
         self.conn = Translated(self._raw, self.path, read_only=read_only)
         try:
@@ -431,6 +432,7 @@ class PostgresDatabase:
                 yield self.conn
             except BaseException as exc:
                 self._depth = 0
+                self._after.drop()
                 self._rollback()
                 if isinstance(exc, StorageError) and self._lost():
                     raise StorageError(
@@ -442,9 +444,21 @@ class PostgresDatabase:
             self._depth = 0
             try:
                 self._commit()
+            except BaseException:
+                self._after.drop()
+                raise
             finally:
                 self.conn.written.clear()
                 self._xid = None
+            committed = self._after.take()
+        committed.run()
+
+    def after_commit(self, run: Callable[[], None]) -> None:
+        with self._lock:
+            if self._depth:
+                self._after.add(run)
+                return
+        run()
 
     def _begin(self, reading: bool) -> None:
         try:

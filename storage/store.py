@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -55,6 +56,13 @@ from .index_items import (
     memory_users,
     passage_item,
     turn_item,
+)
+from .index_outbox import (
+    STALE_SECONDS,
+    SWEEP_SECONDS,
+    IndexedWrite,
+    Sweeper,
+    close_tickets,
 )
 from .lock import DataDirLock
 from .passages import PassageStore
@@ -102,30 +110,19 @@ class Store:
                 raise StorageError(os_problem(self.data_dir, exc)) from exc
         self.clock: Clock = clock or SystemClock()
         store = chosen_store(store)
-        # The data directory's lock guards its files (the LanceDB index, the sealed key).
-        self._lock = DataDirLock(self.data_dir, shared=read_only)
+        # Records, index and keys in a database other processes may write too (PostgreSQL).
+        self.shared = store is not None
+        self._sweeper: Sweeper | None = None
         self._snapshot_dir: tempfile.TemporaryDirectory[str] | None = None
         self._snapshots: SnapshotServer | None = None
-        try:
-            self._lock.acquire()
-        except StoreLocked:
-            if not read_only:
-                raise
-            # Held by a writer: its snapshot, or on PostgreSQL the shared records themselves.
-            self.db = (
-                self._read_holders_snapshot()
-                if store is None
-                else open_records(self.data_dir, store=store, read_only=True)
-            )
+        # The data directory's lock guards its files: the embedded records, their search
+        # index and the sealed-secret keys. A PostgreSQL store keeps all three in the
+        # database, which many processes share: nothing here to guard.
+        self._lock = DataDirLock(self.data_dir, shared=read_only) if store is None else None
+        if self._lock is None:
+            self.db = open_records(self.data_dir, store=store, read_only=read_only)
         else:
-            try:
-                self.db = open_records(self.data_dir, store=store, read_only=read_only)
-            except BaseException:
-                self._lock.release()
-                raise
-            if not read_only and isinstance(self.db, DuckDBDatabase):  # copies for readers
-                self._snapshots = SnapshotServer(self.db, self.data_dir)
-                self._snapshots.start()
+            self.db = self._open_embedded(self._lock, read_only=read_only)
         self._embedder = embedder
         self._index: IndexSync | None = None
         self._index_opening = threading.Lock()  # threads' first searches open one index
@@ -145,6 +142,25 @@ class Store:
         self.api_keys = ApiKeys(self.db, self.clock)
         # The key lives beside the record store, never inside it (nor in an export).
         self.sealed = SealedStore(self.db, self.clock, key_path=self.data_dir / "sealed.key")
+
+    def _open_embedded(self, lock: DataDirLock, *, read_only: bool) -> Database:
+        """The embedded records under the directory's lock; a reader beside a writer reads
+        the writer's snapshot."""
+        try:
+            lock.acquire()
+        except StoreLocked:
+            if not read_only:
+                raise
+            return self._read_holders_snapshot()  # held by a writer: its snapshot
+        try:
+            db = open_records(self.data_dir, store=None, read_only=read_only)
+        except BaseException:
+            lock.release()
+            raise
+        if not read_only and isinstance(db, DuckDBDatabase):  # copies for readers
+            self._snapshots = SnapshotServer(db, self.data_dir)
+            self._snapshots.start()
+        return db
 
     @classmethod
     def open(
@@ -186,10 +202,13 @@ class Store:
     def close(self) -> None:
         if self._snapshots is not None:
             self._snapshots.stop()
+        if self._sweeper is not None:
+            self._sweeper.stop()
         if self._index is not None:
             self._index.close()  # a fold of the index under way finishes first
         self.db.close()
-        self._lock.release()
+        if self._lock is not None:
+            self._lock.release()
         if self._snapshot_dir is not None:
             self._snapshot_dir.cleanup()
 
@@ -237,11 +256,54 @@ class Store:
                     on_healed=self._healed,
                     writable=not self.read_only,
                 )
+                if self.shared and not self.read_only:  # what a dead writer left unindexed
+                    self._sweeper = Sweeper(self.db, self._reconcile_user)
+                    self._sweeper.start()
             return self._index
 
+    def _reconcile_user(self, user_id: str) -> None:
+        self.index.recheck(MEMORY_TABLE, user_id=user_id)
+        self.index.sync(MEMORY_TABLE, user_id=user_id)
+
     def _queue(self, table: str, build: Any, record: Any) -> None:
+        """Queue ``record`` for the index once the transaction it was written in commits (a
+        write rolled back by an outer transaction queues nothing)."""
         if self._index is not None:
-            self._index.queue(table, build(record))
+            item, index = build(record), self._index
+            self.db.after_commit(lambda: index.queue(table, item))
+
+    @contextmanager
+    def indexed_write(self, user_id: str, *, reconcile: bool = False) -> Iterator[IndexedWrite]:
+        """A write of ``user_id``'s records that the search index must show; its
+        ``transaction()`` is the store's. On a shared store (PostgreSQL), the transaction
+        also commits an outbox ticket, and once it has committed this process indexes what
+        it queued (with ``reconcile``, checks the user's whole index: an import) before the
+        write returns, so another process's search finds it; then the ticket is closed. If
+        this process dies first, a sweeper finds the ticket (``storage/index_outbox.py``)."""
+        work = IndexedWrite(self.db, user_id, shared=self.shared)
+        if self.shared and not self.read_only:
+            _ = self.index  # opened first: what the write queues must reach its queue
+        yield work
+        if work.tickets or (reconcile and self._index is not None):
+            tickets = list(work.tickets)
+            self.db.after_commit(lambda: self._index_now(user_id, tickets, reconcile=reconcile))
+
+    def _index_now(self, user_id: str, tickets: list[str], *, reconcile: bool) -> None:
+        """Index what a committed write queued; a failure leaves its ticket to a sweeper."""
+        try:
+            if reconcile:
+                self._reconcile_user(user_id)
+            else:
+                self.index.sync(MEMORY_TABLE, user_id=user_id)
+            close_tickets(self.db, tickets)
+        except Exception as exc:  # the write is committed: never report it lost
+            logger.warning(
+                "search index: {}'s new records are not indexed yet ({}); a sweeper indexes "
+                "them within {:.0f} s",
+                user_id,
+                exc,
+                STALE_SECONDS + SWEEP_SECONDS,
+            )
 
     # -- writes: record + event in one transaction --
 
@@ -262,38 +324,41 @@ class Store:
         origin: str = "model",
         note: dict[str, Any] | None = None,
     ) -> FactWrite:
-        with self.db.transaction() as conn:
-            write = self.facts.remember(
-                user_id=user_id,
-                subject=subject,
-                predicate=predicate,
-                object=object,
-                trace_id=trace_id,
-                confidence=confidence,
-                importance=importance,
-                valid_from=valid_from,
-                valid_until=valid_until,
-                source_event_ids=source_event_ids,
-            )
-            if write.fact is not None:
-                self.log_write(
-                    conn,
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                write = self.facts.remember(
                     user_id=user_id,
+                    subject=subject,
+                    predicate=predicate,
+                    object=object,
                     trace_id=trace_id,
-                    session_id=session_id,
-                    record="fact",
-                    id=write.fact.id,
-                    action=write.action,
-                    origin=origin,
-                    previous=write.previous.id if write.previous else None,
-                    source_event_ids=list(source_event_ids),
-                    **(note or {}),
+                    confidence=confidence,
+                    importance=importance,
+                    valid_from=valid_from,
+                    valid_until=valid_until,
+                    source_event_ids=source_event_ids,
                 )
-        if write.fact is not None and write.action != "confirmed":
-            self._queue(MEMORY_TABLE, fact_item, write.fact)
-        elif write.fact is not None and self.archive.get(write.fact.id, user_id=user_id):
-            self.restore([write.fact.id], user_id=user_id, trace_id=trace_id)  # said again: used
-        return write
+                if write.fact is not None:
+                    self.log_write(
+                        conn,
+                        user_id=user_id,
+                        trace_id=trace_id,
+                        session_id=session_id,
+                        record="fact",
+                        id=write.fact.id,
+                        action=write.action,
+                        origin=origin,
+                        previous=write.previous.id if write.previous else None,
+                        source_event_ids=list(source_event_ids),
+                        **(note or {}),
+                    )
+            if write.fact is not None and write.action != "confirmed":
+                self._queue(MEMORY_TABLE, fact_item, write.fact)
+            elif write.fact is not None and self.archive.get(write.fact.id, user_id=user_id):
+                self.restore(
+                    [write.fact.id], user_id=user_id, trace_id=trace_id
+                )  # said again: used
+            return write
 
     def edit_fact(
         self,
@@ -310,32 +375,33 @@ class Store:
         note: dict[str, Any] | None = None,
     ) -> FactWrite:
         """A new version superseding ``fact_id``; it names the edit's own source events."""
-        with self.db.transaction() as conn:
-            write = self.facts.edit(
-                fact_id,
-                user_id=user_id,
-                trace_id=trace_id,
-                object=object,
-                confidence=confidence,
-                valid_until=valid_until,
-                source_event_ids=source_event_ids,
-            )
-            assert write.fact is not None
-            self.log_write(
-                conn,
-                user_id=user_id,
-                trace_id=trace_id,
-                session_id=session_id,
-                record="fact",
-                id=write.fact.id,
-                action="edited",
-                origin=origin,
-                previous=fact_id,
-                source_event_ids=list(source_event_ids),
-                **(note or {}),
-            )
-        self._queue(MEMORY_TABLE, fact_item, write.fact)
-        return write
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                write = self.facts.edit(
+                    fact_id,
+                    user_id=user_id,
+                    trace_id=trace_id,
+                    object=object,
+                    confidence=confidence,
+                    valid_until=valid_until,
+                    source_event_ids=source_event_ids,
+                )
+                assert write.fact is not None
+                self.log_write(
+                    conn,
+                    user_id=user_id,
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    record="fact",
+                    id=write.fact.id,
+                    action="edited",
+                    origin=origin,
+                    previous=fact_id,
+                    source_event_ids=list(source_event_ids),
+                    **(note or {}),
+                )
+            self._queue(MEMORY_TABLE, fact_item, write.fact)
+            return write
 
     def insert_passage(
         self,
@@ -349,28 +415,29 @@ class Store:
         origin: str = "model",
         note: dict[str, Any] | None = None,
     ) -> Passage:
-        with self.db.transaction() as conn:
-            passage = self.passages.insert(
-                user_id=user_id,
-                text=redact_hashed(text, forgotten_in(conn, user_id, source_event_ids)),
-                trace_id=trace_id,
-                session_id=session_id,
-                source_event_ids=source_event_ids,
-                meta=meta,
-            )
-            self.log_write(
-                conn,
-                user_id=user_id,
-                trace_id=trace_id,
-                session_id=session_id,
-                record="passage",
-                id=passage.id,
-                origin=origin,
-                source_event_ids=list(source_event_ids),
-                **(note or {}),
-            )
-        self._queue(MEMORY_TABLE, passage_item, passage)
-        return passage
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                passage = self.passages.insert(
+                    user_id=user_id,
+                    text=redact_hashed(text, forgotten_in(conn, user_id, source_event_ids)),
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    source_event_ids=source_event_ids,
+                    meta=meta,
+                )
+                self.log_write(
+                    conn,
+                    user_id=user_id,
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    record="passage",
+                    id=passage.id,
+                    origin=origin,
+                    source_event_ids=list(source_event_ids),
+                    **(note or {}),
+                )
+            self._queue(MEMORY_TABLE, passage_item, passage)
+            return passage
 
     def log_turn(
         self,
@@ -424,11 +491,12 @@ class Store:
                     ),
                 }
             )
-        with self.db.transaction() as conn:
-            events = self.events.append_many_in(conn, batch)
-        for event in events:
-            self._queue(MEMORY_TABLE, turn_item, event)
-        return events
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                events = self.events.append_many_in(conn, batch)
+            for event in events:
+                self._queue(MEMORY_TABLE, turn_item, event)
+            return events
 
     def redactions_changed(self, user_id: str) -> None:
         """Messages of the user were redacted outside a forget (an import): read them again."""
@@ -465,44 +533,51 @@ class Store:
         trace_id: str,
     ) -> int:
         """Commit the new rolling summary, the episode and the eviction event together."""
-        with self.db.transaction() as conn:
-            forgotten = forgotten_in(conn, user_id, [*evicted_event_ids, *episode.source_event_ids])
-            summary = redact_hashed(summary, forgotten)
-            episode = _episode_without(episode, forgotten)
-            version = self.summaries.put(
-                summary, user_id=user_id, session_id=session_id, trace_id=trace_id, conn=conn
-            )
-            self.episodes.insert(episode, conn=conn)
-            self.events.append_in(
-                conn,
-                user_id=user_id,
-                kind="eviction",
-                trace_id=trace_id,
-                session_id=session_id,
-                payload={
-                    "episode_id": episode.id,
-                    "summary_version": version,
-                    "evicted_event_ids": list(evicted_event_ids),
-                },
-            )
-        self._queue(MEMORY_TABLE, episode_item, episode)
-        return version
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                forgotten = forgotten_in(
+                    conn, user_id, [*evicted_event_ids, *episode.source_event_ids]
+                )
+                summary = redact_hashed(summary, forgotten)
+                episode = _episode_without(episode, forgotten)
+                version = self.summaries.put(
+                    summary, user_id=user_id, session_id=session_id, trace_id=trace_id, conn=conn
+                )
+                self.episodes.insert(episode, conn=conn)
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="eviction",
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    payload={
+                        "episode_id": episode.id,
+                        "summary_version": version,
+                        "evicted_event_ids": list(evicted_event_ids),
+                    },
+                )
+            self._queue(MEMORY_TABLE, episode_item, episode)
+            return version
 
     def save_episode(self, episode: Episode, *, kind: str = "session_end") -> None:
         """Commit an episode written outside eviction (session end, on demand)."""
-        with self.db.transaction() as conn:
-            forgotten = forgotten_in(conn, episode.user_id, episode.source_event_ids)
-            episode = _episode_without(episode, forgotten)
-            self.episodes.insert(episode, conn=conn)
-            self.events.append_in(
-                conn,
-                user_id=episode.user_id,
-                kind=kind,
-                trace_id=episode.trace_id,
-                session_id=episode.session_id,
-                payload={"episode_id": episode.id, "source_event_ids": episode.source_event_ids},
-            )
-        self._queue(MEMORY_TABLE, episode_item, episode)
+        with self.indexed_write(episode.user_id) as work:
+            with work.transaction() as conn:
+                forgotten = forgotten_in(conn, episode.user_id, episode.source_event_ids)
+                episode = _episode_without(episode, forgotten)
+                self.episodes.insert(episode, conn=conn)
+                self.events.append_in(
+                    conn,
+                    user_id=episode.user_id,
+                    kind=kind,
+                    trace_id=episode.trace_id,
+                    session_id=episode.session_id,
+                    payload={
+                        "episode_id": episode.id,
+                        "source_event_ids": episode.source_event_ids,
+                    },
+                )
+            self._queue(MEMORY_TABLE, episode_item, episode)
 
     def forget(
         self, record_id: str, *, user_id: str, trace_id: str, session_id: str | None = None
@@ -510,72 +585,75 @@ class Store:
         """Remove a record and what derives from it; the event keeps ids, not content."""
         require_user(user_id)
         removed: list[str]
-        with self.db.transaction() as conn:
-            derived: dict[str, list[str]] = {}
-            forgotten_values: list[str] = []
-            if record_id.startswith("fct_"):
-                versions = self.facts.forget(
-                    record_id, user_id=user_id, trace_id=trace_id, conn=conn
-                )
-                derived = cascade(conn, user_id=user_id, versions=versions)
-                forgotten_values = value_hashes(v.object for v in versions)
-                removed = [f.id for f in versions] + derived["passages"]
-                table = MEMORY_TABLE
-            elif record_id.startswith("psg_"):
-                removed = [self.passages.delete(record_id, user_id=user_id, conn=conn).id]
-                table = MEMORY_TABLE
-            elif record_id.startswith("qtn_"):
-                self.quarantine.delete(record_id, user_id=user_id, conn=conn)
-                removed, table = [record_id], ""
-            elif record_id.startswith(("eps_", "rcp_")):
-                episode = record_id.startswith("eps_")
-                # NotFound (for this user) before anything is deleted.
-                (self.episodes if episode else self.recipes).get(record_id, user_id=user_id)
-                kind_table = "episodes" if episode else "recipes"
-                conn.execute(
-                    f"DELETE FROM {kind_table} WHERE user_id = ? AND id = ?", [user_id, record_id]
-                )
-                conn.execute(
-                    "DELETE FROM archived WHERE user_id = ? AND item_id = ?", [user_id, record_id]
-                )
-                # Episodes are in the search index; recipes rank through their own route.
-                removed, table = [record_id], MEMORY_TABLE if episode else ""
-            elif record_id.startswith("sec_"):
-                # Sealed secrets are never indexed; the ciphertext is shredded.
-                if not self.sealed.forget(record_id, user_id=user_id):
-                    raise not_found(record_id)
-                removed, table = [record_id], ""
-            else:
-                raise UserError(
-                    f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_, "
-                    "qtn_ or sec_"
-                )
-            self.events.append_in(
-                conn,
-                user_id=user_id,
-                kind="memory_forget",
-                trace_id=trace_id,
-                session_id=session_id,
-                payload={
-                    "id": record_id,
-                    "removed": removed,
-                    "redacted": {
-                        k: v for k, v in derived.items() if k not in ("passages", "recipes")
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                derived: dict[str, list[str]] = {}
+                forgotten_values: list[str] = []
+                if record_id.startswith("fct_"):
+                    versions = self.facts.forget(
+                        record_id, user_id=user_id, trace_id=trace_id, conn=conn
+                    )
+                    derived = cascade(conn, user_id=user_id, versions=versions)
+                    forgotten_values = value_hashes(v.object for v in versions)
+                    removed = [f.id for f in versions] + derived["passages"]
+                    table = MEMORY_TABLE
+                elif record_id.startswith("psg_"):
+                    removed = [self.passages.delete(record_id, user_id=user_id, conn=conn).id]
+                    table = MEMORY_TABLE
+                elif record_id.startswith("qtn_"):
+                    self.quarantine.delete(record_id, user_id=user_id, conn=conn)
+                    removed, table = [record_id], ""
+                elif record_id.startswith(("eps_", "rcp_")):
+                    episode = record_id.startswith("eps_")
+                    # NotFound (for this user) before anything is deleted.
+                    (self.episodes if episode else self.recipes).get(record_id, user_id=user_id)
+                    kind_table = "episodes" if episode else "recipes"
+                    conn.execute(
+                        f"DELETE FROM {kind_table} WHERE user_id = ? AND id = ?",
+                        [user_id, record_id],
+                    )
+                    conn.execute(
+                        "DELETE FROM archived WHERE user_id = ? AND item_id = ?",
+                        [user_id, record_id],
+                    )
+                    # Episodes are in the search index; recipes rank through their own route.
+                    removed, table = [record_id], MEMORY_TABLE if episode else ""
+                elif record_id.startswith("sec_"):
+                    # Sealed secrets are never indexed; the ciphertext is shredded.
+                    if not self.sealed.forget(record_id, user_id=user_id):
+                        raise not_found(record_id)
+                    removed, table = [record_id], ""
+                else:
+                    raise UserError(
+                        f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_, "
+                        "qtn_ or sec_"
+                    )
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="memory_forget",
+                    trace_id=trace_id,
+                    session_id=session_id,
+                    payload={
+                        "id": record_id,
+                        "removed": removed,
+                        "redacted": {
+                            k: v for k, v in derived.items() if k not in ("passages", "recipes")
+                        },
+                        "deleted_recipes": derived.get("recipes", []),
+                        # hashes, never the value: what a replayed write is checked against
+                        "value_hashes": forgotten_values,
                     },
-                    "deleted_recipes": derived.get("recipes", []),
-                    # hashes, never the value: what a replayed write is checked against
-                    "value_hashes": forgotten_values,
-                },
-            )
-        if derived.get("turns"):
-            self._redacted_turns.pop(user_id, None)  # read again with these
-        if table:
-            try:
-                self.index.forget(table, removed, user_id=user_id)
-                self._reindex_redacted(derived, user_id=user_id)
-            except Exception as exc:  # the next reconcile removes them; never lose the forget
-                logger.warning("index cleanup after forget deferred: {}", exc)
-        return {"id": record_id, "removed": removed}
+                )
+            if derived.get("turns"):
+                self._redacted_turns.pop(user_id, None)  # read again with these
+            if table:
+                try:
+                    self.index.forget(table, removed, user_id=user_id)
+                    self._reindex_redacted(derived, user_id=user_id)
+                except Exception as exc:  # the next reconcile removes them; never lose the forget
+                    logger.warning("index cleanup after forget deferred: {}", exc)
+            return {"id": record_id, "removed": removed}
 
     def _reindex_redacted(self, derived: dict[str, list[str]], *, user_id: str) -> None:
         """Queue the episodes and messages a forget redacted, with their new text (a crash
@@ -601,78 +679,82 @@ class Store:
         """Archive facts, passages and episodes untouched for longer than ``older_than``
         (with ``unused``: nor paged in or cited within it); one event, restorable."""
         require_user(user_id)
-        with self.db.transaction() as conn:  # select and archive see the same records
-            candidates = prune_candidates(
-                self.facts.list(user_id=user_id, include_archived=False),
-                self.passages.list(user_id=user_id),
-                self.episodes.list(user_id=user_id),
-            )
-            items = self.archive.select(
-                candidates, user_id=user_id, older_than=older_than, unused=unused
-            )
-            report = PruneReport(
-                user_id=user_id,
-                older_than=older_than,
-                unused=unused,
-                dry_run=dry_run,
-                trace_id=trace_id,
-                archived=items,
-                counts=counts_by_kind(items),
-            )
-            if dry_run or not items:
-                return report
-            after = duration_text(older_than)
-            self.archive.add(
-                {i.id: i.kind for i in items},
-                user_id=user_id,
-                trace_id=trace_id,
-                reason=f"prune: {'unused' if unused else 'untouched'} for over {after}",
-            )
-            self.events.append_in(
-                conn,
-                user_id=user_id,
-                kind="memory_prune",
-                trace_id=trace_id,
-                payload={
-                    "ids": [i.id for i in items],
-                    "kinds": [i.kind for i in items],
-                    "older_than": after,
-                    "unused": unused,
-                },
-            )
-        # Without a loaded index there is nothing to clean now: the first search of any
-        # process reconciles the index with the records, which no longer list these.
-        if self._index is not None:
-            try:
-                self._index.forget(MEMORY_TABLE, [i.id for i in items], user_id=user_id)
-            except Exception as exc:  # the next reconcile removes them; never lose the prune
-                logger.warning("index cleanup after prune deferred: {}", exc)
-        return report
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:  # select and archive see the same records
+                candidates = prune_candidates(
+                    self.facts.list(user_id=user_id, include_archived=False),
+                    self.passages.list(user_id=user_id),
+                    self.episodes.list(user_id=user_id),
+                )
+                items = self.archive.select(
+                    candidates, user_id=user_id, older_than=older_than, unused=unused
+                )
+                report = PruneReport(
+                    user_id=user_id,
+                    older_than=older_than,
+                    unused=unused,
+                    dry_run=dry_run,
+                    trace_id=trace_id,
+                    archived=items,
+                    counts=counts_by_kind(items),
+                )
+                if dry_run or not items:
+                    return report
+                after = duration_text(older_than)
+                self.archive.add(
+                    {i.id: i.kind for i in items},
+                    user_id=user_id,
+                    trace_id=trace_id,
+                    reason=f"prune: {'unused' if unused else 'untouched'} for over {after}",
+                )
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="memory_prune",
+                    trace_id=trace_id,
+                    payload={
+                        "ids": [i.id for i in items],
+                        "kinds": [i.kind for i in items],
+                        "older_than": after,
+                        "unused": unused,
+                    },
+                )
+            # Without a loaded index there is nothing to clean now: the first search of any
+            # process reconciles the index with the records, which no longer list these.
+            if self._index is not None:
+                try:
+                    self._index.forget(MEMORY_TABLE, [i.id for i in items], user_id=user_id)
+                except Exception as exc:  # the next reconcile removes them; never lose the prune
+                    logger.warning("index cleanup after prune deferred: {}", exc)
+            return report
 
     def restore(self, ids: Sequence[str], *, user_id: str, trace_id: str) -> list[ArchivedRecord]:
         """Bring archived records back to page-in and search (all or none)."""
         require_user(user_id)
         if not ids:
             raise UserError("name at least one archived record id to restore")
-        with self.db.transaction() as conn:
-            rows = self.archive.remove(ids, user_id=user_id)
-            self.events.append_in(
-                conn,
-                user_id=user_id,
-                kind="memory_restore",
-                trace_id=trace_id,
-                payload={"ids": [r.item_id for r in rows], "kinds": [r.kind for r in rows]},
-            )
-        for row in rows:
-            if row.kind == "fact":
-                self._queue(MEMORY_TABLE, fact_item, self.facts.get(row.item_id, user_id=user_id))
-            elif row.kind == "passage":
-                passage = self.passages.get(row.item_id, user_id=user_id)
-                self._queue(MEMORY_TABLE, passage_item, passage)
-            else:
-                episode = self.episodes.get(row.item_id, user_id=user_id)
-                self._queue(MEMORY_TABLE, episode_item, episode)
-        return rows
+        with self.indexed_write(user_id) as work:
+            with work.transaction() as conn:
+                rows = self.archive.remove(ids, user_id=user_id)
+                self.events.append_in(
+                    conn,
+                    user_id=user_id,
+                    kind="memory_restore",
+                    trace_id=trace_id,
+                    payload={"ids": [r.item_id for r in rows], "kinds": [r.kind for r in rows]},
+                )
+            for row in rows:
+                if row.kind == "fact":
+                    self._queue(
+                        MEMORY_TABLE, fact_item, self.facts.get(row.item_id, user_id=user_id)
+                    )
+                elif row.kind == "passage":
+                    passage = self.passages.get(row.item_id, user_id=user_id)
+                    self._queue(MEMORY_TABLE, passage_item, passage)
+                else:
+                    episode = self.episodes.get(row.item_id, user_id=user_id)
+                    self._queue(MEMORY_TABLE, episode_item, episode)
+            return rows
 
     # -- reads --
 
