@@ -77,6 +77,8 @@ SEALED = "sealed_secrets"
 NOT_EXPORTED = {
     "api_keys": "credentials of one server: make new keys with `memvisor keys create`",
     "search_outbox": "index work a writer still owes: the importing store indexes anew",
+    "sealed_keys": "sealed-secret keys, wrapped: no export holds a key (`memvisor migrate` "
+    "moves them)",
 }
 
 

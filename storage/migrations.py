@@ -274,6 +274,22 @@ _SEARCH_OUTBOX = _sql(
     )""",
 )
 
+_SEALED_KEYS = _sql(
+    # A shared store's sealed-secret data keys, each wrapped under the master key file its
+    # workers hold (storage/sealed_keys.py), and the id of that master key. The embedded
+    # store keeps its keys in sealed.key and leaves these empty.
+    """CREATE TABLE sealed_keys (
+        id VARCHAR PRIMARY KEY,
+        user_id VARCHAR NOT NULL,
+        master_id VARCHAR NOT NULL,
+        wrapped BLOB NOT NULL
+    )""",
+    """CREATE TABLE sealed_master (
+        master_id VARCHAR PRIMARY KEY,
+        created_at TIMESTAMP WITH TIME ZONE NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("001_initial", _INITIAL),
     Migration("002_tombstones_and_fact_index", _TOMBSTONES),
@@ -286,6 +302,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("009_api_keys", _API_KEYS),
     Migration("010_sealed_secrets", _SEALED_SECRETS),
     Migration("011_search_outbox", _SEARCH_OUTBOX),
+    Migration("012_sealed_keys", _SEALED_KEYS),
 )
 
 

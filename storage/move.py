@@ -8,8 +8,10 @@ PostgreSQL against the same export of the embedded store. Any difference, any fa
 killed process rolls the transaction back and leaves the target as it was.
 
 The source is held with the data directory's writer lock throughout (no write can slip in
-after its rows were read) and is left unchanged; the data directory keeps the search index
-and ``sealed.key``, which the moved records go on using with ``--store``.
+after its rows were read) and is left unchanged. The keys of its sealed secrets
+(``sealed.key``) are wrapped into the target under the master key file the workers will use
+(``sealed_keys.master_key_path`` of the data directory, made if missing), in the same
+transaction; the search index is built anew in PostgreSQL by the first search.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from memvisor.errors import StorageError, UserError
 
 from .backends import EMBEDDED, RECORDS_FILE, chosen_store
 from .export import export_user
+from .sealed_keys import KEY_FILE, KeyFile, WrappedKeys, master_key_path
 from .store import Store
 
 BATCH = 1000  # rows per executemany
@@ -39,6 +42,8 @@ class MoveReport(BaseModel):
     tables: dict[str, int]  # rows copied per table
     users: list[str]  # whose exports were compared
     sequences: dict[str, int]  # the value each sequence was set to
+    sealed_keys: int = 0  # sealed-secret keys wrapped into the target
+    master_key: str | None = None  # the file they are wrapped under, which workers need
 
     @property
     def rows(self) -> int:
@@ -75,13 +80,21 @@ def move_to_postgres(data_dir: Path | str, url: str) -> MoveReport:
                 for user in users:
                     _check_export(source, target, user)
                 sequences = _set_sequences(source, conn)
+                master = master_key_path(source_dir)
+                keys = WrappedKeys(target.db, master).adopt(conn, KeyFile(source_dir / KEY_FILE))
         except StorageError as exc:
             raise StorageError(
                 f"moving {source_dir} to {where} failed, nothing was moved (the target is as "
                 f"it was): {exc}"
             ) from exc
     return MoveReport(
-        source=str(source_dir), target=where, tables=copied, users=users, sequences=sequences
+        source=str(source_dir),
+        target=where,
+        tables=copied,
+        users=users,
+        sequences=sequences,
+        sealed_keys=len(keys),
+        master_key=str(master) if keys else None,
     )
 
 

@@ -2,8 +2,11 @@
 encrypted at rest and revealed only to its owner.
 
 Each secret is sealed with AES-256-GCM (``cryptography``'s audited primitive) under its own
-random 256-bit data key. The keys live beside the record store, never inside it, in the key
-file ``sealed.key``: a small JSON map ``{"version": 1, "keys": {secret_id: base64 key}}``,
+random 256-bit data key. Where the keys live is ``sealed_keys``'s: on a shared store
+(PostgreSQL) in the database, each wrapped under a master key file every worker holds
+(``WrappedKeys``: added and deleted in the secret's own transactions). What follows is the
+embedded store's ``KeyFile``. The keys live beside the record store, never inside it, in the
+key file ``sealed.key``: a small JSON map ``{"version": 1, "keys": {secret_id: base64 key}}``,
 mode 0600, made on the first seal and only ever rewritten atomically (a 0600 temp file in the
 same directory, fsynced, ``os.replace``d over the old one, the directory fsynced), under a
 ``threading.Lock`` so that threads sealing at once do not lose each other's keys (one process
@@ -39,18 +42,13 @@ only the ``sealed.key`` they were sealed under (copied alongside) opens them.
 from __future__ import annotations
 
 import base64
-import glob
-import json
 import os
 import re
-import tempfile
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
 from pydantic import Field
 
 from memvisor.errors import NotFound, StorageError, UserError
@@ -59,11 +57,10 @@ from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .ids import new_id
 from .records import Record
+from .sealed_keys import KeyFile, WrappedKeys
 from .text import valid_utf8
 from .users import require_user
 
-KEY_BYTES = 32  # AES-256, one data key per secret
-KEY_FILE_VERSION = 1
 NONCE_BYTES = 12  # the GCM standard nonce; random per seal
 _TAG_BYTES = 16
 MAX_VALUE_CHARS = 1000
@@ -93,17 +90,23 @@ class SealedRow(SealedSecret):
 
 
 class SealedStore:
-    """Seal, reveal and forget one user's secrets; ``key_path`` is the key file, None keeps
-    the keys in memory."""
+    """Seal, reveal and forget one user's secrets. ``keys`` holds the data keys
+    (``sealed_keys``): a ``KeyFile`` (``key_path``; None keeps them in memory) or, on a
+    shared store, ``WrappedKeys``."""
 
-    def __init__(self, db: Database, clock: Clock, *, key_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        key_path: Path | None = None,
+        keys: KeyFile | WrappedKeys | None = None,
+    ) -> None:
         self._db = db
         self._clock = clock
-        self._key_path = Path(key_path) if key_path is not None else None
-        self._memory_keys: dict[str, bytes] = {}  # when there is no key file
-        self._keys_lock = threading.Lock()  # one read-modify-write of the key file at a time
-        if self._key_path is not None and not db.read_only:
-            self._tidy(self._key_path)
+        self.keys = keys if keys is not None else KeyFile(key_path)
+        if not db.read_only:
+            self.keys.tidy(db)
 
     # -- writes --
 
@@ -136,12 +139,12 @@ class SealedStore:
         key = AESGCM.generate_key(bit_length=256)
         nonce = os.urandom(NONCE_BYTES)
         blob = nonce + AESGCM(key).encrypt(nonce, value.encode(), _aad(secret.id, user_id))
-        self._add_key(secret.id, key)  # before the row: a key error writes nothing
         try:
             with self._db.transaction() as conn:
+                self.keys.add(conn, secret.id, user_id, key)  # a key error writes nothing
                 _insert(conn, secret, blob)
         except Exception:
-            self._drop_key_quietly(secret.id)  # left behind it would be harmless, but tidy
+            self.keys.discard(secret.id)  # left behind it would be harmless, but tidy
             raise
         return secret
 
@@ -157,7 +160,7 @@ class SealedStore:
                 [db_time(self._clock.now()), b"", user_id, secret_id],
             ).fetchall()
             if found:
-                self._drop_keys([secret_id])  # a failure here rolls the forget back
+                self.keys.drop(conn, [secret_id])  # a failure here rolls the forget back
         return bool(found)
 
     # -- reads --
@@ -175,15 +178,9 @@ class SealedStore:
         if not rows:
             raise not_found(secret_id)
         blob = bytes(rows[0][0] or b"")
-        key = self._keys(missing_ok=False, opening=secret_id).get(secret_id)
-        if key is None:
-            raise StorageError(
-                f"the sealed-secret key file {self._where()} holds no key for {secret_id}: "
-                "was the data directory's sealed.key replaced, or the secret imported from "
-                "another data directory?"
-            )
+        key = self.keys.key(secret_id, user_id)
         if len(blob) < NONCE_BYTES + _TAG_BYTES:
-            raise StorageError(self._unopened(secret_id))
+            raise StorageError(self.keys.unopened(secret_id))
         from cryptography.exceptions import InvalidTag
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -192,7 +189,7 @@ class SealedStore:
                 blob[:NONCE_BYTES], blob[NONCE_BYTES:], _aad(secret_id, user_id)
             )
         except InvalidTag:
-            raise StorageError(self._unopened(secret_id)) from None
+            raise StorageError(self.keys.unopened(secret_id)) from None
         return plain.decode()
 
     def get(self, secret_id: str, *, user_id: str) -> SealedSecret:
@@ -243,99 +240,9 @@ class SealedStore:
             raise UserError(f"sealed secret {row.id}: its ciphertext is not base64") from None
         if row.forgotten_at is not None:
             blob = b""  # forgotten stays shredded, whatever the document says
-            self._drop_keys([row.id])
+            self.keys.drop(conn, [row.id])
         conn.execute("DELETE FROM sealed_secrets WHERE user_id = ? AND id = ?", [user_id, row.id])
         _insert(conn, SealedSecret(**row.model_dump(exclude={"ciphertext"})), blob)
-
-    # -- the keys --
-
-    def _keys(self, *, missing_ok: bool, opening: str = "") -> dict[str, bytes]:
-        """The key file's map (a copy); a missing file is empty if ``missing_ok``."""
-        if self._key_path is None:
-            return dict(self._memory_keys)
-        path = self._key_path
-        try:
-            if os.name == "posix":
-                mode = path.stat().st_mode & 0o777
-                if mode & 0o077:
-                    os.chmod(path, 0o600)
-                    logger.warning(
-                        "the sealed-secret key file {} was readable by others (mode {:o}); "
-                        "tightened to 0600",
-                        path,
-                        mode,
-                    )
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            if missing_ok:
-                return {}
-            raise StorageError(
-                f"the sealed-secret key file {path} is missing, so {opening or 'no secret'} "
-                "cannot be opened: restore the data directory's sealed.key from a backup"
-            ) from None
-        except OSError as exc:
-            raise StorageError(f"cannot read the sealed-secret key file {path}: {exc}") from exc
-        return _parse_keys(raw, path)
-
-    def _add_key(self, secret_id: str, key: bytes) -> None:
-        with self._keys_lock:
-            if self._key_path is None:
-                self._memory_keys[secret_id] = key
-                return
-            keys = self._keys(missing_ok=True)  # a corrupt file is refused, never overwritten
-            keys[secret_id] = key
-            _write_keys(self._key_path, keys)
-
-    def _drop_keys(self, secret_ids: Iterable[str]) -> None:
-        """Remove these ids' keys (a missing key file holds none); the file is rewritten only
-        if one was there."""
-        with self._keys_lock:
-            if self._key_path is None:
-                for secret_id in secret_ids:
-                    self._memory_keys.pop(secret_id, None)
-                return
-            keys = self._keys(missing_ok=True)
-            gone = [i for i in secret_ids if keys.pop(i, None) is not None]
-            if gone:
-                _write_keys(self._key_path, keys)
-
-    def _drop_key_quietly(self, secret_id: str) -> None:
-        try:
-            self._drop_keys([secret_id])
-        except StorageError as exc:
-            logger.warning("the key of the unsealed {} was left in place: {}", secret_id, exc)
-
-    def _tidy(self, path: Path) -> None:
-        """On open: remove temp files of a key-file write cut short, and the keys of rows
-        already forgotten. Best effort: a reveal or seal reports a bad key file clearly."""
-        for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-            try:
-                stale.unlink()
-            except OSError as exc:
-                logger.warning("cannot remove the stale sealed-secret key file {}: {}", stale, exc)
-        try:
-            ids = list(self._keys(missing_ok=True))
-            if not ids:
-                return
-            forgotten = self._db.query(
-                "SELECT id FROM sealed_secrets "
-                "WHERE forgotten_at IS NOT NULL AND id IN (SELECT unnest(?))",
-                [ids],
-            )
-            if forgotten:
-                self._drop_keys([r[0] for r in forgotten])
-                logger.info("dropped the keys of {} forgotten sealed secrets", len(forgotten))
-        except Exception as exc:  # never fail the store's open over it
-            logger.warning("the sealed-secret key file {} was not tidied: {}", path, exc)
-
-    def _where(self) -> str:
-        return str(self._key_path) if self._key_path else "(in memory)"
-
-    def _unopened(self, secret_id: str) -> str:
-        return (
-            f"the sealed-secret key file {self._where()} does not open {secret_id}: was its "
-            "ciphertext altered, or the data directory's sealed.key replaced?"
-        )
 
     # last: below it, ``list`` in an annotation would name this method
     def list(self, *, user_id: str, include_forgotten: bool = False) -> list[SealedSecret]:
@@ -347,80 +254,6 @@ class SealedStore:
             [require_user(user_id)],
         )
         return [_secret(r) for r in rows]
-
-
-def _parse_keys(raw: bytes, path: Path) -> dict[str, bytes]:
-    """The map in a key file's bytes; StorageError (one line, no key material) if corrupt."""
-
-    def corrupt(why: str) -> StorageError:
-        return StorageError(
-            f"the sealed-secret key file {path} is corrupt ({why}): restore the data "
-            "directory's sealed.key from a backup"
-        )
-
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError included; its text would quote the bytes
-        raise corrupt(f"{len(raw)} bytes, not a JSON key map") from None
-    if (
-        not isinstance(doc, dict)
-        or doc.get("version") != KEY_FILE_VERSION
-        or not isinstance(doc.get("keys"), dict)
-    ):
-        raise corrupt(f"not a version {KEY_FILE_VERSION} key map")
-    keys: dict[str, bytes] = {}
-    for secret_id, text in doc["keys"].items():
-        try:
-            key = base64.b64decode(text, validate=True) if isinstance(text, str) else b""
-        except ValueError:
-            key = b""
-        if len(key) != KEY_BYTES:
-            raise corrupt(f"the key of {secret_id[:60]!r} is not {KEY_BYTES} bytes in base64")
-        keys[secret_id] = key
-    return keys
-
-
-def _write_keys(path: Path, keys: dict[str, bytes]) -> None:
-    """Replace the key file atomically: a 0600 temp file beside it, written and fsynced,
-    renamed over it, then the directory fsynced. A reader sees the old map or the new."""
-    doc = {
-        "version": KEY_FILE_VERSION,
-        "keys": {i: base64.b64encode(k).decode("ascii") for i, k in sorted(keys.items())},
-    }
-    data = (json.dumps(doc, indent=1) + "\n").encode()
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise StorageError(f"cannot write the sealed-secret key file {path}: {exc}") from exc
-    try:
-        try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)  # mkstemp makes it 0600; whatever the platform
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)  # never leave a copy of the keys behind
-        raise StorageError(f"cannot write the sealed-secret key file {path}: {exc}") from exc
-    _sync_dir(path.parent)
-
-
-def _sync_dir(directory: Path) -> None:
-    """Make the renamed file's directory entry durable too (best effort: not on every OS)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _checked(value: Any, description: Any, kind: Any) -> tuple[str, str]:

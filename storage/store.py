@@ -70,6 +70,7 @@ from .quarantine import Quarantine
 from .recipes import RecipeStore
 from .records import Event, FactWrite, Passage
 from .sealed import SealedStore, not_found
+from .sealed_keys import KEY_FILE, KeyFile, WrappedKeys, master_key_path
 from .session_state import SessionState
 from .snapshot import SnapshotServer, request_snapshot
 from .tasks import TaskStore
@@ -140,8 +141,17 @@ class Store:
         self.session_state = SessionState(self.db, self.clock)
         self.archive = Archive(self.db, self.clock)
         self.api_keys = ApiKeys(self.db, self.clock)
-        # The key lives beside the record store, never inside it (nor in an export).
-        self.sealed = SealedStore(self.db, self.clock, key_path=self.data_dir / "sealed.key")
+        # The keys: beside the embedded records, never inside them (nor in an export); in a
+        # shared store, wrapped under a master key file that never enters it.
+        self.sealed = SealedStore(
+            self.db,
+            self.clock,
+            keys=WrappedKeys(
+                self.db, master_key_path(self.data_dir), legacy=self.data_dir / KEY_FILE
+            )
+            if self.shared
+            else KeyFile(self.data_dir / KEY_FILE),
+        )
 
     def _open_embedded(self, lock: DataDirLock, *, read_only: bool) -> Database:
         """The embedded records under the directory's lock; a reader beside a writer reads

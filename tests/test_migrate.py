@@ -3,6 +3,7 @@ a failure midway leaves the target empty; a target that holds records is refused
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -85,6 +86,8 @@ def test_every_record_moves_and_reads_back_the_same(
     assert moved.out.startswith("moved ") and "facts 3" in moved.out, moved.out
     assert "api_keys 2" in moved.out and "sealed_secrets 1" in moved.out
     assert "export of 2 users" in moved.out
+    master = data / "sealed-master.key"
+    assert f"sealed secrets: 1 key wrapped under {master}" in moved.out
     counts = _counts(postgres_url)
     assert all(counts[t] > 0 for t in TABLE_KINDS), counts
     # the moved store, opened from the same data directory (its sealed.key) with --store
@@ -103,6 +106,11 @@ def test_every_record_moves_and_reads_back_the_same(
     listed = run_cli(capsys, "memory", "list", "--data-dir", str(data), "--user", U,
                      "--store", postgres_url, "--json")  # fmt: skip
     assert "a kayak" in listed.out and "Bergen" in listed.out
+    # another worker, with its own data directory and a copy of the master key only
+    (tmp_path / "worker").mkdir()
+    shutil.copy2(master, tmp_path / "worker" / "sealed-master.key")
+    with Store.open(tmp_path / "worker", embedder="hash", store=postgres_url) as worker:
+        assert worker.sealed.reveal(ids["sealed"], user_id=U) == "4471"
 
 
 def test_a_failure_midway_leaves_the_target_empty(

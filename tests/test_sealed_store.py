@@ -294,7 +294,7 @@ def test_a_store_without_a_key_path_keeps_the_key_in_memory(tmp_path: Path) -> N
     secret = sealed.seal(user_id=U, value=VALUE, description="gate code", kind="pin", trace_id="t")
     assert sealed.reveal(secret.id, user_id=U) == VALUE
     assert sealed.forget(secret.id, user_id=U)
-    assert secret.id not in sealed._keys(missing_ok=False)
+    assert secret.id not in sealed.keys.read(missing_ok=False)
     db.close()
     assert not list(tmp_path.glob("*.key"))
 

@@ -27,8 +27,10 @@ def migrate_cmd(source: str | None, target: str, as_json: bool) -> None:
 
     Every table is copied in one transaction on the target, which commits only when every
     table's row count and each user's export read back from PostgreSQL match the embedded
-    store's. A database that already holds records is refused. The data directory keeps the
-    search index and sealed.key: go on using it, with --store URL (or $MEMVISOR_STORE).
+    store's. A database that already holds records is refused. The keys of sealed secrets
+    are wrapped into it under the master key file sealed-master.key of the data directory
+    (or $MEMVISOR_SEAL_KEY_FILE): every worker needs a copy. Go on with --store URL (or
+    $MEMVISOR_STORE).
     """
     if not target.strip():
         raise UserError("--to is empty: give the postgresql:// URL of an empty database")
@@ -56,6 +58,12 @@ def migrate_cmd(source: str | None, target: str, as_json: bool) -> None:
         f"verified before commit: every table's row count, and the export of "
         f"{plural(len(report.users), 'user')} read back from PostgreSQL"
     )
+    if report.master_key:
+        click.echo(
+            f"sealed secrets: {plural(report.sealed_keys, 'key')} wrapped under "
+            f"{report.master_key}; give every worker a copy (or point MEMVISOR_SEAL_KEY_FILE "
+            "at it)"
+        )
     click.echo(
         f"next: {program()} --store URL --data-dir {report.source} … (or set MEMVISOR_STORE); "
         f"{report.source}/memvisor.duckdb is left unchanged and is no longer read with --store"
