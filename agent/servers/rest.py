@@ -40,6 +40,7 @@ from memvisor.evals.health import health_report, prometheus_text
 
 from .rest_models import AddBody, ChatBody, ConfirmBody, ContextBody, PatchBody, SearchBody
 from .rest_stream import turn_events
+from .user_locks import UserLocks
 
 # Sessions whose agent (its dialogue window) stays loaded between requests.
 MAX_AGENTS = 128
@@ -67,8 +68,7 @@ def create_app(
     # the writes before it); different users' run at once. What they share is thread-safe:
     # the database's connection and the search index take their own locks, the read copies
     # (facts, dialogue turns, index rows) theirs.
-    user_locks: dict[str, threading.RLock] = {}
-    locks_lock = threading.Lock()
+    user_locks = UserLocks()
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(
@@ -84,9 +84,7 @@ def create_app(
     User = Annotated[str, Depends(user_of)]
 
     def guarded(user: str, call: Callable[[], Any]) -> Any:
-        with locks_lock:
-            lock = user_locks.setdefault(user, threading.RLock())
-        with lock:
+        with user_locks.held(user):
             return call()
 
     def write(
