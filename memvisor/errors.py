@@ -61,6 +61,10 @@ class IndexDamaged(StorageError):
     """The search index's files are missing or unreadable; the records can rebuild it."""
 
 
+class OutcomeUnknown(StorageError):
+    """A transaction's COMMIT was sent and its answer lost: it may or may not be stored."""
+
+
 class VersionConflict(StorageError):
     """An update was based on a stale version of a record (lost update prevented)."""
 

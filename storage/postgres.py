@@ -43,7 +43,7 @@ import pyarrow as pa
 from psycopg import sql as pgsql
 from psycopg.conninfo import conninfo_to_dict
 
-from memvisor.errors import StorageError, UserError
+from memvisor.errors import OutcomeUnknown, StorageError, UserError
 
 from .database import AfterCommit, written_table
 from .migrations import MIGRATIONS, migrate, pending
@@ -506,7 +506,7 @@ class PostgresDatabase:
                 f"the connection to the PostgreSQL store {self.path} was lost at COMMIT and the "
                 "server rolled the transaction back: nothing of it is stored; run it again"
             ) from failed
-        raise StorageError(
+        raise OutcomeUnknown(
             f"the connection to the PostgreSQL store {self.path} was lost at COMMIT and the "
             "server could not be asked whether it was stored: check (e.g. `memvisor memory "
             "list`) before writing it again"

@@ -209,3 +209,35 @@ def test_a_commit_whose_reply_was_lost_is_found_stored_and_reported_done(
     finally:
         db.close()
         proxy.close()
+
+
+def test_a_write_whose_commit_answer_is_lost_logs_its_verdict_once(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memvisor.agent.memory import Memory
+    from memvisor.errors import OutcomeUnknown
+
+    with Memory.open(tmp_path / "data", embedder="hash", store=postgres_url) as memory:
+        db = memory.store.db
+        assert isinstance(db, PostgresDatabase)
+        real = db._commit
+
+        def stored_but_unanswered() -> None:
+            real()  # the server stored it; the client never heard
+            raise OutcomeUnknown("the answer to COMMIT was lost")
+
+        monkeypatch.setattr(db, "_commit", stored_but_unanswered)
+        with pytest.raises(OutcomeUnknown):
+            memory.write(
+                "fact_remember",
+                {"subject": "maya", "predicate": "lives_in", "object": "Oslo"},
+                user_id="maya",
+                origin="user",
+                context=[{"role": "user", "content": "I live in Oslo."}],
+            )
+        monkeypatch.undo()
+        verdicts = db.query(
+            "SELECT count(*) FROM events WHERE user_id = 'maya' AND kind = 'firewall_verdict'"
+        )
+        assert verdicts[0][0] == 1
+        assert [f.object for f in memory.store.facts.list(user_id="maya")] == ["Oslo"]

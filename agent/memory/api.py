@@ -27,7 +27,7 @@ from memvisor.agent.guards.proposal import (
     WriteProposal,
 )
 from memvisor.agent.guards.secrets import redact_in
-from memvisor.errors import FirewallRejected, MemvisorError, UserError, WriteHeld
+from memvisor.errors import FirewallRejected, MemvisorError, OutcomeUnknown, UserError, WriteHeld
 from memvisor.paging.pagein import RELEVANCE_FLOOR
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.storage import CoreBlock, Store
@@ -209,6 +209,8 @@ class Memory:
                 )
                 write = writes.WRITE_KINDS[kind].model_validate(stored)
                 done = perform(self.store, write, scope)
+        except OutcomeUnknown:
+            raise  # the verdict may be stored with the record: logging it again could double it
         except Exception:
             # Nothing was stored; the verdict stays on record, as for any judged write.
             with suppress(MemvisorError, OSError):
