@@ -21,6 +21,8 @@ from urllib.parse import quote
 
 import httpx
 
+from memvisor.storage.sealed_keys import MASTER_KEY_ENV
+
 READY_SECONDS = 60.0  # a server imports the web stack and opens its store first
 STOP_SECONDS = 20.0
 
@@ -28,10 +30,13 @@ STOP_SECONDS = 20.0
 class ServerProcess:
     """One ``memvisor serve`` on a free loopback port; ``stop`` ends it (SIGTERM, then kill)."""
 
-    def __init__(self, *, data_dir: Path, store: str, embedder: str, log: Path) -> None:
+    def __init__(
+        self, *, data_dir: Path, store: str, embedder: str, log: Path, seal_key: Path
+    ) -> None:
         self.port = _free_port()
         self.log = log
-        env = {**os.environ, "MEMVISOR_EMBEDDER": embedder, "MEMVISOR_LOG_LEVEL": "ERROR"}
+        env = {**os.environ, "MEMVISOR_EMBEDDER": embedder, "MEMVISOR_LOG_LEVEL": "ERROR",
+               MASTER_KEY_ENV: str(seal_key)}  # fmt: skip
         command = [sys.executable, "-m", "memvisor.agent", "serve", "--data-dir", str(data_dir),
                    "--store", store, "--host", "127.0.0.1", "--port", str(self.port)]  # fmt: skip
         with log.open("w", encoding="utf-8") as err:
@@ -78,15 +83,20 @@ class ServerProcess:
 
 @contextmanager
 def servers(count: int, *, root: Path, store: str, embedder: str) -> Iterator[list[ServerProcess]]:
-    """``count`` servers on one store, each with its own data directory under ``root``,
-    started together and all answering before the block runs."""
+    """``count`` servers on one store, each with its own data directory under ``root`` and
+    one sealed-secret master key, as workers are deployed; started together and all
+    answering before the block runs."""
     started: list[ServerProcess] = []
     try:
         for n in range(count):
             data_dir = root / f"server{n}"
             started.append(
                 ServerProcess(
-                    data_dir=data_dir, store=store, embedder=embedder, log=root / f"server{n}.log"
+                    data_dir=data_dir,
+                    store=store,
+                    embedder=embedder,
+                    log=root / f"server{n}.log",
+                    seal_key=root / "seal-master.key",
                 )
             )
         for server in started:

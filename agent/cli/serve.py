@@ -45,9 +45,10 @@ def serve_cmd(
     /v1/quarantine, /v1/trace, /v1/health and /metrics (OpenAPI docs at /docs).
 
     Every route but /v1/health needs a key (`memvisor keys create --user NAME`) sent as
-    `Authorization: Bearer KEY`; a key reads and writes its own user's memory only. The
-    server holds the data directory while it runs; with --store postgresql://… several
-    servers, each with its own --data-dir, serve one store.
+    `Authorization: Bearer KEY`; a key reads and writes its own user's memory only. On the
+    embedded store the server holds the data directory while it runs; with --store
+    postgresql://… any number of servers, on any machines, serve one store (give each a
+    copy of the sealed-secret master key: see README).
     """
     import uvicorn  # the web stack loads only for this command
 
