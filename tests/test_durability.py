@@ -78,6 +78,9 @@ def test_acknowledged_writes_survive_sigkill(tmp_path: Path) -> None:
         assert store.facts.get(w.fact.id, user_id="crash").object == "ok"
 
 
+# The lock guards the embedded store's files; PostgreSQL workers share a directory
+# (tests/test_pg_shared_index.py).
+@pytest.mark.duckdb_only
 def test_second_writer_gets_one_line_and_exit_3(tmp_path: Path) -> None:
     data = tmp_path / "locked"
     holder = _spawn(HOLDER, data)

@@ -50,6 +50,8 @@ def seed(store: Store) -> dict[str, Any]:
         user_id="alice", text="Old receipt: umbrella from the market", trace_id="t"
     ).id
     store.archive.add({archived: "passage"}, user_id="alice", trace_id="t", reason="test")
+    if store.shared:  # it indexes at write time, so it has indexed it: out, as prune does
+        store.index.forget(MEMORY_TABLE, [archived], user_id="alice")
     turns = [
         {"role": "user", "content": "alice wants a new desk chair", "session_id": "s1"},
         {"role": "assistant", "content": "Noted, a desk chair.", "session_id": "s1"},
