@@ -94,6 +94,8 @@ def _one_size(
     with Store.open(path, embedder=embedder, clock=clock, store=records) as store:
         _fill_store(store, clock, size, rng, report)
         report(f"indexing {size}", 0, 1)
+        if store.shared:  # PostgreSQL: rows first, then HNSW over them (as reindex loads it)
+            store.index.rebuild(MEMORY_TABLE, user_ids=[USER])
         store.index.sync(MEMORY_TABLE, user_id=USER)
         store.index.index.optimize(MEMORY_TABLE)
         report(f"indexing {size}", 1, 1)
