@@ -443,10 +443,10 @@ class PageIn:
                     c.fused += cfg.session * sessions[c.session_id] / top_session * top_score
         if cfg.speaker:
             speakers = {str(c.meta.get("speaker")) for c in turns if c.meta.get("speaker")}
-            named = [s for s in speakers if s.lower() in query.lower()]
-            if len(named) == 1:
+            named = named_speaker(query, speakers)
+            if named is not None:
                 for c in turns:
-                    if c.meta.get("speaker") == named[0]:
+                    if c.meta.get("speaker") == named:
                         c.fused *= 1 + cfg.speaker
 
     def _neighbours(

@@ -34,18 +34,30 @@ _STOPWORD_TEXT = """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
+# What between two names makes them one subject: "Jon and Gina", "Jon, Gina", "Jon or Gina".
+_JOINED = re.compile(r"(?:'s)?\s*(?:,|and|&|or|,\s*and)\s*")
+
+
 def content_words(text: str) -> set[str]:
     """The lowercased words of ``text`` that can say what it is about."""
     return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
 
 
 def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
-    """The one known speaker ``query`` names (a whole word, any case), else None."""
+    """The known speaker ``query`` is about: the one it names (a whole word, any case), or
+    of several the first, its subject ("What did Jon tell Gina?"); None when it names none
+    or its first two are joined as one subject ("Jon and Gina", "Jon or Gina")."""
     lowered = query.lower()
-    named = [
-        s for s in speakers if s and re.search(rf"(?<!\w){re.escape(s.lower())}(?!\w)", lowered)
-    ]
-    return named[0] if len(named) == 1 else None
+    named = sorted(
+        (m.start(), m.end(), s)
+        for s in speakers
+        if s and (m := re.search(rf"(?<!\w){re.escape(s.lower())}(?!\w)", lowered))
+    )
+    if not named:
+        return None
+    if len(named) > 1 and _JOINED.fullmatch(lowered[named[0][1] : named[1][0]]):
+        return None
+    return named[0][2]
 
 
 def as_said_by(query: str, speaker: str) -> str:
