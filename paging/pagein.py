@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from memvisor.paging.query_terms import as_said_by, content_words, expansion_words, named_speaker
+from memvisor.paging.query_terms import as_said_by, expansion_words, named_speaker, words_held
 from memvisor.paging.summarize import identifiers
 from memvisor.paging.text_limits import check_length
 from memvisor.paging.timeparse import TimeWindow, resolve_time
@@ -356,10 +356,9 @@ class PageIn:
         )
         if not words:
             return
-        for cand in found.values():
-            if cand.kind != "recipe":
-                held = content_words(cand.text)
-                cand.expansion = sum(w in held for w in words) / len(words)
+        cands = [c for c in found.values() if c.kind != "recipe"]
+        for cand, held in zip(cands, words_held(words, [c.text for c in cands]), strict=True):
+            cand.expansion = len(held) / len(words)
 
     def _recipe_route(self, query: str, user_id: str, found: dict[str, _Candidate]) -> None:
         """Recipes whose trigger matches the request, ranked by success rate later."""

@@ -13,8 +13,9 @@ second query: the candidates are re-scored where they are).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 # Words of four letters or more; shorter ones are mostly function words.
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -85,3 +86,29 @@ def expansion_words(
     for text in hits:
         shared.update(sorted(content_words(text) - known))
     return [word for word, n in shared.most_common(limit) if n >= min_hits]
+
+
+def words_held(words: Sequence[str], texts: Sequence[str]) -> list[set[str]]:
+    """For each text, which of ``words`` (lowercase) it holds as whole words, any case.
+
+    One search per word through all the texts joined: splitting each candidate into its
+    words, or a regular expression per text, cost ~1-3 ms for a page-in's 200 candidates.
+    """
+    held: list[set[str]] = [set() for _ in texts]
+    lowered = [text.lower() for text in texts]
+    joined = "\n".join(lowered)
+    starts, at = [], 0
+    for text in lowered:
+        starts.append(at)
+        at += len(text) + 1
+    for word in dict.fromkeys(words):
+        found = joined.find(word)
+        while found >= 0:
+            end = found + len(word)
+            # a word is a whole run of letters, as ``content_words`` reads them
+            if (found == 0 or not joined[found - 1].isalpha()) and (
+                end == len(joined) or not joined[end].isalpha()
+            ):
+                held[bisect_right(starts, found) - 1].add(word)
+            found = joined.find(word, end)
+    return held

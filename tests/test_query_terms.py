@@ -17,6 +17,7 @@ from memvisor.paging.query_terms import (
     content_words,
     expansion_words,
     named_speaker,
+    words_held,
 )
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import embedder_from_name
@@ -26,7 +27,10 @@ def test_named_speaker_is_the_one_known_name_the_query_holds() -> None:
     speakers = {"Ilse", "Tomas"}
     assert named_speaker("What does Ilse grow in her garden?", speakers) == "Ilse"
     assert named_speaker("what does ilse's brother do?", speakers) == "Ilse"
-    assert named_speaker("What do Ilse and Tomas share?", speakers) is None
+    assert named_speaker("What do Ilse and Tomas share?", speakers) is None  # one subject
+    assert named_speaker("Where did Ilse's and Tomas's paths cross?", speakers) is None
+    assert named_speaker("What did Tomas tell Ilse about the lake?", speakers) == "Tomas"
+    assert named_speaker("Why did Ilse thank Tomas?", speakers) == "Ilse"  # the first named
     assert named_speaker("What does Ilsebill grow?", speakers) is None  # whole words only
     assert named_speaker("What grows in the garden?", speakers) is None
     assert named_speaker("anything", set()) is None
@@ -63,6 +67,22 @@ def test_query_forms_take_any_text(query: str, speaker: str) -> None:
     assert isinstance(said, str)
     words = expansion_words([query, said], query="", limit=5, min_hits=1)
     assert set(words) <= content_words(query) | content_words(said)
+
+
+@given(st.lists(st.text(alphabet="abcé Ü_1-'\n", max_size=40), max_size=8))
+def test_words_held_finds_the_whole_words_content_words_reads(texts: list[str]) -> None:
+    words = sorted({w for t in texts for w in content_words(t)})[:6] + ["camping"]
+    assert words_held(words, texts) == [{w for w in words if w in content_words(t)} for t in texts]
+
+
+def test_words_held_skips_words_inside_longer_ones() -> None:
+    texts = ["Lakeside camping", "the LAKE, camping!", "flake lakes", ""]
+    assert words_held(["lake", "camping"], texts) == [
+        {"camping"},
+        {"lake", "camping"},
+        set(),
+        set(),
+    ]
 
 
 class RecordingEmbedder:
