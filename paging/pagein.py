@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
+from memvisor.paging.query_terms import as_said_by, expansion_words, named_speaker, words_held
 from memvisor.paging.summarize import identifiers
 from memvisor.paging.text_limits import check_length
 from memvisor.paging.timeparse import TimeWindow, resolve_time
@@ -63,6 +66,12 @@ NEIGHBOUR_SOURCES = 50
 # Best-fused turns whose sessions vote for the session prior; set by hand with the session
 # weight, measured on the LoCoMo dev conversations (README ranking table).
 SESSION_PRIOR_TURNS = 30
+# Best hits of each search route whose shared words expand the query (pseudo-relevance
+# feedback), the words taken and how many of those hits must hold a word; set by hand with
+# the expansion weight, measured on the LoCoMo dev conversations (README ranking table).
+EXPANSION_HITS = 5
+EXPANSION_WORDS = 5
+EXPANSION_MIN_HITS = 2
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,9 @@ class RankingConfig:
     (min-max normalized). neighbour: a turn gains this share of an adjacent turn's
     similarity (answers sit next to questions). session: a prior for turns of sessions
     where many strong matches cluster. speaker: a boost for the turns of a speaker the
-    query names.
+    query names. speaker_form: share of the query's vector taken from the query as that
+    speaker would say it (``query_terms.as_said_by``). expansion: share of the words-side
+    similarity given to the expansion words of the best hits (``query_terms``).
     """
 
     # Share of BM25 in the fused similarity. Tuned on the LoCoMo dev conversations.
@@ -118,7 +129,13 @@ class RankingConfig:
     session: float = 0.15
     # Boost for the turns of the one speaker a query names. Tuned on the LoCoMo dev
     # conversations.
-    speaker: float = 0.1
+    speaker: float = 0.3
+    # Share of the speaker's form in the query vector. Set by hand (an even mix), measured
+    # on the LoCoMo dev conversations.
+    speaker_form: float = 0.5
+    # Share of the expansion words in the words-side similarity. Tuned on the LoCoMo dev
+    # conversations.
+    expansion: float = 0.3
     # Added to both similarities of an item dated inside the query's time window. Set by hand.
     time_bonus: float = 0.25
     # Absolute relevance added to an item found both by meaning and by words. Set by hand.
@@ -155,6 +172,7 @@ class _Candidate:
     session_id: str | None = None
     vector: float = 0.0
     fts: float = 0.0  # raw BM25
+    expansion: float = 0.0  # share of the query's expansion words the text holds
     exact: float = 0.0
     time: float = 0.0
     fused: float = 0.0  # query-relative similarity: both routes normalized, then context
@@ -285,12 +303,14 @@ class PageIn:
         per_route: int,
     ) -> None:
         indexed = [k for k in kinds if k != "recipe"]  # recipes have their own route
+        speakers = self.turn_order.speakers(user_id=user_id) if "turn" in kinds else frozenset()
         routes = self.store.memory_routes(
             query,
             user_id=user_id,
             limit=per_route * max(1, len(indexed)),
             kinds=indexed,
             needles=identifiers(query)[:MAX_NEEDLES],  # order numbers, emails, phones, codes
+            query_vector=self._query_vector(query, speakers),
         )
         if "recipe" in kinds:
             self._recipe_route(query, user_id, found)
@@ -306,6 +326,39 @@ class PageIn:
                 else:
                     cand.exact = 1.0
                 cand.routes.add(mode)
+        if self.ranking.expansion:
+            best = [h.text for h in routes.fts[:EXPANSION_HITS] + routes.vector[:EXPANSION_HITS]]
+            self._expand(query, best, speakers, found)
+
+    def _query_vector(self, query: str, speakers: frozenset[str]) -> np.ndarray | None:
+        """The query's vector mixed with that of the query as the one speaker it names would
+        say it; None (the index embeds the query) when it names none."""
+        speaker = named_speaker(query, speakers) if self.ranking.speaker_form else None
+        if speaker is None:
+            return None
+        plain, said = self.store.embedder.embed([query, as_said_by(query, speaker)])
+        share = self.ranking.speaker_form
+        mixed = (1 - share) * plain + share * said
+        norm = float(np.linalg.norm(mixed))
+        return mixed / norm if norm else None
+
+    def _expand(
+        self, query: str, best: list[str], speakers: frozenset[str], found: dict[str, _Candidate]
+    ) -> None:
+        """Pseudo-relevance feedback over the candidates found: each gains the share of the
+        best hits' shared words (``query_terms.expansion_words``) its text holds."""
+        words = expansion_words(
+            best,
+            query=query,
+            exclude=speakers,
+            limit=EXPANSION_WORDS,
+            min_hits=EXPANSION_MIN_HITS,
+        )
+        if not words:
+            return
+        cands = [c for c in found.values() if c.kind != "recipe"]
+        for cand, held in zip(cands, words_held(words, [c.text for c in cands]), strict=True):
+            cand.expansion = len(held) / len(words)
 
     def _recipe_route(self, query: str, user_id: str, found: dict[str, _Candidate]) -> None:
         """Recipes whose trigger matches the request, ranked by success rate later."""
@@ -368,7 +421,8 @@ class PageIn:
                 c.fused = c.relevance = c.vector
                 continue
             v = (c.vector - vmin) / ((vmax - vmin) or 1.0) if "vector" in c.routes else 0.0
-            c.fused = (1 - cfg.fts_weight) * v + cfg.fts_weight * c.fts / fmax
+            words = (1 - cfg.expansion) * c.fts / fmax + cfg.expansion * c.expansion
+            c.fused = (1 - cfg.fts_weight) * v + cfg.fts_weight * words
             c.fused = max(c.fused, c.exact) + cfg.time_bonus * c.time
             absolute_fts = c.fts / (c.fts + FTS_HALF_RELEVANCE)
             c.relevance = max(c.vector, absolute_fts, c.exact) + cfg.time_bonus * c.time
@@ -388,10 +442,10 @@ class PageIn:
                     c.fused += cfg.session * sessions[c.session_id] / top_session * top_score
         if cfg.speaker:
             speakers = {str(c.meta.get("speaker")) for c in turns if c.meta.get("speaker")}
-            named = [s for s in speakers if s.lower() in query.lower()]
-            if len(named) == 1:
+            named = named_speaker(query, speakers)
+            if named is not None:
                 for c in turns:
-                    if c.meta.get("speaker") == named[0]:
+                    if c.meta.get("speaker") == named:
                         c.fused *= 1 + cfg.speaker
 
     def _neighbours(

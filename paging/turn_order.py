@@ -24,6 +24,7 @@ class TurnOrder:
         self._pos: dict[str, dict[str, int]] = {}
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
+        self._speakers: dict[str, set[str]] = {}
         self._rewrites = store.events.rewrites
         self._lock = threading.Lock()
 
@@ -31,7 +32,7 @@ class TurnOrder:
         events = self.store.events
         if events.rewrites != self._rewrites:  # a forget redacted messages: read all again
             self._rewrites = events.rewrites
-            for kept in (self._turns, self._pos, self._last_seq, self._generation):
+            for kept in (self._turns, self._pos, self._last_seq, self._generation, self._speakers):
                 kept.clear()
         generation = events.generation
         if self._generation.get(user_id) == generation:
@@ -42,9 +43,12 @@ class TurnOrder:
             return
         turns = self._turns.setdefault(user_id, [])
         pos = self._pos.setdefault(user_id, {})
+        speakers = self._speakers.setdefault(user_id, set())
         for message in messages:
             pos[message.id] = len(turns)
             turns.append(message)
+            if message.speaker:
+                speakers.add(message.speaker)
         self._last_seq[user_id] = messages[-1].seq
 
     def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[LoggedMessage]]:
@@ -63,6 +67,12 @@ class TurnOrder:
                         if 0 <= j < len(turns) and turns[j].session_id == turns[pos].session_id
                     ]
             return found
+
+    def speakers(self, *, user_id: str) -> frozenset[str]:
+        """The speaker names the user's messages carry (transcripts of several people)."""
+        with self._lock:
+            self._refresh(user_id)
+            return frozenset(self._speakers.get(user_id, ()))
 
 
 _SHARED: weakref.WeakKeyDictionary[Store, TurnOrder] = weakref.WeakKeyDictionary()

@@ -79,6 +79,8 @@ from .usage import MemoryUsage
 from .users import require_user
 
 if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
+    import numpy as np
+
     from .embedders import Embedder
     from .indexing import IndexSync
     from .postgres import PostgresDatabase
@@ -797,8 +799,10 @@ class Store:
         limit: int,
         kinds: Sequence[str],
         needles: Sequence[str] = (),
+        query_vector: np.ndarray | None = None,
     ) -> RouteHits:
-        """Sync the user's search index, then its vector, BM25 and exact hits in one round."""
+        """Sync the user's search index, then its vector, BM25 and exact hits in one round
+        (the vector route by ``query_vector`` when given, else by the query's embedding)."""
         require_user(user_id)
         return self.index.routes(
             MEMORY_TABLE,
@@ -807,6 +811,7 @@ class Store:
             limit=limit,
             kinds=list(kinds),
             needles=list(needles),
+            query_vector=query_vector,
         )
 
     def reindex(self, *, trace_id: str) -> dict[str, Any]:
