@@ -62,6 +62,8 @@ _COLUMNS = (
     "version, supersedes, source_event_ids, trace_id"
 )
 
+_CREATED_AT = 12  # its place in _COLUMNS
+
 
 def normalize_predicate(predicate: str) -> str:
     """'worksAt', 'works at', 'Works-At' -> 'works_at': the one form stored and compared."""
@@ -112,15 +114,15 @@ class FactStore:
         with self._db.transaction() as conn:
             if self._tombstoned(conn, user_id, subject, predicate, obj, sources):
                 return FactWrite(action="suppressed", fact=None)
-            current = [
-                _fact(r)
-                for r in conn.execute(
-                    f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
-                    "AND predicate = ? AND status = 'active' "
-                    "AND (valid_until IS NULL OR valid_until > ?) ORDER BY created_at",
-                    [user_id, subject, predicate, db_time(now)],
-                ).fetchall()
-            ]
+            # Sorted here, not by an ORDER BY: DuckDB plans a sort for the one or two rows
+            # at a quarter of the statement's cost, on every write.
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
+                "AND predicate = ? AND status = 'active' "
+                "AND (valid_until IS NULL OR valid_until > ?)",
+                [user_id, subject, predicate, db_time(now)],
+            ).fetchall()
+            current = [_fact(r) for r in sorted(rows, key=lambda row: row[_CREATED_AT])]
             same = next((f for f in current if f.object.lower() == obj.lower()), None)
             if same is not None:
                 return FactWrite(
