@@ -1,4 +1,5 @@
-"""Storage benchmark: committed fact-write latency, archival search latency, turn ingest rate.
+"""Storage benchmark: committed fact-write latency (the store's, and through the firewall),
+archival search latency, turn ingest rate.
 
 Figures are measured and returned, never asserted. Everything runs in a scratch
 directory made under ``data_dir`` and removed afterwards. Texts are synthetic but
@@ -155,6 +156,9 @@ def run_storage_bench(
             pg = backend == "postgres"
             base = work / backend
             write_ms = _bench_writes(base / "facts", model, rng, writes, report, fresh(pg))
+            guarded_ms = _bench_guarded_writes(
+                base / "guarded", model, random.Random(seed), writes, report, fresh(pg)
+            )
             commit_ms = _bench_commit(base / "commit", writes, fresh(pg))
             ingest = _bench_ingest(base / "turns", model, rng, turns, report, fresh(pg))
             results = _bench_search(
@@ -162,6 +166,7 @@ def run_storage_bench(
             )
             figures[backend] = {
                 "write_ms": write_ms,
+                "guarded_write_ms": guarded_ms,
                 "commit_ms": commit_ms,
                 "write_p95_over_commit_p95": round(
                     write_ms["p95"] / max(commit_ms["p95"], 1e-6), 2
@@ -288,6 +293,41 @@ def _bench_writes(
             if (i + 1) % 50 == 0 or i + 1 == len(plan):
                 report("fact writes", i + 1, len(plan))
     logger.debug("benchmark fact writes by action: {}", dict(actions))
+    return _percentiles(timings)
+
+
+def _bench_guarded_writes(
+    path: Path,
+    model: Embedder,
+    rng: random.Random,
+    writes: int,
+    report: ProgressFn,
+    records: str | None = None,
+) -> dict[str, float]:
+    """Latency of ``Memory.write`` as the CLI makes it (origin ``cli``, citing the command's
+    event): the firewall and its verdict, the fact and its event, one commit."""
+    from memvisor.agent.memory.api import Memory
+    from memvisor.errors import MemvisorError
+
+    plan = _fact_plan(rng, WARMUP_WRITES + writes)
+    timings: list[float] = []
+    with Memory.open(path, embedder=model, store=records) as memory:
+        source = memory.record_command("memory add", {}, user_id=USERS[0], trace_id=new_id("trc"))
+        for i, (subject, predicate, obj) in enumerate(plan):
+            arguments = {"subject": subject, "predicate": predicate, "object": obj}
+            start = time.perf_counter()
+            with suppress(MemvisorError):  # a refused or held write is timed the same
+                memory.write(
+                    "fact_remember",
+                    arguments,
+                    user_id=USERS[0],
+                    origin="cli",
+                    source_event_ids=[source],
+                )
+            if i >= WARMUP_WRITES:
+                timings.append(time.perf_counter() - start)
+            if (i + 1) % 50 == 0 or i + 1 == len(plan):
+                report("guarded fact writes", i + 1, len(plan))
     return _percentiles(timings)
 
 

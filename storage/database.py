@@ -31,6 +31,11 @@ _WRITE = re.compile(r"^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNO
 # Tables whose rows carry a revision from a sequence: inserts take it by default, every
 # UPDATE must set it, so a reader can fetch just the rows changed since it last looked.
 REVISIONS = {"facts": "rev = nextval('fact_rev')"}
+# Parsed statements kept per connection, by their SQL text: DuckDB parses every statement it
+# is given as text again, about a quarter of a small statement's cost (a fact write runs
+# four or five), while its parse of a text never changes. Texts made per call (a list of
+# placeholders, a LIMIT) are the reason for the bound.
+PARSED_STATEMENTS = 512
 
 
 def written_table(sql: str) -> tuple[str, str] | None:
@@ -59,7 +64,7 @@ class _Tracked:
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
         with record_store_errors(self._path, writing=True):
-            return self._conn.execute(sql, valid_utf8(parameters))
+            return self._conn.execute(self._db.parsed(sql), valid_utf8(parameters))
 
     def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
@@ -158,6 +163,19 @@ class DuckDBDatabase:
         self._deletions: dict[str, int] = {}
         self._rewrites: dict[str, int] = {}
         self._after = AfterCommit()
+        self._parsed: dict[str, duckdb.Statement | str] = {}
+
+    def parsed(self, sql: str) -> duckdb.Statement | str:
+        """``sql`` parsed once for this connection (a text of several statements stays text:
+        DuckDB runs those itself). Call with the connection's errors in scope: a statement
+        that does not parse raises here."""
+        if (known := self._parsed.pop(sql, None)) is None:
+            statements = self.conn.extract_statements(sql)
+            known = statements[0] if len(statements) == 1 else sql
+            if len(self._parsed) >= PARSED_STATEMENTS:
+                del self._parsed[next(iter(self._parsed))]  # the least recently used
+        self._parsed[sql] = known  # the most recently used last
+        return known
 
     def generation(self, table: str) -> int:
         """How many committed transactions of this process wrote ``table``.
@@ -195,7 +213,7 @@ class DuckDBDatabase:
                     self._depth -= 1
                 return
             with record_store_errors(self.path, writing=True):
-                self.conn.execute("BEGIN TRANSACTION")
+                self.conn.execute(self.parsed("BEGIN TRANSACTION"))
             self._depth = 1
             try:
                 yield self._tracked
@@ -210,7 +228,7 @@ class DuckDBDatabase:
             self._changed.clear()
             try:
                 with record_store_errors(self.path, writing=True):
-                    self.conn.execute("COMMIT")
+                    self.conn.execute(self.parsed("COMMIT"))
             except StorageError:
                 self._after.drop()
                 self._rollback()
@@ -238,7 +256,7 @@ class DuckDBDatabase:
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         with self._lock, record_store_errors(self.path):
-            return self.conn.execute(sql, valid_utf8(params or [])).fetchall()
+            return self.conn.execute(self.parsed(sql), valid_utf8(params or [])).fetchall()
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
         """A read's rows as one Arrow table: columnar, no Python object per value."""

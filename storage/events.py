@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,6 +46,8 @@ class EventLog:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        # Events held for the next insert of this thread's open transaction (``hold_in``).
+        self._held = threading.local()
 
     def append(
         self,
@@ -94,12 +97,42 @@ class EventLog:
     def append_many_in(self, conn: Any, items: Sequence[dict[str, Any]]) -> builtins.list[Event]:
         """Append several events inside a caller's open transaction, in order, in one go."""
         events = [self._build(**{"trace_id": None, "session_id": None, **item}) for item in items]
+        self._insert_rows(conn, events)
+        return events
+
+    def hold_in(self, conn: Any, **kwargs: Any) -> Event:
+        """An event of the caller's open transaction, inserted with the next event this thread
+        appends in it (one INSERT for both: a write's verdict and its ``memory_write``), or
+        by ``flush_in``. The caller flushes before the transaction ends and calls
+        ``drop_held`` when it fails; until then no read sees the event."""
+        event = self._build(**{"trace_id": None, "session_id": None, **kwargs})
+        self._held_events().append(event)
+        return event
+
+    def flush_in(self, conn: Any) -> None:
+        """Insert the events still held (``hold_in``) in the caller's open transaction."""
+        self._insert_rows(conn, [])
+
+    def drop_held(self) -> None:
+        """Forget the held events: their transaction failed and was rolled back."""
+        self._held.events = []
+
+    def _held_events(self) -> builtins.list[Event]:
+        if not hasattr(self._held, "events"):
+            self._held.events = []
+        held: builtins.list[Event] = self._held.events
+        return held
+
+    def _insert_rows(self, conn: Any, events: Sequence[Event]) -> None:
+        """The held events, then ``events``, in order: one multi-row INSERT per chunk."""
+        if held := self._held_events():
+            events = [*held, *events]
+            self._held.events = []
         for start in range(0, len(events), _ROWS_PER_INSERT):
             chunk = events[start : start + _ROWS_PER_INSERT]
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
             params = [value for event in chunk for value in _row(event)]
             conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
-        return events
 
     def restore_many_in(self, conn: Any, events: Sequence[Event], *, user_id: str) -> None:
         """Insert events exactly as exported (same id, ts, kind, payload), in order, inside a
@@ -113,9 +146,8 @@ class EventLog:
             params = [value for event in chunk for value in _row(event)]
             conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
 
-    @staticmethod
-    def _insert(conn: Any, event: Event) -> None:
-        conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", _row(event))
+    def _insert(self, conn: Any, event: Event) -> None:
+        self._insert_rows(conn, [event])
 
     def get(self, event_id: str, *, user_id: str) -> Event | None:
         rows = self._db.query(

@@ -62,6 +62,8 @@ _COLUMNS = (
     "version, supersedes, source_event_ids, trace_id"
 )
 
+_CREATED_AT = 12  # its place in _COLUMNS
+
 
 def normalize_predicate(predicate: str) -> str:
     """'worksAt', 'works at', 'Works-At' -> 'works_at': the one form stored and compared."""
@@ -112,15 +114,15 @@ class FactStore:
         with self._db.transaction() as conn:
             if self._tombstoned(conn, user_id, subject, predicate, obj, sources):
                 return FactWrite(action="suppressed", fact=None)
-            current = [
-                _fact(r)
-                for r in conn.execute(
-                    f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
-                    "AND predicate = ? AND status = 'active' "
-                    "AND (valid_until IS NULL OR valid_until > ?) ORDER BY created_at",
-                    [user_id, subject, predicate, db_time(now)],
-                ).fetchall()
-            ]
+            # Sorted here, not by an ORDER BY: DuckDB plans a sort for the one or two rows
+            # at a quarter of the statement's cost, on every write.
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM facts WHERE user_id = ? AND lower(subject) = lower(?) "
+                "AND predicate = ? AND status = 'active' "
+                "AND (valid_until IS NULL OR valid_until > ?)",
+                [user_id, subject, predicate, db_time(now)],
+            ).fetchall()
+            current = [_fact(r) for r in sorted(rows, key=lambda row: row[_CREATED_AT])]
             same = next((f for f in current if f.object.lower() == obj.lower()), None)
             if same is not None:
                 return FactWrite(
@@ -205,18 +207,20 @@ class FactStore:
     ) -> bool:
         if not sources:
             return False
+        # The tombstones of this triple first: almost always none, and then the sources'
+        # texts need not be read and hashed (one statement instead of two).
         rows = conn.execute(
-            "SELECT 1 FROM tombstones WHERE user_id = ? AND fingerprint = ? "
-            "AND (len(list_intersect(source_event_ids, ?)) > 0 "
-            "OR len(list_intersect(source_hashes, ?)) > 0) LIMIT 1",
-            [
-                user_id,
-                fingerprint(subject, predicate, obj),
-                sources,
-                source_hashes(conn, user_id, sources),
-            ],
+            "SELECT source_event_ids, source_hashes FROM tombstones "
+            "WHERE user_id = ? AND fingerprint = ?",
+            [user_id, fingerprint(subject, predicate, obj)],
         ).fetchall()
-        return bool(rows)
+        if not rows:
+            return False
+        said = set(sources)
+        if any(said.intersection(ids or []) for ids, _ in rows):
+            return True
+        hashes = set(source_hashes(conn, user_id, sources))
+        return any(hashes.intersection(known or []) for _, known in rows)
 
     def get(self, fact_id: str, *, user_id: str) -> Fact:
         rows = self._db.query(

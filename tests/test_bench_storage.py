@@ -21,6 +21,7 @@ def _positive(value: object) -> bool:
 def _check_shape(doc: dict, sizes: list[int]) -> None:
     assert list(doc) == [
         "write_ms",
+        "guarded_write_ms",
         "commit_ms",
         "write_p95_over_commit_p95",
         "ingest_turns_per_s",
@@ -28,7 +29,7 @@ def _check_shape(doc: dict, sizes: list[int]) -> None:
         "embedder",
         "machine",
     ]
-    for figures in ("write_ms", "commit_ms"):
+    for figures in ("write_ms", "guarded_write_ms", "commit_ms"):
         assert set(doc[figures]) == {"p50", "p95"}
         assert all(_positive(v) for v in doc[figures].values())
     assert doc["write_p95_over_commit_p95"] > 0

@@ -1,5 +1,6 @@
 """The CLI imports what a command needs when it runs: ``--version`` and ``--help`` load no
-store, model or embedder, and ``memory list`` no search index, embedder, firewall or page-in;
+store, model or embedder; ``memory list`` no search index, embedder, firewall or page-in;
+``memory show`` and ``history`` no search index, embedder or firewall (only its secret masks);
 LanceDB loads without its REST namespace client's API modules."""
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import pytest
 
 from memvisor.agent.cli import COMMANDS, cli
 from memvisor.storage.lance_import import defer_namespace_client
+from tests.cli_helpers import run_cli
 
 HEAVY = (
     "duckdb",
     "lancedb",
     "onnxruntime",
+    "onnx",
+    "tokenizers",
     "pyarrow",
     "numpy",
     "plotly",
@@ -55,6 +59,8 @@ def test_version_and_help_load_nothing_heavy(args: list[str]) -> None:
 NOT_FOR_LISTING = {
     "lancedb",
     "onnxruntime",
+    "onnx",
+    "tokenizers",
     "pyarrow",
     "numpy",
     "tiktoken",
@@ -86,6 +92,53 @@ def test_memory_reads_load_no_search_index_embedder_or_firewall(
     loaded = _loaded_of(args, NOT_FOR_LISTING | {"duckdb"})
     assert "duckdb" in loaded  # it did read the store
     assert not NOT_FOR_LISTING & loaded, sorted(NOT_FOR_LISTING & loaded)
+
+
+# What reading one record or a fact's versions does not use: they mask secrets in what they
+# show (``guards.secrets``), nothing else of the firewall; the memory API's reads module
+# they call imports page-in's types (no index: that opens on a search).
+NOT_FOR_SHOWING = (NOT_FOR_LISTING - {"memvisor.agent.guards", "memvisor.paging.pagein"}) | {
+    "memvisor.agent.guards.firewall",
+    "memvisor.agent.guards.injection",
+    "memvisor.agent.guards.semantic",
+    "memvisor.agent.guards.scan",
+    "memvisor.agent.guards.imports",
+}
+
+
+@pytest.mark.parametrize("command", ["show", "history"])
+def test_showing_a_record_loads_no_search_index_embedder_or_firewall(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    where = ["--data-dir", str(tmp_path / "d")]
+    fact = ["--subject", "Maya", "--predicate", "lives_in", "--object", "Lisbon"]
+    added = run_cli(capsys, "memory", "add", *fact, *where, "--json")
+    assert added.code == 0, added.err
+    fact_id = added.json()["id"]
+    assert run_cli(capsys, "memory", command, fact_id, *where).code == 0
+    read = {"duckdb", "memvisor.agent.guards.secrets"}  # the store, and the masks it shows by
+    loaded = _loaded_of(["memory", command, fact_id, *where], NOT_FOR_SHOWING | read)
+    assert read <= loaded
+    assert not NOT_FOR_SHOWING & loaded, sorted(NOT_FOR_SHOWING & loaded)
+
+
+def test_the_firewall_package_exports_every_name_lazily() -> None:
+    probe = (
+        "import sys, memvisor.agent.guards as guards\n"
+        "print('memvisor.agent.guards.firewall' in sys.modules)\n"
+        "print(all(getattr(guards, name) is not None for name in guards.__all__))\n"
+        "from memvisor.agent.guards import Firewall, WriteProposal\n"
+        "from memvisor.agent.guards.firewall import Firewall as Same\n"
+        "print(Firewall is Same, WriteProposal.__module__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split("\n")[:3] == [
+        "False",
+        "True",
+        "True memvisor.agent.guards.proposal",
+    ]
 
 
 def test_lancedb_loads_without_the_rest_namespace_api() -> None:

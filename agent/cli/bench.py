@@ -186,6 +186,12 @@ def _table(result: dict[str, Any]) -> Table:
         [w["p95"] <= TARGET_WRITE_P95_MS for w in writes],
     )
     row(
+        "fact write through the firewall",
+        [_latency(run["guarded_write_ms"]) for run in runs],
+        "",
+        None,
+    )
+    row(
         "floor: DuckDB commit alone" if len(runs) == 1 else "floor: commit alone",
         [_latency(run["commit_ms"]) for run in runs],
         "write p95 is " + " / ".join(f"{r['write_p95_over_commit_p95']:.1f}x" for r in runs),

@@ -196,10 +196,12 @@ class Memory:
             note=note or {},
             topic=topic,
         )
+        events = self.store.events
         try:
-            # The verdict, the sealed values and the record commit together: one commit.
-            with self.store.db.transaction():
-                screen.log_verdict(self.store, proposal, verdict, None, sources)
+            # The verdict, the sealed values and the record commit together: one commit. The
+            # verdict goes in with the record's memory_write event, one INSERT for both.
+            with self.store.db.transaction() as conn:
+                events.hold_in(conn, **screen.verdict_event(proposal, verdict, None, sources))
                 stored = sealing.seal_values(
                     self.store,
                     stored,
@@ -209,12 +211,16 @@ class Memory:
                 )
                 write = writes.WRITE_KINDS[kind].model_validate(stored)
                 done = perform(self.store, write, scope)
+                events.flush_in(conn)  # a write that logged no event of its own
         except OutcomeUnknown:
+            events.drop_held()
             raise  # the verdict may be stored with the record: logging it again could double it
-        except Exception:
-            # Nothing was stored; the verdict stays on record, as for any judged write.
-            with suppress(MemvisorError, OSError):
-                screen.log_verdict(self.store, proposal, verdict, None, sources)
+        except BaseException as exc:
+            events.drop_held()  # rolled back with the transaction
+            if isinstance(exc, Exception):
+                # Nothing was stored; the verdict stays on record, as for any judged write.
+                with suppress(MemvisorError, OSError):
+                    screen.log_verdict(self.store, proposal, verdict, None, sources)
             raise
         if turn is not None and verdict.message:
             turn.firewall_notes.append(verdict.message)

@@ -58,8 +58,15 @@ def log_verdict(
     held: str | None,
     sources: list[str],
 ) -> None:
+    store.events.append(**verdict_event(proposal, verdict, held, sources))
+
+
+def verdict_event(
+    proposal: WriteProposal, verdict: FirewallVerdict, held: str | None, sources: list[str]
+) -> dict[str, Any]:
+    """The ``firewall_verdict`` event of a write, as ``EventLog.append`` takes it."""
     # Reasons and metadata only: the arguments may hold the very secret that was masked.
-    store.events.append(
+    return dict(
         user_id=proposal.user_id,
         kind="firewall_verdict",
         trace_id=proposal.trace_id,
