@@ -29,6 +29,7 @@ from loguru import logger
 
 from memvisor.errors import IndexDamaged, MemvisorError
 
+from .embedders import EmbedAhead
 from .reconcile_marks import revisions_digest
 from .search_index import SearchIndex
 from .vectors import IndexedText, RouteHits, SearchHit
@@ -80,13 +81,18 @@ class IndexSync:
         # Tables whose reconcile is reading the records: what is queued meanwhile is kept.
         self._reconciling: set[str] = set()
         self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
+        # Queued items are embedded while the writer goes on; the sync finds them computed.
+        self._ahead = EmbedAhead(index.embedder)
 
     def queue(self, table: str, item: IndexedText) -> None:
         """Index ``item`` at the next sync; before the user's first, its reconcile will."""
         key = (table, item.user_id)
         with self._queue_lock:
-            if table in self._reconciled or table in self._reconciling:
+            queued = table in self._reconciled or table in self._reconciling
+            if queued:
                 self._pending[key].append(item)
+        if queued and self.writable:
+            self._ahead.add(item.text)
 
     def forget(self, table: str, ids: list[str], *, user_id: str) -> None:
         key = (table, user_id)
@@ -146,6 +152,7 @@ class IndexSync:
             if not pending:
                 return
             self._writing.update(pending)
+        self._ahead.wait()  # a batch in flight is not computed twice
         try:
             self.index.add_many(table, {key[1]: items for key, items in pending.items()})
         finally:
@@ -157,6 +164,7 @@ class IndexSync:
                 self._pending[key] = [i for i in self._pending[key] if id(i) not in written]
 
     def _warm(self, table: str, query: str) -> None:
+        self._ahead.wait()
         with self._queue_lock:
             texts = [
                 i.text for key, items in self._pending.items() if key[0] == table for i in items
@@ -172,6 +180,7 @@ class IndexSync:
     def close(self) -> None:
         """Close the index; on the embedded one, mark each table reconciled and fully
         written in this process as matching the records (``reconcile_marks``)."""
+        self._ahead.wait()
         self.index.close()
         mark_clean = getattr(self.index, "mark_clean", None)  # PostgreSQL has no marks
         if mark_clean is None or not self.writable:
