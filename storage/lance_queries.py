@@ -25,9 +25,6 @@ from .index_tables import looks_damaged
 MAX_QUERY_CHARS = 2_000
 
 Ranked = list[tuple[str, float]]  # (id, score), best first
-# Candidates the HNSW search keeps (at least the limit, as LanceDB requires): at 100k rows,
-# 100 and 160 gave the same recall@10 (0.998) and p50 (5.8, 5.6 ms, loaded machine).
-HNSW_EF = 100
 
 
 async def vector_ids(
@@ -37,18 +34,14 @@ async def vector_ids(
     limit: int,
     *,
     partitions: int,
-    ann_kind: str = "hnswsq",
     flat: bool = False,
 ) -> Ranked:
-    """Ids and similarities (1 - cosine distance); ``partitions`` of the ANN index, if any
-    (``ann_kind`` "hnswsq", or "ivfsq" on a table indexed before HNSW); ``flat``: an exact
-    scan, the index left aside (what recall is measured against)."""
+    """Ids and similarities (1 - cosine distance); ``partitions`` of the IVF index, if any;
+    ``flat``: an exact scan, the index left aside (what recall is measured against)."""
     query = table.query().nearest_to(vector).column("vector").distance_type("cosine")
     if flat:
         query = query.bypass_vector_index()
-    elif partitions and ann_kind == "hnswsq":
-        query = query.nprobes(partitions).ef(max(HNSW_EF, limit))
-    elif partitions:
+    if partitions:
         # A sixth of the partitions. At 100k rows (66 partitions) against a flat scan:
         # recall@10 0.985 as with a quarter or half of them (the int8 codes cap it), recall@80
         # 0.989 (a quarter: 0.992), and the query takes 6.1 ms instead of 7.1.

@@ -4,10 +4,9 @@ The first add builds bitmap indices on user_id and kind, a btree on id and a nat
 index on text. Rows appended later are flat-scanned until ``optimize`` folds them in,
 which ``VectorIndex`` runs on a thread of its own every ``REINDEX_AFTER_ROWS`` rows or
 ``REINDEX_AFTER_ADDS`` appends.
-From ``ANN_MIN_ROWS`` rows on, the vector route uses an IVF_HNSW_SQ index (cosine), rebuilt
-when the table has doubled since it was trained, when optimize has stacked more than
-``MAX_ANN_SEGMENTS`` delta segments onto it, or when the table has the IVF_SQ index of an
-earlier release (searched as it is until then).
+From ``ANN_MIN_ROWS`` rows on, the vector route uses an IVF_SQ index (cosine), rebuilt
+when the table has doubled since it was trained or when optimize has stacked more than
+``MAX_ANN_SEGMENTS`` delta segments onto it.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from datetime import timedelta
 
 import lancedb
 import pyarrow.compute as pc
-from lancedb.index import FTS, Bitmap, BTree, HnswSq
+from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from lancedb.table import AsyncTable, Table
 from loguru import logger
 
@@ -29,16 +28,9 @@ from .index_tables import short
 REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
 REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
 ANN_MIN_ROWS = 10_000  # below this a prefiltered flat vector scan is fast enough
-# IVF_HNSW_SQ, one graph per 100k rows. At 100k rows, queries interleaved on a loaded
-# machine (load 7-8 on 2 cores), limit 80: p50 5.8 ms against IVF_SQ's 7.8 (66 partitions,
-# 11 probed), recall@10 0.998 for both; m 16 and ef_construction 150 build in 119 s there
-# (m 20 / 300: 268 s, recall no better; two partitions: p50 7.1 ms).
-ANN_KIND = "hnswsq"
-ROWS_PER_PARTITION = 100_000
-HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 150
+ROWS_PER_PARTITION = 1_500
 MAX_ANN_SEGMENTS = 6  # delta segments of the vector index before it is rebuilt
-_ANN_NAME = re.compile(r"^vector_(ivfsq|hnswsq)_p(\d+)$")
+_ANN_NAME = re.compile(r"^vector_ivfsq_p(\d+)$")
 # ICU segments Chinese/Japanese into words; on Latin text it splits like "simple".
 _FTS = FTS(base_tokenizer="icu", language="English", stem=True, remove_stop_words=True)
 
@@ -51,7 +43,6 @@ class TableState:
     aio: AsyncTable  # the same table's async handle: queries skip per-call thread hops
     indexed: bool = False  # user_id, id and FTS indices exist
     ann_partitions: int = 0  # 0: no ANN index yet
-    ann_kind: str = ""  # "hnswsq" or "ivfsq" (a table indexed before HNSW), "" before one
     model_checked: bool = False
     pending_rows: int = 0
     pending_adds: int = 0
@@ -71,7 +62,7 @@ def opened(handle: Table) -> TableState:
     state.indexed = {"user_id_idx", "id_idx", "kind_idx", "text_idx"} <= set(indices)
     for name in indices:
         if match := _ANN_NAME.match(name):
-            state.ann_kind, state.ann_partitions = match.group(1), int(match.group(2))
+            state.ann_partitions = int(match.group(1))
     if "text_idx" in indices:
         stats = handle.index_stats("text_idx")
         state.pending_rows = stats.num_unindexed_rows if stats else 0
@@ -110,12 +101,8 @@ def optimize(state: TableState) -> None:
         table.optimize(cleanup_older_than=timedelta(hours=1))
     rows = table.count_rows()
     if rows >= ANN_MIN_ROWS:
-        wanted = ann_partitions(rows)
-        if (
-            state.ann_kind != ANN_KIND
-            or wanted >= 2 * state.ann_partitions
-            or _ann_segments(state) > MAX_ANN_SEGMENTS
-        ):
+        wanted = max(8, rows // ROWS_PER_PARTITION)
+        if wanted >= 2 * max(state.ann_partitions, 4) or _ann_segments(state) > MAX_ANN_SEGMENTS:
             _build_ann(state, wanted)
     state.pending_rows = state.pending_adds = 0
 
@@ -125,26 +112,19 @@ def _ann_segments(state: TableState) -> int:
     # for each one (~0.3 ms at 100k rows); LanceDB cannot merge them, a rebuild can.
     if not state.ann_partitions:
         return 0
-    stats = state.table.index_stats(f"vector_{state.ann_kind}_p{state.ann_partitions}")
+    stats = state.table.index_stats(f"vector_ivfsq_p{state.ann_partitions}")
     return int(stats.num_indices or 0) if stats else 0
 
 
-def ann_partitions(rows: int) -> int:
-    return max(1, rows // ROWS_PER_PARTITION)
-
-
 def _build_ann(state: TableState, partitions: int) -> None:
-    name = f"vector_{ANN_KIND}_p{partitions}"  # the name records kind and partitions
-    config = HnswSq(
-        distance_type="cosine", num_partitions=partitions, m=HNSW_M,
-        ef_construction=HNSW_EF_CONSTRUCTION,
-    )  # fmt: skip
+    name = f"vector_ivfsq_p{partitions}"  # the name records the partition count
+    config = IvfSq(distance_type="cosine", num_partitions=partitions)
     state.table.create_index("vector", config=config, replace=True, name=name)
     for index in state.table.list_indices():
         if index.columns == ["vector"] and index.name != name:
             state.table.drop_index(index.name)  # the one trained on a smaller table
-    state.ann_kind, state.ann_partitions = ANN_KIND, partitions
-    logger.info("built IVF_HNSW_SQ vector index ({} partitions)", partitions)
+    state.ann_partitions = partitions
+    logger.info("built IVF_SQ vector index ({} partitions)", partitions)
 
 
 def async_handle(handle: Table) -> AsyncTable:

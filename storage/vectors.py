@@ -373,12 +373,7 @@ class VectorIndex:
                 query_vec = self._query_vector(query, query_vector)
                 if query_vec is not None:
                     found = vector_ids(
-                        state.aio,
-                        query_vec,
-                        where,
-                        limit,
-                        partitions=state.ann_partitions,
-                        ann_kind=state.ann_kind,
+                        state.aio, query_vec, where, limit, partitions=state.ann_partitions
                     )
                     with _lance(table, "search"):
                         by_vector = LOOP.run(found)
@@ -402,16 +397,7 @@ class VectorIndex:
         vector = self.embedder.embed([query])[0]
         embedded = time.perf_counter()
         with _lance(table, "search"):
-            LOOP.run(
-                vector_ids(
-                    state.aio,
-                    vector,
-                    where,
-                    limit,
-                    partitions=state.ann_partitions,
-                    ann_kind=state.ann_kind,
-                )
-            )
+            LOOP.run(vector_ids(state.aio, vector, where, limit, partitions=state.ann_partitions))
         searched = time.perf_counter()
         with _lance(table, "search"):
             LOOP.run(bm25_ids(state.aio, fts_words(query), where, limit))
@@ -432,14 +418,7 @@ class VectorIndex:
         for vector in self.embedder.embed(list(queries)):
             with _lance(table, "search"):
                 got = LOOP.run(
-                    vector_ids(
-                        state.aio,
-                        vector,
-                        where,
-                        k,
-                        partitions=state.ann_partitions,
-                        ann_kind=state.ann_kind,
-                    )
+                    vector_ids(state.aio, vector, where, k, partitions=state.ann_partitions)
                 )
                 exact = LOOP.run(vector_ids(state.aio, vector, where, k, partitions=0, flat=True))
             wanted = {row_id for row_id, _ in exact}

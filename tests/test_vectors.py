@@ -15,7 +15,6 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pytest
-from lancedb.index import IvfSq
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import lance_upkeep, vectors
@@ -331,7 +330,7 @@ def test_ann_index_is_built_and_retrained_as_the_table_grows(
         ix.name
         for ix in lancedb.connect(tmp_path / "vectors").open_table("passages").list_indices()
     }
-    assert "vector_hnswsq_p12" in names
+    assert "vector_ivfsq_p12" in names
     query = "tea order note 17"  # the text of alice17
     for mode in vectors.MODES:
         hits = index.search("passages", query, user_id="alice", mode=mode, limit=5)
@@ -344,33 +343,8 @@ def test_ann_index_is_built_and_retrained_as_the_table_grows(
         ix.name
         for ix in lancedb.connect(tmp_path / "vectors").open_table("passages").list_indices()
     }
-    assert "vector_hnswsq_p26" in names and "vector_hnswsq_p12" not in names
+    assert "vector_ivfsq_p26" in names and "vector_ivfsq_p12" not in names
     assert index.search("passages", query, user_id="alice", mode="vector")[0].id == "alice17"
-
-
-@pytest.mark.duckdb_only  # LanceDB's own index files
-def test_a_table_indexed_before_hnsw_is_searched_then_retrained_as_hnsw(
-    index: SearchIndex, open_index: OpenIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
-    monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 100)
-    words = ["coffee", "tea", "order", "flight", "meeting", "berlin", "paris", "invoice"]
-    rows = [item(f"a{n}", text=f"{words[n % 8]} {words[n // 8 % 8]} note {n}") for n in range(320)]
-    index.add("passages", rows, user_id="alice")
-    table = lancedb.connect(tmp_path / "vectors").open_table("passages")
-    # What an earlier release built: IVF_SQ under its old name.
-    table.create_index("vector", config=IvfSq(distance_type="cosine", num_partitions=4),
-                       name="vector_ivfsq_p4")  # fmt: skip
-    reopened = open_index()
-    assert reopened.search("passages", "tea order note 17", user_id="alice", mode="vector")
-    assert isinstance(reopened, VectorIndex)
-    assert reopened.vector_recall("passages", ["tea order note 17"], user_id="alice") > 0
-    reopened.optimize("passages")
-    table = lancedb.connect(tmp_path / "vectors").open_table("passages")
-    names = {ix.name for ix in table.list_indices()}
-    assert "vector_hnswsq_p3" in names and "vector_ivfsq_p4" not in names
-    hits = reopened.search("passages", "tea order note 17", user_id="alice", mode="vector")
-    assert hits[0].id == "a17"
 
 
 def test_persists_across_reopen(filled: SearchIndex, open_index: OpenIndex) -> None:
