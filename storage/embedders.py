@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 
@@ -435,3 +436,51 @@ def embedder_from_name(name: str) -> Embedder:
     if key.lower().startswith("ollama:") and key[len("ollama:") :].strip():
         return OllamaEmbedder(key[len("ollama:") :].strip())
     raise UserError(f"unknown embedder {name!r}: use one of {', '.join(EMBEDDER_NAMES)}")
+
+
+class EmbedAhead:
+    """Texts embedded on a thread of their own before they are needed, for an embedder that
+    keeps recent vectors (``RecentVectors``): a turn's new records are embedded while the
+    turn goes on writing, and the search that indexes them finds their vectors computed.
+
+    At most ``limit`` texts wait (a bulk write is left to the sync's one batch); what a
+    batch in flight holds is computed once, and ``wait`` lets a reader join it rather than
+    compute it again. Failures are only logged: whoever needs the vector embeds it.
+    """
+
+    def __init__(self, embedder: Embedder, *, limit: int = 64) -> None:
+        self._embedder = embedder
+        self._limit = limit
+        self._texts: list[str] = []
+        self._lock = threading.Lock()
+        self._worker: threading.Thread | None = None
+
+    def add(self, text: str) -> None:
+        with self._lock:
+            if len(self._texts) >= self._limit:
+                return
+            self._texts.append(text)
+            if self._worker is None:
+                self._worker = threading.Thread(
+                    target=self._run, name="memvisor-embed-ahead", daemon=True
+                )
+                self._worker.start()
+
+    def wait(self) -> None:
+        """Until every text added so far is embedded (or failed)."""
+        with self._lock:
+            worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                texts, self._texts = self._texts, []
+                if not texts:
+                    self._worker = None
+                    return
+            try:
+                self._embedder.embed(texts)
+            except Exception as exc:  # the sync embeds again and reports it
+                logger.debug("embedding ahead failed: {}", exc)

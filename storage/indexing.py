@@ -29,6 +29,8 @@ from loguru import logger
 
 from memvisor.errors import IndexDamaged, MemvisorError
 
+from .embedders import EmbedAhead
+from .reconcile_marks import revisions_digest
 from .search_index import SearchIndex
 from .vectors import IndexedText, RouteHits, SearchHit
 
@@ -79,13 +81,18 @@ class IndexSync:
         # Tables whose reconcile is reading the records: what is queued meanwhile is kept.
         self._reconciling: set[str] = set()
         self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
+        # Queued items are embedded while the writer goes on; the sync finds them computed.
+        self._ahead = EmbedAhead(index.embedder)
 
     def queue(self, table: str, item: IndexedText) -> None:
         """Index ``item`` at the next sync; before the user's first, its reconcile will."""
         key = (table, item.user_id)
         with self._queue_lock:
-            if table in self._reconciled or table in self._reconciling:
+            queued = table in self._reconciled or table in self._reconciling
+            if queued:
                 self._pending[key].append(item)
+        if queued and self.writable:
+            self._ahead.add(item.text)
 
     def forget(self, table: str, ids: list[str], *, user_id: str) -> None:
         key = (table, user_id)
@@ -152,6 +159,7 @@ class IndexSync:
             if not pending:
                 return
             self._writing.update(pending)
+        self._ahead.wait()  # a batch in flight is not computed twice
         try:
             self.index.add_many(table, {key[1]: items for key, items in pending.items()})
         finally:
@@ -162,8 +170,40 @@ class IndexSync:
             for key in pending:
                 self._pending[key] = [i for i in self._pending[key] if id(i) not in written]
 
+    def _warm(self, table: str, query: str) -> None:
+        self._ahead.wait()
+        with self._queue_lock:
+            texts = [
+                i.text for key, items in self._pending.items() if key[0] == table for i in items
+            ]
+        if not texts:
+            return  # the route embeds the query itself: nothing to share a batch with
+        try:
+            self.index.embedder.embed([query, *texts])
+        except (MemvisorError, OSError, RuntimeError) as exc:
+            # The sync and the route embed again, and report what fails there.
+            logger.debug("search index: embedding ahead of the sync failed: {}", exc)
+
     def close(self) -> None:
+        """Close the index; on the embedded one, mark each table reconciled and fully
+        written in this process as matching the records (``reconcile_marks``)."""
+        self._ahead.wait()
         self.index.close()
+        mark_clean = getattr(self.index, "mark_clean", None)  # PostgreSQL has no marks
+        if mark_clean is None or not self.writable:
+            return
+        with self._lock:
+            for table in sorted(self._reconciled):
+                with self._queue_lock:
+                    busy = {key for key, items in self._pending.items() if items}
+                    busy |= self._unsure | self._writing
+                    clean = table not in self._reconciling and all(k[0] != table for k in busy)
+                if not clean:
+                    continue
+                try:
+                    mark_clean(table)
+                except MemvisorError as exc:  # only the skip is lost
+                    logger.warning("search index: cannot mark {!r} reconciled: {}", table, exc)
 
     def search(self, table: str, query: str, *, user_id: str, **options: Any) -> list[SearchHit]:
         """``VectorIndex.search`` of an index brought up to date (and healed) first."""
@@ -172,9 +212,14 @@ class IndexSync:
         )
 
     def routes(self, table: str, query: str, *, user_id: str, **options: Any) -> RouteHits:
-        """``VectorIndex.routes`` of an index brought up to date (and healed) first."""
+        """``VectorIndex.routes`` of an index brought up to date (and healed) first; the
+        query is embedded in one batch with the queued items a sync writes first."""
+        warm = query if options.get("vector", True) and options.get("query_vector") is None else ""
         return self._read(
-            table, user_id, lambda: self.index.routes(table, query, user_id=user_id, **options)
+            table,
+            user_id,
+            lambda: self.index.routes(table, query, user_id=user_id, **options),
+            warm=warm,
         )
 
     def rebuild(self, table: str, *, user_ids: Sequence[str]) -> dict[str, int]:
@@ -210,10 +255,10 @@ class IndexSync:
             for start in range(0, len(items), REBUILD_BATCH):
                 yield user_id, items[start : start + REBUILD_BATCH]
 
-    def _read(self, table: str, user_id: str, run: Callable[[], T]) -> T:
+    def _read(self, table: str, user_id: str, run: Callable[[], T], *, warm: str = "") -> T:
         """Sync, then ``run``; a damaged index is rebuilt from the records once, then read."""
         try:
-            self._sync_for_read(table, user_id)
+            self._sync_for_read(table, user_id, warm=warm)
             return run()
         except IndexDamaged as exc:
             if not self.writable:
@@ -228,8 +273,11 @@ class IndexSync:
         self._sync_for_read(table, user_id)
         return run()
 
-    def _sync_for_read(self, table: str, user_id: str) -> None:
-        """Sync; queued writes that fail stay queued and the read sees what is indexed."""
+    def _sync_for_read(self, table: str, user_id: str, *, warm: str = "") -> None:
+        """Sync; queued writes that fail stay queued and the read sees what is indexed.
+
+        ``warm``: the read's query, embedded in one batch with the queued items (the
+        embedder keeps recent vectors, so the sync and the route find them computed)."""
         if not self.writable:
             return
         key = (table, user_id)
@@ -237,6 +285,8 @@ class IndexSync:
             if table not in self._reconciled or key in self._unsure:
                 self.sync(table, user_id=user_id)
                 return
+            if warm.strip():
+                self._warm(table, warm)
             try:
                 self.sync(table, user_id=user_id)
             except IndexDamaged:
@@ -256,6 +306,9 @@ class IndexSync:
         """Every user's ids and text revisions, each side read once; the rows of users with
         a missing or changed one are then written in one batch, stale ones deleted."""
         wanted = self._sources[table].all_revisions()
+        if self._unchanged(table, wanted):
+            logger.debug("search index: {!r} is as the last clean close left it", table)
+            return
         indexed = self.index.all_revisions(table)
         batch: dict[str, list[IndexedText]] = {}
         for user_id in sorted(set(wanted) | set(indexed)):
@@ -266,6 +319,13 @@ class IndexSync:
                 self.index.add_many(table, batch)
                 batch = {}
         self.index.add_many(table, batch)
+
+    def _unchanged(self, table: str, wanted: dict[str, dict[str, str]]) -> bool:
+        """True when the embedded index is at the version its last clean close marked and
+        the records' ids and revisions digest as that version's rows did."""
+        clean_mark = getattr(self.index, "clean_mark", None)  # PostgreSQL: always reconcile
+        mark = clean_mark(table) if clean_mark is not None else None
+        return mark is not None and mark.digest == revisions_digest(wanted)
 
     def _reconcile(self, table: str, user_id: str) -> None:
         """Ids and text revisions first: items (every record of the user) are built only

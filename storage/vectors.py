@@ -57,6 +57,7 @@ from .lance_queries import (
     vector_ids,
 )
 from .lance_upkeep import TableState
+from .reconcile_marks import Mark, ReconcileMarks, revisions_digest
 from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
@@ -123,6 +124,8 @@ class VectorIndex:
         # go on meanwhile.
         self._write_lock = threading.RLock()
         self._folding: threading.Thread | None = None
+        self._marks = ReconcileMarks(self.path)
+        self._unmarked: set[str] = set()  # tables whose mark this process has dropped
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
         """Embed and store ``items``; an id this user already has is replaced."""
@@ -145,6 +148,7 @@ class VectorIndex:
         flat = [item for batch in batches.values() for item in batch]
         data = self._embed(flat)  # outside the locks: searches need not wait for it
         with self._write_lock, self._lock:
+            self._unmark(table)
             state = self._state(table)
             try:
                 for user_id, batch in batches.items():
@@ -194,6 +198,44 @@ class VectorIndex:
         if folding is not None:
             folding.join()
 
+    def clean_mark(self, table: str) -> Mark | None:
+        """The mark of the last clean close, if the table is still at the version it
+        describes (``reconcile_marks``); None whenever in doubt."""
+        with self._lock:
+            mark = self._marks.get(table)
+            if mark is None or table in self._unmarked:
+                return None
+            return mark if mark.version == self._version(table) else None
+
+    def mark_clean(self, table: str) -> None:
+        """Record the table's version and a digest of the rows it holds, for the next
+        process to trust instead of reconciling; the caller knows they match the records."""
+        with self._write_lock, self._lock:
+            version = self._version(table)
+            if version is None:
+                return
+            texts = self._rows.all_texts(table)
+            revisions = {
+                user: {row_id: text_revision(text) for row_id, text in rows.items()}
+                for user, rows in texts.items()
+            }
+            self._marks.put(table, Mark(version, revisions_digest(revisions)))
+            self._unmarked.discard(table)
+
+    def _version(self, table: str) -> str | None:
+        state = self._state(table)
+        if state is None:
+            return None
+        with _lance(table, "read"):
+            return f"{self._names.current(table)}@{state.table.version}"
+
+    def _unmark(self, table: str) -> None:
+        """Before this process first changes ``table``: a crash from here on must leave no
+        mark saying it is as it was."""
+        if table not in self._unmarked:
+            self._marks.drop(table)
+            self._unmarked.add(table)
+
     def replace(self, table: str, batches: Iterable[tuple[str, Sequence[IndexedText]]]) -> None:
         """Build ``table`` anew from ``batches`` (user, items) under a fresh name, and swap
         it in only when complete: a failure on the way leaves the old table in use."""
@@ -214,6 +256,7 @@ class VectorIndex:
             self._drop_quietly(name)
             raise
         with self._write_lock, self._lock:
+            self._unmark(table)
             old = self._names.current(table)
             try:
                 self._names.swap(table, name if state is not None else None)
@@ -236,6 +279,7 @@ class VectorIndex:
             state = self._state(table)
             if state is None or not ids:
                 return 0
+            self._unmark(table)
             try:
                 with _lance(table, "delete from"):
                     return self._delete_ids(state.table, list(ids), user_id)
@@ -249,6 +293,7 @@ class VectorIndex:
         """
         _check_table_name(table)
         with self._write_lock, self._lock:
+            self._unmark(table)
             self._tables.pop(table, None)
             self._rows.forget(table)
             name = self._names.current(table)
@@ -358,6 +403,27 @@ class VectorIndex:
             LOOP.run(bm25_ids(state.aio, fts_words(query), where, limit))
         done = time.perf_counter()
         return {"embed": embedded - start, "vector": searched - embedded, "fts": done - searched}
+
+    def vector_recall(
+        self, table: str, queries: Sequence[str], *, user_id: str, k: int = 10
+    ) -> float:
+        """Mean recall@k of the vector route against an exact (flat) search of the same
+        table, over these queries: what the ANN index gives up for its speed."""
+        with self._lock:
+            state = self._state(table)
+            if state is None or user_id not in state.users:
+                raise UserError(f"no {table} index for {user_id!r} to measure")
+            where = search_filter(state.users, state.kinds, user_id, None)
+        found = []
+        for vector in self.embedder.embed(list(queries)):
+            with _lance(table, "search"):
+                got = LOOP.run(
+                    vector_ids(state.aio, vector, where, k, partitions=state.ann_partitions)
+                )
+                exact = LOOP.run(vector_ids(state.aio, vector, where, k, partitions=0, flat=True))
+            wanted = {row_id for row_id, _ in exact}
+            found.append(len(wanted & {row_id for row_id, _ in got}) / max(len(wanted), 1))
+        return sum(found) / max(len(found), 1)
 
     def _hits(
         self,

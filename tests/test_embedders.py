@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -15,9 +15,11 @@ import pytest
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage.embedders import (
+    EmbedAhead,
     HashEmbedder,
     MiniLMEmbedder,
     OllamaEmbedder,
+    RecentVectors,
     embedder_from_name,
     verify_sha256,
 )
@@ -223,3 +225,45 @@ def test_recent_vectors_compute_each_text_once_and_stay_bounded() -> None:
     recent.embed(["g", "h"], compute)  # over the bound: the least recent ("ab") drops out
     recent.embed(["ab"], compute)
     assert computed[-1] == ["ab"]
+
+
+class _Counted:
+    """An embedder keeping recent vectors, counting the texts it computes."""
+
+    model_id = "counted"
+    dim = 4
+
+    def __init__(self) -> None:
+        self.computed: list[str] = []
+        self._recent = RecentVectors()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._recent.embed(texts, self._run)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        self.computed.extend(texts)
+        return np.ones((len(texts), self.dim), dtype=np.float32)
+
+
+def test_texts_embedded_ahead_are_not_computed_again() -> None:
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, limit=3)
+    for text in ("first turn", "a fact", "another", "over the limit"):
+        ahead.add(text)
+    ahead.wait()
+    embedder.embed(["the query", "first turn", "a fact", "another", "over the limit"])
+    assert sorted(embedder.computed) == sorted(
+        ["first turn", "a fact", "another", "the query", "over the limit"]
+    )  # each once; the fourth waited for the sync's batch
+
+
+def test_a_failing_embedding_ahead_is_left_to_whoever_needs_it() -> None:
+    class Failing(_Counted):
+        def _run(self, texts: list[str]) -> np.ndarray:
+            raise StorageError("embedder down")
+
+    ahead = EmbedAhead(Failing())
+    ahead.add("a turn")
+    ahead.wait()  # no exception escapes the thread
+    ahead.add("another turn")  # a new worker starts after the failed one ended
+    ahead.wait()
