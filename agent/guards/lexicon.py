@@ -320,17 +320,23 @@ SECRET_LABELS_ML = re.compile(
 
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
+    r"keep (my|our|the|these|those) [\w-]+( [\w-]+)? (handy|safe|on file|for (later|me|"
+    r"invoices|next time))|hold on to|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"
     r"anótame|no olvides|"
+    # an imperative with its pronoun: "guárdala", "apúntalo", "recuérdamelo"
+    r"(guárda|apúnta|anóta|recuérda|memoríza)(l[oa]s?|me|mel[oa]s?)|"
     r"merk dir|merke dir|speichere?|notiere|vergiss nicht|behalte|"
     r"souviens-toi|rappelle-toi|retiens|note|enregistre|garde|n'oublie pas|"
     r"lembre(-se)?|lembra|guarde|salve|salva|anote|não esqueça|"
     r"ricorda(ti)?|salva|annota|tieni a mente|non dimenticare|segna|"
     r"kom ihåg|spara|anteckna|glöm inte|"
-    r"запомни|сохрани|запиши|не забудь)\b|"
+    r"запомни|сохрани|запиши|не забудь|"
+    r"onthoud|bewaar|vergeet (het |dit |die )?niet|noteer|zapamiętaj|zapisz|nie zapomnij|"
+    r"unutma|kaydet|hatırla|aklında tut|not al)\b|"
     r"(覚えて|おぼえて|保存して|メモして|記録して|忘れないで)|(기억해|저장해|메모해|잊지 마)|"
-    r"(记住|記住|记下|記下|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
+    r"(记住|記住|记下|記下|记一下|記一下|帮我记|幫我記|记着|記著|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
     _I,
 )
 REVEAL_INTENT = re.compile(

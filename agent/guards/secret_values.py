@@ -28,14 +28,16 @@ SECRET_LABELS = re.compile(
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
     r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw|recovery phrase|"
-    r"seed phrase|backup phrase|secret phrase)\b",
+    r"seed phrase|backup phrase|secret phrase|puk2?( codes?)?|combos?|"
+    # "Wi-Fi (network TurtleNet) key: ...": the network named between the two words
+    r"(wi-?fi|wlan|wpa2?|router|hotspot)\b[^.;\n]{0,30}?\b(key|passwords?|pass|passphrase))\b",
     _I,
 )
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
 # it), or digit groups for a code ("847 203"). It is looked for in the words after the label,
 # up to the end of the sentence.
 _TOKEN = re.compile(
-    r"\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
+    r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
 # The words after a label up to the end of its clause; a comma ends it unless what follows
@@ -64,7 +66,12 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
-_LOCK_CODE = re.compile(r"\b(code|kod|código|codice|код|koden)\b", _I)
+_LOCK_CODE = re.compile(
+    r"\b(code|kod|código|codice|код|koden)\b|"
+    # "the safe in the study opens with 19-44-02": what opens a lock is its code
+    r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b",
+    _I,
+)
 _LOCKS = re.compile(
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
@@ -205,13 +212,38 @@ def _kind(label: str) -> str:
         lowered,
     ):
         return "password"
-    if re.search(r"code|kod|codice|código|код|コード|코드|码|碼|combination|otp", lowered):
+    if re.search(
+        r"code|kod|codice|código|код|コード|코드|码|碼|combination|combo|otp|puk|open|unlock",
+        lowered,
+    ):
         return "code"
     return "password"
 
 
 def keep_requested(message: str) -> bool:
-    return bool(KEEP_INTENT.search(message))
+    return bool(KEEP_INTENT.search(message) or states_only_a_secret(message))
+
+
+# After the value: nothing but punctuation, or a closing word of thanks.
+_NOTHING_AFTER = re.compile(
+    r"[\s.,;:!)\]»”\"'。！，]*(thanks|thank you|danke|merci|gracias|obrigad[oa]|"
+    r"grazie|tack|спасибо|谢谢|ありがとう)?[\s.!。！]*$",
+    _I,
+)
+
+
+def states_only_a_secret(message: str) -> bool:
+    """A message that does nothing but state a secret ("el pin de mi tarjeta es 0917",
+    "код домофона 47К1190") has no other purpose than to be kept: no question, no second
+    clause after the value, a few words."""
+    text = message.strip()
+    if not text or "?" in text or "？" in text or len(text.split()) > 14:
+        return False
+    values = labelled_values(text)
+    if not values:
+        return False
+    end = max(text.rfind(v.value) + len(v.value) for v in values)
+    return bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
 def reveal_requested(message: str) -> bool:
