@@ -229,7 +229,9 @@ class Firewall:
         if review.proposal.source != "model":
             return
         value = _content(review)
-        found = categories(" ".join([str(review.args.get("predicate", "")), value]))
+        predicate = str(review.args.get("predicate", ""))
+        # "home_address" reads "home address" too: a predicate names its category in words
+        found = categories(" ".join([predicate, predicate.replace("_", " "), value]))
         found = [c for c in found if c not in RELATIONAL or names_entity(value)]
         if not found:
             return

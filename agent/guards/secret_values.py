@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
+from .secrets import redact_secrets
 
 _I = re.IGNORECASE
 SECRET_LABELS = re.compile(
@@ -168,6 +169,11 @@ def _is_value(token: str) -> bool:
     # A word of letters only ("l'immeuble", "wi-fi") is a value only when it looks made up
     # (mixed case, long).
     if _WORDLIKE.fullmatch(token):
+        parts = re.split(r"[-'’]", token)
+        if len(parts) > 1 and all(
+            p.islower() or p.istitle() or (p.isupper() and len(p) <= 4) for p in parts
+        ):
+            return False  # a compound of words: "EC-Karte", "Wi-Fi", "e-Mail"
         return len(token) >= 6 and not token.islower() and not token.istitle()
     return True
 
@@ -239,10 +245,11 @@ def states_only_a_secret(message: str) -> bool:
     text = message.strip()
     if not text or "?" in text or "？" in text or len(text.split()) > 14:
         return False
-    values = labelled_values(text)
+    values = [v.value for v in labelled_values(text)]
+    redact_secrets(text, lambda _kind, matched: values.append(matched) or matched)
     if not values:
         return False
-    end = max(text.rfind(v.value) + len(v.value) for v in values)
+    end = max(text.rfind(v) + len(v) for v in values)
     return bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
