@@ -115,10 +115,9 @@ def screen_secrets(
     return outcome
 
 
-# Secrets found by their shape alone, whose match is the value itself (no label in it).
-_SHAPED = frozenset(
-    {"iban", "card_number", "card_security", "api_key", "jwt", "token", "private_key"}
-)
+# Account numbers found by their shape alone, which a user asks to keep like a PIN (keys and
+# tokens stay masked: they belong in a vault, not in memory).
+_SHAPED = frozenset({"iban", "card_number", "card_security"})
 _SEPARATORS = re.compile(r"[\s.\-]+")
 # A predicate about the secret, not the secret: "password_manager = 1Password".
 _ABOUT_A_SECRET = re.compile(
