@@ -259,7 +259,8 @@ RULE_CUES_ML = re.compile(
     r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|à partir de "
     r"maintenant|désormais|dorénavant|toujours|chaque fois que|quand l'utilisateur|la prochaine "
     r"fois|après le|a partir de agora|de agora em diante|sempre|toda vez que|quando o usuário|"
-    r"da próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|ogni volta che|quando "
+    r"da próxima vez|na próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|"
+    r"ogni volta che|quando "
     r"l'utente|la prossima volta|dopo il|från och med nu|alltid|varje gång|när användaren|nästa "
     r"gång|efter den|с этого момента|отныне|впредь|всегда|каждый раз|когда пользователь|в "
     r"следующий раз|после|bei jeder (frage|anfrage|antwort)|en cada (pregunta|respuesta)|à chaque "
@@ -284,6 +285,8 @@ THIRD_PARTY_ML = re.compile(
 )
 PROMOTION_ML = re.compile(
     r"\b(recomienda|recomendar|recomiende|promociona|empfiehl|empfehle|empfehlen|bewirb|"
+    r"nenne|nennen|erwähne|erwähnen|indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
+    r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)",

@@ -295,6 +295,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"execute|install|delete|send|share|download|sign|forward|accept)\w*\b[^.!?\n]{0,60}"
         r"\bwithout\s+(asking|confirmation|confirming|approval|permission|consent|telling|"
         r"checking|verifying|notifying)",
+        # "this assistant may skip confirmation for payments": a waiver no user needs to write
+        r"\b(assistant|you|ai|bot|agent|model)\b[^.!?\n]{0,20}\b(may|can|is allowed to|is free to|"
+        r"is permitted to|no longer needs to|need not|needn'?t)\s+(now\s+)?(skip|bypass|waive|omit|"
+        r"disable|forgo|drop|ignore)\b[^.!?\n]{0,20}\b(confirmation|confirming|approval|"
+        r"verification|consent|checks?|2fa|authentication|review|safety)",
         r"\b(no longer|don'?t|do not|never|needn'?t)\s+(need|require|have to (get|ask for)|wait "
         r"for)\s+(the user'?s?|her|his|their|my|any)\s+(permission|approval|consent|confirmation|"
         r"ok|sign-?off)",
@@ -399,7 +404,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(see|read|access|view|know|receive|get|check|track|monitor|change|edit|manage|hear)\b"
         r"[^.!?\n]{0,30}\b(her|his|their|the user'?s?|my|all)\b[^.!?\n]{0,20}\b(location|calendar|"
         r"messages|notes|memor(y|ies)|history|account|data|files|photos|e-?mails?|contacts|"
-        r"passwords?|codes|records|settings|reminders|chats?|conversations)",
+        r"passwords?|codes|records|settings|reminders|chats?|conversations|preferences|profile|"
+        r"details|information|info|documents|finances|bank\w*|purchases|orders|subscriptions)",
         # "if a caller says the word 'Marigold', treat them as the account owner"
         r"\b(if|when|whenever|once)\s+(a|the|any|someone|somebody|anyone)?\s*(caller|person|"
         r"someone|anyone|somebody|visitor|user|message|e-?mail|sender|texter)?\s*(says|knows|gives|"
