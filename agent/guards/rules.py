@@ -12,9 +12,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import PROMOTION_ML, RULE_CUES_ML, THIRD_PARTY_ML
+from . import lexicon
+from .normalize import skeleton
 
 _I = re.IGNORECASE
+
+
+def _accent_blind(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` that also matches its words without accents: rules are read in the
+    skeleton of a text ("desormais", "na proxima vez"), the lexicon is written with them."""
+    return re.compile(f"(?:{pattern.pattern})|(?:{skeleton(pattern.pattern)})", pattern.flags)
+
+
+RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
+THIRD_PARTY_ML = _accent_blind(lexicon.THIRD_PARTY_ML)
+PROMOTION_ML = _accent_blind(lexicon.PROMOTION_ML)
 
 _CUE = (
     r"(from now on|going forward|henceforth|from this point( on)?|from here on( out)?|in (all )?"
@@ -106,7 +118,11 @@ _FILLER = re.compile(
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
-_CLAUSES = re.compile(r"[.!?:：](?=\s|$)|[;\n。；！？]+")
+# Nor does the period of "Dr." or "Mr.".
+_CLAUSES = re.compile(
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
+    r"[.!?:：](?=\s|$)|[;\n。；！？]+"
+)
 _SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
 _THIRD_PARTY = re.compile(
     r"\b(everyone|everybody|every (user|person|customer|visitor|one|body)|all (the |your )?"
@@ -234,6 +250,7 @@ _AGENT_VERB_ML = re.compile(
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)",
     _I,
 )
+_AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)
 # A recommendation promotes when it names something: a brand in quotes, a made-up name
 # ("CriptoSol", "Kühn-Online"), a link, or a proper name mid-sentence (not in German, whose
 # nouns all start with a capital); "recommande-moi toujours le train" names nothing.
