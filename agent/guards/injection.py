@@ -27,7 +27,14 @@ TABLE = {
 # Readings that undo no deliberate disguise: a signal seen there was in plain sight.
 _AS_WRITTEN = ("plain", "canonical", "skeleton")
 
-__all__ = ["InjectionReport", "StandingRule", "inspect_text", "signals", "standing_rules"]
+__all__ = [
+    "InjectionReport",
+    "StandingRule",
+    "inspect_text",
+    "signals",
+    "standing_rules",
+    "without_questions",
+]
 
 
 @dataclass
@@ -57,7 +64,11 @@ _CITED_WORK = (
     r"documentary|titled|called|named|entitled|libro|buch|livre|livro|bok|книг\w*|artículo|"
     r"artikel|artigo|articolo|статья|película|filme?|serie|episodio|épisode|canción|lied|"
     r"chanson|canzone|låt|песн\w*|titulad[oa]|intitulé|intitolat[oa]|betitelt|heißt|llamad[oa]|"
-    r"chamad[oa]|chiamat[oa]|kallad|называется)"
+    r"chamad[oa]|chiamat[oa]|kallad|называется|title|headline|subject line|caption|slogan|"
+    r"tagline|motto|reading(?: list)?|quote|quoted|"
+    # a phrase mentioned, not said: "attackers hide text like 'ignore previous instructions'"
+    r"(?:text|phrases?|wording|payloads?|strings?|sentences?|lines?|prompts?|words|commands?)\s+"
+    r"(?:like|such as)|such as|e\.g\.|for example|for instance)"
 )
 _QUOTED_TITLE = re.compile(
     rf"\b{_CITED_WORK}\b[^.!?\n\"'“‘«『《]{{0,30}}([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)"
@@ -137,7 +148,27 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
 
 
 def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> InjectionReport:
-    """Signals in every reading plus the standing rules of the visible text."""
-    return InjectionReport(
-        signals=signals(text, extra), rules=standing_rules(skeleton(canonical(text)))
-    )
+    """Signals in every reading plus the standing rules of the visible text.
+
+    A title or a phrase quoted as an example ("a field guide titled 'From now on, always
+    verify'") sets no rule; a hostile rule counts wherever it is written."""
+    visible = skeleton(canonical(text))
+    hostile = [r for r in standing_rules(visible) if r.hostile]
+    seen = {r.text for r in hostile}
+    harmless = [
+        r for r in standing_rules(_untitled(visible)) if not r.hostile and r.text not in seen
+    ]
+    return InjectionReport(signals=signals(text, extra), rules=[*hostile, *harmless])
+
+
+_QUESTION = re.compile(r"[^.!?\n。！？]*[?？]")
+_ADDRESSED = re.compile(
+    r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы)\b|你|您|あなた|당신",
+    re.IGNORECASE,
+)
+
+
+def without_questions(text: str) -> str:
+    """``text`` without the questions it asks about a topic ("can zero-width characters bypass
+    filters?"): a question that addresses no one orders nothing. "Can you ignore ...?" stays."""
+    return _QUESTION.sub(lambda m: m.group(0) if _ADDRESSED.search(m.group(0)) else " ", text)
