@@ -89,6 +89,7 @@ _NAMED_TITLE = re.compile(
 # worth matching, which would otherwise join innocent words ("ignore the instructions on ...").
 _SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
 _TITLE_SAFE = frozenset({"ignore_instructions", "role_override"})
+_HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 def _untitled(text: str) -> str:
@@ -123,6 +124,10 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
     table = {**TABLE, **{k: [v] for k, v in (extra or {}).items()}}
     baseline: tuple[int, int] | None = None
     for channel, view in views(text):
+        if channel == "unicode_tags" and len(_HIDDEN_WORDS.findall(view)) >= 2:
+            # Words written in tag characters render as nothing: no note hides words that way
+            # (a flag emoji's tags spell one region code, not words).
+            found.setdefault("hidden_text", channel)
         untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
         for name, patterns in table.items():
             reading = untitled if name in _TITLE_SAFE else view
