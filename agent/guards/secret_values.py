@@ -45,7 +45,8 @@ _TOKEN = re.compile(
 # says what the secret is ("le code du portail, c'est A1984").
 _WINDOW = re.compile(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
-    r"это|是|は)\b)|[;，；。\n]|$)",
+    # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
+    r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_])|[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
@@ -70,13 +71,16 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 _LOCK_CODE = re.compile(
     r"\b(code|kod|código|codice|код|koden)\b|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
-    r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b",
+    r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
+    r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
+    r"\böppnas med\b|\bоткрывается\b",
     _I,
 )
 _LOCKS = re.compile(
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
-    r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom)",
+    r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom|kluis\w*|"
+    r"sleutel\w*|schlüssel\w*|boîte à clés|caja fuerte|cofre|cassaforte|nyckel\w*|сейф\w*)",
     _I,
 )
 _HARMLESS_CODE = re.compile(
@@ -152,6 +156,8 @@ def _trim(token: str) -> str:
     """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
     password may end with ("Spring!", "x?") is kept."""
     token = token.strip("'’\"").rstrip(",;:")
+    if token.startswith(("(", "[")) and not token.endswith((")", "]")):
+        token = token[1:]  # "(auf Wunsch ...)": the bracket opens an aside, not a password
     if token.endswith(")") and "(" not in token:
         token = token[:-1]
     if token[-1:] in ("!", "?") and token[:-1].isdigit():  # "the code is 4471!"
