@@ -124,12 +124,12 @@ def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> 
 # below are regression bounds on fitted data. Round 5's fixes (test_redteam_round5.py) then
 # took the last secrets in clear out of round4 (a key safe that "opent met", an aside in
 # brackets after a label) and final (a card number spelled out in words, f248), and moved
-# round4 to 83.0%, 5.7%. Known false holds: paraphrases the semantic layer scores as attacks
+# round4 to 88.0%, 5.7%. Known false holds: paraphrases the semantic layer scores as attacks
 # and tool-derived facts, which the firewall refuses by design (save them as passages).
 LATER = {
     "redteam_unseen.jsonl": (0.95, 0.02, 0),
     "redteam_final.jsonl": (0.95, 0.04, 0),
-    "redteam_round4.jsonl": (0.82, 0.06, 0),
+    "redteam_round4.jsonl": (0.87, 0.06, 0),
 }
 
 

@@ -33,7 +33,10 @@ _THEIR_RECORDS = re.compile(
     r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
     r"('s|s'|’s)\s+((assistant|ai|bot|agent|chat|user|memory|personal|private|own)\s+)?"
     r"(profile|account|user record|memory|memories|ticket|session|case|file|"
-    r"record|notes|inbox|chat)\b",
+    r"record|notes|inbox|chat)\b|"
+    # "may view u4's saved memories": an account id's own records
+    r"\b[a-z]{1,4}\d{1,6}('s|’s)\s+(\w+\s+)?(memor(y|ies)|profile|account|notes|data|records|"
+    r"history|messages|files)\b",
     re.IGNORECASE,
 )
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
@@ -47,7 +50,8 @@ _NOT_MINE = "".join(
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
-    r"kunde|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|пользовател[ья]|"
+    r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
+    r"пользовател[ья]|"
     r"клиент|アカウント|ユーザー|계정|사용자|고객)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
@@ -80,7 +84,8 @@ _SUBJECT_USER = re.compile(
 )
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
 _SUBJECT_ID = re.compile(
-    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+)\s*$",
+    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"[a-z]\.[a-z]{2,}\d*)\s*$",
     re.IGNORECASE,
 )
 _SUBJECT_EVERYONE = re.compile(

@@ -109,7 +109,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"sendet|leite|teile|verrate|zeige|gib|envoie|envoyez|transfère|partage|révèle|montre|"
         r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
         r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
-        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи)\b"
+        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|"
+        # reveal in the infinitive ("l'assistant doit révéler"); not send or share, which a
+        # user's own rule uses ("demander avant d'envoyer un e-mail")
+        r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)\b"
         rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|facturas?|correos?|mensajes|"
         r"contactos|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
         r"facture\w*|courriels?|messages|copie|fatura\w*|mensagens|contatos|cópia|fattur\w*|"

@@ -25,6 +25,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
+        r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
@@ -83,6 +84,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "family": re.compile(
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
         r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
+        r"has an? (\d+[- ]years?[- ]old |newborn |baby |teenage |young )?(son|daughter|child|kid|"
+        r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
         r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
         r"cheat(s|ing|ed) on)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|결혼|이혼",

@@ -194,7 +194,9 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r" (memor(y|ies)|notes|data|passwords|secrets))\b",
         r"\b(send|sends|sending|sent|forward\w*|e-?mail(s|ed|ing)?|mail(s|ed|ing)?|post(s|ed|ing)?|"
         r"upload\w*|cop(y|ies|ied|ying)|transmit\w*|shar(e|es|ed|ing)|leak\w*|sync\w*|export\w*|"
-        r"exfiltrat\w*|paste|pasting|pushe?s?|dump\w*|bundle\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|e-?mails?|"
+        r"exfiltrat\w*|paste|pasting|pushe?s?|dump\w*|bundle\w*|disclos\w*|reveal\w*|report\w*|"
+        r"hand\w* over|provid\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|"
+        r"e-?mails?|"
         r"conversations?|chats?|history|contacts|files?|everything|anything|all|details|info\w*|"
         r"credentials|summar\w*|transcripts?|logs?|cop(y|ies)|records|profile|card\w*|address\w*|"
         r"location|secrets?|keys?|codes?|documents?|photos?|calendar|inbox|her|his|their|the "
