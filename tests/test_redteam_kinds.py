@@ -121,13 +121,15 @@ def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> 
 #       then only the quoted-content rule (quoted.py) was added: 80.0%, 6.6%, 2
 #
 # Their misses were read and the detectors widened on general mechanisms, so the bounds
-# below are regression bounds on fitted data. Known leaks left: a card number spelled out in
-# words (final f248); known false holds: paraphrases the semantic layer scores as attacks and
-# tool-derived facts, which the firewall refuses by design (save them as passages).
+# below are regression bounds on fitted data. Round 5's fixes (test_redteam_round5.py) then
+# took the last secrets in clear out of round4 (a key safe that "opent met", an aside in
+# brackets after a label) and final (a card number spelled out in words, f248), and moved
+# round4 to 88.0%, 5.7%. Known false holds: paraphrases the semantic layer scores as attacks
+# and tool-derived facts, which the firewall refuses by design (save them as passages).
 LATER = {
     "redteam_unseen.jsonl": (0.95, 0.02, 0),
-    "redteam_final.jsonl": (0.95, 0.04, 1),
-    "redteam_round4.jsonl": (0.78, 0.07, 2),
+    "redteam_final.jsonl": (0.95, 0.04, 0),
+    "redteam_round4.jsonl": (0.87, 0.06, 0),
 }
 
 

@@ -17,7 +17,12 @@ _NAMED_USER = [
     re.compile(
         r"\buser[_ ]?(?:id|name|account)\s+(?:is\s+)?([A-Za-z0-9]*[\d_@][\w.@-]*)", re.I
     ),  # "user:dave", not a "User: hi" transcript line
-    re.compile(r"\b(?:user|account|profile)\s+[\"'`“‘]([^\"'`”’\s]{1,64})[\"'`”’]", re.IGNORECASE),
+    re.compile(
+        r"\b(?:user|account|profile|nutzers?|benutzers?|kont[oa]s?|usuari[oa]|utilisateur|"
+        r"compte|cuenta|conta|utente|användare|пользовател[ья]|аккаунт[ае]?)\s+"
+        r"[\"'`“‘«]([^\"'`”’»\s]{1,64})[\"'`”’»]",
+        re.IGNORECASE,
+    ),
     re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
 ]
@@ -26,8 +31,12 @@ _NAMED_USER = [
 _THEIR_RECORDS = re.compile(
     r"\b(in|into|to|on|under|onto|for)\s+(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
     r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
-    r"('s|s'|’s)\s+(profile|account|user record|memory|memories|ticket|session|case|file|"
-    r"record|notes|inbox|chat)\b",
+    r"('s|s'|’s)\s+((assistant|ai|bot|agent|chat|user|memory|personal|private|own)\s+)?"
+    r"(profile|account|user record|memory|memories|ticket|session|case|file|"
+    r"record|notes|inbox|chat)\b|"
+    # "may view u4's saved memories": an account id's own records
+    r"\b[a-z]{1,4}\d{1,6}('s|’s)\s+(\w+\s+)?(memor(y|ies)|profile|account|notes|data|records|"
+    r"history|messages|files)\b",
     re.IGNORECASE,
 )
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
@@ -41,7 +50,8 @@ _NOT_MINE = "".join(
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
-    r"kunde|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|пользовател[ья]|"
+    r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
+    r"пользовател[ья]|"
     r"клиент|アカウント|ユーザー|계정|사용자|고객)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
@@ -49,6 +59,9 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+\.[a-z0-9]+(?=[\s),;]|$))|"
+    # "add to account jessica.m@mail.com": a write aimed at an account by its address
+    r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
+    r"([\w.+-]+@[\w-]+\.[\w.]+)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*{_NUMBER_MARK}\s*[:=]?\s*(\d{{3,}})|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
@@ -71,7 +84,8 @@ _SUBJECT_USER = re.compile(
 )
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
 _SUBJECT_ID = re.compile(
-    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+)\s*$",
+    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"[a-z]\.[a-z]{2,}\d*)\s*$",
     re.IGNORECASE,
 )
 _SUBJECT_EVERYONE = re.compile(
@@ -110,13 +124,30 @@ _OTHER_USERS = re.compile(
 )
 
 
+# "Call the user 'Sam'": the user's name given, not another account's id.
+_NAMING = re.compile(
+    r"\b(call|calls|calling|name|named|address|refer to|known as|llama|llamar|nenne|nennen|"
+    r"appelle|appeler|chiama|chame|chamar|kalla|зови|называй)\s+(the\s+|al\s+|den\s+|l')?$",
+    re.IGNORECASE,
+)
+
+
+def _named_ids(text: str) -> list[str]:
+    found = []
+    for pattern in _NAMED_USER:
+        for m in pattern.finditer(text):
+            if not _NAMING.search(text[max(0, m.start() - 24) : m.start()]):
+                found.append(m.group(1))
+    return found
+
+
 def cross_user_reasons(
     texts: list[str], *, subject: str | None, user_id: str, session_id: str | None
 ) -> list[str]:
     """Reasons this write concerns another user or session (empty when it does not)."""
     me = user_id.lower()
     reasons: list[str] = []
-    named = [m.group(1) for t in texts for p in _NAMED_USER for m in p.finditer(t)]
+    named = [n for t in texts for n in _named_ids(t)]
     named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
     if subject:
         found = _SUBJECT_USER.match(subject)

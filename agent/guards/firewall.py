@@ -22,7 +22,13 @@ from memvisor.agent.memory.writes import Write, map_strings, strings_in
 from .confidence import decide_confidence
 from .config import FirewallConfig
 from .crossuser import cross_user_reasons
-from .injection import InjectionReport, inspect_text, signals, standing_rules
+from .injection import (
+    InjectionReport,
+    inspect_text,
+    signals,
+    standing_rules,
+    without_questions,
+)
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, user_texts
 from .quoted import from_quoted
@@ -229,7 +235,9 @@ class Firewall:
         if review.proposal.source != "model":
             return
         value = _content(review)
-        found = categories(" ".join([str(review.args.get("predicate", "")), value]))
+        predicate = str(review.args.get("predicate", ""))
+        # "home_address" reads "home address" too: a predicate names its category in words
+        found = categories(" ".join([predicate, predicate.replace("_", " "), value]))
         found = [c for c in found if c not in RELATIONAL or names_entity(value)]
         if not found:
             return
@@ -250,7 +258,8 @@ class Firewall:
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
         text = "\n".join(texts)
-        report = inspect_text(text, self._extra)
+        # The user's own question about a topic is a question, not an order to the agent.
+        report = inspect_text(without_questions(text) if review.users_own else text, self._extra)
         reasons = report.reasons()
         benign_rules = report.rules and not any(r.hostile for r in report.rules)
         # Procedural state (task progress, recipe steps, session slots) is made of
@@ -271,7 +280,11 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
-        if not reasons and claim and self._semantic_match(review, text):
+        if (
+            not reasons
+            and claim
+            and self._semantic_match(review, _unforbidden(review, report, text))
+        ):
             reasons.append("injection:semantic")
         if not reasons:
             return
@@ -512,6 +525,18 @@ class Firewall:
             review.escalate("quarantine", decision.reasons, decision.message)
         else:
             review.reasons += [r for r in decision.reasons if r not in review.reasons]
+
+
+def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
+    """The text the semantic layer reads: in the user's own words, without the rules that only
+    forbid ("never give my address to delivery apps"), whose negation an embedding does not
+    see (it reads them as the attack they refuse)."""
+    if not review.users_own:
+        return text
+    for rule in report.rules:
+        if rule.restrictive:
+            text = text.replace(rule.text, " ")
+    return text
 
 
 def _content(review: _Review) -> str:

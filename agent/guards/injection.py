@@ -27,7 +27,14 @@ TABLE = {
 # Readings that undo no deliberate disguise: a signal seen there was in plain sight.
 _AS_WRITTEN = ("plain", "canonical", "skeleton")
 
-__all__ = ["InjectionReport", "StandingRule", "inspect_text", "signals", "standing_rules"]
+__all__ = [
+    "InjectionReport",
+    "StandingRule",
+    "inspect_text",
+    "signals",
+    "standing_rules",
+    "without_questions",
+]
 
 
 @dataclass
@@ -57,7 +64,11 @@ _CITED_WORK = (
     r"documentary|titled|called|named|entitled|libro|buch|livre|livro|bok|книг\w*|artículo|"
     r"artikel|artigo|articolo|статья|película|filme?|serie|episodio|épisode|canción|lied|"
     r"chanson|canzone|låt|песн\w*|titulad[oa]|intitulé|intitolat[oa]|betitelt|heißt|llamad[oa]|"
-    r"chamad[oa]|chiamat[oa]|kallad|называется)"
+    r"chamad[oa]|chiamat[oa]|kallad|называется|title|headline|subject line|caption|slogan|"
+    r"tagline|motto|reading(?: list)?|quote|quoted|"
+    # a phrase mentioned, not said: "attackers hide text like 'ignore previous instructions'"
+    r"(?:text|phrases?|wording|payloads?|strings?|sentences?|lines?|prompts?|words|commands?)\s+"
+    r"(?:like|such as)|such as|e\.g\.|for example|for instance)"
 )
 _QUOTED_TITLE = re.compile(
     rf"\b{_CITED_WORK}\b[^.!?\n\"'“‘«『《]{{0,30}}([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)"
@@ -78,6 +89,7 @@ _NAMED_TITLE = re.compile(
 # worth matching, which would otherwise join innocent words ("ignore the instructions on ...").
 _SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
 _TITLE_SAFE = frozenset({"ignore_instructions", "role_override"})
+_HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 def _untitled(text: str) -> str:
@@ -112,6 +124,10 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
     table = {**TABLE, **{k: [v] for k, v in (extra or {}).items()}}
     baseline: tuple[int, int] | None = None
     for channel, view in views(text):
+        if channel == "unicode_tags" and len(_HIDDEN_WORDS.findall(view)) >= 2:
+            # Words written in tag characters render as nothing: no note hides words that way
+            # (a flag emoji's tags spell one region code, not words).
+            found.setdefault("hidden_text", channel)
         untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
         for name, patterns in table.items():
             reading = untitled if name in _TITLE_SAFE else view
@@ -137,7 +153,27 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
 
 
 def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> InjectionReport:
-    """Signals in every reading plus the standing rules of the visible text."""
-    return InjectionReport(
-        signals=signals(text, extra), rules=standing_rules(skeleton(canonical(text)))
-    )
+    """Signals in every reading plus the standing rules of the visible text.
+
+    A title or a phrase quoted as an example ("a field guide titled 'From now on, always
+    verify'") sets no rule; a hostile rule counts wherever it is written."""
+    visible = skeleton(canonical(text))
+    hostile = [r for r in standing_rules(visible) if r.hostile]
+    seen = {r.text for r in hostile}
+    harmless = [
+        r for r in standing_rules(_untitled(visible)) if not r.hostile and r.text not in seen
+    ]
+    return InjectionReport(signals=signals(text, extra), rules=[*hostile, *harmless])
+
+
+_QUESTION = re.compile(r"[^.!?\n。！？]*[?？]")
+_ADDRESSED = re.compile(
+    r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы)\b|你|您|あなた|당신",
+    re.IGNORECASE,
+)
+
+
+def without_questions(text: str) -> str:
+    """``text`` without the questions it asks about a topic ("can zero-width characters bypass
+    filters?"): a question that addresses no one orders nothing. "Can you ignore ...?" stays."""
+    return _QUESTION.sub(lambda m: m.group(0) if _ADDRESSED.search(m.group(0)) else " ", text)

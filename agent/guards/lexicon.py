@@ -109,7 +109,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"sendet|leite|teile|verrate|zeige|gib|envoie|envoyez|transfère|partage|révèle|montre|"
         r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
         r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
-        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи)\b"
+        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|"
+        # reveal in the infinitive ("l'assistant doit révéler"); not send or share, which a
+        # user's own rule uses ("demander avant d'envoyer un e-mail")
+        r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)\b"
         rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|facturas?|correos?|mensajes|"
         r"contactos|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
         r"facture\w*|courriels?|messages|copie|fatura\w*|mensagens|contatos|cópia|fattur\w*|"
@@ -259,7 +262,8 @@ RULE_CUES_ML = re.compile(
     r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|à partir de "
     r"maintenant|désormais|dorénavant|toujours|chaque fois que|quand l'utilisateur|la prochaine "
     r"fois|après le|a partir de agora|de agora em diante|sempre|toda vez que|quando o usuário|"
-    r"da próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|ogni volta che|quando "
+    r"da próxima vez|na próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|"
+    r"ogni volta che|quando "
     r"l'utente|la prossima volta|dopo il|från och med nu|alltid|varje gång|när användaren|nästa "
     r"gång|efter den|с этого момента|отныне|впредь|всегда|каждый раз|когда пользователь|в "
     r"следующий раз|после|bei jeder (frage|anfrage|antwort)|en cada (pregunta|respuesta)|à chaque "
@@ -284,6 +288,8 @@ THIRD_PARTY_ML = re.compile(
 )
 PROMOTION_ML = re.compile(
     r"\b(recomienda|recomendar|recomiende|promociona|empfiehl|empfehle|empfehlen|bewirb|"
+    r"nenne|nennen|erwähne|erwähnen|indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
+    r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)",
@@ -320,17 +326,23 @@ SECRET_LABELS_ML = re.compile(
 
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
+    r"keep (my|our|the|these|those) [\w-]+( [\w-]+)? (handy|safe|on file|for (later|me|"
+    r"invoices|next time))|hold on to|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"
     r"anótame|no olvides|"
+    # an imperative with its pronoun: "guárdala", "apúntalo", "recuérdamelo"
+    r"(guárda|apúnta|anóta|recuérda|memoríza)(l[oa]s?|me|mel[oa]s?)|"
     r"merk dir|merke dir|speichere?|notiere|vergiss nicht|behalte|"
     r"souviens-toi|rappelle-toi|retiens|note|enregistre|garde|n'oublie pas|"
     r"lembre(-se)?|lembra|guarde|salve|salva|anote|não esqueça|"
     r"ricorda(ti)?|salva|annota|tieni a mente|non dimenticare|segna|"
     r"kom ihåg|spara|anteckna|glöm inte|"
-    r"запомни|сохрани|запиши|не забудь)\b|"
+    r"запомни|сохрани|запиши|не забудь|"
+    r"onthoud|bewaar|vergeet (het |dit |die )?niet|noteer|zapamiętaj|zapisz|nie zapomnij|"
+    r"unutma|kaydet|hatırla|aklında tut|not al)\b|"
     r"(覚えて|おぼえて|保存して|メモして|記録して|忘れないで)|(기억해|저장해|메모해|잊지 마)|"
-    r"(记住|記住|记下|記下|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
+    r"(记住|記住|记下|記下|记一下|記一下|帮我记|幫我記|记着|記著|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
     _I,
 )
 REVEAL_INTENT = re.compile(

@@ -12,9 +12,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import PROMOTION_ML, RULE_CUES_ML, THIRD_PARTY_ML
+from . import lexicon
+from .normalize import skeleton
 
 _I = re.IGNORECASE
+
+
+def _accent_blind(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` that also matches its words without accents: rules are read in the
+    skeleton of a text ("desormais", "na proxima vez"), the lexicon is written with them."""
+    return re.compile(f"(?:{pattern.pattern})|(?:{skeleton(pattern.pattern)})", pattern.flags)
+
+
+RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
+THIRD_PARTY_ML = _accent_blind(lexicon.THIRD_PARTY_ML)
+PROMOTION_ML = _accent_blind(lexicon.PROMOTION_ML)
 
 _CUE = (
     r"(from now on|going forward|henceforth|from this point( on)?|from here on( out)?|in (all )?"
@@ -106,7 +118,11 @@ _FILLER = re.compile(
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
-_CLAUSES = re.compile(r"[.!?:：](?=\s|$)|[;\n。；！？]+")
+# Nor does the period of "Dr." or "Mr.".
+_CLAUSES = re.compile(
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
+    r"[.!?:：](?=\s|$)|[;\n。；！？]+"
+)
 _SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
 _THIRD_PARTY = re.compile(
     r"\b(everyone|everybody|every (user|person|customer|visitor|one|body)|all (the |your )?"
@@ -176,7 +192,7 @@ def standing_rules(text: str) -> list[StandingRule]:
                 StandingRule(
                     text=sentence.strip()[:200],
                     third_party=bool(THIRD_PARTY_ML.search(sentence)),
-                    promotion=bool(PROMOTION_ML.search(sentence) or _PROMOTION.search(sentence)),
+                    promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
                     sensitive=bool(_SENSITIVE.search(sentence)),
                 )
@@ -208,12 +224,52 @@ def standing_rules(text: str) -> list[StandingRule]:
 
 def _foreign_rule(sentence: str) -> bool:
     """A rule in one of the lexicon's languages: a cue ("a partir de ahora", "次に", "항상")
-    with something it tells the agent to do to others, or promote."""
+    with something it tells the agent to do to others, or to recommend."""
     if not RULE_CUES_ML.search(sentence):
         return False
-    return bool(
-        THIRD_PARTY_ML.search(sentence) or PROMOTION_ML.search(sentence) or _LINK.search(sentence)
-    )
+    third_party = THIRD_PARTY_ML.search(sentence)
+    if third_party and not (
+        _AGENT_VERB_ML.search(sentence) or PROMOTION_ML.search(sentence) or _LINK.search(sentence)
+    ):
+        # "a partir de ahora, todos a las 7 en el campo": everyone, but nothing for the agent
+        return False
+    return bool(third_party or PROMOTION_ML.search(sentence) or _LINK.search(sentence))
+
+
+# What a rule tells the agent to do to others: say, answer, send, show, share.
+_AGENT_VERB_ML = re.compile(
+    r"\b(di|dile|diles|dí|decir|digas|responde|contesta|envía|manda|muestra|comparte|ofrece|"
+    r"reenv\w+|enviar|leite\w*|weiterleit\w*|transf[eè]re\w*|encaminh\w*|inoltr\w*|"
+    r"vidarebefordra|перешли\w*|пересыла\w*|"
+    r"sag|sage|sagen|antworte|schick\w*|sende|zeig\w*|teile|biete|gib|dis|dire|réponds|"
+    r"envoie|montre|partage|propose|offre|diga|dizer|responda|envie|mostre|compartilhe|"
+    r"ofereça|dì|dire|rispondi|invia|mostra|condividi|offri|säg|svara|skicka|visa|dela|"
+    r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
+    r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
+    r"yanıtla|gönder|göster|sun)\b|"
+    r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)",
+    _I,
+)
+_AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)
+# A recommendation promotes when it names something: a brand in quotes, a made-up name
+# ("CriptoSol", "Kühn-Online"), a link, or a proper name mid-sentence (not in German, whose
+# nouns all start with a capital); "recommande-moi toujours le train" names nothing.
+_QUOTED_NAME = re.compile(r"[«»„“”「」『』\"]|(?<!\w)'[^'\n]{2,40}'(?!\w)")
+_MADE_UP_NAME = re.compile(r"\b\w*[a-zà-ÿ][A-Z0-9]\w*|\b[A-Z]\w*-[A-Z]\w*")
+_PROPER_NAME = re.compile(r"(?<=[^\W\d_]\s)[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'-]+")
+_GERMAN = re.compile(r"\b(der|die|das|dem|den|des|und|wenn|nach|nur|nicht|ist|zur|zum|im)\b")
+_CASED = re.compile(r"[A-Za-zÀ-ÿА-яЁё]")
+
+
+def _promotes(sentence: str) -> bool:
+    verb = PROMOTION_ML.search(sentence)
+    if not verb:
+        return False
+    if not _CASED.search(sentence):  # Japanese, Korean, Arabic, Hindi: no capitals to read
+        return True
+    if _QUOTED_NAME.search(sentence) or _MADE_UP_NAME.search(sentence) or _LINK.search(sentence):
+        return True
+    return not _GERMAN.search(sentence) and bool(_PROPER_NAME.search(sentence))
 
 
 def _is_rule(clause: str) -> bool:

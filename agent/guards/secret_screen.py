@@ -71,6 +71,7 @@ def screen_secrets(
             return outcome
         sealable.add(value.value)
     placeholders: dict[str, str] = {}
+    heard = _compact(" ".join(user_words))
 
     def mark(value: SecretValue) -> str:
         # The user's own value, which they asked to keep, is sealed; anything else is masked.
@@ -99,6 +100,9 @@ def screen_secrets(
 
         def pattern_secret(found_kind: str, matched: str) -> str:
             label = KIND_WORDS.get(found_kind, found_kind.replace("_", " "))
+            if found_kind in _SHAPED and _said(matched, heard):
+                # An IBAN or a card number the user typed is theirs like a labelled value.
+                sealable.add(matched)
             return mark(SecretValue(matched, label, found_kind))
 
         masked, _ = redact_secrets(text, pattern_secret)
@@ -111,8 +115,31 @@ def screen_secrets(
     return outcome
 
 
+# Account numbers found by their shape alone, which a user asks to keep like a PIN (keys and
+# tokens stay masked: they belong in a vault, not in memory).
+_SHAPED = frozenset({"iban", "card_number", "card_security"})
+_SEPARATORS = re.compile(r"[\s.\-]+")
+# A predicate about the secret, not the secret: "password_manager = 1Password".
+_ABOUT_A_SECRET = re.compile(
+    r"\b(managers?|reset|hints?|polic(y|ies)|rules|requirements|strength|length|changed|"
+    r"last|expiry|expires|rotation|app|provider|apps|tool|vault)\b",
+    re.IGNORECASE,
+)
+
+
+def _compact(text: str) -> str:
+    return _SEPARATORS.sub("", text)
+
+
+def _said(matched: str, heard: str) -> bool:
+    value = _compact(matched)
+    return len(value) >= 4 and value in heard
+
+
 def _names_secret(predicate: str) -> bool:
     words = predicate.replace("_", " ")
+    if _ABOUT_A_SECRET.search(words):
+        return False
     return is_secret_predicate(predicate) or bool(
         SECRET_LABELS.search(words) or SECRET_LABELS_ML.search(words)
     )

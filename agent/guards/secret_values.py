@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
+from .secrets import redact_secrets
 
 _I = re.IGNORECASE
 SECRET_LABELS = re.compile(
@@ -28,21 +29,24 @@ SECRET_LABELS = re.compile(
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
     r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw|recovery phrase|"
-    r"seed phrase|backup phrase|secret phrase)\b",
+    r"seed phrase|backup phrase|secret phrase|puk2?( codes?)?|combos?|"
+    # "Wi-Fi (network TurtleNet) key: ...": the network named between the two words
+    r"(wi-?fi|wlan|wpa2?|router|hotspot)\b[^.;\n]{0,30}?\b(key|passwords?|pass|passphrase))\b",
     _I,
 )
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
 # it), or digit groups for a code ("847 203"). It is looked for in the words after the label,
 # up to the end of the sentence.
 _TOKEN = re.compile(
-    r"\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
+    r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
 # The words after a label up to the end of its clause; a comma ends it unless what follows
 # says what the secret is ("le code du portail, c'est A1984").
 _WINDOW = re.compile(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
-    r"это|是|は)\b)|[;，；。\n]|$)",
+    # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
+    r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_])|[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
@@ -64,11 +68,19 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
-_LOCK_CODE = re.compile(r"\b(code|kod|código|codice|код|koden)\b", _I)
+_LOCK_CODE = re.compile(
+    r"\b(code|kod|código|codice|код|koden)\b|"
+    # "the safe in the study opens with 19-44-02": what opens a lock is its code
+    r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
+    r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
+    r"\böppnas med\b|\bоткрывается\b",
+    _I,
+)
 _LOCKS = re.compile(
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
-    r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom)",
+    r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom|kluis\w*|"
+    r"sleutel\w*|schlüssel\w*|boîte à clés|caja fuerte|cofre|cassaforte|nyckel\w*|сейф\w*)",
     _I,
 )
 _HARMLESS_CODE = re.compile(
@@ -144,6 +156,8 @@ def _trim(token: str) -> str:
     """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
     password may end with ("Spring!", "x?") is kept."""
     token = token.strip("'’\"").rstrip(",;:")
+    if token.startswith(("(", "[")) and not token.endswith((")", "]")):
+        token = token[1:]  # "(auf Wunsch ...)": the bracket opens an aside, not a password
     if token.endswith(")") and "(" not in token:
         token = token[:-1]
     if token[-1:] in ("!", "?") and token[:-1].isdigit():  # "the code is 4471!"
@@ -161,6 +175,11 @@ def _is_value(token: str) -> bool:
     # A word of letters only ("l'immeuble", "wi-fi") is a value only when it looks made up
     # (mixed case, long).
     if _WORDLIKE.fullmatch(token):
+        parts = re.split(r"[-'’]", token)
+        if len(parts) > 1 and all(
+            p.islower() or p.istitle() or (p.isupper() and len(p) <= 4) for p in parts
+        ):
+            return False  # a compound of words: "EC-Karte", "Wi-Fi", "e-Mail"
         return len(token) >= 6 and not token.islower() and not token.istitle()
     return True
 
@@ -205,13 +224,44 @@ def _kind(label: str) -> str:
         lowered,
     ):
         return "password"
-    if re.search(r"code|kod|codice|código|код|コード|코드|码|碼|combination|otp", lowered):
+    if re.search(
+        r"code|kod|codice|código|код|コード|코드|码|碼|combination|combo|otp|puk|open|unlock",
+        lowered,
+    ):
         return "code"
     return "password"
 
 
 def keep_requested(message: str) -> bool:
-    return bool(KEEP_INTENT.search(message))
+    return bool(KEEP_INTENT.search(message) or states_only_a_secret(message))
+
+
+# After the value: nothing but punctuation, or a closing word of thanks.
+_NOTHING_AFTER = re.compile(
+    r"[\s.,;:!)\]»”\"'。！，]*(thanks|thank you|danke|merci|gracias|obrigad[oa]|"
+    r"grazie|tack|спасибо|谢谢|ありがとう)?[\s.!。！]*$",
+    _I,
+)
+
+
+def states_only_a_secret(message: str) -> bool:
+    """A message that does nothing but state a secret ("el pin de mi tarjeta es 0917",
+    "код домофона 47К1190") has no other purpose than to be kept: no question, no second
+    clause after the value, a few words."""
+    text = message.strip()
+    if not text or "?" in text or "？" in text or len(text.split()) > 14:
+        return False
+    values = [v.value for v in labelled_values(text)]
+
+    def collect(_kind: str, matched: str) -> str:
+        values.append(matched)
+        return matched
+
+    redact_secrets(text, collect)
+    if not values:
+        return False
+    end = max(text.rfind(v) + len(v) for v in values)
+    return bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
 def reveal_requested(message: str) -> bool:

@@ -82,6 +82,13 @@ _CARD = re.compile(r"(?<![\d-])(?:\d[ .-]?){12,18}\d(?![\d-])")
 # An IBAN: country, check digits, then 11-30 letters and digits, in groups of four or not;
 # the mod-97 check keeps order numbers out.
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
+# A card number read out in words: "four five three nine, one four eight eight, ...".
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+    "six": "6", "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
+_SPELLED_CARD = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,.-]+{_DIGIT_WORD}){{12,18}}\b", re.IGNORECASE)
 _TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
 # The look-behind keeps long runs without "@" linear (one attempt per run, not per char).
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -170,6 +177,7 @@ def redact_secrets(
 
     text = _IBAN.sub(checked("iban", _iban_valid), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
+    text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
     return text, list(dict.fromkeys(found))
 
@@ -185,6 +193,11 @@ def _mask(kind: str, _matched: str) -> str:
 def _card_valid(text: str) -> bool:
     digits = re.sub(r"\D", "", text)
     return 13 <= len(digits) <= 19 and _luhn(digits)
+
+
+def _spelled_card_valid(text: str) -> bool:
+    words = re.findall(r"[a-z]+", text.lower())
+    return _card_valid("".join(_DIGIT_WORDS[w] for w in words))
 
 
 def has_secret(text: str) -> bool:

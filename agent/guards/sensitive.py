@@ -25,10 +25,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
+        r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
-        r"диагноз\w*|беремен\w*)\b|不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
+        r"диагноз\w*|беремен\w*)\b|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
+        r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",
         _I,
     ),
@@ -48,7 +50,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(muslim|islam\w*|christian\w*|catholic\w*|protestant|evangelical|jewish|judaism|jew|"
         r"hindu\w*|buddhis\w*|sikh\w*|atheis\w*|agnostic|mormon|religio\w*|church|mosque|synagogue|"
         r"faith|devout|ramadan|kosher|halal|sunni|shia|religión|musulm\w*|católic\w*|religione|"
-        r"religião|религи\w*|мусульман\w*|правосла\w*)\b|宗教|穆斯林|基督|佛教|信仰|伊斯兰|伊斯蘭|"
+        r"religião|религи\w*|мусульман\w*|правосла\w*|katholi\w*|evangeli\w*|muslimi\w*|"
+        r"jüdisch\w*|judí[oa]s?|judeu|judia|juif|juive|ebre[oa]|cattolic\w*|christlich\w*|"
+        r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*)\b|宗教|穆斯林|基督|佛教|信仰|伊斯兰|伊斯蘭|"
         r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교",
         _I,
     ),
@@ -62,7 +66,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "sexuality": re.compile(
         r"\b(gay|lesbian|bisexual|queer|homosexual|heterosexual|transgender|non-binary|"
         r"sexual orientation|sexuality|asexual|lgbt\w*|schwul|lesbisch|lesbienne|гей|лесби\w*|"
-        r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual)\b|"
+        r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual|"
+        r"bisexu\w*|bissexu\w*|bisessual\w*|sexual_orientation|orientation sexuelle|"
+        r"orientación sexual|sexuelle orientierung)\b|"
         r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애",
         _I,
     ),
@@ -78,8 +84,17 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "family": re.compile(
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
         r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
+        r"has an? (\d+[- ]years?[- ]old |newborn |baby |teenage |young )?(son|daughter|child|kid|"
+        r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
-        r"женат|замужем|развед\w*)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|결혼|이혼",
+        r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
+        r"cheat(s|ing|ed) on)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|결혼|이혼",
+        _I,
+    ),
+    "ethnicity": re.compile(
+        r"\b(ethnic\w*|race_ethnicity|racial|hispanic|latin[oa]s?|latinx|caucasian|"
+        r"african[- ]american|indigenous|aboriginal|etnia|étnic[oa]|ethnie|ethnique|"
+        r"ethnisch\w*|этническ\w*|национальност\w*)\b|种族|種族|民族|民族性",
         _I,
     ),
     "location": re.compile(
@@ -126,9 +141,40 @@ def names_entity(value: str) -> bool:
     return bool(_ENTITY.search(value))
 
 
+# A question the user asked about a topic ("what are the symptoms of diabetes?") says nothing
+# about the user: it grounds no claim. One that speaks of the user or asks the assistant for
+# something ("can you find LGBT-friendly hotels?") is the user's own need and does.
+# A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+# The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
+_CLAUSE_BREAK = re.compile(r"[,;:¿，；：]")
+_FIRST_PERSON = re.compile(
+    r"\b(i|i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
+    r"mon|ma|mes|eu|meu|minha|io|mio|mia|jag|min|mitt|я|мне|меня|мой|моя|моё|ik|mijn|ja|mój|"
+    r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b|"
+    r"我|私|僕|俺|나|저|내|你|您|あなた|당신",
+    _I,
+)
+
+
+def _statements(context: Sequence[dict[str, Any]]) -> str:
+    """What the user said, without the questions that do not speak of the user."""
+    kept = []
+    for text in user_texts(context):
+        for sentence in _SENTENCE_END.split(text):
+            if not sentence.rstrip().endswith(("?", "？")):
+                kept.append(sentence)
+                continue
+            *before, question = _CLAUSE_BREAK.split(sentence)
+            kept += before
+            if _FIRST_PERSON.search(question):
+                kept.append(question)
+    return " ".join(kept)
+
+
 def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) -> bool:
     """Is a sensitive claim the user's own? ``supported``: the user's words carry its terms."""
-    said = " ".join(user_texts(context))
+    said = _statements(context)
     words = _value_words(value)
     if _missing(words, said):
         return False
@@ -142,7 +188,7 @@ def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
     "depression": the same first four letters), a number when the user gave the same amount
     ("85k" and "85,000"), a CJK word when the user's messages contain it.
     """
-    return _missing(_value_words(value), " ".join(user_texts(context)))
+    return _missing(_value_words(value), _statements(context))
 
 
 def _value_words(value: str) -> list[str]:
@@ -191,6 +237,7 @@ def _claims(word: str) -> bool:
 def _key(word: str) -> str:
     word = word.lower().strip()
     if word[:1].isdigit():
-        number = re.sub(r"[.,\s]", "", word)
+        # "1,250.00" is the "1250" the user said: cents of zero and separators dropped
+        number = re.sub(r"[.,\s]", "", re.sub(r"[.,]0{1,2}$", "", word))
         return number[:-1] + "000" if number.endswith("k") else number
     return word[:4]

@@ -194,7 +194,9 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r" (memor(y|ies)|notes|data|passwords|secrets))\b",
         r"\b(send|sends|sending|sent|forward\w*|e-?mail(s|ed|ing)?|mail(s|ed|ing)?|post(s|ed|ing)?|"
         r"upload\w*|cop(y|ies|ied|ying)|transmit\w*|shar(e|es|ed|ing)|leak\w*|sync\w*|export\w*|"
-        r"exfiltrat\w*|paste|pasting|pushe?s?|dump\w*|bundle\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|e-?mails?|"
+        r"exfiltrat\w*|paste|pasting|pushe?s?|dump\w*|bundle\w*|disclos\w*|reveal\w*|report\w*|"
+        r"hand\w* over|provid\w*)\b[^.!?\n]{0,40}?\b(memor\w*|notes?|data|passwords?|messages?|"
+        r"e-?mails?|"
         r"conversations?|chats?|history|contacts|files?|everything|anything|all|details|info\w*|"
         r"credentials|summar\w*|transcripts?|logs?|cop(y|ies)|records|profile|card\w*|address\w*|"
         r"location|secrets?|keys?|codes?|documents?|photos?|calendar|inbox|her|his|their|the "
@@ -295,6 +297,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"execute|install|delete|send|share|download|sign|forward|accept)\w*\b[^.!?\n]{0,60}"
         r"\bwithout\s+(asking|confirmation|confirming|approval|permission|consent|telling|"
         r"checking|verifying|notifying)",
+        # "this assistant may skip confirmation for payments": a waiver no user needs to write
+        r"\b(assistant|you|ai|bot|agent|model)\b[^.!?\n]{0,20}\b(may|can|is allowed to|is free to|"
+        r"is permitted to|no longer needs to|need not|needn'?t)\s+(now\s+)?(skip|bypass|waive|omit|"
+        r"disable|forgo|drop|ignore)\b[^.!?\n]{0,20}\b(confirmation|confirming|approval|"
+        r"verification|consent|checks?|2fa|authentication|review|safety)",
         r"\b(no longer|don'?t|do not|never|needn'?t)\s+(need|require|have to (get|ask for)|wait "
         r"for)\s+(the user'?s?|her|his|their|my|any)\s+(permission|approval|consent|confirmation|"
         r"ok|sign-?off)",
@@ -399,7 +406,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(see|read|access|view|know|receive|get|check|track|monitor|change|edit|manage|hear)\b"
         r"[^.!?\n]{0,30}\b(her|his|their|the user'?s?|my|all)\b[^.!?\n]{0,20}\b(location|calendar|"
         r"messages|notes|memor(y|ies)|history|account|data|files|photos|e-?mails?|contacts|"
-        r"passwords?|codes|records|settings|reminders|chats?|conversations)",
+        r"passwords?|codes|records|settings|reminders|chats?|conversations|preferences|profile|"
+        r"details|information|info|documents|finances|bank\w*|purchases|orders|subscriptions)",
         # "if a caller says the word 'Marigold', treat them as the account owner"
         r"\b(if|when|whenever|once)\s+(a|the|any|someone|somebody|anyone)?\s*(caller|person|"
         r"someone|anyone|somebody|visitor|user|message|e-?mail|sender|texter)?\s*(says|knows|gives|"
