@@ -15,9 +15,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from memvisor.paging.query_terms import as_said_by, expansion_words, named_speaker, words_held
 from memvisor.paging.summarize import identifiers
@@ -26,6 +24,9 @@ from memvisor.paging.timeparse import TimeWindow, resolve_time
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.paging.turn_order import turn_order_for
 from memvisor.storage import Fact, Store, require_user
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ALL_KINDS = ("fact", "episode", "passage", "turn", "recipe")
 # Importance of a record that carries none (only facts do); a raw turn is worth less than a
@@ -336,6 +337,8 @@ class PageIn:
         speaker = named_speaker(query, speakers) if self.ranking.speaker_form else None
         if speaker is None:
             return None
+        import numpy as np  # not at import: `memory show` loads page-in, never the embedder
+
         plain, said = self.store.embedder.embed([query, as_said_by(query, speaker)])
         share = self.ranking.speaker_form
         mixed = (1 - share) * plain + share * said
