@@ -145,7 +145,23 @@ class AfterCommit:
             run()
 
 
-class DuckDBDatabase:
+class CommitHooks:
+    """``Database.after_commit`` for a database whose transactions hold ``_lock`` and count
+    their nesting in ``_depth``, and keep what waits in ``_after``."""
+
+    _lock: threading.RLock
+    _depth: int
+    _after: AfterCommit
+
+    def after_commit(self, run: Callable[[], None]) -> None:
+        with self._lock:
+            if self._depth:
+                self._after.add(run)
+                return
+        run()
+
+
+class DuckDBDatabase(CommitHooks):
     """The embedded record store's connection. Every statement of it passes through
     ``record_store_errors``: a full disk or a damaged file is one line naming the file."""
 
@@ -241,13 +257,6 @@ class DuckDBDatabase:
                 self._rewrites[table] = self._rewrites.get(table, 0) + 1
             committed = self._after.take()
         committed.run()
-
-    def after_commit(self, run: Callable[[], None]) -> None:
-        with self._lock:
-            if self._depth:
-                self._after.add(run)
-                return
-        run()
 
     def _rollback(self) -> None:
         """Undo the open transaction; a connection the failure already ended has none."""

@@ -45,7 +45,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from memvisor.errors import OutcomeUnknown, StorageError, UserError
 
-from .database import AfterCommit, written_table
+from .database import AfterCommit, CommitHooks, written_table
 from .migrations import MIGRATIONS, migrate, pending
 from .pg_dialect import to_postgres
 from .text import valid_utf8
@@ -220,7 +220,7 @@ class Translated:
             return self._conn.execute(to_postgres(sql), _params(parameters))
 
 
-class PostgresDatabase:
+class PostgresDatabase(CommitHooks):
     """The record store in a PostgreSQL database (``postgresql://…``), migrated on open.
 
     ``user_id`` binds the connection to one user under row-level security: a door for one
@@ -452,13 +452,6 @@ class PostgresDatabase:
                 self._xid = None
             committed = self._after.take()
         committed.run()
-
-    def after_commit(self, run: Callable[[], None]) -> None:
-        with self._lock:
-            if self._depth:
-                self._after.add(run)
-                return
-        run()
 
     def _begin(self, reading: bool) -> None:
         try:
