@@ -100,7 +100,8 @@ class Sweeper:
     def sweep(self) -> int:
         """One sweep now; how many users were reconciled."""
         claimed = claim_stale(self._db, older_than=self._older_than)
-        done: list[str] = []
+        done: list[str] = []  # the tickets of the users reconciled
+        users = 0
         for user_id, tickets in claimed.items():
             try:
                 self._reconcile(user_id)
@@ -113,9 +114,10 @@ class Sweeper:
                 )
                 continue
             done += tickets
+            users += 1
         close_tickets(self._db, done)
-        if claimed:
-            logger.info("search index: reconciled {} user(s) a writer left unindexed", len(done))
+        if users:
+            logger.info("search index: reconciled {} user(s) a writer left unindexed", users)
         return len(claimed)
 
     def _run(self) -> None:
