@@ -10,12 +10,13 @@ relevance floor below which nothing is paged in.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from memvisor.paging.query_terms import as_said_by, expansion_words, named_speaker, words_held
 from memvisor.paging.summarize import identifiers
@@ -182,6 +183,22 @@ class _Candidate:
     routes: set[str] = field(default_factory=set)
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _one_read(method: Callable[Concatenate[PageIn, P], R]) -> Callable[Concatenate[PageIn, P], R]:
+    """Run ``method`` as one read of the store (``Database.one_read``): a page-in's caches
+    ask the store's change counters nine times, PostgreSQL answers them in one round trip."""
+
+    @functools.wraps(method)
+    def read(self: PageIn, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.store.db.one_read():
+            return method(self, *args, **kwargs)
+
+    return read
+
+
 class PageIn:
     def __init__(
         self,
@@ -207,6 +224,7 @@ class PageIn:
             self._counter = counter_for_model(None)
         return self._counter
 
+    @_one_read
     def retrieve(
         self,
         query: str,

@@ -120,6 +120,11 @@ class Database(Protocol):
         """A number that changes whenever a committed transaction changed or deleted rows."""
         ...
 
+    def one_read(self) -> AbstractContextManager[None]:
+        """A read of many parts (a page-in) that asks the counters above once: inside it
+        they stand still but for this thread's own commits."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -210,6 +215,11 @@ class DuckDBDatabase(CommitHooks):
     def deletions(self, table: str) -> int:
         """How many committed transactions of this process deleted rows of ``table``."""
         return self._deletions.get(table, 0)
+
+    @contextmanager
+    def one_read(self) -> Iterator[None]:
+        """Nothing to pin: this process's counters are in memory."""
+        yield
 
     def snapshot(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
         """Several reads that see one state of the store (an export)."""

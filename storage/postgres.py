@@ -55,6 +55,7 @@ T = TypeVar("T")
 MEMBER_ROLE = "memvisor_member"
 _MIGRATION_LOCK = 0x6D656D76  # pg_advisory_lock key: one process migrates at a time
 _WRITER_LOCK = 1836674422  # pg_advisory_xact_lock key: one writing transaction at a time
+_COUNTERS = ("generation", "deletions", "rewrites")  # memvisor_revisions' columns
 RECONNECT_SECONDS = 5.0  # how long a lost connection's replacement may take (a restart)
 _ARROW_TYPES = {
     16: pa.bool_(),
@@ -220,6 +221,12 @@ class Translated:
             return self._conn.execute(to_postgres(sql), _params(parameters))
 
 
+class _PinnedCounters(threading.local):
+    """A thread's counters inside ``PostgresDatabase.one_read`` (None outside it)."""
+
+    counters: dict[str, dict[str, int]] | None = None
+
+
 class PostgresDatabase(CommitHooks):
     """The record store in a PostgreSQL database (``postgresql://…``), migrated on open.
 
@@ -244,6 +251,7 @@ class PostgresDatabase(CommitHooks):
         self._depth = 0
         self._xid: str | None = None  # the open writing transaction's id, for a lost COMMIT
         self._after = AfterCommit()
+        self._pinned = _PinnedCounters()
         self._raw = self._connect()
         self.conn = Translated(self._raw, self.path, read_only=read_only)
         try:
@@ -391,11 +399,43 @@ class PostgresDatabase(CommitHooks):
         """How many UPDATE and DELETE statements committed on ``table``, by any process."""
         return self._revision(table, "rewrites")
 
+    @contextmanager
+    def one_read(self) -> Iterator[None]:
+        """The counters of every table read in one round trip, the first time one is asked
+        within, and kept until this thread commits a write or the outermost read ends (a
+        page-in asks nine). Safe for the caches that key on them: a counter is read before
+        the rows it guards, so a commit in between costs one more read later, never a miss."""
+        if self._pinned.counters is not None:
+            yield
+            return
+        self._pinned.counters = {}
+        try:
+            yield
+        finally:
+            self._pinned.counters = None
+
+    def _counters(self, table: str) -> dict[str, int] | None:
+        """``table``'s committed counters: pinned ones inside ``one_read`` (read once), else
+        from the server; None when the table has none."""
+        pinned = self._pinned.counters
+        if pinned is None or self.conn.written:  # own writes in flight: the live values
+            rows = self.query(
+                "SELECT generation, deletions, rewrites FROM memvisor_revisions "
+                "WHERE table_name = ?",
+                [table],
+            )
+            return dict(zip(_COUNTERS, rows[0], strict=True)) if rows else None
+        if not pinned:
+            rows = self.query(
+                "SELECT table_name, generation, deletions, rewrites FROM memvisor_revisions"
+            )
+            pinned.update({r[0]: dict(zip(_COUNTERS, r[1:], strict=True)) for r in rows})
+            pinned.setdefault("", {})  # a store with no counters yet: read all the same
+        return pinned.get(table)
+
     def _revision(self, table: str, column: str) -> int:
         with self._lock:
-            rows = self.query(
-                f"SELECT {column} FROM memvisor_revisions WHERE table_name = ?", [table]
-            )
+            counters = self._counters(table)
             own = self.conn.written
             if column == "deletions":
                 uncommitted = own[table, "DELETE"]
@@ -403,7 +443,7 @@ class PostgresDatabase(CommitHooks):
                 uncommitted = own[table, "UPDATE"] + own[table, "DELETE"]
             else:
                 uncommitted = sum(n for (name, _), n in own.items() if name == table)
-        return int(rows[0][0]) - uncommitted if rows else 0
+        return int(counters[column]) - uncommitted if counters else 0
 
     def snapshot(self) -> Any:
         return self.transaction(reading=True)
@@ -442,6 +482,7 @@ class PostgresDatabase(CommitHooks):
                     ) from exc
                 raise
             self._depth = 0
+            wrote = bool(self.conn.written)
             try:
                 self._commit()
             except BaseException:
@@ -450,6 +491,8 @@ class PostgresDatabase(CommitHooks):
             finally:
                 self.conn.written.clear()
                 self._xid = None
+                if wrote and self._pinned.counters:  # this thread must see its own write
+                    self._pinned.counters.clear()
             committed = self._after.take()
         committed.run()
 

@@ -133,6 +133,38 @@ def test_another_process_writing_moves_the_revisions_page_in_reads_by(
         assert list(left) == [tea.fact.id]
 
 
+def test_one_read_asks_the_counters_once_and_sees_its_own_commits(
+    postgres_url: str, tmp_path: Path, clock: ManualClock
+) -> None:
+    with (
+        _store(tmp_path, "a", postgres_url, clock) as a,
+        _store(tmp_path, "b", postgres_url, clock) as b,
+    ):
+        asked: list[str] = []
+        fetch = a.db._fetch  # type: ignore[attr-defined]
+
+        def counting(sql: str, params: object) -> object:
+            if "memvisor_revisions" in sql:
+                asked.append(sql)
+            return fetch(sql, params)
+
+        a.db._fetch = counting  # type: ignore[attr-defined]
+        with a.db.one_read():
+            facts, events = a.db.generation("facts"), a.db.generation("events")
+            a.db.deletions("facts"), a.db.rewrites("events"), a.db.generation("archived")
+            assert len(asked) == 1
+            b.remember_fact(user_id="u", subject="u", predicate="likes", object="tea", trace_id="t")
+            assert a.db.generation("facts") == facts  # pinned: another's commit waits
+            a.remember_fact(user_id="u", subject="u", predicate="owns", object="dog", trace_id="t")
+            # its own commit unpins: it sees both writes
+            assert a.db.generation("facts") >= facts + 2
+            assert a.db.generation("events") >= events + 2
+        asked.clear()
+        moved = a.db.generation("facts")
+        b.remember_fact(user_id="u", subject="u", predicate="likes", object="jazz", trace_id="t")
+        assert a.db.generation("facts") > moved and len(asked) == 2  # outside: live each time
+
+
 def test_a_users_connection_reads_and_writes_only_that_users_rows(
     postgres_url: str, tmp_path: Path, clock: ManualClock
 ) -> None:
