@@ -54,6 +54,7 @@ from .pg_search_sql import (
     where_clause,
     words_sql,
 )
+from .pg_term_counts import TermCounts
 from .postgres import MEMBER_ROLE, ROW_POLICY, SEARCH_TABLES, PostgresDatabase, Translated
 from .users import require_user
 
@@ -103,6 +104,7 @@ class PgVectorIndex:
         self._lock = threading.RLock()
         self._tables: dict[str, _Table] = {}
         self._set_up = False
+        self._terms = TermCounts()
 
     # --- writes -------------------------------------------------------------------------
 
@@ -286,6 +288,8 @@ class PgVectorIndex:
             for (needle, _), query in zip(asked, queries, strict=True):
                 if not query:  # stop words or punctuation only: no row holds it
                     continue
+                if not needle:  # its common words neither rank nor widen what is ranked
+                    query = self._terms.selective(conn, state.name, user_id, query, wanted=limit)
                 sql = words_sql(state.name, where, holding=bool(needle))
                 holding = [needle] if needle else []
                 rows = conn.execute(sql, [query, *params, *holding, limit]).fetchall()

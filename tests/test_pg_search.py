@@ -19,6 +19,7 @@ import pytest
 from memvisor.errors import StorageError
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import HashEmbedder
+from memvisor.storage.pg_term_counts import TermCounts, any_of, lexemes
 from memvisor.storage.pg_vectors import POINTERS, PgVectorIndex
 from memvisor.storage.postgres import PostgresDatabase
 from memvisor.storage.store import MEMORY_TABLE
@@ -134,6 +135,45 @@ def test_the_vector_query_filters_by_user_inside_the_hnsw_scan(
     assert len(hits) == 40 and all(h.id.startswith("a") for h in hits)
     scores = [h.score for h in hits]
     assert scores == sorted(scores, reverse=True)  # the relaxed order put back in order
+
+
+def test_words_most_of_a_users_texts_hold_neither_rank_nor_widen_the_full_text_route(
+    index: PgVectorIndex, db: PostgresDatabase
+) -> None:
+    """ts_rank has no weight for rarity: "went" in 60 of alice's texts used to rank them with
+    the one about her kayak. Her own counts decide; bob's texts full of "kayak" do not."""
+    filler = [item(f"w{n}", f"we went out on day {n} and went home") for n in range(60)]
+    kayak = item("k", "I went to buy a kayak")
+    index.add("m", [*filler, kayak, item("p", "a paddle for the kayak")], user_id="alice")
+    index.add("m", [item(f"b{n}", "kayak kayak", "bob") for n in range(200)], user_id="bob")
+    asked: list[str] = []
+    with db.transaction(reading=True) as conn:
+        words = index._terms.selective(conn, current(db), "alice", "'went' | 'kayak'", wanted=10)
+        asked.append(words)
+    assert asked == ["'kayak'"]  # 61 of 62 texts hold "went"; 2 hold "kayak" (bob's: 200)
+    fts = index.routes("m", "went kayak", user_id="alice", vector=False, limit=10).fts
+    assert {h.id for h in fts} == {"k", "p"}
+    with db.transaction(reading=True) as conn:  # all common: the rarest one is kept
+        rarest = index._terms.selective(conn, current(db), "alice", "'went' | 'day'", wanted=5)
+    assert rarest == "'day'"
+
+
+def test_term_counts_are_read_again_once_old(db: PostgresDatabase) -> None:
+    now = [0.0]
+    index = PgVectorIndex(db, HashEmbedder())
+    index._terms = TermCounts(keep_seconds=60, clock=lambda: now[0])
+    index.add("m", [item(f"t{n}", f"tea note {n}") for n in range(30)], user_id="alice")
+    index.add("m", [item("c", "coffee with tea")], user_id="alice")
+
+    def kept() -> str:
+        with db.transaction(reading=True) as conn:
+            return index._terms.selective(conn, current(db), "alice", "'tea' | 'coffe'", wanted=1)
+
+    assert kept() == "'coffe'"
+    index.add("m", [item(f"c{n}", f"coffee {n}") for n in range(60)], user_id="alice")
+    assert kept() == "'coffe'"  # counted 30 s ago: still kept
+    now[0] = 61.0
+    assert kept() == "'tea'"  # read again: coffee is now in 61 of 91 texts, tea in 31
 
 
 def test_cjk_text_is_found_by_its_words(index: PgVectorIndex) -> None:
@@ -312,3 +352,9 @@ def test_pgvector_in_another_schema_than_the_stores_is_found(
         schemas = store.db.query("SELECT table_schema FROM information_schema.tables "
                                  "WHERE table_name = 'passages'")  # fmt: skip
     assert schemas == [("team_memory",)]  # the records went where the URL said
+
+
+def test_a_tsquerys_lexemes_are_read_and_said_again_as_any_of() -> None:
+    assert lexemes("'went' | 'kayak' & 'went' | ( 'it''s' )") == ["went", "kayak", "it's"]
+    assert any_of(["kayak", "it's"]) == "'kayak' | 'it''s'"
+    assert lexemes("") == [] and any_of([]) == ""
