@@ -244,7 +244,9 @@ class PageIn:
             return []
         now = as_of or self.store.clock.now()
         found: dict[str, _Candidate] = {}
-        self._search_routes(query, user_id, kinds, found, max(self.per_route, limit))
+        self._search_routes(
+            query, user_id, kinds, found, max(self.per_route, limit), unwanted=exclude_ids
+        )
         window = resolve_time(query, now)
         if window is not None:
             self._time_route(window, user_id, kinds, session_id, found)
@@ -321,6 +323,8 @@ class PageIn:
         kinds: Sequence[str],
         found: dict[str, _Candidate],
         per_route: int,
+        *,
+        unwanted: Collection[str] = (),
     ) -> None:
         indexed = [k for k in kinds if k != "recipe"]  # recipes have their own route
         speakers = self.turn_order.speakers(user_id=user_id) if "turn" in kinds else frozenset()
@@ -331,6 +335,7 @@ class PageIn:
             kinds=indexed,
             needles=identifiers(query)[:MAX_NEEDLES],  # order numbers, emails, phones, codes
             query_vector=self._query_vector(query, speakers),
+            unwanted=unwanted,
         )
         if "recipe" in kinds:
             self._recipe_route(query, user_id, found)

@@ -445,13 +445,18 @@ class EmbedAhead:
 
     At most ``limit`` texts wait (a bulk write is left to the sync's one batch); what a
     batch in flight holds is computed once, and ``wait`` lets a reader join it rather than
-    compute it again. Failures are only logged: whoever needs the vector embeds it.
+    compute it again. ``then`` runs on the thread after each batch (the index appends what
+    was embedded). Failures are only logged: whoever needs the vector embeds it.
     """
 
-    def __init__(self, embedder: Embedder, *, limit: int = 64) -> None:
+    def __init__(
+        self, embedder: Embedder, *, limit: int = 64, then: Callable[[], None] | None = None
+    ) -> None:
         self._embedder = embedder
         self._limit = limit
+        self._then = then
         self._texts: list[str] = []
+        self._again = False  # ``then`` once more, with nothing new to embed
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
 
@@ -460,11 +465,20 @@ class EmbedAhead:
             if len(self._texts) >= self._limit:
                 return
             self._texts.append(text)
-            if self._worker is None:
-                self._worker = threading.Thread(
-                    target=self._run, name="memvisor-embed-ahead", daemon=True
-                )
-                self._worker.start()
+            self._start()
+
+    def then_again(self) -> None:
+        """Run ``then`` on the thread once more (a read left queued work to it)."""
+        with self._lock:
+            self._again = True
+            self._start()
+
+    def _start(self) -> None:
+        if self._worker is None:
+            self._worker = threading.Thread(
+                target=self._run, name="memvisor-embed-ahead", daemon=True
+            )
+            self._worker.start()
 
     def wait(self) -> None:
         """Until every text added so far is embedded (or failed)."""
@@ -477,10 +491,15 @@ class EmbedAhead:
         while True:
             with self._lock:
                 texts, self._texts = self._texts, []
-                if not texts:
+                again, self._again = self._again, False
+                if not texts and not again:
                     self._worker = None
                     return
             try:
-                self._embedder.embed(texts)
+                if texts:
+                    self._embedder.embed(texts)
             except Exception as exc:  # the sync embeds again and reports it
                 logger.debug("embedding ahead failed: {}", exc)
+                continue
+            if self._then is not None:
+                self._then()

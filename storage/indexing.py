@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -81,8 +81,9 @@ class IndexSync:
         # Tables whose reconcile is reading the records: what is queued meanwhile is kept.
         self._reconciling: set[str] = set()
         self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
-        # Queued items are embedded while the writer goes on; the sync finds them computed.
-        self._ahead = EmbedAhead(index.embedder)
+        # Queued items are embedded and appended while the writer goes on: the next read
+        # finds them indexed (or, if it comes first, computed).
+        self._ahead = EmbedAhead(index.embedder, then=self._write_behind)
 
     def queue(self, table: str, item: IndexedText) -> None:
         """Index ``item`` at the next sync; before the user's first, its reconcile will."""
@@ -115,8 +116,9 @@ class IndexSync:
             if table in self._reconciled:
                 self._unsure.add((table, user_id))
 
-    def sync(self, table: str, *, user_id: str) -> None:
-        """Bring the user's index for ``table`` up to date with the records."""
+    def sync(self, table: str, *, user_id: str, defer: Collection[str] = ()) -> None:
+        """Bring the user's index for ``table`` up to date with the records; queued items
+        of the user with an id in ``defer`` (ones the read does not want) may wait."""
         key = (table, user_id)
         with self._lock:
             with self._queue_lock:
@@ -145,17 +147,20 @@ class IndexSync:
                     with self._queue_lock:
                         self._unsure.add(key)
                     raise
-            self._write_pending(table)
+            self._write_pending(table, defer=(user_id, defer))
 
-    def _write_pending(self, table: str) -> None:
+    def _write_pending(self, table: str, *, defer: tuple[str, Collection[str]] = ("", ())) -> None:
         """Every user's queued items of ``table``, in one batch (one embedding run, one
-        append); they leave the queue only once written, so a failure retries."""
+        append), but ``defer``'s user's items with those ids; they leave the queue only once
+        written, so a failure retries."""
+        later_user, later = defer
         with self._queue_lock:
             pending = {
-                key: list(items)
+                key: [i for i in items if key[1] != later_user or i.id not in later]
                 for key, items in self._pending.items()
                 if items and key[0] == table
             }
+            pending = {key: items for key, items in pending.items() if items}
             if not pending:
                 return
             self._writing.update(pending)
@@ -169,6 +174,26 @@ class IndexSync:
         with self._queue_lock:
             for key in pending:
                 self._pending[key] = [i for i in self._pending[key] if id(i) not in written]
+
+    def _write_behind(self) -> None:
+        """On the embed-ahead thread once its texts are embedded: append what is queued, so
+        that a turn's writes are indexed before its next read (the fold stays on its own
+        thread). A read or reconcile syncing now writes them itself: nothing is waited for."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            with self._queue_lock:
+                tables = {
+                    key[0]
+                    for key, items in self._pending.items()
+                    if items and key[0] in self._reconciled and key[0] not in self._reconciling
+                }
+            for table in sorted(tables):
+                self._write_pending(table)
+        except Exception as exc:  # still queued: the next read's sync writes them, or says why
+            logger.debug("search index: appending ahead of the next read failed: {}", exc)
+        finally:
+            self._lock.release()
 
     def _warm(self, table: str, query: str) -> None:
         self._ahead.wait()
@@ -184,10 +209,14 @@ class IndexSync:
             # The sync and the route embed again, and report what fails there.
             logger.debug("search index: embedding ahead of the sync failed: {}", exc)
 
+    def settle(self) -> None:
+        """Until what writes started ahead of the next read (embedding, appending) is done."""
+        self._ahead.wait()
+
     def close(self) -> None:
         """Close the index; on the embedded one, mark each table reconciled and fully
         written in this process as matching the records (``reconcile_marks``)."""
-        self._ahead.wait()
+        self.settle()
         self.index.close()
         mark_clean = getattr(self.index, "mark_clean", None)  # PostgreSQL has no marks
         if mark_clean is None or not self.writable:
@@ -211,16 +240,36 @@ class IndexSync:
             table, user_id, lambda: self.index.search(table, query, user_id=user_id, **options)
         )
 
-    def routes(self, table: str, query: str, *, user_id: str, **options: Any) -> RouteHits:
+    def routes(
+        self,
+        table: str,
+        query: str,
+        *,
+        user_id: str,
+        defer: Collection[str] = (),
+        **options: Any,
+    ) -> RouteHits:
         """``VectorIndex.routes`` of an index brought up to date (and healed) first; the
-        query is embedded in one batch with the queued items a sync writes first."""
+        query is embedded in one batch with the queued items a sync writes first. Queued
+        items with an id in ``defer`` (ones the caller drops from the hits) are appended
+        after the read, on the embed-ahead thread: a turn's page-in skips its own message."""
         warm = query if options.get("vector", True) and options.get("query_vector") is None else ""
-        return self._read(
-            table,
-            user_id,
-            lambda: self.index.routes(table, query, user_id=user_id, **options),
-            warm=warm,
-        )
+        try:
+            return self._read(
+                table,
+                user_id,
+                lambda: self.index.routes(table, query, user_id=user_id, **options),
+                warm=warm,
+                defer=defer,
+            )
+        finally:
+            if defer and self._left(table, user_id, defer):
+                self._ahead.then_again()
+
+    def _left(self, table: str, user_id: str, ids: Collection[str]) -> bool:
+        """Whether an item with one of these ids is still queued for the user."""
+        with self._queue_lock:
+            return any(i.id in ids for i in self._pending.get((table, user_id), ()))
 
     def rebuild(self, table: str, *, user_ids: Sequence[str]) -> dict[str, int]:
         """Index these users' records into a new table, swapped in only when complete.
@@ -255,10 +304,18 @@ class IndexSync:
             for start in range(0, len(items), REBUILD_BATCH):
                 yield user_id, items[start : start + REBUILD_BATCH]
 
-    def _read(self, table: str, user_id: str, run: Callable[[], T], *, warm: str = "") -> T:
+    def _read(
+        self,
+        table: str,
+        user_id: str,
+        run: Callable[[], T],
+        *,
+        warm: str = "",
+        defer: Collection[str] = (),
+    ) -> T:
         """Sync, then ``run``; a damaged index is rebuilt from the records once, then read."""
         try:
-            self._sync_for_read(table, user_id, warm=warm)
+            self._sync_for_read(table, user_id, warm=warm, defer=defer)
             return run()
         except IndexDamaged as exc:
             if not self.writable:
@@ -273,7 +330,9 @@ class IndexSync:
         self._sync_for_read(table, user_id)
         return run()
 
-    def _sync_for_read(self, table: str, user_id: str, *, warm: str = "") -> None:
+    def _sync_for_read(
+        self, table: str, user_id: str, *, warm: str = "", defer: Collection[str] = ()
+    ) -> None:
         """Sync; queued writes that fail stay queued and the read sees what is indexed.
 
         ``warm``: the read's query, embedded in one batch with the queued items (the
@@ -288,7 +347,7 @@ class IndexSync:
             if warm.strip():
                 self._warm(table, warm)
             try:
-                self.sync(table, user_id=user_id)
+                self.sync(table, user_id=user_id, defer=defer)
             except IndexDamaged:
                 raise
             except (MemvisorError, OSError, RuntimeError) as exc:

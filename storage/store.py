@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -800,9 +800,12 @@ class Store:
         kinds: Sequence[str],
         needles: Sequence[str] = (),
         query_vector: np.ndarray | None = None,
+        unwanted: Collection[str] = (),
     ) -> RouteHits:
         """Sync the user's search index, then its vector, BM25 and exact hits in one round
-        (the vector route by ``query_vector`` when given, else by the query's embedding)."""
+        (the vector route by ``query_vector`` when given, else by the query's embedding).
+        Records with an id in ``unwanted`` may be missing from the hits (the caller drops
+        them): a new one is indexed after the read rather than before it."""
         require_user(user_id)
         return self.index.routes(
             MEMORY_TABLE,
@@ -812,6 +815,7 @@ class Store:
             kinds=list(kinds),
             needles=list(needles),
             query_vector=query_vector,
+            defer=unwanted,
         )
 
     def reindex(self, *, trace_id: str) -> dict[str, Any]:

@@ -267,3 +267,30 @@ def test_a_failing_embedding_ahead_is_left_to_whoever_needs_it() -> None:
     ahead.wait()  # no exception escapes the thread
     ahead.add("another turn")  # a new worker starts after the failed one ended
     ahead.wait()
+
+
+def test_what_runs_after_embedding_ahead_runs_after_each_batch_that_worked() -> None:
+    ran: list[int] = []
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=lambda: ran.append(len(embedder.computed)))
+    ahead.add("a turn")
+    ahead.wait()
+    assert ran == [1]  # after the vector was computed
+
+    class Failing(_Counted):
+        def _run(self, texts: list[str]) -> np.ndarray:
+            raise StorageError("embedder down")
+
+    failing = EmbedAhead(Failing(), then=lambda: ran.append(-1))
+    failing.add("another turn")
+    failing.wait()
+    assert ran == [1]  # nothing to append: whoever needs the vector embeds it
+
+
+def test_then_again_runs_what_follows_a_batch_with_nothing_new_to_embed() -> None:
+    ran: list[str] = []
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=lambda: ran.append("then"))
+    ahead.then_again()
+    ahead.wait()
+    assert ran == ["then"] and embedder.computed == []

@@ -73,6 +73,44 @@ def test_a_record_whose_index_write_failed_is_found_once_the_index_works(
     assert found(store, "teak bookshelf") == {first}
 
 
+def test_a_write_is_indexed_before_the_next_read_asks(store: Store) -> None:
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
+    store.index.settle()  # embedded and appended on the embed-ahead thread, no read yet
+    assert chest in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+    assert found(store, "cedar chest") == {chest}
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_a_read_leaves_the_records_it_drops_to_be_indexed_after_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn's page-in excludes the message just logged: it need not wait for its append."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    appended_by: list[str] = []
+    real = VectorIndex.add_many
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended_by.append(threading.current_thread().name)
+        real(self, table, by_user)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    message = store.log_turn(user_id="alice", role="user", content="where is the teak shelf?")
+    hits = store.memory_routes(
+        "where is the teak shelf?",
+        user_id="alice",
+        limit=10,
+        kinds=("passage", "turn"),
+        unwanted={message.id},
+    )
+    assert first in {h.id for h in hits.fts}
+    store.index.settle()
+    assert appended_by and threading.current_thread().name not in appended_by
+    assert message.id in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+
+
 def test_a_failed_index_delete_is_redone_from_the_records(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

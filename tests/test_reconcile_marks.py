@@ -112,18 +112,25 @@ def test_an_unreadable_marks_file_means_a_reconcile(
 
 
 def test_a_close_with_index_work_still_queued_marks_nothing(
-    tmp_path: Path, clock: ManualClock, reconciles: list[str]
+    tmp_path: Path, clock: ManualClock, reconciles: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data, _ = seeded(tmp_path, clock)
     before = ReconcileMarks(data / "vectors").get(MEMORY_TABLE)
     with Store.open(data, embedder="hash", clock=clock) as store:
         assert turn_ids(store, "walnut desk")  # skipped: the mark held
-        store.log_turn(user_id="u", role="user", content="queued at close")  # never written
+        with monkeypatch.context() as failing:  # the append ahead of the next read fails
+            failing.setattr(VectorIndex, "add_many", lambda *a, **k: _full_disk())
+            store.log_turn(user_id="u", role="user", content="queued at close")
+            store.index.settle()
     # The table is as the old mark says; the records moved on, which the digest will show.
     assert ReconcileMarks(data / "vectors").get(MEMORY_TABLE) == before
     with Store.open(data, embedder="hash", clock=clock) as store:
         assert turn_ids(store, "queued at close")
     assert reconciles == [MEMORY_TABLE, MEMORY_TABLE]
+
+
+def _full_disk() -> None:
+    raise OSError("No space left on device")
 
 
 def test_the_digest_is_of_content_not_order() -> None:
