@@ -39,6 +39,9 @@ from memvisor.storage.store import MEMORY_TABLE
 TARGET_PAGE_IN_P95_MS = 25.0
 TARGET_ASSEMBLY_P95_MS = 5.0
 USER = "bench-user"
+# The next turn's page-in comes after the user has read the answer and replied: a fifth of a
+# second is quicker than anyone types (the model's own reply takes longer still).
+USER_REPLY_SECONDS = 0.2
 MIX = (("turn", 0.5), ("fact", 0.2), ("passage", 0.2), ("episode", 0.1))
 ProgressFn = Callable[[str, int, int], None]
 
@@ -138,6 +141,7 @@ def _one_size(
             assembly.append(time.perf_counter() - start)
             report(f"queries at {size}", n, queries)
         after_write = _after_writes(store, pagein, rng, budget.cap("paged"), max(queries // 5, 1))
+        after_turn = _next_turns(store, pagein, rng, budget.cap("paged"), max(queries // 5, 1))
         floor = _floor(store, rng, queries)
         resident = _resident_mb()  # before the recall's flat scans, which page in every vector
         recall = _vector_recall(store, rng, queries)
@@ -157,6 +161,10 @@ def _one_size(
         # Issue 17: page-in right after writes within 1.5x of the steady one.
         "after_write_p50_over_page_in_p50": round(
             _percentiles(after_write)["p50"] / page_in_ms["p50"], 2
+        ),
+        "page_in_next_turn_ms": _percentiles(after_turn),
+        "next_turn_p50_over_page_in_p50": round(
+            _percentiles(after_turn)["p50"] / page_in_ms["p50"], 2
         ),
         # The bench process's resident memory after the timed page-ins: the store at this
         # size, its read copies and index, the embedder, and what filling it left behind
@@ -238,6 +246,33 @@ def _after_writes(
         query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
         start = time.perf_counter()
         pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
+def _next_turns(
+    store: Store, pagein: PageIn, rng: random.Random, budget: int, count: int
+) -> list[float]:
+    """Page-in of the next turn, as the agent runs it: the last turn's writes (its answer
+    and a fact), ``USER_REPLY_SECONDS`` for the user to read and reply, then the user's
+    message logged and paged in, excluding itself (``AgentLoop._page_in``)."""
+    timings = []
+    for n in range(count):
+        answer = _fill(rng.choice(_TURN_TEMPLATES), rng)
+        store.log_turn(user_id=USER, role="assistant", content=answer, session_id="bench-live")
+        store.remember_fact(
+            user_id=USER,
+            subject="user",
+            predicate=f"turn_note_{n}",
+            object=_fill(rng.choice(_PASSAGE_TEMPLATES), rng)[:200],
+            trace_id="trc_bench",
+        )
+        time.sleep(USER_REPLY_SECONDS)
+        message = _fill(rng.choice(_QUERY_TEMPLATES), rng)
+        logged = store.log_turn(user_id=USER, role="user", content=message, session_id="bench-live")
+        start = time.perf_counter()
+        items = pagein.retrieve(message, user_id=USER, limit=12, exclude_ids={logged.id})
+        pagein.pack(items, budget_tokens=budget)
         timings.append(time.perf_counter() - start)
     return timings
 

@@ -32,7 +32,8 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
     assert [row["memories"] for row in doc["results"]] == [150, 300]
     for row in doc["results"]:
         assert _figures(row["page_in_ms"]) and _figures(row["assembly_ms"])
-        assert _figures(row["page_in_after_write_ms"])
+        assert _figures(row["page_in_after_write_ms"]) and _figures(row["page_in_next_turn_ms"])
+        assert row["next_turn_p50_over_page_in_p50"] > 0
         assert row["first_page_in_ms"] > 0
         assert row["resident_mb"] > 0
         for floor in ("floor_ms", "embed_ms", "raw_vector_ms", "raw_fts_ms"):

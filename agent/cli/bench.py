@@ -313,11 +313,14 @@ def paging_cmd(
     rows = result["results"]
     labelled = [("", row) for row in rows] + [("PostgreSQL ", row) for row in on_postgres]
     for label, row in labelled:
-        after = row["page_in_after_write_ms"]
+        after, turn = row["page_in_after_write_ms"], row["page_in_next_turn_ms"]
         click.echo(
             f"{label}at {row['memories']}: first page-in {row['first_page_in_ms']:.0f} ms "
             f"(reconciles the index, reads the copies); right after a turn's writes "
-            f"p50/p95 {after['p50']:.1f}/{after['p95']:.1f} ms; resident memory "
+            f"p50/p95 {after['p50']:.1f}/{after['p95']:.1f} ms "
+            f"({row['after_write_p50_over_page_in_p50']:.2f}x steady, target <= 1.5); the next "
+            f"turn's, its message logged {turn['p50']:.1f}/{turn['p95']:.1f} ms "
+            f"({row['next_turn_p50_over_page_in_p50']:.2f}x); resident memory "
             f"{row['resident_mb']:.0f} MB (the fill's included; target <= 600 at 100k)"
         )
         click.echo(
