@@ -24,11 +24,13 @@ from loguru import logger
 
 from memvisor.errors import UserError
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
+from memvisor.evals.bench_storage import scratch_databases
 from memvisor.evals.live_qa import LiveQA
 from memvisor.evals.metrics import RankedTurn, SystemScores, score_question, turns_fitting
 from memvisor.paging.pagein import MemoryItem, PageIn
 from memvisor.paging.tokens import counter_for_model
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.backends import chosen_store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
 
@@ -249,12 +251,15 @@ def run_locomo(
     run_id: str | None = None,
     live_qa: LiveQA | None = None,
     progress: ProgressFn | None = None,
+    store: str | None = None,
 ) -> dict[str, Any]:
     """Run the eval over the file's conversations and return the result document.
 
     Stores live in ``<data_dir>/evals/<run_id>/<sample id>`` and are removed at the end
-    unless ``keep``. Recall figures at the top of each system are over categories 1-4;
-    tokens and latency are over every scored question.
+    unless ``keep``; with ``store`` (a PostgreSQL URL) their records and index are in one
+    scratch database on that server, dropped at the end whatever ``keep`` says (each
+    conversation is a user of its own). Recall figures at the top of each system are over
+    categories 1-4; tokens and latency are over every scored question.
     """
     ks = sorted({int(k) for k in ks})
     if not ks or ks[0] < 1 or budget < 1:
@@ -268,23 +273,28 @@ def run_locomo(
         inner = embedder
     run_dir = Path(data_dir) / "evals" / (run_id or new_id("run"))
     scores = {name: SystemScores(ks) for name in SYSTEMS}
+    url = chosen_store(store) if store is not None else None  # a bad URL: one line, early
     try:
-        for conversation in conversations:
-            _run_conversation(
-                conversation,
-                directory=_fresh_dir(run_dir / user_id_for(conversation.sample_id)),
-                embedder=inner,
-                ks=ks,
-                budget=budget,
-                scores=scores,
-                live_qa=live_qa,
-                progress=progress or (lambda _name, _done, _total: None),
-            )
+        with scratch_databases(url) as fresh:
+            records = fresh(url is not None)
+            for conversation in conversations:
+                _run_conversation(
+                    conversation,
+                    directory=_fresh_dir(run_dir / user_id_for(conversation.sample_id)),
+                    embedder=inner,
+                    ks=ks,
+                    budget=budget,
+                    scores=scores,
+                    live_qa=live_qa,
+                    progress=progress or (lambda _name, _done, _total: None),
+                    records=records,
+                )
     finally:
         if not keep:
             shutil.rmtree(run_dir, ignore_errors=True)
     result: dict[str, Any] = {
         "dataset": Path(path).name,
+        "store": "postgresql" if url is not None else "embedded",
         "questions": sum(len(c.questions) for c in conversations),
         "skipped_evidence": sum(c.skipped_evidence for c in conversations),
         "skipped_questions": sum(c.skipped_questions for c in conversations),
@@ -317,6 +327,7 @@ def _run_conversation(
     scores: dict[str, SystemScores],
     live_qa: LiveQA | None,
     progress: ProgressFn,
+    records: str | None = None,
 ) -> None:
     name, user_id = conversation.sample_id, user_id_for(conversation.sample_id)
     total = len(conversation.turns) + len(conversation.questions)
@@ -324,7 +335,7 @@ def _run_conversation(
     started = time.perf_counter()
     clock = ManualClock(conversation.turns[0].ts if conversation.turns else None)
     cached = CachedEmbedder(embedder)
-    with Store.open(directory, embedder=cached, clock=clock) as store:
+    with Store.open(directory, embedder=cached, clock=clock, store=records) as store:
         events = ingest(
             store, clock, conversation, user_id=user_id, logged=lambda n: progress(name, n, total)
         )

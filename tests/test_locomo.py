@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memvisor.agent.cli.eval import eval_group
+from memvisor.errors import UserError
 from memvisor.evals import locomo
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker
 from memvisor.evals.locomo import ingest, load_locomo, parse_session_date, run_locomo, user_id_for
@@ -47,6 +48,7 @@ def _turns(sample: int = 0) -> list[RankedTurn]:
 def test_result_document_has_the_contract_shape(result: dict[str, Any]) -> None:
     assert set(result) == {
         "dataset",
+        "store",
         "questions",
         "skipped_evidence",
         "skipped_questions",
@@ -55,7 +57,7 @@ def test_result_document_has_the_contract_shape(result: dict[str, Any]) -> None:
         "budget",
         "systems",
     }
-    assert result["dataset"] == "locomo_tiny.json"
+    assert result["dataset"] == "locomo_tiny.json" and result["store"] == "embedded"
     assert (result["conversations"], result["k"], result["budget"]) == (2, [5, 10, 25], 1000)
     assert set(result["systems"]) == SYSTEMS
     for m in result["systems"].values():
@@ -278,3 +280,23 @@ def test_missing_or_broken_data_file_is_one_line(tmp_path: Path) -> None:
         r = CliRunner().invoke(eval_group, ["locomo", "--data", str(path)])
         assert r.exit_code == 1 and str(path) in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_on_postgres_the_conversations_run_in_a_scratch_database(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    from memvisor.storage.postgres import PostgresDatabase
+
+    doc = run_locomo(TINY, data_dir=tmp_path, embedder="hash", store=postgres_url)
+    assert doc["store"] == "postgresql" and doc["conversations"] == 2
+    assert set(doc["systems"]) == SYSTEMS
+    assert 0 < doc["systems"]["memvisor"]["recall_at_k"]["10"] <= 1
+    own = PostgresDatabase(postgres_url)
+    try:  # the store's own database is never written; the scratch one is gone
+        assert own.query("SELECT count(*) FROM events") == [(0,)]
+        left = own.query("SELECT count(*) FROM pg_database WHERE datname LIKE 'memvisor_bench_%'")
+        assert left == [(0,)]
+    finally:
+        own.close()
+    with pytest.raises(UserError, match="postgresql://"):
+        run_locomo(TINY, data_dir=tmp_path, embedder="hash", store="mysql://x")

@@ -80,6 +80,13 @@ def eval_group() -> None:
     default=None,
     help="Data directory; stores go under DATA_DIR/evals/<run id>.",
 )
+@click.option(
+    "--store",
+    default=None,
+    metavar="URL",
+    help="A postgresql:// URL: the conversations' records and index in a scratch database on "
+    "its server, dropped afterwards whatever --keep says (the role needs CREATEDB).",
+)
 def locomo(
     data_file: str,
     ks: str,
@@ -91,6 +98,7 @@ def locomo(
     judge_model: str | None,
     keep: bool,
     data_dir: str | None,
+    store: str | None,
 ) -> None:
     """Strict evidence recall of Memvisor's page-in vs BM25, dense and recency on LoCoMo."""
     from rich.console import Console
@@ -113,6 +121,7 @@ def locomo(
             run_id=run_id,
             live_qa=_live_qa(answer_model, judge_model),
             progress=progress,
+            store=store,
         )
     elapsed = time.perf_counter() - started
     if as_json:
@@ -171,7 +180,8 @@ def _live_qa(answer_model: str | None, judge_model: str | None) -> Any:
 def _summary_line(result: dict[str, Any], elapsed: float) -> str:
     latency = result["systems"]["memvisor"]["latency_ms"]
     return (
-        f"LoCoMo {result['dataset']}: {result['conversations']} conversations, "
+        f"LoCoMo {result['dataset']} ({result['store']} store): {result['conversations']} "
+        "conversations, "
         f"{result['questions']} questions scored ({result['skipped_questions']} skipped, "
         f"{result['skipped_evidence']} malformed or missing evidence ids), budget "
         f"{result['budget']} tokens, {elapsed:.0f} s; page-in latency p50 "
