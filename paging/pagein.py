@@ -455,7 +455,10 @@ class PageIn:
             c.relevance = max(c.vector, absolute_fts, c.exact) + cfg.time_bonus * c.time
             if {"vector", "fts"} <= c.routes:  # found by meaning and by words
                 c.relevance += cfg.both_routes_bonus
-        turns = sorted((c for c in found.values() if c.kind == "turn"), key=lambda c: -c.fused)
+        # equal similarities by id: which turns lend context must not depend on dict order
+        turns = sorted(
+            (c for c in found.values() if c.kind == "turn"), key=lambda c: (-c.fused, c.id)
+        )
         if cfg.neighbour and turns:
             self._neighbours(turns[:NEIGHBOUR_SOURCES], found, user_id)
         if cfg.session and turns:
