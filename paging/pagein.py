@@ -148,8 +148,8 @@ class RankingConfig:
     # Measured on the LoCoMo dev conversations (README ranking table).
     names_out_of_words: bool = True
     # Share of the expansion words in the words-side similarity. Off by default: 0.3 gave
-    # LoCoMo dev R@10 0.776 (0.762 off), but its drift made the long-session recall test
-    # flaky (30-32 of 32, under its 95% floor in one CI run). README ranking table.
+    # LoCoMo dev R@10 0.777 (0.765 off), but its drift costs the long-session recall test a
+    # fact (31 of 32; 30, under its 95% floor, in one CI run). README ranking table.
     expansion: float = 0.0
     # Added to both similarities of an item dated inside the query's time window. Set by hand.
     time_bonus: float = 0.25
