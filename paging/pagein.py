@@ -259,6 +259,11 @@ class PageIn:
         self._search_routes(
             query, user_id, kinds, found, max(self.per_route, limit), unwanted=exclude_ids
         )
+        # Out before scoring, not only after: the message just logged matches itself best, so
+        # whether its append had landed (it may, on the embed-ahead thread) moved every other
+        # candidate's normalized BM25 and lent its neighbour context.
+        for unwanted in exclude_ids:
+            found.pop(unwanted, None)
         window = resolve_time(query, now)
         if window is not None:
             self._time_route(window, user_id, kinds, session_id, found)
