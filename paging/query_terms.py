@@ -61,6 +61,16 @@ def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
     return named[0][2]
 
 
+def without_speakers(query: str, speakers: Iterable[str]) -> str:
+    """``query`` without the names of ``speakers`` (any case, with their "'s"), for the words
+    route: "What did Caroline's mom tell Melanie?" -> "What did mom tell ?"."""
+    names = "|".join(re.escape(s) for s in sorted(speakers, key=len, reverse=True) if s)
+    if not names:
+        return query
+    text = re.sub(rf"(?<!\w)(?:{names})(?:'s)?(?!\w)", " ", query, flags=re.IGNORECASE)
+    return " ".join(text.split())
+
+
 def as_said_by(query: str, speaker: str) -> str:
     """``query`` in the form of the speaker's own turns: ``"Speaker: "`` first, the name
     and third-person possessives turned into "I" and "my".

@@ -49,7 +49,7 @@ async def vector_ids(
     if where:
         query = query.where(where)
     found = await query.select(["id", "_distance"]).limit(limit).to_arrow()
-    return [(i, 1.0 - distance) for i, distance in _id_scores(found, "_distance")]
+    return best_first([(i, 1.0 - distance) for i, distance in _id_scores(found, "_distance")])
 
 
 async def bm25_ids(
@@ -61,7 +61,9 @@ async def bm25_ids(
     found = table.query().nearest_to_text(match)
     if where:
         found = found.where(where)
-    return _id_scores(await found.select(["id", "_score"]).limit(limit).to_arrow(), "_score")
+    return best_first(
+        _id_scores(await found.select(["id", "_score"]).limit(limit).to_arrow(), "_score")
+    )
 
 
 def start_query(search: Coroutine[Any, Any, Ranked]) -> Future[Ranked]:
@@ -106,6 +108,13 @@ def fts_words(query: str) -> str:
     text = unicodedata.normalize("NFKC", query or "")[:MAX_QUERY_CHARS]
     text = "".join(ch if ch.isalnum() or ch in "@.-_#'" else " " for ch in text)
     return " ".join(text.split())
+
+
+def best_first(ranked: Ranked) -> Ranked:
+    """Best score first, equal scores by id: LanceDB returns ties in the order its parallel
+    scan met them, which differs from run to run, and a page-in that reads the first few
+    hits of a route then ranked the same session differently each time."""
+    return sorted(ranked, key=lambda hit: (-hit[1], hit[0]))
 
 
 def _id_scores(found: pa.Table, column: str) -> Ranked:

@@ -147,6 +147,7 @@ class VectorIndex:
                 self._check_model(table, state)
         flat = [item for batch in batches.values() for item in batch]
         data = self._embed(flat)  # outside the locks: searches need not wait for it
+        self._wait_for_fold()  # whether these rows are folded must not depend on timing
         with self._write_lock, self._lock:
             self._unmark(table)
             state = self._state(table)
@@ -168,9 +169,9 @@ class VectorIndex:
             self._fold_later(table)
 
     def _fold_later(self, table: str) -> None:
-        """Fold appended rows into the indices on a thread of its own: the search that
-        wrote them does not wait (~0.4 s at 100k rows), and queries meanwhile use the
-        indices as they were (LanceDB commits the new ones whole)."""
+        """Fold appended rows into the indices on a thread of its own: the write that
+        appended them does not wait (~0.4 s at 100k rows), and the rest of the turn goes on
+        meanwhile; the next search or write waits for it (``_wait_for_fold``)."""
         with self._lock:
             if self._folding is not None and self._folding.is_alive():
                 return
@@ -193,9 +194,17 @@ class VectorIndex:
 
     def close(self) -> None:
         """Wait for a fold under way: its files must be whole before the store goes."""
+        self._wait_for_fold()
+
+    def _wait_for_fold(self) -> None:
+        """Until a fold under way has committed. A search waits for it so that it ranks the
+        same rows the same way whatever the thread's timing: LanceDB scores BM25 of rows not
+        yet folded with other statistics than of folded ones (a fold moved a row's score
+        from 2.45 to 2.47 and reordered the fifth hit), which made the same session page in
+        different memories from run to run."""
         with self._lock:
             folding = self._folding
-        if folding is not None:
+        if folding is not None and folding is not threading.current_thread():
             folding.join()
 
     def clean_mark(self, table: str) -> Mark | None:
@@ -275,6 +284,7 @@ class VectorIndex:
     def delete(self, table: str, ids: Sequence[str], *, user_id: str) -> int:
         """Remove this user's rows with these ids; rows of other users are never touched."""
         user_id = require_user(user_id)
+        self._wait_for_fold()
         with self._write_lock, self._lock:
             state = self._state(table)
             if state is None or not ids:
@@ -349,6 +359,7 @@ class VectorIndex:
         """
         user_id = require_user(user_id)
         kinds = [kinds] if isinstance(kinds, str) else kinds
+        self._wait_for_fold()
         with self._lock:
             state = self._state(table)
             if state is None or limit < 1 or (kinds is not None and not kinds):

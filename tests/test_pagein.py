@@ -9,7 +9,7 @@ import pytest
 from memvisor.agent.citations import cited_ids, is_correction
 from memvisor.agent.loop import NOTHING_RELEVANT, Agent
 from memvisor.agent.models.scripted import ScriptedModel
-from memvisor.paging.pagein import MemoryItem, PageIn
+from memvisor.paging.pagein import MemoryItem, PageIn, RankingConfig
 from memvisor.storage import ManualClock, Store
 
 pytestmark = pytest.mark.usefixtures("backend")  # a storage contract
@@ -180,3 +180,28 @@ def test_decay_never_touches_similarity_only_ranking(store: Store, clock: Manual
     clock.advance(timedelta(days=400))
     ranked = pagein.rank_turns("oolong", user_id="u")
     assert before == [] and ranked and ranked[0].score == ranked[0].similarity
+
+
+def test_an_excluded_message_lends_no_context_and_sets_no_scale(
+    store: Store, clock: ManualClock
+) -> None:
+    # The agent pages in for the message it has just logged, excluding it. That message
+    # matches itself best; whether its append had landed must not move the other turns.
+    said = []
+    for text in ("Sounds good", "my dentist is called Dr. Kalo", "the trains were late"):
+        clock.advance(timedelta(minutes=1))
+        said.append(store.log_turn(user_id="u", role="user", content=text, session_id="s").id)
+    pagein = PageIn(store, floor=0.0)
+    pagein.rank_turns("warm up", user_id="u")  # every turn indexed
+    ranking = RankingConfig(neighbour=0.0)
+    alone = PageIn(store, floor=0.0, ranking=ranking)
+    query = "my dentist is called Dr. Kalo"
+
+    def similarities(pages: PageIn) -> dict[str, float]:
+        items = pages.retrieve(query, user_id="u", kinds=("turn",), exclude_ids=[said[1]])
+        return {item.id: item.similarity for item in items}
+
+    with_context, without = similarities(pagein), similarities(alone)
+    assert said[1] not in with_context
+    # "Sounds good" has one neighbour, the excluded message: it gains nothing from it
+    assert with_context[said[0]] == pytest.approx(without[said[0]])

@@ -17,6 +17,7 @@ from memvisor.paging.query_terms import (
     content_words,
     expansion_words,
     named_speaker,
+    without_speakers,
     words_held,
 )
 from memvisor.storage import ManualClock, Store
@@ -34,6 +35,35 @@ def test_named_speaker_is_the_one_known_name_the_query_holds() -> None:
     assert named_speaker("What does Ilsebill grow?", speakers) is None  # whole words only
     assert named_speaker("What grows in the garden?", speakers) is None
     assert named_speaker("anything", set()) is None
+
+
+def test_without_speakers_leaves_the_words_of_the_question() -> None:
+    speakers = {"Ilse", "Tomas", "Ilsebill"}
+    assert without_speakers("What did Ilse's mum tell TOMAS?", speakers) == "What did mum tell ?"
+    assert without_speakers("Where does Ilsebill live?", speakers) == "Where does live?"
+    assert without_speakers("What is Ilsen?", speakers) == "What is Ilsen?"  # whole names only
+    assert without_speakers("Who paints?", set()) == "Who paints?"
+
+
+def test_the_words_route_looks_for_the_question_not_the_speakers_name(
+    store: Store, clock: ManualClock
+) -> None:
+    ids = _conversation(
+        store,
+        clock,
+        [("Maren", "I paint herons by the lake"), ("Maren", "Thanks!")]
+        + [("Tomas", f"The bus was late again, day {n}") for n in range(8)],
+    )
+
+    def by_words(names_out: bool) -> set[str]:
+        pagein = PageIn(store, ranking=RankingConfig(names_out_of_words=names_out), floor=0.0)
+        items = pagein.rank_turns("What does Maren paint?", user_id="u", limit=10)
+        return {i.id for i in items if "fts" in i.routes}
+
+    # every turn of Maren starts with her name: BM25 found her "Thanks!" for the name alone
+    # (and ranked it above her painting, being shorter)
+    assert by_words(names_out=False) >= {ids[0], ids[1]}
+    assert by_words(names_out=True) == {ids[0]}
 
 
 def test_as_said_by_writes_the_question_in_the_speakers_turn_form() -> None:

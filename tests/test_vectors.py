@@ -20,7 +20,7 @@ from memvisor.errors import StorageError, UserError
 from memvisor.storage import lance_upkeep, vectors
 from memvisor.storage.backends import STORE_ENV
 from memvisor.storage.embedders import Embedder, HashEmbedder
-from memvisor.storage.lance_queries import search_filter
+from memvisor.storage.lance_queries import best_first, search_filter
 from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.vectors import IndexedText, VectorIndex
 
@@ -310,6 +310,38 @@ def test_optimize_runs_by_itself_after_many_appends(
     assert index.count("turns", user_id="alice") == 4
     found = index.search("turns", "turn number", user_id="alice", mode="fts", limit=10)
     assert sorted(h.id for h in found) == ["t0", "t1", "t2", "t3"]  # the folded index finds all
+
+
+@pytest.mark.duckdb_only  # LanceDB's own filters and index files
+def test_a_search_waits_for_a_fold_under_way(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LanceDB scores BM25 of unfolded rows with other statistics than folded ones, so a
+    # search racing the fold ranked the same rows differently from run to run.
+    monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 2)
+    release, folded = threading.Event(), threading.Event()
+    optimize = lance_upkeep.optimize
+
+    def slow(state: lance_upkeep.TableState) -> None:
+        if threading.current_thread().name == "memvisor-index-fold":
+            release.wait(timeout=10)
+            optimize(state)
+            folded.set()
+        else:
+            optimize(state)
+
+    monkeypatch.setattr(lance_upkeep, "optimize", slow)
+    for n in range(3):  # the first add builds the indices, two more start a fold
+        index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
+    threading.Timer(0.3, release.set).start()
+    found = index.search("turns", "turn number", user_id="alice", mode="fts", limit=10)
+    assert folded.is_set()  # the search ran only once the fold had committed
+    assert sorted(h.id for h in found) == ["t0", "t1", "t2"]
+
+
+def test_tied_scores_come_back_in_id_order() -> None:
+    found = [("a", 1.0), ("c", 2.0), ("d", 1.0), ("b", 1.0)]
+    assert best_first(found) == [("c", 2.0), ("a", 1.0), ("b", 1.0), ("d", 1.0)]
 
 
 @pytest.mark.duckdb_only  # LanceDB's own filters and index files
