@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from loguru import logger
 
 from memvisor.errors import UserError
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
@@ -31,6 +30,7 @@ from memvisor.paging.tokens import counter_for_model
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
+from memvisor.storage.logger import logger
 
 SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)

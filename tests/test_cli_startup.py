@@ -55,8 +55,10 @@ def test_version_and_help_load_nothing_heavy(args: list[str]) -> None:
 
 
 # What `memory list` does not use: the search index, the embedder, the memory
-# API with its firewall (and jsonschema), page-in, the token counter, Arrow.
+# API with its firewall (and jsonschema), page-in, the token counter, Arrow; nor loguru,
+# as it logs nothing.
 NOT_FOR_LISTING = {
+    "loguru",
     "lancedb",
     "onnxruntime",
     "onnx",
@@ -120,6 +122,28 @@ def test_showing_a_record_loads_no_search_index_embedder_or_firewall(
     loaded = _loaded_of(["memory", command, fact_id, *where], NOT_FOR_SHOWING | read)
     assert read <= loaded
     assert not NOT_FOR_SHOWING & loaded, sorted(NOT_FOR_SHOWING & loaded)
+
+
+def test_logging_is_set_up_when_something_first_logs() -> None:
+    probe = (
+        "import sys\n"
+        "from memvisor.storage.logger import logger, on_first_use\n"
+        "seen = []\n"
+        "def setup(log):\n"
+        "    log.remove()\n"
+        "    log.add(seen.append, format='{level} {message}')\n"
+        "on_first_use(setup)\n"
+        "print('loguru' in sys.modules)\n"
+        "logger.bind(user_id='u').info('hello')\n"
+        "print('loguru' in sys.modules, [str(line).strip() for line in seen])\n"
+        "on_first_use(lambda log: seen.append('at once'))\n"  # loaded: runs now
+        "print(seen[-1])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split("\n")[:3] == ["False", "True ['INFO hello']", "at once"]
+    assert done.stderr == ""  # loguru's default sink was removed before the first line
 
 
 def test_the_firewall_package_exports_every_name_lazily() -> None:

@@ -620,10 +620,9 @@ def chaos_bench(
     """Kills, failing parts, a full disk, corrupted files and fuzzed tool calls; per fault the
     writes lost, stores not reopened, records not found, uncaught exceptions and tracebacks
     shown (all must be 0)."""
-    from loguru import logger
-
     from memvisor.evals.chaos import run_chaos
     from memvisor.evals.chaos.report import chaos_lines, failure_notes
+    from memvisor.storage.logger import logger
 
     logger.remove()  # the faults are deliberate: their warnings are expected, the counts are not
     report = _with_progress(
