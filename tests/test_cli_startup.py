@@ -180,6 +180,30 @@ def test_lancedb_loads_without_the_rest_namespace_api() -> None:
     assert done.stdout.split("\n")[:2] == ["[]", "ApiClient True"]  # loaded on first use
 
 
+def test_lancedb_loads_without_its_import_time_checks_and_leaves_no_trace() -> None:
+    probe = (
+        "import sys, memvisor.storage.vectors, lancedb.db, overrides, pydantic\n"
+        "import lance_namespace\n"
+        "from memvisor.storage.lance_import import _LanceDBFinder\n"
+        "print(lancedb.db.DBConnection.__mro__[1].__name__, type(lancedb.db.DBConnection).__name__)\n"
+        "print(type(overrides.EnforceOverrides).__name__)\n"  # the real package, after
+        "print(any(isinstance(f, _LanceDBFinder) for f in sys.meta_path))\n"
+        "print(lance_namespace.ListTablesResponse(tables=['a']).tables)\n"  # built on first use
+        "try:\n"
+        "    lance_namespace.ListTablesResponse(tables=3)\n"
+        "except pydantic.ValidationError:\n"
+        "    print('refused')\n"
+        "class Later(pydantic.BaseModel):\n"
+        "    x: int\n"
+        "print(Later.__pydantic_complete__)\n"  # pydantic's defaults are back
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    expected = ["EnforceOverrides type", "EnforceOverridesMeta", "False", "['a']", "refused"]
+    assert done.stdout.split("\n")[:6] == [*expected, "True"]
+
+
 def test_a_deferred_package_runs_its_init_once_on_first_use(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
