@@ -185,7 +185,8 @@ def test_lancedb_loads_without_its_import_time_checks_and_leaves_no_trace() -> N
         "import sys, memvisor.storage.vectors, lancedb.db, overrides, pydantic\n"
         "import lance_namespace\n"
         "from memvisor.storage.lance_import import _LanceDBFinder\n"
-        "print(lancedb.db.DBConnection.__mro__[1].__name__, type(lancedb.db.DBConnection).__name__)\n"
+        "connection = lancedb.db.DBConnection\n"
+        "print(connection.__mro__[1].__name__, type(connection).__name__)\n"
         "print(type(overrides.EnforceOverrides).__name__)\n"  # the real package, after
         "print(any(isinstance(f, _LanceDBFinder) for f in sys.meta_path))\n"
         "print(lance_namespace.ListTablesResponse(tables=['a']).tables)\n"  # built on first use
