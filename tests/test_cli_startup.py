@@ -131,10 +131,12 @@ def test_logging_is_set_up_when_something_first_logs() -> None:
         "seen = []\n"
         "def setup(log):\n"
         "    log.remove()\n"
-        "    log.add(seen.append, format='{level} {message}')\n"
-        "on_first_use(setup)\n"
+        "    log.add(seen.append, level='INFO', format='{level} {message}')\n"
+        "on_first_use(setup, shows_from='INFO')\n"
+        "logger.debug('below the sink: dropped, loguru not loaded')\n"
         "print('loguru' in sys.modules)\n"
         "logger.bind(user_id='u').info('hello')\n"
+        "logger.debug('dropped by loguru now')\n"
         "print('loguru' in sys.modules, [str(line).strip() for line in seen])\n"
         "on_first_use(lambda log: seen.append('at once'))\n"  # loaded: runs now
         "print(seen[-1])\n"
@@ -144,6 +146,17 @@ def test_logging_is_set_up_when_something_first_logs() -> None:
     )
     assert done.stdout.split("\n")[:3] == ["False", "True ['INFO hello']", "at once"]
     assert done.stderr == ""  # loguru's default sink was removed before the first line
+
+
+def test_a_search_at_the_default_level_never_loads_loguru(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    where = ["--data-dir", str(tmp_path / "d")]
+    added = run_cli(capsys, "memory", "add", "--text", "Maya moved to Lisbon", *where)
+    assert added.code == 0, added.err
+    loaded = _loaded_of(["memory", "search", "where is Maya", *where], {"loguru", "lancedb"})
+    assert "lancedb" in loaded  # it searched
+    assert not {name for name in loaded if name.startswith("loguru")}  # debug lines dropped
 
 
 def test_the_firewall_package_exports_every_name_lazily() -> None:

@@ -143,7 +143,7 @@ def _configure_logging() -> None:
             diagnose=False,
         )
 
-    on_first_use(to_stderr)
+    on_first_use(to_stderr, shows_from=level)
 
 
 def main(argv: list[str] | None = None) -> None:
