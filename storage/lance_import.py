@@ -15,15 +15,17 @@ submodules LanceDB imports (``models``) load as usual, and the first use of any 
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import importlib.util
 import sys
 import threading
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:  # importlib.abc imports importlib.resources, tempfile, shutil: ~15 ms
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
 
 NAMESPACE_CLIENT = "lance_namespace_urllib3_client"
 _LOCK = threading.RLock()
@@ -74,7 +76,7 @@ def quicken_lancedb_import() -> bool:
         return True
 
 
-class _LanceDBFinder(importlib.abc.MetaPathFinder):
+class _LanceDBFinder:
     """Finds ``lancedb`` as the other finders do, and loads it inside
     ``_while_lancedb_loads``; then leaves ``sys.meta_path``."""
 
@@ -86,15 +88,15 @@ class _LanceDBFinder(importlib.abc.MetaPathFinder):
                 sys.meta_path.remove(self)
         spec = importlib.util.find_spec(fullname)
         if spec is not None and spec.loader is not None:
-            spec.loader = _LoadingQuickly(spec.loader)
+            spec.loader = cast("Loader", _LoadingQuickly(spec.loader))
         return spec
 
 
-class _LoadingQuickly(importlib.abc.Loader):
-    def __init__(self, loader: importlib.abc.Loader) -> None:
+class _LoadingQuickly:
+    def __init__(self, loader: Loader) -> None:
         self._loader = loader
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
+    def create_module(self, spec: ModuleSpec) -> types.ModuleType | None:
         return self._loader.create_module(spec)
 
     def exec_module(self, module: types.ModuleType) -> None:
