@@ -111,7 +111,13 @@ def run_startup_bench(
         "commands": results,
         "targets_s": TARGETS_S,
         "target_search_at": TARGET_SEARCH_AT,
-        "machine": {"cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2)},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            # Set, an editable checkout's modules whose bytecode is not cached already are
+            # compiled again by every process (an installed package ships its bytecode).
+            "pythondontwritebytecode": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
+        },
     }
 
 
