@@ -148,6 +148,21 @@ def test_logging_is_set_up_when_something_first_logs() -> None:
     assert done.stderr == ""  # loguru's default sink was removed before the first line
 
 
+def test_every_module_logs_through_the_lazy_logger() -> None:
+    """A module that imported loguru's logger itself would log before the CLI's set-up (its
+    level and sink) ran, through loguru's default sink: everything at DEBUG on stderr."""
+    root = Path(__file__).resolve().parents[1]
+    direct = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("agent", "tools", "paging", "storage", "evals", "memvisor")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path.relative_to(root).as_posix() != "storage/logger.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.strip().startswith(("from loguru import logger", "import loguru"))
+    ]
+    assert not direct, f"use `from memvisor.storage.logger import logger`: {direct}"
+
+
 def test_a_search_at_the_default_level_never_loads_loguru(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
