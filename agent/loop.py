@@ -13,8 +13,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from loguru import logger
-
 from memvisor.agent.citations import cited_ids, is_correction
 from memvisor.agent.config import AgentConfig
 from memvisor.agent.guards import Firewall, mask_pii, redact_secrets
@@ -43,6 +41,7 @@ from memvisor.paging.text_limits import check_length
 from memvisor.paging.tokens import count_messages, counter_for_model
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
+from memvisor.storage.logger import logger
 from memvisor.storage.text import valid_utf8
 from memvisor.storage.users import require_user
 from memvisor.tools.builtin import builtin_registry

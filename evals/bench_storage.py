@@ -34,13 +34,13 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
-from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import Store
 from memvisor.storage.backends import chosen_store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
+from memvisor.storage.logger import logger
 from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import MODES, IndexedText, VectorIndex

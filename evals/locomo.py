@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from loguru import logger
 
 from memvisor.errors import UserError
 from memvisor.evals.baselines import Bm25Ranker, DenseRanker, RecencyRanker, TurnRanker
@@ -33,6 +32,7 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.backends import chosen_store
 from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
+from memvisor.storage.logger import logger
 
 SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)

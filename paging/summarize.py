@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from loguru import logger
-
 from memvisor.paging.tokens import TokenCounter
+from memvisor.storage.logger import logger
 
 # Linear in the input: the email and code alternatives start only where their character
 # run starts (the lookbehinds), not at every position of it, which made a long run without

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
-from loguru import logger
 
 from memvisor.errors import StorageError, UserError
+
+from .logger import logger
 
 if TYPE_CHECKING:
     import onnxruntime

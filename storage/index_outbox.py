@@ -25,10 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from loguru import logger
-
 from .database import Database
 from .ids import new_id
+from .logger import logger
 
 STALE_SECONDS = 10.0  # a writer closes its ticket within milliseconds of its commit
 SWEEP_SECONDS = 5.0  # how often a sweeper looks for stale tickets

@@ -14,9 +14,9 @@ import re
 import secrets
 from pathlib import Path
 
-from loguru import logger
-
 from memvisor.errors import IndexDamaged
+
+from .logger import logger
 
 POINTER_FILE = "tables.json"
 # What LanceDB says when a file of a table is missing or unreadable (a deleted fragment or

@@ -25,11 +25,10 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from loguru import logger
-
 from memvisor.errors import IndexDamaged, MemvisorError
 
 from .embedders import EmbedAhead
+from .logger import logger
 from .reconcile_marks import revisions_digest
 from .search_index import SearchIndex
 from .vectors import IndexedText, RouteHits, SearchHit

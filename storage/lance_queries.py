@@ -18,9 +18,9 @@ import pyarrow as pa
 from lancedb.background_loop import LOOP
 from lancedb.query import FullTextOperator, MatchQuery
 from lancedb.table import AsyncTable
-from loguru import logger
 
 from .index_tables import looks_damaged
+from .logger import logger
 
 MAX_QUERY_CHARS = 2_000
 

@@ -19,11 +19,11 @@ import lancedb
 import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from lancedb.table import AsyncTable, Table
-from loguru import logger
 
 from memvisor.errors import StorageError
 
 from .index_tables import short
+from .logger import logger
 
 REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
 REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query

@@ -35,12 +35,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 import psycopg
-from loguru import logger
 
 from memvisor.errors import IndexDamaged, StorageError, UserError
 
 from .clock import to_utc
 from .embedders import Embedder
+from .logger import logger
 from .pg_fts import check_config, document_sql, split_query
 from .pg_fts import split_text as fts_parts
 from .pg_search_sql import (

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from loguru import logger
+from .logger import logger
 
 MARKS_FILE = "reconciled.json"
 _FORMAT = 1

@@ -13,7 +13,7 @@ FactStatus = Literal["active", "superseded", "retracted", "expired", "quarantine
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     @field_serializer("*", when_used="json")
     def _times(self, value: Any) -> Any:

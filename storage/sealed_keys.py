@@ -34,11 +34,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from memvisor.errors import StorageError
 
 from .database import Database
+from .logger import logger
 
 KEY_BYTES = 32  # AES-256, one data key per secret
 KEY_FILE_VERSION = 1

@@ -13,12 +13,11 @@ import re
 from datetime import datetime
 from typing import Any, Literal
 
-from loguru import logger
-
 from memvisor.errors import UserError
 
 from .clock import Clock
 from .database import Database, db_time, from_db_time
+from .logger import logger
 from .records import Record
 from .users import require_user
 

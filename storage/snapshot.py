@@ -25,9 +25,9 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from loguru import logger
-
 from memvisor.errors import StorageError
+
+from .logger import logger
 
 if TYPE_CHECKING:
     from .database import DuckDBDatabase

@@ -16,8 +16,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from loguru import logger
-
 from memvisor.errors import StorageError, StoreLocked, UserError
 
 from .api_keys import ApiKeys
@@ -65,6 +63,7 @@ from .index_outbox import (
     close_tickets,
 )
 from .lock import DataDirLock
+from .logger import logger
 from .passages import PassageStore
 from .quarantine import Quarantine
 from .recipes import RecipeStore

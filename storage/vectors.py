@@ -36,7 +36,6 @@ import numpy as np
 import pyarrow as pa
 from lancedb.background_loop import LOOP
 from lancedb.table import Table
-from loguru import logger
 
 from memvisor.errors import StorageError, UserError
 
@@ -57,6 +56,7 @@ from .lance_queries import (
     vector_ids,
 )
 from .lance_upkeep import TableState
+from .logger import logger
 from .reconcile_marks import Mark, ReconcileMarks, revisions_digest
 from .users import require_user
 

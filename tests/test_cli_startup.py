@@ -55,8 +55,10 @@ def test_version_and_help_load_nothing_heavy(args: list[str]) -> None:
 
 
 # What `memory list` does not use: the search index, the embedder, the memory
-# API with its firewall (and jsonschema), page-in, the token counter, Arrow.
+# API with its firewall (and jsonschema), page-in, the token counter, Arrow; nor loguru,
+# as it logs nothing.
 NOT_FOR_LISTING = {
+    "loguru",
     "lancedb",
     "onnxruntime",
     "onnx",
@@ -122,6 +124,56 @@ def test_showing_a_record_loads_no_search_index_embedder_or_firewall(
     assert not NOT_FOR_SHOWING & loaded, sorted(NOT_FOR_SHOWING & loaded)
 
 
+def test_logging_is_set_up_when_something_first_logs() -> None:
+    probe = (
+        "import sys\n"
+        "from memvisor.storage.logger import logger, on_first_use\n"
+        "seen = []\n"
+        "def setup(log):\n"
+        "    log.remove()\n"
+        "    log.add(seen.append, level='INFO', format='{level} {message}')\n"
+        "on_first_use(setup, shows_from='INFO')\n"
+        "logger.debug('below the sink: dropped, loguru not loaded')\n"
+        "print('loguru' in sys.modules)\n"
+        "logger.bind(user_id='u').info('hello')\n"
+        "logger.debug('dropped by loguru now')\n"
+        "print('loguru' in sys.modules, [str(line).strip() for line in seen])\n"
+        "on_first_use(lambda log: seen.append('at once'))\n"  # loaded: runs now
+        "print(seen[-1])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split("\n")[:3] == ["False", "True ['INFO hello']", "at once"]
+    assert done.stderr == ""  # loguru's default sink was removed before the first line
+
+
+def test_every_module_logs_through_the_lazy_logger() -> None:
+    """A module that imported loguru's logger itself would log before the CLI's set-up (its
+    level and sink) ran, through loguru's default sink: everything at DEBUG on stderr."""
+    root = Path(__file__).resolve().parents[1]
+    direct = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("agent", "tools", "paging", "storage", "evals", "memvisor")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path.relative_to(root).as_posix() != "storage/logger.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.strip().startswith(("from loguru import logger", "import loguru"))
+    ]
+    assert not direct, f"use `from memvisor.storage.logger import logger`: {direct}"
+
+
+def test_a_search_at_the_default_level_never_loads_loguru(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    where = ["--data-dir", str(tmp_path / "d")]
+    added = run_cli(capsys, "memory", "add", "--text", "Maya moved to Lisbon", *where)
+    assert added.code == 0, added.err
+    loaded = _loaded_of(["memory", "search", "where is Maya", *where], {"loguru", "lancedb"})
+    assert "lancedb" in loaded  # it searched
+    assert not {name for name in loaded if name.startswith("loguru")}  # debug lines dropped
+
+
 def test_the_firewall_package_exports_every_name_lazily() -> None:
     probe = (
         "import sys, memvisor.agent.guards as guards\n"
@@ -154,6 +206,31 @@ def test_lancedb_loads_without_the_rest_namespace_api() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split("\n")[:2] == ["[]", "ApiClient True"]  # loaded on first use
+
+
+def test_lancedb_loads_without_its_import_time_checks_and_leaves_no_trace() -> None:
+    probe = (
+        "import sys, memvisor.storage.vectors, lancedb.db, overrides, pydantic\n"
+        "import lance_namespace\n"
+        "from memvisor.storage.lance_import import _LanceDBFinder\n"
+        "connection = lancedb.db.DBConnection\n"
+        "print(connection.__mro__[1].__name__, type(connection).__name__)\n"
+        "print(type(overrides.EnforceOverrides).__name__)\n"  # the real package, after
+        "print(any(isinstance(f, _LanceDBFinder) for f in sys.meta_path))\n"
+        "print(lance_namespace.ListTablesResponse(tables=['a']).tables)\n"  # built on first use
+        "try:\n"
+        "    lance_namespace.ListTablesResponse(tables=3)\n"
+        "except pydantic.ValidationError:\n"
+        "    print('refused')\n"
+        "class Later(pydantic.BaseModel):\n"
+        "    x: int\n"
+        "print(Later.__pydantic_complete__)\n"  # pydantic's defaults are back
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    expected = ["EnforceOverrides type", "EnforceOverridesMeta", "False", "['a']", "refused"]
+    assert done.stdout.split("\n")[:6] == [*expected, "True"]
 
 
 def test_a_deferred_package_runs_its_init_once_on_first_use(

@@ -25,12 +25,12 @@ from typing import Annotated, Any, get_args, get_origin
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 from jsonschema.exceptions import best_match
-from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import PydanticJsonSchemaWarning
 from pydantic_core import to_jsonable_python
 
 from memvisor.errors import ToolControl, ToolDefinitionError, ToolError, UserError
+from memvisor.storage.logger import logger
 from memvisor.tools.context import ToolContext
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

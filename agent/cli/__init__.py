@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from .group import CliState, LazyGroup, emit_error
+
+if TYPE_CHECKING:
+    from loguru import Logger
 
 # name -> (module, attribute, the summary help lists without importing the module); a test
 # checks each summary against the command's own.
@@ -110,12 +114,14 @@ def cli(ctx: click.Context, data_dir: str | None, user: str | None, store: str |
 LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
 
 
-# `memvisor`, `--help` and `--version` log nothing: they skip loguru's import (60 ms).
+# `memvisor`, `--help` and `--version` log nothing: they skip even checking the level.
 NO_LOGGING = ((), ("--help",), ("-h",), ("--version",))
 
 
 def _configure_logging() -> None:
-    from loguru import logger
+    """Check $MEMVISOR_LOG_LEVEL now; set loguru up when something first logs (a command
+    that logs nothing, such as `memory list`, never imports loguru: about 75 ms)."""
+    from memvisor.storage.logger import on_first_use
 
     level = os.environ.get("MEMVISOR_LOG_LEVEL", "WARNING").strip().upper() or "WARNING"
     if level not in LOG_LEVELS:
@@ -124,16 +130,20 @@ def _configure_logging() -> None:
             f"{', '.join(LOG_LEVELS)} (default WARNING)"
         )
         sys.exit(1)
-    logger.remove()
-    logger.add(
-        sys.stderr,
-        level=level,
-        format="{time:HH:mm:ss} {level} {message}",
-        # A traceback with the values of its variables would print what a write held
-        # (a secret, the model's raw arguments): the type and message are enough.
-        backtrace=False,
-        diagnose=False,
-    )
+
+    def to_stderr(logger: Logger) -> None:
+        logger.remove()
+        logger.add(
+            sys.stderr,
+            level=level,
+            format="{time:HH:mm:ss} {level} {message}",
+            # A traceback with the values of its variables would print what a write held
+            # (a secret, the model's raw arguments): the type and message are enough.
+            backtrace=False,
+            diagnose=False,
+        )
+
+    on_first_use(to_stderr, shows_from=level)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -161,8 +171,7 @@ def main(argv: list[str] | None = None) -> None:
         emit_error(os_problem(exc.filename or "a file memvisor needs", exc))
         sys.exit(1)
     except Exception as exc:  # a bug: one line for the user, the traceback in the debug log
-        from loguru import logger
-
+        from memvisor.storage.logger import logger
         from memvisor.storage.text import snippet
 
         logger.opt(exception=exc).debug("unexpected error")

@@ -1,4 +1,5 @@
-"""``memvisor bench``: performance figures (storage, paging, serve), shown against targets."""
+"""``memvisor bench``: performance figures (storage, paging, start-up, serve), shown against
+targets."""
 
 from __future__ import annotations
 
@@ -338,6 +339,80 @@ def paging_cmd(
         )
 
 
+@bench.command("startup")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+@click.option(
+    "--memories",
+    type=click.IntRange(10, 1_000_000),
+    default=10_000,
+    show_default=True,
+    help="Memories in the store the commands read (turns, facts, passages; one user).",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(1, 1000),
+    default=7,
+    show_default=True,
+    help="Fresh processes per command; the median is the figure.",
+)
+@_store_options
+def startup_bench(
+    as_json: bool, memories: int, runs: int, embedder: str, data_dir: str | None
+) -> None:
+    """Start-up of fresh `memvisor` processes: --version, --help, memory list and the first
+    memory search of a process; wall and CPU seconds and peak memory of each."""
+    from memvisor.evals.bench_startup import run_startup_bench
+
+    try:
+        result = _with_progress(
+            lambda progress: run_startup_bench(
+                memories=memories,
+                runs=runs,
+                embedder=embedder,
+                data_dir=Path(data_dir) if data_dir else None,
+                progress=progress,
+            )
+        )
+    except RuntimeError as exc:  # a command that failed: its own words
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        emit_json(result)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"memvisor bench startup ({result['memories']:,} memories, {embedder}, "
+        f"median of {runs} fresh processes)",
+        caption=f"{result['machine']['cpus']} CPUs, load average "
+        f"{result['machine']['load_average_1m']:g} at the end; the search target holds at "
+        f"{result['target_search_at']:,} memories",
+    )
+    for column in ("command", "wall s", "max s", "CPU s", "peak MB", "target s", "status"):
+        table.add_column(column, justify="left" if column == "command" else "right")
+    for name, figures in result["commands"].items():
+        table.add_row(
+            STARTUP_COMMANDS.get(name, name),
+            f"{figures['wall_s_median']:.3f}",
+            f"{figures['wall_s_max']:.3f}",
+            f"{figures['cpu_s_median']:.3f}",
+            f"{figures['peak_rss_mb_max']:.0f}",
+            f"≤ {figures['target_s']:g}",
+            _verdict(figures["met"]),
+        )
+    Console().print(table)
+
+
+# How `bench startup` names each command it times.
+STARTUP_COMMANDS = {
+    "version": "memvisor --version",
+    "help": "memvisor --help",
+    "memory_list": "memory list",
+    "memory_list_empty_user": "memory list (empty)",
+    "memory_search_first": "first memory search",
+}
+
+
 @bench.command("serve")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
 @click.option(
@@ -548,10 +623,9 @@ def chaos_bench(
     """Kills, failing parts, a full disk, corrupted files and fuzzed tool calls; per fault the
     writes lost, stores not reopened, records not found, uncaught exceptions and tracebacks
     shown (all must be 0)."""
-    from loguru import logger
-
     from memvisor.evals.chaos import run_chaos
     from memvisor.evals.chaos.report import chaos_lines, failure_notes
+    from memvisor.storage.logger import logger
 
     logger.remove()  # the faults are deliberate: their warnings are expected, the counts are not
     report = _with_progress(

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from loguru import logger
-
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
+from memvisor.storage.logger import logger
 
 from .confidence import decide_confidence
 from .config import FirewallConfig

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from loguru import logger
 from pydantic import BaseModel
 
 from memvisor.errors import MemvisorError
 from memvisor.storage.ids import new_id
+from memvisor.storage.logger import logger
 from memvisor.tools.context import ToolContext
 from memvisor.tools.fact_tools import fact_remember
 from memvisor.tools.registry import ToolRegistry

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from loguru import logger
-
 from memvisor.agent.guards.proposal import FirewallVerdict, WriteGuard, WriteProposal
 from memvisor.storage import Store
+from memvisor.storage.logger import logger
 
 
 def judge(guard: WriteGuard | None, proposal: WriteProposal) -> FirewallVerdict:

@@ -20,12 +20,12 @@ from typing import Any
 import httpx
 import ollama
 import pydantic
-from loguru import logger
 
 from memvisor.agent.models.base import AssistantTurn, ReplyStream, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
 from memvisor.errors import ModelError, ModelUnavailable
+from memvisor.storage.logger import logger
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 OLLAMA_DEFAULT_NUM_CTX = 2048

@@ -17,12 +17,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import openai
-from loguru import logger
 
 from memvisor.agent.models.base import AssistantTurn, ReplyStream, ToolCall, Usage
 from memvisor.agent.models.base import tool_names as _tool_names
 from memvisor.agent.toolcalls import turn_from_text
 from memvisor.errors import ModelError, ModelUnavailable
+from memvisor.storage.logger import logger
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"  # vLLM's default
 DEFAULT_WINDOW = 4096

@@ -18,7 +18,6 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from loguru import logger
 from pydantic import BaseModel
 
 from memvisor.agent.loop import Agent
@@ -37,6 +36,7 @@ from memvisor.errors import (
     WriteHeld,
 )
 from memvisor.evals.health import health_report, prometheus_text
+from memvisor.storage.logger import logger
 
 from .rest_models import AddBody, ChatBody, ConfirmBody, ContextBody, PatchBody, SearchBody
 from .rest_stream import turn_events

@@ -15,10 +15,9 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from loguru import logger
-
 from memvisor.agent.streaming import AnswerStream
 from memvisor.agent.turn import Turn
+from memvisor.storage.logger import logger
 
 Event = tuple[str, dict[str, Any]]
 

@@ -15,12 +15,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from memvisor.agent.guards.firewall import Firewall
 from memvisor.agent.memory.api import Memory
 from memvisor.errors import ToolControl
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.logger import logger
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
 from memvisor.tools.registry import Tool, ToolRegistry
