@@ -29,6 +29,7 @@ from .injection import (
     standing_rules,
     without_questions,
 )
+from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, user_texts
 from .quoted import from_quoted
@@ -274,6 +275,9 @@ class Firewall:
         if benign_rules and claim and not review.users_own and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
+        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(text):
+            # Memory speaks about the user; a note that speaks to the assistant is an order.
+            reasons.append("injection:addressed_to_agent")
         if claim and self._unrequested_self_rule(review):
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):

@@ -90,6 +90,8 @@ _NAMED_TITLE = re.compile(
 _SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
 _TITLE_SAFE = frozenset({"ignore_instructions", "role_override"})
 _HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
+# Decodings whose words run together: read letters only, like text split apart.
+_LETTERS_ONLY = ("acrostic", "fragments")
 
 
 def _untitled(text: str) -> str:
@@ -144,6 +146,11 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
             found.setdefault("encoded_rule", channel)
         elif counts[0] > seen[0]:
             found.setdefault("encoded_instruction", channel)
+        if channel.startswith(_LETTERS_ONLY):
+            # An acrostic or joined fragments come out as letters without word breaks.
+            for name, pattern in COMPACT.items():
+                if name not in found and pattern.search(compact(view)):
+                    found[name] = channel
     if _SPLIT_LETTERS.search(text):
         squeezed = compact(_untitled(text))
         for name, pattern in COMPACT.items():

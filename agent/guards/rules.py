@@ -42,6 +42,12 @@ _CUE = (
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
     r"september|october|november|december|new year|christmas|the holidays|the trial|renewal)|"
     r"once (the user|she|he|they|the customer)|starting (tomorrow|next (week|month)|on)|"
+    # delayed triggers: "the third time the user says thanks", "activate on keyword 'tax'"
+    r"(the\s+)?(first|second|third|fourth|fifth|tenth|next|\d{1,2}(st|nd|rd|th))\s+time\s+"
+    r"(that\s+)?(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|any\s+)?[a-z]+\s+[a-z]+s\b|"
+    r"(activat|trigger|arm|fir)(e|es|ed|ing)\s+(on|when|if|after|at|once|upon|by)\b|"
+    r"on (the )?(key ?word|trigger word|phrase|signal)\b|(standing|pending|dormant|delayed|"
+    r"sleeper) (rule|order|instruction|task|command)s?|"
     r"(when|whenever|if|once|each time|every time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
     r"any\s+)?[a-z]+\s+(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
     r"writes|needs|books|looks|searches|brings up))"
@@ -233,7 +239,14 @@ def _foreign_rule(sentence: str) -> bool:
     ):
         # "a partir de ahora, todos a las 7 en el campo": everyone, but nothing for the agent
         return False
-    return bool(third_party or PROMOTION_ML.search(sentence) or _LINK.search(sentence))
+    # A cue with something the agent is told to do ("다음 달부터는 ... 보여줘") is a rule too,
+    # a harmless one unless it targets others or promotes: the user's to give.
+    return bool(
+        third_party
+        or PROMOTION_ML.search(sentence)
+        or _LINK.search(sentence)
+        or _AGENT_VERB_ML.search(sentence)
+    )
 
 
 # What a rule tells the agent to do to others: say, answer, send, show, share.
