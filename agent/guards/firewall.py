@@ -175,6 +175,7 @@ class Firewall:
             subject=args.get("subject"),
             user_id=proposal.user_id,
             session_id=proposal.session_id,
+            said=user_texts(proposal.context),
         )
         if crossed:
             review.escalate(
