@@ -240,7 +240,10 @@ class Firewall:
         predicate = str(review.args.get("predicate", ""))
         # "home_address" reads "home address" too: a predicate names its category in words
         found = categories(" ".join([predicate, predicate.replace("_", " "), value]))
-        found = [c for c in found if c not in RELATIONAL or names_entity(value)]
+        # A predicate that names the relation ("works_at", "lives_at") makes its value a claim
+        # whatever it is; in free text the relation must come with a name ("lives in Lyon").
+        named = set(categories(" ".join([predicate, predicate.replace("_", " ")])))
+        found = [c for c in found if c not in RELATIONAL or c in named or names_entity(value)]
         if not found:
             return
         if not user_texts(review.proposal.context):
@@ -249,7 +252,8 @@ class Firewall:
             review.reasons.append("provenance:sensitive_unchecked_no_conversation")
             return
         supported = review.provenance in ("user_explicit", "user_implied")
-        if grounded(value, review.proposal.context, supported=supported):
+        relational = all(c in RELATIONAL for c in found)
+        if grounded(value, review.proposal.context, supported=supported, relational=relational):
             return
         review.escalate(
             "quarantine",
