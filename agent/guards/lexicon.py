@@ -389,7 +389,10 @@ SECRET_LABELS_ML = re.compile(
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
-    r"كلمة المرور|كلمة السر|κωδικός|"
+    r"كلمة المرور|كلمة السر|κωδικός|nenosiri|kata laluan|heslo|hesla|salasana\w*|jelszó\w*|"
+    r"пароль|ПІН|"
+    r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
+    r"รหัสผ่าน|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",
@@ -414,7 +417,12 @@ KEEP_INTENT = re.compile(
     r"kom ihåg|spara|anteckna|glöm inte|"
     r"запомни|сохрани|запиши|не забудь|"
     r"onthoud|bewaar|vergeet (het |dit |die )?niet|noteer|zapamiętaj|zapisz|nie zapomnij|"
-    r"unutma|kaydet|hatırla|aklında tut|not al)\b|"
+    r"unutma|kaydet|hatırla|aklında tut|not al|merken|aufheben|aufbewahren|à garder|"
+    r"garde-(le|la|les)|kumbuka|hifadhi|nhớ giúp|ghi nhớ|lưu lại|ingat|simpan|catat|"
+    r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|muista|tallenna|"
+    r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"
+    r"(จำไว้|บันทึกไว้|תזכור|תזכרי|זכור|תשמור|שמור|احفظ|تذكر|याद रख|सेव कर|"
+    r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|おぼえて|保存して|メモして|記録して|忘れないで)|(기억해|저장해|메모해|잊지 마)|"
     r"(记住|記住|记下|記下|记一下|記一下|帮我记|幫我記|记着|記著|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
     _I,

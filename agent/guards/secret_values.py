@@ -37,7 +37,14 @@ SECRET_LABELS = re.compile(
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
 # it), or digit groups for a code ("847 203"). It is looked for in the words after the label,
 # up to the end of the sentence.
+# Digits read out as words: "four four seven one", "neun eins drei".
+_DIGIT_WORD = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|cero|uno|dos|tres|cuatro|cinco|"
+    r"seis|siete|ocho|nueve|null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zéro|un|deux|"
+    r"trois|quatre|cinq|sept|huit|neuf)"
+)
 _TOKEN = re.compile(
+    rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}\b|"
     r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
@@ -70,6 +77,8 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
 _LOCK_CODE = re.compile(
     r"\b(code|kod|código|codice|код|koden)\b|"
+    # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
+    r"\b(lock|padlock|locker|safe|keypad|key ?safe|lockbox)\b(?=\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
