@@ -27,6 +27,7 @@ from .injection import (
     inspect_text,
     signals,
     standing_rules,
+    untitled,
     without_questions,
 )
 from .lexicon import ADDRESSED_TO_AGENT
@@ -536,16 +537,27 @@ class Firewall:
             review.reasons += [r for r in decision.reasons if r not in review.reasons]
 
 
+_FORBIDDING_CLAUSE = re.compile(
+    r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
+    re.IGNORECASE,
+)
+
+
 def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
     """The text the semantic layer reads: in the user's own words, without the rules that only
     forbid ("never give my address to delivery apps"), whose negation an embedding does not
     see (it reads them as the attack they refuse)."""
+    if review.provenance == "tool_derived" or review.proposal.source == "tool":
+        return text
+    # A quoted title or phrase the write cites is not said by it (as for the regex families).
+    text = untitled(text)
     if not review.users_own:
         return text
     for rule in report.rules:
         if rule.restrictive:
             text = text.replace(rule.text, " ")
-    return text
+    # ... nor a clause that only says what not to do ("don't recommend Amazon")
+    return _FORBIDDING_CLAUSE.sub(" ", text)
 
 
 def _content(review: _Review) -> str:
