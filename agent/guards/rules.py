@@ -260,7 +260,14 @@ _AGENT_VERB_ML = re.compile(
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun)\b|"
-    r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)",
+    r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
+    # imperatives of the languages read by cue only: memory about the user has none
+    r"\b(sano|lähetä|näytä|varaa|řekni|pošli|ukaž|rezervuj|spune|trimite|arată|rezervă|"
+    r"mondd|küldd|mutasd|foglald|katakan|kirim|tunjukkan|pesankan|sabihin|ipadala|ipakita|"
+    r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|boek|reserveer|zarezerwuj|rezerve et)\b|"
+    r"(قل|أخبر|أرسل|احجز|اعرض|شارك|أجب|תגיד|ספר ל|שלח|הזמן|הצג|תענה|بگو|بفرست|"
+    r"نشان بده|رزرو کن|बताओ|भेजो|दिखाओ|बुक करो|বলো|পাঠাও|দেখাও|บอก|ส่ง|แสดง|จอง|πες|"
+    r"στείλε|δείξε|κλείσε|скажи|надішли|покажи|забронюй)",
     _I,
 )
 _AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)
