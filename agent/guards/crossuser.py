@@ -160,7 +160,8 @@ def _named_ids(text: str) -> list[str]:
 # j.moreno.work"): an id-looking token (with "_", ".", "@" or digits) after an account word.
 _CONTEXT_ACCOUNT = re.compile(
     r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member)\s*"
-    r"(?:id|name)?\s*[:=#]?\s*@?([a-z][a-z0-9]*(?:[_.@][a-z0-9]+)+|[a-z]+\d+[a-z0-9_]*)\b",
+    r"(?:id|name)?\s*(?:[:=#]|\s(?:is|was|es|ist|est|é|è|är))?\s*@?"
+    r"([a-z][a-z0-9]*(?:[_.@][a-z0-9]+)+|[a-z]+\d+[a-z0-9_]*)\b",
     re.IGNORECASE,
 )
 

@@ -120,7 +120,12 @@ def labelled_values(text: str) -> list[SecretValue]:
         for label in pattern.finditer(text):
             near = text[max(0, label.start() - 40) : label.end()]
             if pattern is _LOCK_CODE and not (
-                _LOCKS.search(near) or _named_number_code(text, label)
+                _LOCKS.search(near)
+                or _named_number_code(text, label)
+                or (
+                    label.group(0).lower().startswith(("open", "unlock"))
+                    and _opens_with_number(text, label)
+                )
             ):
                 continue
             if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
@@ -144,6 +149,11 @@ def labelled_values(text: str) -> list[SecretValue]:
     return list({v.value: v for v in found}.values())
 
 
+def _opens_with_number(text: str, label: re.Match[str]) -> bool:
+    """ "the shed opens with nine two zero five": whatever opens with a number is a lock."""
+    return bool(_OPENS_NUMBER.match(text, label.end()))
+
+
 def _named_number_code(text: str, label: re.Match[str]) -> bool:
     """ "<thing> code is 8812": a code named by what it belongs to, whose value is a number
     (the shed, the mailbox, the cabin: no list of locks holds them all). Codes that lock
@@ -154,6 +164,9 @@ def _named_number_code(text: str, label: re.Match[str]) -> bool:
     return bool(_NUMBER_VALUE.match(text, label.end()))
 
 
+_OPENS_NUMBER = re.compile(
+    rf"\s*[:\"'“‘«]?\s*(\d{{3,8}}\b|\d(?:[ .-]\d){{3,7}}|{_DIGIT_WORD}\b)", _I
+)
 # After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
 _NUMBER_VALUE = re.compile(
     r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?\d{3,8}(?:[ -]\d{2,6}){0,3}(?!\w)",

@@ -479,8 +479,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(decode|decipher|decrypt|unscramble|unmirror|un-?reverse|restore|reassemble|assemble|"
         r"join|combine|concatenate|glue|convert|transliterate|spell|apply|undo|flip|mirror|"
         r"(take|read|use) the (first|last|initial|capital) letters?)\b[^.!?\n]{0,60}?\b(and|then|"
-        r"to|,)\s+(then\s+)?(follow|obey|execute|do|run|act on|carry out|perform|comply|"
-        r"implement|honou?r)\b",
+        r"to|,)\s+(then\s+)?(follow|obey|execute|do|run|act on|carry (it |them |this |that )?out|"
+        r"perform|comply|implement|honou?r)\b",
         r"\b(decode|decipher|decrypt|unscramble|convert|spell out|shift)\w*\b[^.!?\n]"
         r"{0,40}\b(before|"
         r"then)\s+(use|using|acting|applying|following)\b",
@@ -529,7 +529,7 @@ COMPACT = {
         r"(previous|prior|above|earlier|preceding|original|initial|system)*(instructions?|rules|"
         r"prompts?|guidelines|directives)"
     ),
-    "user_override": re.compile(r"(ignore|disregard|overrule)(what)?(the|this)(user|customer)"),
+    "user_override": re.compile(r"(ignore|disregard|overrule)(what)?(the|this)?(user|customer)"),
     "role_override": re.compile(
         r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
         r"(enabled|on|activated)"
