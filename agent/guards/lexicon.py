@@ -298,8 +298,8 @@ SIGNALS_ML["ignore_instructions"] = [
 ADDRESSED_TO_AGENT = re.compile(
     r"(?:^|[\n.!?。]\s*)[\s*>\-\[(]*(?:"
     r"(?:(?:a\s+)?(?:note|message|memo|instructions?|reminder|notice|hint|p\.?s\.?)\s+)?"
-    r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistants?|bots?|"
-    r"models?|agents?|llms?|chatbots?|language models?)|"
+    r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?(?:ai|ai assistants?|"
+    r"assistants?|bots?|llms?|chatbots?|language models?)|"
     r"(?:nota|mensaje|aviso)?\s*(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
     r"(?:hinweis|nachricht|notiz)?\s*(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
     r"(?:note|message)?\s*(?:à|pour)\s+l['’](?:assistant|ia)|"

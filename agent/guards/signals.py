@@ -92,13 +92,16 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"过时|過時|不再有效|取消)",
     ),
     # The user demoted: "ignore the user and ...", "disregard what the user told you". Whose
-    # words count is the user's to say; "ignore the user's typos" names something else.
+    # words count is the user's to say; "ignore the user's typos", "disregard the user manual"
+    # name something else.
     "user_override": _rx(
         r"\b(ignore|disregard|forget|overrule|override|bypass|stop listening to|don'?t listen to|"
         r"do not listen to|pay no (attention|heed) to|no longer (obey|follow|listen to))\s+"
         r"(what(ever)?\s+|everything\s+|anything\s+|all\s+)?(the|this|your)\s+(user|customer|"
-        r"account holder|owner|human)\b(?!'?s\s+(?!(wishes|instructions|requests|orders|rules|"
-        r"preferences|words|earlier|previous|prior|own)\b))",
+        r"account holder|owner|human)(?:'?s\s+(wishes|instructions|requests|orders|rules|"
+        r"preferences|words|earlier|previous|prior|own)\b|(?=\s*([.,;:!?)—–-]|$|(and|or|but|"
+        r"entirely|completely|altogether|from now on|now|when|if|who|whatever|says?|said|"
+        r"told|asks?|asked|wants?)\b)))",
     ),
     "role_override": [
         *_rx(
@@ -476,11 +479,19 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"[^。！？\n]{0,6}(任何|来电|來電|打电话|打電話)",
     ),
     "decode_and_follow": _rx(
-        r"\b(decode|decipher|decrypt|unscramble|unmirror|un-?reverse|restore|reassemble|assemble|"
-        r"join|combine|concatenate|glue|convert|transliterate|spell|apply|undo|flip|mirror|"
-        r"(take|read|use) the (first|last|initial|capital) letters?)\b[^.!?\n]{0,60}?\b(and|then|"
-        r"to|,)\s+(then\s+)?(follow|obey|execute|do|run|act on|carry (it |them |this |that )?out|"
-        r"perform|comply|implement|honou?r)\b",
+        # Undo the disguise, then act on it: verbs that only ever mean decoding, with any
+        # order after them; everyday verbs ("join", "apply", "restore") only with what was
+        # disguised as their object ("restore them and do it", "apply ROT47 and follow").
+        r"\b(decode|decipher|decrypt|unscramble|unmirror|un-?reverse|reassemble|concatenate|"
+        r"transliterate|(take|read|use) the (first|last|initial|capital) letters?)\b"
+        r"[^.!?\n]{0,60}?\b(and|then|to|,)\s+(then\s+)?(follow|obey|execute|do|run|act on|"
+        r"carry (it |them |this |that )?out|perform|comply|implement|honou?r)\b",
+        r"\b(restore|assemble|join|combine|glue|convert|spell|apply|undo|flip|mirror|reverse|"
+        r"shift)\s+(it|them|this|that|these|each (word|letter|line)|every (word|letter|line)|the "
+        r"(text|message|letters|words|string|payload|fragments|pieces|vowels|lines|cipher|code "
+        r"(below|above)|result)|rot-?\d+|caesar|atbash)\b[^.!?\n]{0,40}?\b(and|then|to|,)\s+"
+        r"(then\s+)?(follow|obey|execute|run|act on|carry (it |them |this |that )?out|comply|"
+        r"do (it|so|as|what))\b",
         r"\b(decode|decipher|decrypt|unscramble|convert|spell out|shift)\w*\b[^.!?\n]"
         r"{0,40}\b(before|"
         r"then)\s+(use|using|acting|applying|following)\b",
