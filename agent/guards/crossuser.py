@@ -24,11 +24,17 @@ _NAMED_USER = [
         re.IGNORECASE,
     ),
     re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
+    # "for user @kev_d": a handle is an account, not a person's name
+    re.compile(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
 ]
 # Another person's account or records in this system, as opposed to a fact about them:
 # "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
 _THEIR_RECORDS = re.compile(
+    # "Ticket #88121 (client Baptiste)": a numbered record that belongs to a named client
+    r"\b(ticket|case|claim|file|dossier|record|order|booking|session)\s*(#|no\.?|nr\.?|n°|"
+    r"number)?\s*[\w-]*\d[\w-]*\W{0,3}\s*(for\s+|of\s+)?(the\s+)?(client|customer|patient|"
+    r"tenant|member|cliente|kunde|kundin|paciente)\s+[A-Z]|"
     r"\b(in|into|to|on|under|onto|for)\s+(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
     r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
     r"('s|s'|’s)\s+((assistant|ai|bot|agent|chat|user|memory|personal|private|own)\s+)?"
@@ -58,11 +64,15 @@ _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|nume
 _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
-    r"[a-z]+\.[a-z0-9]+(?=[\s),;]|$))|"
+    r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*{_NUMBER_MARK}\s*[:=]?\s*(\d{{3,}})|"
+    # "Cliente 77812 aceitou", "customer 55021 agreed": a number after a word for someone whose
+    # records these are (not "account", whose number may be the user's own)
+    rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
+    r"subscriber|usuario|usuário|utente|user|клиент|пациент)\s+(\d{4,})\b|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,
@@ -80,7 +90,9 @@ _OTHERS_MEMORY = re.compile(
 )
 # "user:dave", "user bob", "user_42"; not "user_project" (the user's project).
 _SUBJECT_USER = re.compile(
-    r"^\s*(?:user|用户|用戶)(?:\s*[:#@]\s*(\S+)|\s+(\S+)|[_-]+(\S*\d\S*))\s*$", re.IGNORECASE
+    r"^\s*(?:(?:account|customer|client|tenant|member|patient|profile)\s*[:#@]\s*(\S+)|"
+    r"(?:user|用户|用戶)(?:\s*[:#@]\s*(\S+)|\s+(\S+)|[_-]+(\S*\d\S*)))\s*$",
+    re.IGNORECASE,
 )
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
 _SUBJECT_ID = re.compile(
@@ -118,6 +130,9 @@ _OTHER_USERS = re.compile(
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
+    r"\b(all|every|each)\s+(users|accounts|members|customers|clients|tenants|subscribers|"
+    r"profiles)\s*[:：]|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
     r"the user\b)",
     re.IGNORECASE,
@@ -141,13 +156,49 @@ def _named_ids(text: str) -> list[str]:
     return found
 
 
+# An account the conversation names as someone's ("she uses it as user anna_p", "account
+# j.moreno.work"): an id-looking token (with "_", ".", "@" or digits) after an account word.
+_CONTEXT_ACCOUNT = re.compile(
+    r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member)\s*"
+    r"(?:id|name)?\s*(?:[:=#]|\s(?:is|was|es|ist|est|é|è|är))?\s*@?"
+    r"([a-z][a-z0-9]*(?:[_.@][a-z0-9]+)+|[a-z]+\d+[a-z0-9_]*)\b",
+    re.IGNORECASE,
+)
+
+
+_MINE = re.compile(r"\b(my|our|mine|own|mi|mein|meine|mon|ma|meu|minha|mio|min)\W+(\w+\W+)?$", re.I)
+
+
+def _context_accounts(said: list[str]) -> set[str]:
+    found = set()
+    for text in said:
+        text = text[-4000:]
+        for m in _CONTEXT_ACCOUNT.finditer(text):
+            if not _MINE.search(text[max(0, m.start() - 24) : m.start()]):
+                found.add(m.group(1).lower())
+    return found
+
+
 def cross_user_reasons(
-    texts: list[str], *, subject: str | None, user_id: str, session_id: str | None
+    texts: list[str],
+    *,
+    subject: str | None,
+    user_id: str,
+    session_id: str | None,
+    said: list[str] | None = None,
 ) -> list[str]:
-    """Reasons this write concerns another user or session (empty when it does not)."""
+    """Reasons this write concerns another user or session (empty when it does not). ``said``
+    is what the user wrote in the conversation: an account named there is someone's else,
+    and a write aimed at it (its subject, or the id in its text) is refused."""
     me = user_id.lower()
     reasons: list[str] = []
     named = [n for t in texts for n in _named_ids(t)]
+    accounts = _context_accounts(said or []) - {me}
+    if accounts and (
+        (subject or "").strip().lower() in accounts
+        or any(a in t.lower() for t in texts for a in accounts)
+    ):
+        named.append(next(iter(accounts)))
     named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
     if subject:
         found = _SUBJECT_USER.match(subject)

@@ -26,8 +26,10 @@ from .injection import (
     inspect_text,
     signals,
     standing_rules,
+    untitled,
     without_questions,
 )
+from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, user_texts
 from .quoted import from_quoted
@@ -173,6 +175,7 @@ class Firewall:
             subject=args.get("subject"),
             user_id=proposal.user_id,
             session_id=proposal.session_id,
+            said=user_texts(proposal.context),
         )
         if crossed:
             review.escalate(
@@ -237,7 +240,10 @@ class Firewall:
         predicate = str(review.args.get("predicate", ""))
         # "home_address" reads "home address" too: a predicate names its category in words
         found = categories(" ".join([predicate, predicate.replace("_", " "), value]))
-        found = [c for c in found if c not in RELATIONAL or names_entity(value)]
+        # A predicate that names the relation ("works_at", "lives_at") makes its value a claim
+        # whatever it is; in free text the relation must come with a name ("lives in Lyon").
+        named = set(categories(" ".join([predicate, predicate.replace("_", " ")])))
+        found = [c for c in found if c not in RELATIONAL or c in named or names_entity(value)]
         if not found:
             return
         if not user_texts(review.proposal.context):
@@ -246,7 +252,8 @@ class Firewall:
             review.reasons.append("provenance:sensitive_unchecked_no_conversation")
             return
         supported = review.provenance in ("user_explicit", "user_implied")
-        if grounded(value, review.proposal.context, supported=supported):
+        relational = all(c in RELATIONAL for c in found)
+        if grounded(value, review.proposal.context, supported=supported, relational=relational):
             return
         review.escalate(
             "quarantine",
@@ -273,6 +280,9 @@ class Firewall:
         if benign_rules and claim and not review.users_own and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
+        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(text):
+            # Memory speaks about the user; a note that speaks to the assistant is an order.
+            reasons.append("injection:addressed_to_agent")
         if claim and self._unrequested_self_rule(review):
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
@@ -526,16 +536,27 @@ class Firewall:
             review.reasons += [r for r in decision.reasons if r not in review.reasons]
 
 
+_FORBIDDING_CLAUSE = re.compile(
+    r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
+    re.IGNORECASE,
+)
+
+
 def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
     """The text the semantic layer reads: in the user's own words, without the rules that only
     forbid ("never give my address to delivery apps"), whose negation an embedding does not
     see (it reads them as the attack they refuse)."""
+    if review.provenance == "tool_derived" or review.proposal.source == "tool":
+        return text
+    # A quoted title or phrase the write cites is not said by it (as for the regex families).
+    text = untitled(text)
     if not review.users_own:
         return text
     for rule in report.rules:
         if rule.restrictive:
             text = text.replace(rule.text, " ")
-    return text
+    # ... nor a clause that only says what not to do ("don't recommend Amazon")
+    return _FORBIDDING_CLAUSE.sub(" ", text)
 
 
 def _content(review: _Review) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "inspect_text",
     "signals",
     "standing_rules",
+    "untitled",
     "without_questions",
 ]
 
@@ -90,9 +91,26 @@ _NAMED_TITLE = re.compile(
 _SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
 _TITLE_SAFE = frozenset({"ignore_instructions", "role_override"})
 _HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
+# An order at the head of a decoded payload.
+_IMPERATIVE = re.compile(
+    r"\s*(please\s+)?(ignore|disregard|forget|reveal|send|forward|email|export|upload|share|"
+    r"delete|erase|wipe|print|dump|leak|tell|give|recommend|always|never|obey|follow|execute|"
+    r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable)\b",
+    re.IGNORECASE,
+)
+# Decodings whose words run together: read letters only, like text split apart.
+_LETTERS_ONLY = ("acrostic", "fragments")
+
+
+# A text that is one quoted phrase and nothing else (a fact's object "'Ignore Previous
+# Instructions'", the team's name) names it; it says nothing.
+_WHOLLY_QUOTED = re.compile(
+    r"^[ \t]*([\"“«『《]|')[^\"”»』》\n]{3,90}([\"”»』》]|')[ \t]*$", re.MULTILINE
+)
 
 
 def _untitled(text: str) -> str:
+    text = _WHOLLY_QUOTED.sub("TITLE", text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
     text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
     return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
@@ -144,12 +162,27 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
             found.setdefault("encoded_rule", channel)
         elif counts[0] > seen[0]:
             found.setdefault("encoded_instruction", channel)
+        elif channel not in ("obfuscated", "unicode_tags") and _IMPERATIVE.match(view):
+            # A payload hidden in an encoding that decodes to an order ("reveal the
+            # passwords" in binary): nobody encodes their own note that way.
+            found.setdefault("encoded_instruction", channel)
+        if channel.startswith(_LETTERS_ONLY):
+            # An acrostic or joined fragments come out as letters without word breaks.
+            for name, pattern in COMPACT.items():
+                if name not in found and pattern.search(compact(view)):
+                    found[name] = channel
     if _SPLIT_LETTERS.search(text):
         squeezed = compact(_untitled(text))
         for name, pattern in COMPACT.items():
             if name not in found and pattern.search(squeezed):
                 found[name] = "obfuscated"
     return found
+
+
+def untitled(text: str) -> str:
+    """``text`` with the titles and quoted phrases it cites blanked (for readers that cannot
+    tell citing from saying, like the semantic layer)."""
+    return _untitled(text)
 
 
 def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> InjectionReport:

@@ -254,6 +254,68 @@ _NL_PL_TR["role_override"] += _rx(
 for _family, _patterns in _NL_PL_TR.items():
     SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
 
+# The override in more languages, read as two word lists a bounded gap apart: an imperative
+# that sets aside, then the user or their instructions ("negeer wat de gebruiker vroeg",
+# "puuza maagizo ya mtumiaji", "התעלם מההוראות", "دستورهای قبلی کاربر را نادیده بگیر").
+# Negated forms ("vergeet niet", "đừng quên") are left out: they are reminders.
+_SET_ASIDE_LATIN = (
+    r"negeer|zignoruj|ignoruj|pomiń|yok say|görmezden gel|nevšímej si|zapomeň na|"
+    r"älä välitä|unohda|ohita|ignoră|uită de|hagyd figyelmen kívül|felejtsd el|ne törődj|"
+    r"bỏ qua|phớt lờ|abaikan|lupakan|hiraukan|huwag (mo )?(nang )?sundin|balewalain|"
+    r"kalimutan|puuza|usifuate|sahau"
+)
+_SET_ASIDE_OTHER = (
+    r"αγνόησε|αγνοήστε|ξέχασε|ігноруй|не зважай на|забудь|התעלם|תתעלם|تجاهل|"
+    r"نادیده بگیر|فراموش کن|अनदेखा कर|नज़रअंदाज़ कर|भूल जाओ|উপেক্ষা কর|ভুলে যাও|"
+    r"ไม่ต้องสนใจ|เพิกเฉย|ละเลย"
+)
+_WHOSE_LATIN = (
+    r"gebruiker\w*|instructies|opdrachten|użytkownik\w*|polece\w*|instrukcj\w*|"
+    r"kullanıcı\w*|talimat\w*|kural\w*|uživatel\w*|pokyn\w*|instrukc\w*|pravidl\w*|"
+    r"käyttäjä\w*|ohje\w*|sääntö\w*|utilizator\w*|instrucțiun\w*|instructiun\w*|"
+    r"felhasználó\w*|utasítás\w*|szabály\w*|người dùng|chỉ dẫn|hướng dẫn|lệnh|quy tắc|"
+    r"pengguna|perintah|instruksi|aturan|utos|tagubilin|patakaran|mtumiaji|maagizo|maelekezo"
+)
+_WHOSE_OTHER = (
+    r"χρήστη|οδηγίες|εντολές|κανόνες|користувач\w*|вказівк\w*|інструкці\w*|משתמש|"
+    r"הוראות|הנחיות|المستخدم|التعليمات|تعليمات|الأوامر|کاربر|دستور|उपयोगकर्ता|निर्देश|"
+    r"ব্যবহারকারী|নির্দেশ|ผู้ใช้|คำสั่ง"
+)
+_SET_ASIDE = rf"(?:\b(?:{_SET_ASIDE_LATIN})\b|(?:{_SET_ASIDE_OTHER}))"
+_WHOSE = rf"(?:\b(?:{_WHOSE_LATIN})|(?:{_WHOSE_OTHER}))"
+SIGNALS_ML["ignore_instructions"] = [
+    *SIGNALS_ML["ignore_instructions"],
+    re.compile(rf"{_SET_ASIDE}[^.!?\n。]{{0,40}}?{_WHOSE}", _I),
+    # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
+    re.compile(rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|अनदेखा कर|भूल जाओ)", _I),
+]
+
+# -- a note addressed to the assistant -------------------------------------------------------
+
+# Memory describes the user; a line that opens by speaking to the assistant ("Aan de
+# assistent:", "Kwa msaidizi:", "إلى المساعد:", "アシスタントへ：") is an order to it. The firewall
+# counts it only when the write is not the user's own words.
+ADDRESSED_TO_AGENT = re.compile(
+    r"(?:^|[\n.!?。]\s*)[\s*>\-\[(]*(?:"
+    r"(?:(?:a\s+)?(?:note|message|memo|instructions?|reminder|notice|hint|p\.?s\.?)\s+)?"
+    r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?(?:ai|ai assistants?|"
+    r"assistants?|bots?|llms?|chatbots?|language models?)|"
+    r"(?:nota|mensaje|aviso)?\s*(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
+    r"(?:hinweis|nachricht|notiz)?\s*(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
+    r"(?:note|message)?\s*(?:à|pour)\s+l['’](?:assistant|ia)|"
+    r"(?:para|ao)\s+(?:o\s+)?assistente|para a ia|all['’]assistente|per l['’]assistente|"
+    r"all['’]ia|till assistenten|aan de (?:assistent|ai|bot)|voor de assistent|"
+    r"(?:do|dla) asystenta|pro asistenta|asistentovi|asistana|yapay zekaya|avustajalle|"
+    r"tekoälylle|pentru asistent|către asistent|az asszisztensnek|gửi trợ lý|cho trợ lý|"
+    r"(?:untuk|kepada) asisten|para sa (?:assistant|ai|bot)|kwa msaidizi|"
+    r"(?:для|к)\s+(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
+    r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
+    r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
+    r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手"
+    r")\s*[:：,，]",
+    _I,
+)
+
 # -- standing rules --------------------------------------------------------------------------
 
 RULE_CUES_ML = re.compile(
@@ -274,7 +336,14 @@ RULE_CUES_ML = re.compile(
     r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
     r"artık|her zaman|her seferinde)\b|"
     r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回)|"
-    r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가)",
+    r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가|때마다|부터는)|"
+    r"\b(tästä lähtien|joka kerta|seuraavalla kerralla|odteď|od teď|pokaždé|příště|"
+    r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
+    r"mulai sekarang|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|kila mara|"
+    r"siku zote)\b|"
+    r"(από εδώ και πέρα|από τώρα|κάθε φορά|відтепер|щоразу|наступного разу|מעכשיו|מהיום|"
+    r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
+    r"जब भी|এখন থেকে|প্রতিবার|จากนี้ไป|ทุกครั้ง)",
     _I,
 )
 THIRD_PARTY_ML = re.compile(
@@ -291,8 +360,13 @@ PROMOTION_ML = re.compile(
     r"nenne|nennen|erwähne|erwähnen|indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
     r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
-    r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай)\b|"
-    r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)",
+    r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай|raad|beveel|aanbevelen|"
+    r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
+    r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
+    r"радь)\b|"
+    r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)|"
+    r"(πρότεινε|σύστησε|המלץ|תמליץ|أوص|انصح|اقترح|رشح|پیشنهاد بده|توصیه کن|सिफारिश|"
+    r"सुझाव दो|সুপারিশ|แนะนำ)",
     _I,
 )
 
@@ -315,7 +389,10 @@ SECRET_LABELS_ML = re.compile(
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
-    r"كلمة المرور|كلمة السر|κωδικός|"
+    r"كلمة المرور|كلمة السر|κωδικός|nenosiri|kata laluan|heslo|hesla|salasana\w*|jelszó\w*|"
+    r"пароль|ПІН|"
+    r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
+    r"รหัสผ่าน|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",
@@ -340,7 +417,12 @@ KEEP_INTENT = re.compile(
     r"kom ihåg|spara|anteckna|glöm inte|"
     r"запомни|сохрани|запиши|не забудь|"
     r"onthoud|bewaar|vergeet (het |dit |die )?niet|noteer|zapamiętaj|zapisz|nie zapomnij|"
-    r"unutma|kaydet|hatırla|aklında tut|not al)\b|"
+    r"unutma|kaydet|hatırla|aklında tut|not al|merken|aufheben|aufbewahren|à garder|"
+    r"garde-(le|la|les)|kumbuka|hifadhi|nhớ giúp|ghi nhớ|lưu lại|ingat|simpan|catat|"
+    r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|muista|tallenna|"
+    r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"
+    r"(จำไว้|บันทึกไว้|תזכור|תזכרי|זכור|תשמור|שמור|احفظ|تذكر|याद रख|सेव कर|"
+    r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|おぼえて|保存して|メモして|記録して|忘れないで)|(기억해|저장해|메모해|잊지 마)|"
     r"(记住|記住|记下|記下|记一下|記一下|帮我记|幫我記|记着|記著|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
     _I,

@@ -34,6 +34,9 @@ _INVISIBLE = re.compile(
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
 )
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
+# Blank letters (Hangul fillers, the Braille blank) render as a space: between words they are
+# one, and dropping them would glue "please\u3164disregard" into a single word.
+_BLANKS = re.compile("[\u115f\u1160\u2800\u3164\uffa0]")
 # Marks drawn over or under a letter to hide it from a keyword match, not to spell a word.
 _OVERLAY = re.compile("[\u0332\u0333\u0334-\u0338\u033f\u0489\u20d0-\u20f0]")
 # A right-to-left override shows its span reversed: "\u202eerongi\u202c" reads "ignore".
@@ -91,6 +94,12 @@ _NATO_RUN = re.compile(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", re.I
 _ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
+# "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
+_FRAGMENTS = re.compile(r"""(?:(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}""")
+_FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
+# An acrostic is read from the first letters of at least this many short lines.
+_ACROSTIC_LINES = 5
+_ACROSTIC_LINE = re.compile(r"^\W*([A-Za-z])[^\n]{0,40}$")
 _MAX_DEPTH = 2
 # Decoders read at most this much text: the cost of a write stays bounded.
 _DECODE_LIMIT = 4000
@@ -130,7 +139,7 @@ def canonical(text: str) -> str:
         text = urllib.parse.unquote(text)
     text = _RLO_SPAN.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", _TAGS.sub("", text))
+    text = _INVISIBLE.sub("", _TAGS.sub("", _BLANKS.sub(" ", text)))
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
@@ -208,7 +217,11 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
         return
     for channel, decoded in _decodings(bare[:_DECODE_LIMIT], depth):
         # A shift or a reversal read again would only undo itself.
-        below = _MAX_DEPTH if channel in ("caesar", "reversed", "pig_latin") else depth + 1
+        below = (
+            _MAX_DEPTH
+            if channel in ("caesar", "reversed", "pig_latin", "rot47", "acrostic")
+            else depth + 1
+        )
         for inner, view in views(decoded, below):
             yield (
                 (channel if inner in ("plain", "canonical", "skeleton") else f"{channel}+{inner}"),
@@ -245,6 +258,11 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         decoded = _morse(match.group(0))
         if decoded:
             yield "morse", decoded
+    for match in _FRAGMENTS.finditer(text):
+        yield "fragments", "".join(m.group(2) for m in _FRAGMENT.finditer(match.group(0)))
+    initials = _acrostic(text)
+    if initials:
+        yield "acrostic", initials
     if depth == 0 and _LETTER_RUN.search(text):
         yield from _word_puzzles(text)
 
@@ -252,16 +270,37 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
 def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     """Reversed text, a Caesar shift, pig latin: kept when the result reads as words."""
     base = _wordiness(text)
-    candidates = [("reversed", text[::-1]), ("reversed", _reverse_words(text))]
-    head = text[:600]
-    best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
-    candidates.append(("caesar", _shift(text, best_shift)))
+    candidates = [
+        ("reversed", text[::-1]),
+        ("reversed", _reverse_words(text)),
+        ("reversed", _reverse_words(text, only_known=True)),
+        ("rot47", text.translate(_ROT47)),
+    ]
+    # "Caesar +3 for the bot: iruhw wkh xvhu": the payload after a label, shifted alone.
+    label, colon, payload = text[:600].partition(":")
+    for head in (text[:600], payload) if colon and len(label) <= 80 else (text[:600],):
+        best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
+        candidates.append(("caesar", _shift(head, best_shift)))
     if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
         candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
     for channel, candidate in candidates:
         score = _wordiness(candidate)
         if score >= 0.3 and score >= base + 0.2:
             yield channel, candidate
+
+
+def _acrostic(text: str) -> str | None:
+    """The first letters of a run of short lines, spaced so the letters-only check reads them."""
+    best: list[str] = []
+    run: list[str] = []
+    for line in text.splitlines()[:200]:
+        m = _ACROSTIC_LINE.match(line)
+        if m:
+            run.append(m.group(1))
+            best = run if len(run) > len(best) else best
+        else:
+            run = []
+    return " ".join(best).lower() if len(best) >= _ACROSTIC_LINES else None
 
 
 def _wordiness(text: str) -> float:
@@ -273,8 +312,21 @@ def _wordiness(text: str) -> float:
     return sum(w in _COMMON for w in words) / len(words)
 
 
-def _reverse_words(text: str) -> str:
-    return " ".join(w[::-1] for w in text.split())
+def _reverse_words(text: str, only_known: bool = False) -> str:
+    """Each word spelled backwards; with ``only_known``, only where that makes a known word, so
+    a plain label before a mirrored payload stays readable."""
+    if not only_known:
+        return " ".join(w[::-1] for w in text.split())
+    return _LETTER_RUN.sub(
+        lambda m: m.group(0)[::-1] if m.group(0)[::-1].lower() in _COMMON else m.group(0), text
+    )
+
+
+# ROT47 rotates every printable ASCII character, digits and punctuation included.
+_ROT47 = str.maketrans(
+    "".join(chr(c) for c in range(33, 127)),
+    "".join(chr(33 + (c - 33 + 47) % 94) for c in range(33, 127)),
+)
 
 
 def _shift(text: str, k: int) -> str:

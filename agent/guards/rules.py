@@ -42,6 +42,12 @@ _CUE = (
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
     r"september|october|november|december|new year|christmas|the holidays|the trial|renewal)|"
     r"once (the user|she|he|they|the customer)|starting (tomorrow|next (week|month)|on)|"
+    # delayed triggers: "the third time the user says thanks", "activate on keyword 'tax'"
+    r"(the\s+)?(first|second|third|fourth|fifth|tenth|\d{1,2}(st|nd|rd|th))\s+time\s+"
+    r"(that\s+)?(the user|the customer|a user|users|someone|anyone|anybody|somebody)\s+"
+    r"[a-z]+s?\b|(activat|trigger)(e|es|ed|ing)?\s+(on|when|if|after|at|once|upon|by)\b|"
+    r"on (the )?(key ?word|trigger word|code ?word)\b|(pending|dormant|sleeper|hidden) "
+    r"(instruction|command|directive)s?|standing (rule|instruction|directive)s?|"
     r"(when|whenever|if|once|each time|every time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
     r"any\s+)?[a-z]+\s+(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
     r"writes|needs|books|looks|searches|brings up))"
@@ -233,7 +239,14 @@ def _foreign_rule(sentence: str) -> bool:
     ):
         # "a partir de ahora, todos a las 7 en el campo": everyone, but nothing for the agent
         return False
-    return bool(third_party or PROMOTION_ML.search(sentence) or _LINK.search(sentence))
+    # A cue with something the agent is told to do ("다음 달부터는 ... 보여줘") is a rule too,
+    # a harmless one unless it targets others or promotes: the user's to give.
+    return bool(
+        third_party
+        or PROMOTION_ML.search(sentence)
+        or _LINK.search(sentence)
+        or _AGENT_VERB_ML.search(sentence)
+    )
 
 
 # What a rule tells the agent to do to others: say, answer, send, show, share.
@@ -247,7 +260,15 @@ _AGENT_VERB_ML = re.compile(
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun)\b|"
-    r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)",
+    r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
+    # imperatives of the languages read by cue only: memory about the user has none
+    # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
+    r"\b(lähetä|näytä|varaa|řekni|pošli|ukaž|rezervuj|spune-i|trimite|rezervă|"
+    r"mondd|küldd|mutasd|foglald|katakan|kirim|tunjukkan|pesankan|sabihin|ipadala|ipakita|"
+    r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|reserveer|zarezerwuj|rezerve et)\b|"
+    r"(قل|أخبر|أرسل|احجز|اعرض|شارك|أجب|תגיד|ספר ל|שלח|הזמן|הצג|תענה|بگو|بفرست|"
+    r"نشان بده|رزرو کن|बताओ|भेजो|दिखाओ|बुक करो|বলো|পাঠাও|দেখাও|บอก|ส่ง|แสดง|จอง|πες|"
+    r"στείλε|δείξε|κλείσε|скажи|надішли|покажи|забронюй)",
     _I,
 )
 _AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)

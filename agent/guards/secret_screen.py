@@ -115,9 +115,10 @@ def screen_secrets(
     return outcome
 
 
-# Account numbers found by their shape alone, which a user asks to keep like a PIN (keys and
-# tokens stay masked: they belong in a vault, not in memory).
-_SHAPED = frozenset({"iban", "card_number", "card_security"})
+# Account numbers, a wallet's recovery phrase and a login found by their shape alone, which a
+# user asks to keep like a PIN (keys and tokens stay masked: they belong in a vault, not in
+# memory).
+_SHAPED = frozenset({"iban", "card_number", "card_security", "recovery_phrase", "login_pair"})
 _SEPARATORS = re.compile(r"[\s.\-]+")
 # A predicate about the secret, not the secret: "password_manager = 1Password".
 _ABOUT_A_SECRET = re.compile(

@@ -37,7 +37,14 @@ SECRET_LABELS = re.compile(
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
 # it), or digit groups for a code ("847 203"). It is looked for in the words after the label,
 # up to the end of the sentence.
+# Digits read out as words: "four four seven one", "neun eins drei".
+_DIGIT_WORD = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|cero|uno|dos|tres|cuatro|cinco|"
+    r"seis|siete|ocho|nueve|null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zéro|un|deux|"
+    r"trois|quatre|cinq|sept|huit|neuf)"
+)
 _TOKEN = re.compile(
+    rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}\b|"
     r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
@@ -70,6 +77,8 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
 _LOCK_CODE = re.compile(
     r"\b(code|kod|código|codice|код|koden)\b|"
+    # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
+    r"\b(lock|padlock|locker|safe|keypad|key ?safe|lockbox)\b(?=\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
@@ -111,7 +120,12 @@ def labelled_values(text: str) -> list[SecretValue]:
         for label in pattern.finditer(text):
             near = text[max(0, label.start() - 40) : label.end()]
             if pattern is _LOCK_CODE and not (
-                _LOCKS.search(near) or _named_number_code(text, label)
+                _LOCKS.search(near)
+                or _named_number_code(text, label)
+                or (
+                    label.group(0).lower().startswith(("open", "unlock"))
+                    and _opens_with_number(text, label)
+                )
             ):
                 continue
             if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
@@ -135,6 +149,11 @@ def labelled_values(text: str) -> list[SecretValue]:
     return list({v.value: v for v in found}.values())
 
 
+def _opens_with_number(text: str, label: re.Match[str]) -> bool:
+    """ "the shed opens with nine two zero five": whatever opens with a number is a lock."""
+    return bool(_OPENS_NUMBER.match(text, label.end()))
+
+
 def _named_number_code(text: str, label: re.Match[str]) -> bool:
     """ "<thing> code is 8812": a code named by what it belongs to, whose value is a number
     (the shed, the mailbox, the cabin: no list of locks holds them all). Codes that lock
@@ -145,6 +164,9 @@ def _named_number_code(text: str, label: re.Match[str]) -> bool:
     return bool(_NUMBER_VALUE.match(text, label.end()))
 
 
+_OPENS_NUMBER = re.compile(
+    rf"\s*[:\"'“‘«]?\s*(\d{{3,8}}\b|\d(?:[ .-]\d){{3,7}}|{_DIGIT_WORD}\b)", _I
+)
 # After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
 _NUMBER_VALUE = re.compile(
     r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?\d{3,8}(?:[ -]\d{2,6}){0,3}(?!\w)",

@@ -26,6 +26,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
         r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
+        r"heart (condition|disease|murmur|attack|failure|problems?)|murmur|cardiac|arrhythmi\w*|"
+        r"stroke|hypertension|cholesterol|an(a)?emi\w*|thyroid|arthritis|injur(y|ies|ed)|"
+        r"fractur\w*|disabilit\w*|disabled|wheelchair|hearing loss|blind|deaf|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
@@ -88,13 +91,25 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
         r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
-        r"cheat(s|ing|ed) on)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|결혼|이혼",
+        r"cheat(s|ing|ed) on|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
+        r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
+        r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|"
+        r"去世|过世|過世|결혼|이혼",
         _I,
     ),
     "ethnicity": re.compile(
         r"\b(ethnic\w*|race_ethnicity|racial|hispanic|latin[oa]s?|latinx|caucasian|"
         r"african[- ]american|indigenous|aboriginal|etnia|étnic[oa]|ethnie|ethnique|"
         r"ethnisch\w*|этническ\w*|национальност\w*)\b|种族|種族|民族|民族性",
+        _I,
+    ),
+    # immigration and legal status: what a guess exposes a person to most
+    "legal_status": re.compile(
+        r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
+        r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
+        r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
+        r"inmigra\w*|indocumentad[oa]|asilo|Aufenthalts\w*|Asyl\w*|sans[- ]papiers|"
+        r"иммигра\w*|судимост\w*)\b|移民|签证状态|難民|前科|이민|난민|전과",
         _I,
     ),
     "location": re.compile(
@@ -172,13 +187,36 @@ def _statements(context: Sequence[dict[str, Any]]) -> str:
     return " ".join(kept)
 
 
-def grounded(value: str, context: Sequence[dict[str, Any]], *, supported: bool) -> bool:
-    """Is a sensitive claim the user's own? ``supported``: the user's words carry its terms."""
+def grounded(
+    value: str,
+    context: Sequence[dict[str, Any]],
+    *,
+    supported: bool,
+    relational: bool = False,
+) -> bool:
+    """Is a sensitive claim the user's own? ``supported``: the user's words carry its terms.
+
+    ``relational``: the claim is only a relation and a value ("lives at: Elm Street", "works
+    at: a film company"); the value must be in what the user *stated*, since a place or a
+    company named in a question ("what time does the pharmacy on Elm Street close?") is the
+    topic, not where the user lives."""
     said = _statements(context)
     words = _value_words(value)
     if _missing(words, said):
         return False
+    if relational and not words:
+        return _shared_stems(value, said) >= 0.5 or _said_whole(value, said)
     return supported or bool(words) or _shared_stems(value, said) >= 0.5
+
+
+def _said_whole(value: str, said: str) -> bool:
+    """The value as written, or for CJK most of its character pairs ("上海市徐汇区" from
+    "搬到上海徐汇区了"), is in the user's statements."""
+    if len(value.strip()) >= 2 and value.strip().lower() in said.lower():
+        return True
+    han = "".join(_CJK.findall(value))
+    pairs = [han[i : i + 2] for i in range(len(han) - 1)]
+    return bool(pairs) and sum(p in said for p in pairs) / len(pairs) >= 0.5
 
 
 def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:

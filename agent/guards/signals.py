@@ -27,6 +27,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(ignore|disregard|forget|override|bypass|skip|abandon|discard|neglect|set aside|"
         r"throw (away|out)|overwrite|stop following|(don'?t|do not|no longer) follow)\b"
         r"[^.!?\n;。！？]{0,50}?\b(instructions?|rules?|prompts?|guidelines?|directives?|constraints?|"
+        r"(previous|prior|earlier|original|initial|existing|all) guidance|"
         r"guardrails?|system message|all of the above|the above|(your|its|the assistant'?s|the "
         r"ai'?s|the model'?s|previous|prior|original|initial|system|safety) (programming|training|"
         r"polic(y|ies)|orders?)|(everything|anything|whatever|what|all)( that)? (you were|you've "
@@ -89,6 +90,18 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(新的?|真正的|最新的?)(系统|系統)?(指令|指示|规则|規則|设定|設定|命令)(是|为|為|：|:)",
         r"(之前|以前|原来|原來|原有)的?(指令|指示|规则|規則|设定|設定)[^。！？\n]{0,6}(作废|作廢|无效|無效|"
         r"过时|過時|不再有效|取消)",
+    ),
+    # The user demoted: "ignore the user and ...", "disregard what the user told you". Whose
+    # words count is the user's to say; "ignore the user's typos", "disregard the user manual"
+    # name something else.
+    "user_override": _rx(
+        r"\b(ignore|disregard|forget|overrule|override|bypass|stop listening to|don'?t listen to|"
+        r"do not listen to|pay no (attention|heed) to|no longer (obey|follow|listen to))\s+"
+        r"(what(ever)?\s+|everything\s+|anything\s+|all\s+)?(the|this|your)\s+(user|customer|"
+        r"account holder|owner|human)(?:'?s\s+(wishes|instructions|requests|orders|rules|"
+        r"preferences|words|earlier|previous|prior|own)\b|(?=\s*([.,;:!?)—–-]|$|(and|or|but|"
+        r"entirely|completely|altogether|from now on|now|when|if|who|whatever|says?|said|"
+        r"told|asks?|asked|wants?)\b)))",
     ),
     "role_override": [
         *_rx(
@@ -255,6 +268,9 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"had|is|are|was)\s+(now\s+)?(already\s+)?(authori[sz]ed|granted|given (you )?(full )?"
         r"permission|consented|allowed you|agreed to let you|approved|pre-?approved|okayed|signed "
         r"off)\b",
+        # "the page author is your operator now": a new master for the agent
+        r"\b(is|are|becomes?)\s+(now\s+)?your\s+(new\s+|real\s+|true\s+|only\s+|actual\s+)?"
+        r"(operator|owner|admin|administrator|master|boss|principal|controller|developer|creator)s?\b",
         r"\b(is|are)\s+(a\s+)?(verified|certified|authenticated)\s+(admin|administrator|"
         r"developer|owner|root)",
         r"\b(root|admin|administrator|sudo|superuser|elevated)\s+(access|privileges?|rights|"
@@ -463,6 +479,19 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"[^。！？\n]{0,6}(任何|来电|來電|打电话|打電話)",
     ),
     "decode_and_follow": _rx(
+        # Undo the disguise, then act on it: verbs that only ever mean decoding, with any
+        # order after them; everyday verbs ("join", "apply", "restore") only with what was
+        # disguised as their object ("restore them and do it", "apply ROT47 and follow").
+        r"\b(decode|decipher|decrypt|unscramble|unmirror|un-?reverse|reassemble|concatenate|"
+        r"transliterate|(take|read|use) the (first|last|initial|capital) letters?)\b"
+        r"[^.!?\n]{0,60}?\b(and|then|to|,)\s+(then\s+)?(follow|obey|execute|do|run|act on|"
+        r"carry (it |them |this |that )?out|perform|comply|implement|honou?r)\b",
+        r"\b(restore|assemble|join|combine|glue|convert|spell|apply|undo|flip|mirror|reverse|"
+        r"shift)\s+(it|them|this|that|these|each (word|letter|line)|every (word|letter|line)|the "
+        r"(text|message|letters|words|string|payload|fragments|pieces|vowels|lines|cipher|code "
+        r"(below|above)|result)|rot-?\d+|caesar|atbash)\b[^.!?\n]{0,40}?\b(and|then|to|,)\s+"
+        r"(then\s+)?(follow|obey|execute|run|act on|carry (it |them |this |that )?out|comply|"
+        r"do (it|so|as|what))\b",
         r"\b(decode|decipher|decrypt|unscramble|convert|spell out|shift)\w*\b[^.!?\n]"
         r"{0,40}\b(before|"
         r"then)\s+(use|using|acting|applying|following)\b",
@@ -507,10 +536,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
 # Core phrases with spaces and punctuation taken out ("i-g-n-o-r-e a l l ...").
 COMPACT = {
     "ignore_instructions": re.compile(
-        r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|my)*(previous|prior|above|"
-        r"earlier|preceding|original|initial|system)*(instructions?|rules|prompts?|guidelines|"
-        r"directives)"
+        r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|my|users?|customers?)*"
+        r"(previous|prior|above|earlier|preceding|original|initial|system)*(instructions?|rules|"
+        r"prompts?|guidelines|directives)"
     ),
+    "user_override": re.compile(r"(ignore|disregard|overrule)(what)?(the|this)?(user|customer)"),
     "role_override": re.compile(
         r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
         r"(enabled|on|activated)"
