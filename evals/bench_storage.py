@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -44,6 +44,8 @@ from memvisor.storage.logger import logger
 from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
+
+T = TypeVar("T")
 
 # What the design asks of a 2-core laptop; the CLI shows each figure against these.
 TARGET_WRITE_P95_MS = 10.0
@@ -272,28 +274,23 @@ def _bench_writes(
     records: str | None = None,
 ) -> dict[str, float]:
     """Latency of ``remember_fact`` until it returns, i.e. until DuckDB has committed."""
-    plan = _fact_plan(rng, WARMUP_WRITES + writes)
-    timings: list[float] = []
     actions: Counter[str] = Counter()
     with Store.open(path, embedder=model, store=records) as store:
-        for i, (subject, predicate, obj) in enumerate(plan):
-            trace_id = new_id("trc")
-            start = time.perf_counter()
-            write = store.remember_fact(
+
+        def write(fact: tuple[str, str, str]) -> None:
+            subject, predicate, obj = fact
+            written = store.remember_fact(
                 user_id=USERS[0],
                 subject=subject,
                 predicate=predicate,
                 object=obj,
-                trace_id=trace_id,
+                trace_id=new_id("trc"),
             )
-            elapsed = time.perf_counter() - start
-            actions[write.action] += 1
-            if i >= WARMUP_WRITES:
-                timings.append(elapsed)
-            if (i + 1) % 50 == 0 or i + 1 == len(plan):
-                report("fact writes", i + 1, len(plan))
+            actions[written.action] += 1
+
+        timed = _time_each(_fact_plan(rng, WARMUP_WRITES + writes), write, "fact writes", report)
     logger.debug("benchmark fact writes by action: {}", dict(actions))
-    return _percentiles(timings)
+    return timed
 
 
 def _bench_guarded_writes(
@@ -309,13 +306,12 @@ def _bench_guarded_writes(
     from memvisor.agent.memory.api import Memory
     from memvisor.errors import MemvisorError
 
-    plan = _fact_plan(rng, WARMUP_WRITES + writes)
-    timings: list[float] = []
     with Memory.open(path, embedder=model, store=records) as memory:
         source = memory.record_command("memory add", {}, user_id=USERS[0], trace_id=new_id("trc"))
-        for i, (subject, predicate, obj) in enumerate(plan):
+
+        def write(fact: tuple[str, str, str]) -> None:
+            subject, predicate, obj = fact
             arguments = {"subject": subject, "predicate": predicate, "object": obj}
-            start = time.perf_counter()
             with suppress(MemvisorError):  # a refused or held write is timed the same
                 memory.write(
                     "fact_remember",
@@ -324,26 +320,40 @@ def _bench_guarded_writes(
                     origin="cli",
                     source_event_ids=[source],
                 )
-            if i >= WARMUP_WRITES:
-                timings.append(time.perf_counter() - start)
-            if (i + 1) % 50 == 0 or i + 1 == len(plan):
-                report("guarded fact writes", i + 1, len(plan))
+
+        plan = _fact_plan(rng, WARMUP_WRITES + writes)
+        return _time_each(plan, write, "guarded fact writes", report)
+
+
+def _time_each(
+    items: Sequence[T],
+    call: Callable[[T], object],
+    label: str = "",
+    report: ProgressFn | None = None,
+) -> dict[str, float]:
+    """Percentiles of ``call(item)`` over ``items``, the first WARMUP_WRITES untimed."""
+    timings: list[float] = []
+    for i, item in enumerate(items):
+        start = time.perf_counter()
+        call(item)
+        if i >= WARMUP_WRITES:
+            timings.append(time.perf_counter() - start)
+        if report is not None and ((i + 1) % 50 == 0 or i + 1 == len(items)):
+            report(label, i + 1, len(items))
     return _percentiles(timings)
 
 
 def _bench_commit(path: Path, writes: int, records: str | None = None) -> dict[str, float]:
     """The floor under a fact write: one row inserted and committed in the same DuckDB,
     nothing else (the store's own connection, so the same file and settings)."""
-    timings: list[float] = []
     with Store.open(path, embedder="hash", store=records) as store:
         store.db.conn.execute("CREATE TABLE bench_commit (id INTEGER, text VARCHAR)")
-        for i in range(WARMUP_WRITES + writes):
-            start = time.perf_counter()
+
+        def commit(i: int) -> None:
             with store.db.transaction() as conn:
                 conn.execute("INSERT INTO bench_commit VALUES (?, ?)", [i, "a committed row"])
-            if i >= WARMUP_WRITES:
-                timings.append(time.perf_counter() - start)
-    return _percentiles(timings)
+
+        return _time_each(range(WARMUP_WRITES + writes), commit)
 
 
 def _bench_ingest(
