@@ -216,3 +216,23 @@ def test_eval_shows_its_bars_on_a_terminal(
     monkeypatch.setenv("FORCE_COLOR", "1")
     shown = run_cli(capsys, *args, "--data-dir", str(tmp_path / "b"))
     assert shown.code == 0 and "synth-a" in shown.err and "synth-a" not in shown.out
+
+
+def test_a_bench_table_piped_to_a_file_is_printed_whole(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.table import Table
+
+    from memvisor.agent.cli.tables import print_table
+
+    monkeypatch.setenv("COLUMNS", "80")
+    table = Table()
+    cells = [f"{n:,.2f} / {n * 3:,.2f} ms" for n in (1234.5, 2345.6, 3456.7, 4567.8)]
+    for name in ("measure", "embedded", "PostgreSQL", "target", "status"):
+        table.add_column(name, no_wrap=True)
+    table.add_row("hybrid search at 100,000 memories", *cells[:2], "p95 ≤ 50 ms", "missed")
+    table.add_row("turn ingest at the target's size", *cells[2:], "≥ 1000 turns/s", "missed")
+    print_table(table)
+    out = capsys.readouterr().out
+    assert all(cell in out for cell in cells) and "≥ 1000 turns/s" in out and "…" not in out
+    assert max(len(line) for line in out.splitlines()) > 80

@@ -13,6 +13,7 @@ from memvisor.errors import UserError
 
 from .common import emit_json
 from .progress import progress_bars
+from .tables import print_table
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -109,7 +110,6 @@ def storage(
     store: str | None,
 ) -> None:
     """Fact-write latency, archival search latency by size and mode, turn ingest rate."""
-    from rich.console import Console
 
     from memvisor.evals.bench_storage import run_storage_bench
 
@@ -129,7 +129,7 @@ def storage(
     if as_json:
         emit_json(result)
     else:
-        Console().print(_table(result))
+        print_table(_table(result))
 
 
 def _with_progress(run: Any) -> Any:
@@ -276,7 +276,6 @@ def paging_cmd(
     if as_json:
         emit_json(result)
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"memvisor bench paging ({embedder})")
@@ -310,7 +309,7 @@ def paging_cmd(
             str(row["paged_items_mean"]),
             *beside,
         )
-    Console().print(table)
+    print_table(table)
     rows = result["results"]
     labelled = [("", row) for row in rows] + [("PostgreSQL ", row) for row in on_postgres]
     for label, row in labelled:
@@ -378,7 +377,6 @@ def startup_bench(
     if as_json:
         emit_json(result)
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(
@@ -400,7 +398,7 @@ def startup_bench(
             f"≤ {figures['target_s']:g}",
             _verdict(figures["met"]),
         )
-    Console().print(table)
+    print_table(table)
 
 
 # How `bench startup` names each command it times.
@@ -504,7 +502,6 @@ def serve_bench(
     if as_json:
         emit_json(result)
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(
@@ -526,7 +523,7 @@ def serve_bench(
             str(run["errors"]),
             f"{run['lost_writes']} of {run['writes_acknowledged']}",
         )
-    Console().print(table)
+    print_table(table)
 
 
 def _percentiles(figures: dict[str, float | None]) -> str:

@@ -15,6 +15,7 @@ from memvisor.storage.ids import new_id
 from .common import emit_json, invocation, output_path, write_report
 from .group import MemvisorGroup
 from .progress import progress_bars
+from .tables import print_table
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -127,12 +128,11 @@ def locomo(
     if as_json:
         emit_json(result)
     else:
-        console = Console()
-        console.print(_summary_line(result, elapsed))
-        console.print(_overall_table(result))
-        console.print(_category_table(result))
+        Console().print(_summary_line(result, elapsed))
+        print_table(_overall_table(result))
+        print_table(_category_table(result))
         if "qa" in result:
-            console.print(_qa_table(result["qa"]))
+            print_table(_qa_table(result["qa"]))
     err = Console(stderr=True)
     if html_path is not None:  # after the results are out: a failure here loses nothing
         from memvisor.evals.report_html import locomo_report
