@@ -14,14 +14,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
 from .normalize import canonical, compact, skeleton, views
 from .rules import StandingRule, standing_rules
 from .signals import COMPACT, SIGNALS
 
-# Every family in every language: English and Chinese (signals.py), the others (lexicon.py).
+# Every family in every language: English and Chinese (signals.py), the others (lexicon.py),
+# grants of access and whose word counts in all of them (grants.py).
 TABLE = {
-    name: [*SIGNALS.get(name, []), *SIGNALS_ML.get(name, [])] for name in {**SIGNALS, **SIGNALS_ML}
+    name: [*SIGNALS.get(name, []), *SIGNALS_ML.get(name, []), *SIGNALS_GRANTS.get(name, [])]
+    for name in {**SIGNALS, **SIGNALS_ML, **SIGNALS_GRANTS}
 }
 
 # Readings that undo no deliberate disguise: a signal seen there was in plain sight.

@@ -263,6 +263,9 @@ _AGENT_VERB_ML = re.compile(
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
+    # "add that ... to the answer": what the agent is told to put in what it says
+    r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
+    r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"
     r"\b(lähetä|näytä|varaa|řekni|pošli|ukaž|rezervuj|spune-i|trimite|rezervă|"
     r"mondd|küldd|mutasd|foglald|katakan|kirim|tunjukkan|pesankan|sabihin|ipadala|ipakita|"
     r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|reserveer|zarezerwuj|rezerve et)\b|"
