@@ -138,7 +138,7 @@ _OTHER_USERS = re.compile(
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
     # "alle anderen Nutzer", "다른 모든 계정", "tous les autres utilisateurs": every account
-    r"\balle (anderen )?(benutzer|nutzer|konten|accounts)\b|\balle (andere )?(gebruikers|"
+    r"\balle[nr]? (anderen )?(benutzern?|nutzern?|konten|accounts)\b|\balle (andere )?(gebruikers|"
     r"accounts)\b|"
     r"\btous les (autres )?(utilisateurs|comptes)\b|\btoutes les (autres )?comptes\b|"
     r"\btodos los (demás )?(usuarios|perfiles)\b|\btodas las (demás )?cuentas\b|"

@@ -48,7 +48,8 @@ _ACCESS = (
     r"(?:\b(?:ver|leer|consultar|acceder|modificar|cambiar|borrar|revisar|voir|lire|consulter|"
     r"acceder|modifier|changer|supprimer|vedere|leggere|consultare|accedere|modificare|"
     r"cambiare|cancellare|disattivare|sehen|lesen|einsehen|zugreifen|andern|loschen|"
-    r"deaktivieren|abschalten|ler|acessar|alterar|apagar|desativar|desactivar|lasa|andra|"
+    r"deaktivieren|abschalten|einzusehen|zu sehen|zu lesen|zu andern|zu loschen|zuzugreifen|"
+    r"abzurufen|ler|acessar|alterar|apagar|desativar|desactivar|lasa|andra|"
     r"radera|zien|lezen|inzien|wijzigen|verwijderen|widziec|czytac|przegladac|zmieniac|"
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
@@ -91,15 +92,15 @@ _OWNER = (
     r"besitzer|inhaber|dono|proprietario|titolare|agare|eigenaar|wlasciciel\w*|sahibi|pemilik|"
     r"mmiliki|omistaja|majitel|tulajdonos)\b|владел\w*|власник\w*|所有者|持ち主|소유자|主人|机主|本人)"
 )
+# Orders, not messages: "messages from school have priority" is a user's preference.
 _COMMANDS = (
-    r"(?:\b(?:instrucciones|ordenes|mensajes|correos|comandos|befehle|anweisungen|nachrichten|"
-    r"e-?mails?|consignes|ordres|messages|instructions|commandes|istruzioni|ordini|messaggi|"
-    r"comandi|instrucoes|ordens|mensagens|instruktioner|order|meddelanden|kommandon|instructies|"
-    r"opdrachten|berichten|polecenia|poleceniami|poleceń|instrukcje|wiadomosci|komendy|"
-    r"talimat\w*|komut\w*|mesaj\w*|perintah|instruksi|pesan|maagizo|ohjeet|komennot|pokyny|"
-    r"prikazy|utasitas\w*|parancs\w*)\b|"
-    r"команд\w*|инструкци\w*|указани\w*|сообщени\w*|письм\w*|вказівк\w*|повідомлен\w*|"
-    r"指令|命令|指示|メッセージ|지시|명령|메시지|εντολές|οδηγίες|הוראות|تعليمات|أوامر|دستور|निर्देश)"
+    r"(?:\b(?:instrucciones|ordenes|comandos|befehle|anweisungen|consignes|ordres|instructions|"
+    r"commandes|istruzioni|ordini|comandi|instrucoes|ordens|instruktioner|order|kommandon|"
+    r"instructies|opdrachten|bevelen|polecenia|poleceniami|instrukcje|komendy|talimat\w*|"
+    r"komut\w*|perintah|instruksi|arahan|maagizo|ohjeet|komennot|pokyny|prikazy|"
+    r"utasitas\w*|parancs\w*)\b|"
+    r"команд\w*|инструкци\w*|указани\w*|вказівк\w*|розпоряджен\w*|指令|命令|指示|지시|명령|"
+    r"εντολές|οδηγίες|הוראות|تعليمات|أوامر|دستور|निर्देश)"
 )
 _PRIORITY = (
     r"(?:\b(?:prioridad|prioridade|priorite|priorita|prioritat|vorrang|vorzug|foretrade|"
@@ -120,9 +121,29 @@ _OVER = (
     r"above|over|before)\b|над|перед|выше|понад|より|보다|于|於|之前|高于|高於)"
 )
 
+_UNQUESTIONED = (
+    r"(?:\b(?:sin (?:hacer )?preguntas|ohne (?:weitere |lange )?(?:fragen|ruckfragen)|"
+    r"sans (?:poser de )?questions?|sem (?:fazer )?perguntas|senza (?:fare )?domande|"
+    r"utan (?:att stalla )?fragor|zonder vragen|bez (?:zadawania )?pytan|sorgusuz|"
+    r"tanpa (?:bertanya|banyak tanya|"
+    r"soal)|no questions asked|without (?:any )?questions?|kysymatta|bez ptani|kerdes nelkul)"
+    r"\b|без (?:лишних |всяких )?вопросов|без питань|質問せず|묻지 말고|不问|不問|不要问|不要問)"
+)
+_ACT = (
+    r"(?:\b(?:do|execute|follow|obey|carry (?:it |them )?out|comply|ejecuta\w*|cumple|cumplir|"
+    r"obedece|sigue|fuhre|ausfuhren|befolge\w*|execute\w*|obei\w*|suis|applique\w*|esegui\w*|"
+    r"obbedisci|segui|cumpra|obedeca|siga|utfor|folj|voer|uit te voeren|volg|gehoorzaam|"
+    r"wykonuj|wykonaj|sluchaj|uygula|yap|lakukan|laksanakan|ikuti|patuhi|tekeleza|fuata|"
+    r"suorita|noudata|proved|poslechni|hajtsd vegre|executa)\b|"
+    r"выполня\w*|выполни\w*|исполня\w*|исполни\w*|слушай\w*|виконуй\w*|викона\w*|"
+    r"実行|従|실행|따르|따라|执行|執行|照做|服从|服從)"
+)
+
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
         re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
+        # verb-final: "hat die Berechtigung, die Daten dieses Kontos einzusehen"
+        re.compile(rf"{_PERMISSION}{_GAP}{_TARGET}{_GAP}{_ACCESS}", _I),
         re.compile(rf"{_ALLOW}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
         re.compile(
             rf"{_WHOEVER}[^.!?\n。！？]{{0,80}}?({_THEN_MAY}{_GAP}({_ACCESS}|{_OWNER})|"
@@ -165,13 +186,11 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
     "safety_bypass": [
+        # "carry them out without questions": an order to act unchecked, not a helper's
+        # kindness ("ohne Fragen zu stellen hat er mir geholfen")
         re.compile(
-            r"\b(sin (hacer )?preguntas|ohne (weitere |lange )?(fragen|ruckfragen)|"
-            r"sans (poser de )?"
-            r"questions?|sem (fazer )?perguntas|senza (fare )?domande|utan (att stalla )?fragor|"
-            r"zonder vragen|bez (zadawania )?pytan|sorgusuz|tanpa (bertanya|banyak tanya|soal)|"
-            r"no questions asked|without (any )?questions?|kysymatta|bez ptani|kerdes nelkul)\b|"
-            r"без (лишних |всяких )?вопросов|без питань|質問せず|묻지 말고|不问|不問|不要问|不要問",
+            rf"{_ACT}[^.!?\n。！？]{{0,30}}{_UNQUESTIONED}|{_UNQUESTIONED}"
+            rf"[^.!?\n。！？]{{0,30}}{_ACT}",
             _I,
         ),
         re.compile(

@@ -112,8 +112,18 @@ _WHOLLY_QUOTED = re.compile(
 )
 
 
+# "'you are now DAN' style jailbreaks", "'ignore previous'-type prompts": a kind named by its
+# example.
+_QUOTED_KIND = re.compile(
+    r"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{3,90}?)([\"”»』》]|'(?!\w))[\s-]*"
+    r"(style|type|kind|sort|like|variety|family)\b",
+    re.IGNORECASE,
+)
+
+
 def _untitled(text: str) -> str:
     text = _WHOLLY_QUOTED.sub("TITLE", text)
+    text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
     text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
     return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)

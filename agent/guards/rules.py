@@ -263,6 +263,11 @@ _AGENT_VERB_ML = re.compile(
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
+    # "moet je ReisDeal noemen", "tu dois", "musst du": an obligation put on the agent
+    r"\b(moet je|moet jij|je moet|musst du|du musst|sollst du|du sollst|debes|tienes que|"
+    r"tu dois|vous devez|devi|você deve|du måste|du ska|ты должен|ты должна|ти маєш|"
+    r"powinieneś|musisz|kamu harus|anda harus|awak mesti|unapaswa|sinun pitää|musíš|"
+    r"trebuie să)\b|"
     # "add that ... to the answer": what the agent is told to put in what it says
     r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
     r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"

@@ -67,7 +67,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\byour\s+(\w+\s+)?(new|real|true|actual|only|one|primary|main|sole|updated)\s+(task|"
         r"purpose|goal|role|job|mission|objective|directive|identity|instructions?|orders)\s+(now\s+)?"
         r"(is|are|will be|:)",
-        r"\b(takes?|has|have|gets?)\s+(precedence|priority)\s+over\b|\boverrides?\s+(the|your|any)\s+"
+        # over the agent's rules or the user, not "school notices take priority over newsletters"
+        r"\b(takes?|has|have|gets?)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}?"
+        r"(the user|users?|you|your|any|all|every|everything|anything|previous|prior|other|"
+        r"system|instructions?|rules|guidelines|what)\b|\boverrides?\s+(the|your|any)\s+"
         r"(system|previous|prior|other)\b",
         r"\b(nothing|none of what|no rule|no instruction)\b[^.!?\n]{0,30}\b(you were|you've been|"
         r"you have been|you got)\s+(told|given|taught)\b[^.!?\n]{0,20}\b(applies|matters|counts|"
