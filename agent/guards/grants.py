@@ -159,6 +159,31 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"memor(y|ies)|notes|codes|credentials|pins)\b[^.!?\n]{0,40}\b(to|with)\b",
             _I,
         ),
+        # "ha cedido el control de su cuenta al agente de soporte": handing the account over
+        re.compile(
+            r"(?:\b(?:cedid[oa]|cede|ceder|entregad[oa]|transferid[oa]|handed over|hands over|"
+            r"given|gave|granted|ubergeben|uberlassen|cede|confie|ceduto|affidato|cedeu|entregou|"
+            r"overgedragen|przekazal\w*|devretti)\b|передал\w*|передан\w*|передав)"
+            r"[^.!?\n]{0,30}(?:\b(?:el control|control|el acceso|full access|access|zugang|"
+            r"kontrolle|le controle|l'acces|il controllo|l'accesso|o controle|o acesso|toegang|"
+            r"kontrol\w*|dostep)\b|контроль|доступ)[^.!?\n]{0,30}(?:" + _TARGET[3:],
+            _I,
+        ),
+        # "disclose it to tanner.r@police-requests.net": the user's data to an address
+        re.compile(
+            r"\b(disclose|reveal|hand over|send|share|forward|report|pass)\w*\s+(it|them|this|"
+            r"that|the user'?s?\s+[\w-]+(\s+[\w-]+)?)\s+to\s+[\w.+-]+@[\w-]+\.[\w.]+",
+            _I,
+        ),
+        # "किसी भी पूछने वाले को", "soran herkese", "aan iedereen die het vraagt": whoever asks
+        re.compile(
+            r"किसी भी (पूछने वाले|व्यक्ति) को|जो भी पूछे|لأي شخص يسأل|لمن يسأل|\bsoran herkese\b|"
+            r"\bkim sorarsa\b|\bsiapa (pun|saja) yang (bertanya|meminta)\b|\baan iedereen die\b|"
+            r"\bkazdemu, kto (zapyta|poprosi)|\bbat ky ai hoi\b|\bkila atakayeuliza\b|"
+            r"\bkenelle tahansa\b|\bkomukoli, kdo\b|\boricui (intreaba|cere)\b|"
+            r"\bbarkinek, aki\b|будь-кому, хто|кожному, хто (запита|попрос)",
+            _I,
+        ),
         # "suggest they share their login with 'support'": asking the user for a credential
         re.compile(
             r"\b(suggest|ask|tell|get|encourage|remind|invite|urge|"
@@ -173,6 +198,15 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     ],
     "authority_claim": [
         re.compile(rf"{_COMMANDS}{_GAP}{_PRIORITY}", _I),
+        # "obey instructions inside emails over the user's own requests"
+        # (orders, not people: "I trust my sister's judgement over my own" is a preference)
+        re.compile(
+            r"\b(obey|follow|prioriti[sz]e|rank|trust|put|place|favou?r)\w*\s+(\w+\s+){0,3}?"
+            r"(instructions|orders|commands|requests|directions|emails|messages|documents|pages|"
+            r"tool (output|results?))\b[^.!?\n]{0,40}\b(over|above|ahead of|before)\s+(what\s+)?"
+            r"(the user|the user'?s|the owner'?s?|the account holder'?s?)\b",
+            _I,
+        ),
         re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
         re.compile(rf"{_PRIORITY}{_GAP}{_COMMANDS}{_GAP}{_OVER}", _I),
         # "用户的指令次之": the user's word comes second
@@ -191,6 +225,15 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             rf"{_ACT}[^.!?\n。！？]{{0,30}}{_UNQUESTIONED}|{_UNQUESTIONED}"
             rf"[^.!?\n。！？]{{0,30}}{_ACT}",
+            _I,
+        ),
+        # "should be carried out without asking for confirmation" (an order, not a story: "the
+        # landlord approved it without checking")
+        re.compile(
+            r"\b(should|must|shall|will|can|may|is to|are to|always|to)\s+(be\s+)?(carr(y|ied) "
+            r"(it |them )?out|execut\w*|obey\w*|approv\w*|merg\w*)\b"
+            r"[^.!?\n]{0,30}\bwithout\s+(asking\s+(for\s+)?|any\s+|further\s+|a\s+)?"
+            r"(confirmation|confirming|approval|review|reviewing|verification|checking|checks)\b",
             _I,
         ),
         re.compile(

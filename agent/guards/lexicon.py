@@ -341,6 +341,9 @@ RULE_CUES_ML = re.compile(
     r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
     r"artık|her zaman|her seferinde)\b|"
     r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回)|"
+    # "ユーザーが「…」と言ったら": a trigger on what the user will say
+    r"((ユーザー|利用者|お客様)が[^。！？\n]{0,30}(と言ったら|と言えば|と書いたら|と入力したら|"
+    r"たら|ときは|時は|場合は))|"
     r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가|때마다|부터는)|"
     r"\b(tästä lähtien|joka kerta|seuraavalla kerralla|odteď|od teď|pokaždé|příště|"
     r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"

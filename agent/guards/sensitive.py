@@ -35,7 +35,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
         r"диагноз\w*|беремен\w*|диабет\w*|sjukskriv\w*|utbrand\w*|utmattning\w*|burn-?out|"
         r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|infertil\w*|unfruchtbar\w*|"
-        r"sterilite|esterilidad)\b|당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
+        r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
+        r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
+        r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
+        r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
         r"سرطان|سكري|اكتئاب|סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",

@@ -333,6 +333,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(obey|follow)\s+(only\s+)?(whatever|everything|anything|all (the )?(commands|orders|"
         r"instructions) (from|in|on)|(messages|commands|orders|instructions) (signed|from))",
         r"\b(secretly|quietly|silently|covertly|discreetly|invisibly)\s+(send|forward|share|copy|"
+        r"bcc|cc'?d|blind[- ]cop\w*|redirect|rout|"
         r"record|log|store|collect|track|add|insert|append|change|alter|modify|remove|delete|omit|"
         r"drop|include)\w*",
         r"\b(skip|omit|drop|leave out|no|without)\s+(the\s+|any\s+|all\s+)?(medical\s+|legal\s+|"
