@@ -201,8 +201,20 @@ _LABELLED_CARD = re.compile(
 )
 
 
+# Cards that pay for nothing: a library or loyalty card's number is no card number.
+_NOT_A_PAYMENT_CARD = re.compile(
+    r"librar|loyalty|bonus|membership|\bmember|gift|transit|\bbus\b|\bmetro\b|travel ?card|"
+    r"biblioth|bibliotec|fidélité|fidelite|kunden|treue|mitglied|socio|fidelidad|"
+    r"biblioteka|kundkort|bibliotek",
+    re.IGNORECASE,
+)
+
+
 def _labelled_card(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
     if not 13 <= len(re.sub(r"\D", "", match.group("number"))) <= 19:
+        return match.group(0)
+    around = match.string[max(0, match.start() - 20) : match.start("number")]
+    if _NOT_A_PAYMENT_CARD.search(around):
         return match.group(0)
     found.append("card_number")
     return match.group("label") + mark("card_number", match.group("number"))
