@@ -11,7 +11,12 @@ import re
 
 _ID = r"([A-Za-z0-9][\w.@-]{0,63})"
 _NAMED_USER = [
-    re.compile(rf"\b(?:user|account|profile|member|customer)[_ ]?id\s*[:=]\s*[\"'`]?{_ID}", re.I),
+    re.compile(
+        r"\b(?:user|account|profile|member|customer|usuari[oa]|usuário|utilisateur|utente|nutzer|"
+        r"benutzer|konto|cuenta|conta|compte|gebruiker|użytkownik\w*|kullanıcı\w*|"
+        rf"пользовател[ья]|ユーザー|사용자)[_ ]?id\s*[:=：]\s*[\"'`]?{_ID}",
+        re.I,
+    ),
     re.compile(rf"\buser:{_ID}", re.IGNORECASE),
     # "user id bob_77 is...": without a separator only an id-looking token counts.
     re.compile(
@@ -57,18 +62,20 @@ _NOT_MINE = "".join(
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
     r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
-    r"пользовател[ья]|"
+    r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
+    r"mitglied|користувач[аі]?|"
     r"клиент|アカウント|ユーザー|계정|사용자|고객)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
+    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
-    rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*{_NUMBER_MARK}\s*[:=]?\s*(\d{{3,}})|"
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*(\d{{3,}})|"
     # "Cliente 77812 aceitou", "customer 55021 agreed": a number after a word for someone whose
     # records these are (not "account", whose number may be the user's own)
     rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
@@ -130,6 +137,24 @@ _OTHER_USERS = re.compile(
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    # "alle anderen Nutzer", "다른 모든 계정", "tous les autres utilisateurs": every account
+    r"\balle[nr]? (anderen )?(benutzern?|nutzern?|konten|accounts)\b|\balle (andere )?(gebruikers|"
+    r"accounts)\b|"
+    r"\btous les (autres )?(utilisateurs|comptes)\b|\btoutes les (autres )?comptes\b|"
+    r"\btodos los (demás )?(usuarios|perfiles)\b|\btodas las (demás )?cuentas\b|"
+    r"\btodas as (outras )?contas\b|\btutti gli (altri )?(utenti|account)\b|"
+    r"\balla (andra )?(användare|konton)\b|wszystki\w* (pozostał\w* |inn\w* )?(użytkownik\w*|"
+    r"kont\w*)|"
+    r"\b(tüm|bütün) (diğer )?(kullanıcı\w*|hesap\w*)|\bsemua (pengguna|akaun|akun)\b|"
+    r"всем (другим |остальным )?пользовател|(всім|усім) (іншим )?користувач|"
+    r"(다른\s*)?모든\s*(사용자|계정|회원)|다른\s*(사용자|계정)|他のユーザー|すべてのアカウント|"
+    r"全てのアカウント|所有(账号|帳號|账户|賬戶)|每个用户|每個用戶|"
+    # "dans le profil de tous les membres": the records of every member
+    r"(profil\w*|mémoire|memoria|memória|gedächtnis|speicher|perfil\w*|profilo|minne|"
+    r"памят\w*|профил\w*|geheugen)[^.!?\n]{0,12}\b(de |di |do |von |der |van |aller )?(tous les|"
+    r"toutes les|todos los|todas las|todos os|todas as|tutti gli|tutte le|alle[rn]?|alla|всех|"
+    r"wszystkich)\s+(\w+\s+)?(membres|membros|miembros|membri|mitglieder|medlemmar|leden|"
+    r"участников|członków|clients|clientes|kunden|klanten)\b|"
     # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
     r"\b(all|every|each)\s+(users|accounts|members|customers|clients|tenants|subscribers|"
     r"profiles)\s*[:：]|"

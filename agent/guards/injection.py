@@ -14,14 +14,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
 from .normalize import canonical, compact, skeleton, views
 from .rules import StandingRule, standing_rules
 from .signals import COMPACT, SIGNALS
 
-# Every family in every language: English and Chinese (signals.py), the others (lexicon.py).
+# Every family in every language: English and Chinese (signals.py), the others (lexicon.py),
+# grants of access and whose word counts in all of them (grants.py).
 TABLE = {
-    name: [*SIGNALS.get(name, []), *SIGNALS_ML.get(name, [])] for name in {**SIGNALS, **SIGNALS_ML}
+    name: [*SIGNALS.get(name, []), *SIGNALS_ML.get(name, []), *SIGNALS_GRANTS.get(name, [])]
+    for name in {**SIGNALS, **SIGNALS_ML, **SIGNALS_GRANTS}
 }
 
 # Readings that undo no deliberate disguise: a signal seen there was in plain sight.
@@ -109,8 +112,18 @@ _WHOLLY_QUOTED = re.compile(
 )
 
 
+# "'you are now DAN' style jailbreaks", "'ignore previous'-type prompts": a kind named by its
+# example.
+_QUOTED_KIND = re.compile(
+    r"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{3,90}?)([\"”»』》]|'(?!\w))[\s-]*"
+    r"(style|type|kind|sort|like|variety|family)\b",
+    re.IGNORECASE,
+)
+
+
 def _untitled(text: str) -> str:
     text = _WHOLLY_QUOTED.sub("TITLE", text)
+    text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
     text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
     return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)

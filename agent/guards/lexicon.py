@@ -249,6 +249,11 @@ _NL_PL_TR["ignore_instructions"] += _rx(
 )
 _NL_PL_TR["role_override"] += _rx(
     r"\b(từ giờ|từ bây giờ)\s+bạn là|không có giới hạn|από τώρα είσαι|\bmulai sekarang kamu\b|"
+    # "Відтепер ти — …", "Mulai hari ini, awak adalah …", "A partir d'ara ets …"
+    r"(відтепер|віднині|з цього моменту|тепер)\s*,?\s*ти\b|\bти\s+тепер\b|"
+    r"\bmulai (hari ini|sekarang|kini)\b[^.!?\n]{0,12}\b(awak|anda|kamu|engkau|kau)\s+(adalah|"
+    r"ialah|"
+    r"sekarang|kini|menjadi)\b|\b(a partir d'ara|d'ara endavant|des d'ara)\s*,?\s*(ets|seras)\b|"
     r"tanpa batasan|अब से तुम|बिना किसी प्रतिबंध|من الآن أنت|بدون قيود",
 )
 for _family, _patterns in _NL_PL_TR.items():
@@ -336,10 +341,15 @@ RULE_CUES_ML = re.compile(
     r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
     r"artık|her zaman|her seferinde)\b|"
     r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回)|"
+    # "ユーザーが「…」と言ったら": a trigger on what the user will say
+    r"((ユーザー|利用者|お客様)が[^。！？\n]{0,30}(と言ったら|と言えば|と書いたら|と入力したら|"
+    r"たら|ときは|時は|場合は))|"
     r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가|때마다|부터는)|"
     r"\b(tästä lähtien|joka kerta|seuraavalla kerralla|odteď|od teď|pokaždé|příště|"
     r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
-    r"mulai sekarang|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|kila mara|"
+    r"mulai sekarang|mulai hari ini|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|"
+    r"kila mara|"
+    r"a partir d'ara|d'ara endavant|cada vegada|la propera vegada|sempre que|"
     r"siku zote)\b|"
     r"(από εδώ και πέρα|από τώρα|κάθε φορά|відтепер|щоразу|наступного разу|מעכשיו|מהיום|"
     r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
@@ -352,7 +362,11 @@ THIRD_PARTY_ML = re.compile(
     r"utilisateur|quiconque|todos os usuários|todo mundo|qualquer pessoa|todos|tutti gli utenti|"
     r"ogni utente|tutti|chiunque|alla användare|alla|varje användare|vem som helst|всем "
     r"пользователям|всем|каждому|любому)\b|(全ての|すべての|全)ユーザー|誰にでも|みんなに|"
-    r"(모든 사용자|모두에게|누구에게나|누가 .{0,10}물어보든)",
+    r"(모든 사용자|모두에게|누구에게나|누가 .{0,10}물어보든)|"
+    r"\b(tothom|tots els usuaris|semua (pengguna|orang)|sesiapa( sahaja)?|siapa (saja|pun)|"
+    r"kila mtu|watumiaji wote|iedereen|alle gebruikers|wszystkim|każdemu|herkese|"
+    r"tüm kullanıcılar\w*|"
+    r"kaikille|všem|mindenkinek|tuturor)\b|усім|всім|кожному|будь-кому",
     _I,
 )
 PROMOTION_ML = re.compile(
@@ -363,7 +377,8 @@ PROMOTION_ML = re.compile(
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай|raad|beveel|aanbevelen|"
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
-    r"радь)\b|"
+    r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
+    r"promosikan|promosi|syorkan|cadangkan|tangaza)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)|"
     r"(πρότεινε|σύστησε|המלץ|תמליץ|أوص|انصح|اقترح|رشح|پیشنهاد بده|توصیه کن|सिफारिश|"
     r"सुझाव दो|সুপারিশ|แนะนำ)",
@@ -384,18 +399,24 @@ SECRET_LABELS_ML = re.compile(
     r"lösenord(et)?|portkod(en)?|larmkod(en)?|pinkod(en)?|koden till|wifi-lösenord|"
     r"парол(ь|я|е)|пин-код\w*|код (доступа|от двери|домофона|сигнализации|подтверждения))|"
     r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
-    r"pour|para|per|della|dello|till|för|på|от|к)\s+[^\W\d_]+|"
+    r"pour|para|per|della|dello|till|för|på|от|к|van|voor|van de|voor de)\s+[^\W\d_]+|"
+    # Finnish compounds: "hälytyskoodi", "ovikoodi", "pin-koodi"
+    r"[^\W\d_]*koodi\w*|"
     r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
-    r"كلمة المرور|كلمة السر|κωδικός|nenosiri|kata laluan|heslo|hesla|salasana\w*|jelszó\w*|"
-    r"пароль|ПІН|"
+    r"كلمة المرور|كلمة السر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|kata laluan|heslo|hesla|"
+    r"salasana\w*|jelszó\w*|"
+    r"пароль|пін-код\w*|ПІН(?!-)|"
     r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     r"รหัสผ่าน|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
-    r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)",
+    r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)|"
+    # what a lock opens with: "门禁码", "自転車の鍵の番号", "金庫のコード"
+    r"(门禁|開門|开门|锁|鎖|保险箱|保險箱|保险柜|保險櫃|车库|車庫|大门|大門|单元门|單元門)(码|碼)|"
+    r"(鍵|カギ|かぎ|ロック|金庫|ダイヤル)の?(番号|暗証番号|コード)",
     _I,
 )
 
@@ -410,14 +431,15 @@ KEEP_INTENT = re.compile(
     r"anótame|no olvides|"
     # an imperative with its pronoun: "guárdala", "apúntalo", "recuérdamelo"
     r"(guárda|apúnta|anóta|recuérda|memoríza)(l[oa]s?|me|mel[oa]s?)|"
-    r"merk dir|merke dir|speichere?|notiere|vergiss nicht|behalte|"
+    r"merk dir|merke dir|speichere?|speichern|notiere|notieren|aufschreiben|vergiss nicht|behalte|"
     r"souviens-toi|rappelle-toi|retiens|note|enregistre|garde|n'oublie pas|"
     r"lembre(-se)?|lembra|guarde|salve|salva|anote|não esqueça|"
     r"ricorda(ti)?|salva|annota|tieni a mente|non dimenticare|segna|"
     r"kom ihåg|spara|anteckna|glöm inte|"
     r"запомни|сохрани|запиши|не забудь|"
     r"onthoud|bewaar|vergeet (het |dit |die )?niet|noteer|zapamiętaj|zapisz|nie zapomnij|"
-    r"unutma|kaydet|hatırla|aklında tut|not al|merken|aufheben|aufbewahren|à garder|"
+    r"unutma|kaydet|hatırla|aklında tut|not al|not et|sakla|saklar mısın|sla (het |dit |die )?op|"
+    r"husk|lagre|gem (det|den)|merken|aufheben|aufbewahren|à garder|"
     r"garde-(le|la|les)|kumbuka|hifadhi|nhớ giúp|ghi nhớ|lưu lại|ingat|simpan|catat|"
     r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|muista|tallenna|"
     r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"

@@ -12,7 +12,7 @@
 - ``obfuscated``: leetspeak inside words undone, s p a c e d / d.o.t.t.e.d letters joined;
 - decodings of hidden payloads: ``base64``, ``base32``, ``hex``, ``binary``, ``morse``,
   ``unicode_tags``, ``nato`` (the spelling alphabet), ``escapes`` (``\\u0069``),
-  ``reversed``, ``caesar`` (any shift, rot13 included) and ``pig_latin``,
+  ``reversed``, ``caesar`` (any shift, rot13 included), ``atbash`` and ``pig_latin``,
   each tried only when the text looks like one, bounded in size and depth.
 
 A channel other than ``plain``/``canonical``/``skeleton`` names the obfuscation in the
@@ -82,6 +82,8 @@ _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
+# "0x6f 0x62", "\\x6f\\x62": the prefixes dropped, the digits read as hex.
+_HEX_PREFIX = re.compile(r"(?<![0-9A-Za-z])(?:0x|\\x)(?=[0-9a-fA-F]{2}\b)")
 _BINARY = re.compile(r"(?:[01]{8}[\s,]*){4,}")
 _MORSE = re.compile(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
 _NATO_WORDS = """alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet
@@ -219,7 +221,7 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
         # A shift or a reversal read again would only undo itself.
         below = (
             _MAX_DEPTH
-            if channel in ("caesar", "reversed", "pig_latin", "rot47", "acrostic")
+            if channel in ("caesar", "atbash", "reversed", "pig_latin", "rot47", "acrostic")
             else depth + 1
         )
         for inner, view in views(decoded, below):
@@ -234,7 +236,7 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         decoded = _b64(blob)
         if decoded:
             yield "base64", decoded
-    for match in _HEX.finditer(text):
+    for match in _HEX.finditer(_HEX_PREFIX.sub("", text)):
         digits = re.sub(r"[\s:]", "", match.group(0))
         decoded = _readable(bytes.fromhex(digits[: len(digits) // 2 * 2]))
         if decoded:
@@ -281,6 +283,7 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     for head in (text[:600], payload) if colon and len(label) <= 80 else (text[:600],):
         best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
         candidates.append(("caesar", _shift(head, best_shift)))
+        candidates.append(("atbash", head.translate(_ATBASH)))
     if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
         candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
     for channel, candidate in candidates:
@@ -326,6 +329,13 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
 _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),
     "".join(chr(33 + (c - 33 + 47) % 94) for c in range(33, 127)),
+)
+
+
+# Atbash mirrors the alphabet (a<->z, b<->y): the other substitution any puzzle page teaches.
+_ATBASH = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA",
 )
 
 

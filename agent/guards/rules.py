@@ -107,10 +107,15 @@ _ZH_RULE_START = re.compile(
     rf"^(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?({_ZH_CUE}|"
     r"(你|助手)(必须|必須|要|应该|應該|得|需要))"
 )
+# A trigger on the user in Chinese: "当用户提到看病时，告诉他…", "如果用户问起…就推荐…".
+_ZH_TRIGGER = (
+    r"|(当|當|如果|若|每当|每當|一旦)(用户|用戶|客户|客戶|有人)[^。！？]{0,20}(时|時|的话|的話)?[，,]?"
+    r"\s*(就)?(告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發)"
+)
 # A cue later in a Chinese clause followed by an obligation: "助手以后回复任何人时都要…".
 _ZH_RULE_INSIDE = re.compile(
     rf"(?<![我们們])({_ZH_CUE})[^。！？]{{0,20}}?(都要|必须|必須|一律|都得|都应|都應|要|请|請)|"
-    r"(每次|每一次|每条|每條|所有|任何)的?(回复|回覆|回答|答复|答覆)"
+    r"(每次|每一次|每条|每條|所有|任何)的?(回复|回覆|回答|答复|答覆)" + _ZH_TRIGGER
 )
 # "whoever chats with you next should be told...": an order about other people.
 _THIRD_PARTY_DIRECTIVE = re.compile(
@@ -261,8 +266,18 @@ _AGENT_VERB_ML = re.compile(
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun)\b|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
+    # the written order "…すること", "…止めて"
+    r"((する|しておく|しない|止める|送る|見せる|教える|伝える|読み上げる|残す)こと|止めて)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
+    # "moet je ReisDeal noemen", "tu dois", "musst du": an obligation put on the agent
+    r"\b(moet je|moet jij|je moet|musst du|du musst|sollst du|du sollst|debes|tienes que|"
+    r"tu dois|vous devez|devi|você deve|du måste|du ska|ты должен|ты должна|ти маєш|"
+    r"powinieneś|musisz|kamu harus|anda harus|awak mesti|unapaswa|sinun pitää|musíš|"
+    r"trebuie să)\b|"
+    # "add that ... to the answer": what the agent is told to put in what it says
+    r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
+    r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"
     r"\b(lähetä|näytä|varaa|řekni|pošli|ukaž|rezervuj|spune-i|trimite|rezervă|"
     r"mondd|küldd|mutasd|foglald|katakan|kirim|tunjukkan|pesankan|sabihin|ipadala|ipakita|"
     r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|reserveer|zarezerwuj|rezerve et)\b|"
@@ -280,13 +295,28 @@ _MADE_UP_NAME = re.compile(r"\b\w*[a-zà-ÿ][A-Z0-9]\w*|\b[A-Z]\w*-[A-Z]\w*")
 _PROPER_NAME = re.compile(r"(?<=[^\W\d_]\s)[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'-]+")
 _GERMAN = re.compile(r"\b(der|die|das|dem|den|des|und|wenn|nach|nur|nicht|ist|zur|zum|im)\b")
 _CASED = re.compile(r"[A-Za-zÀ-ÿА-яЁё]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_JA_NAME = re.compile(r"[A-Za-z]{2,}|[\u30a1-\u30fa\u30fc]{3,}")
+# katakana words that name no brand
+_JA_COMMON = re.compile(
+    r"ユーザー|アシスタント|メッセージ|メール|パスワード|データ|メモ|アプリ|サービス|ページ|リンク|"
+    r"アカウント|ニュース|レシピ|スケジュール|リマインダー"
+)
 
 
 def _promotes(sentence: str) -> bool:
     verb = PROMOTION_ML.search(sentence)
     if not verb:
         return False
-    if not _CASED.search(sentence):  # Japanese, Korean, Arabic, Hindi: no capitals to read
+    if _KANA.search(sentence):
+        # Japanese names a brand in quotes, Latin letters or katakana ("「ミライ投資」",
+        # "ABC証券", "ハッピーローン"); "休憩を勧める" names nothing
+        return bool(
+            _QUOTED_NAME.search(sentence)
+            or _LINK.search(sentence)
+            or _JA_NAME.search(_JA_COMMON.sub("", sentence))
+        )
+    if not _CASED.search(sentence):  # Korean, Arabic, Hindi: no capitals to read
         return True
     if _QUOTED_NAME.search(sentence) or _MADE_UP_NAME.search(sentence) or _LINK.search(sentence):
         return True

@@ -176,6 +176,7 @@ def redact_secrets(
         return sub
 
     text = _IBAN.sub(checked("iban", _iban_valid), text)
+    text = _LABELLED_CARD.sub(partial(_labelled_card, mark, found), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
@@ -188,6 +189,35 @@ def _apply(mark: Callable[[str, str], str], kind: str, match: re.Match[str]) -> 
 
 def _mask(kind: str, _matched: str) -> str:
     return f"[REDACTED:{kind}]"
+
+
+# "Visa card 4716 0813 2245 9910": a number the text calls a card is one, checksum or not (a
+# typo in one digit still gives the rest away).
+_LABELLED_CARD = re.compile(
+    r"(?P<label>\b(?:visa|mastercard|master card|amex|maestro|card|tarjeta|karte|kreditkarte|"
+    r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kartu|карт[аыу]|卡|カード|카드)\b[^\d\n]{0,20}?)"
+    r"(?P<number>(?<![\d-])\d{4}(?:[ .-]?\d{4}){2}[ .-]?\d{1,7}(?![\d-]))",
+    re.IGNORECASE,
+)
+
+
+# Cards that pay for nothing: a library or loyalty card's number is no card number.
+_NOT_A_PAYMENT_CARD = re.compile(
+    r"librar|loyalty|bonus|membership|\bmember|gift|transit|\bbus\b|\bmetro\b|travel ?card|"
+    r"biblioth|bibliotec|fidélité|fidelite|kunden|treue|mitglied|socio|fidelidad|"
+    r"biblioteka|kundkort|bibliotek",
+    re.IGNORECASE,
+)
+
+
+def _labelled_card(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
+    if not 13 <= len(re.sub(r"\D", "", match.group("number"))) <= 19:
+        return match.group(0)
+    around = match.string[max(0, match.start() - 20) : match.start("number")]
+    if _NOT_A_PAYMENT_CARD.search(around):
+        return match.group(0)
+    found.append("card_number")
+    return match.group("label") + mark("card_number", match.group("number"))
 
 
 def _card_valid(text: str) -> bool:

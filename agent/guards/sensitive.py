@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .normalize import skeleton
 from .provenance import user_texts
 
 _I = re.IGNORECASE
@@ -32,7 +33,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
-        r"диагноз\w*|беремен\w*)\b|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
+        r"диагноз\w*|беремен\w*|диабет\w*|sjukskriv\w*|utbrand\w*|utmattning\w*|burn-?out|"
+        r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|infertil\w*|unfruchtbar\w*|"
+        r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
+        r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
+        r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
+        r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
+        r"سرطان|سكري|اكتئاب|סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",
         _I,
@@ -45,7 +52,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
         r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
         r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
-        r"зарабатывает)\b|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
+        r"зарабатывает|schuld\w*|borc\w*|dluh\w*|zadluzen\w*|velka\w*|adosad[oa]|"
+        r"endividad[oa]|endette\w*|indebitat[oa]|verschuldet)\b|कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
         _I,
     ),
@@ -63,7 +71,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(democrats?|republicans?|liberal|conservative|socialist|communist|labou?r party|tory|"
         r"tories|green party|votes? for|voted|politi\w*|party member|left-wing|partido|filiad[oa]|"
         r"right-wing|far-right|far-left|político|Partei|wählt|politique|partito|политич\w*|"
-        r"партии|партия)\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
+        r"партии|партия|vota (a|al|por|pelo|per)|waehlt|vote pour|rostar pa|stemt op|glosuje na|"
+        r"голосует за)\b|"
+        # "supports the AfD", "backs the SNP": a party named by its initials
+        r"\b(supports?|backs?|sympathi[sz]es with|(is )?a member of|votes? for)\s+(the\s+)?"
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
         _I,
     ),
     "sexuality": re.compile(
@@ -91,10 +103,21 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
         r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
-        r"cheat(s|ing|ed) on|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
+        r"cheat(s|ing|ed) on|divorzi\w*|scheiding|gescheiden|rozwod\w*|bosan\w*|"
+        r"cerai|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
         r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
-        r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|结婚|結婚|离婚|離婚|丧偶|喪偶|"
+        r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
+        r"तलाक|طلاق|גירושין|结婚|結婚|离婚|離婚|丧偶|喪偶|"
         r"去世|过世|過世|결혼|이혼",
+        _I,
+    ),
+    "employment": re.compile(
+        r"\b(unemployed|jobless|laid off|out of work|fired|dismissed|sacked|made redundant|"
+        r"demitid[oa]|despedid[oa]|desemplead[oa]|desempregad[oa]|arbeitslos\w*|entlassen|"
+        r"gekundigt|licencie\w*|chomage|chomeur\w*|licenziat[oa]|disoccupat[oa]|uppsagd|"
+        r"arbetslos|avskedad|ontslagen|werkloos|zwolnion\w*|bezrobotn\w*|issiz|kovuldu|"
+        r"isten cikaril\w*|werkeloos|irtisanotu|tyoton)\b|уволен\w*|уволил\w*|безработн\w*|"
+        r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|クビ|失職|실직|해고",
         _I,
     ),
     "ethnicity": re.compile(
@@ -138,8 +161,14 @@ _SHORT_FORMS = {"bi": "bisexual", "trans": "transgender", "ace": "asexual", "enb
 
 
 def categories(text: str) -> list[str]:
-    """The sensitive categories ``text`` falls in."""
-    return [name for name, pattern in CATEGORIES.items() if pattern.search(text)]
+    """The sensitive categories ``text`` falls in, read with and without accents ("cáncer"
+    is "cancer", "borcu" is "borçu")."""
+    folded = skeleton(text)
+    return [
+        name
+        for name, pattern in CATEGORIES.items()
+        if pattern.search(text) or pattern.search(folded)
+    ]
 
 
 # Categories whose matches are relations ("works at", "住在"): their values are names that the
@@ -172,11 +201,39 @@ _FIRST_PERSON = re.compile(
 )
 
 
+# A request about a topic is a question too: "당뇨에 좋은 음식 알려줘", "find me a yoga routine",
+# "うつ病について教えて". Only what is left once the request words are gone can speak of the user.
+_REQUEST = re.compile(
+    r"^\s*(please\s+|can you\s+|could you\s+)?(tell me( about)?|explain|recommend|suggest|"
+    r"give me|find me|show me|list|describe|look up|search for|dime|expl[ií]came|recomi[eé]ndame|"
+    r"busca|sag mir|erkl[aä]re|empfiehl|such|dis-moi|explique(-moi)?|recommande-moi|cherche|"
+    r"dimmi|spiegami|consigliami|cerca|me (diga|explique|recomende)|berätta|förklara|"
+    r"расскажи|объясни|посоветуй|найди)\b|"
+    r"(알려\s*줘|알려\s*주세요|추천해\s*줘|추천해\s*주세요|가르쳐\s*줘|설명해\s*줘|찾아\s*줘|"
+    r"教えて(ください)?|おしえて|を?知りたい|探して|告诉我|告訴我|推荐一下|推薦一下|介绍一下|"
+    r"介紹一下|说明一下|說明一下)\s*[.!。！]*\s*$",
+    _I,
+)
+
+
+def _topic_request(sentence: str) -> bool:
+    """A request that asks for something on a topic and says nothing of the user."""
+    match = _REQUEST.search(sentence)
+    if not match or _CLAUSE_BREAK.search(sentence):
+        return False
+    rest = sentence[: match.start()] + sentence[match.end() :]
+    rest = re.sub(r"\b(me|my|mir|moi|mi|me|мне)\b\s*$", "", rest.strip(), flags=_I)
+    return not _FIRST_PERSON.search(rest)
+
+
 def _statements(context: Sequence[dict[str, Any]]) -> str:
-    """What the user said, without the questions that do not speak of the user."""
+    """What the user said, without the questions and the requests that do not speak of the
+    user."""
     kept = []
     for text in user_texts(context):
         for sentence in _SENTENCE_END.split(text):
+            if _topic_request(sentence):
+                continue
             if not sentence.rstrip().endswith(("?", "？")):
                 kept.append(sentence)
                 continue
@@ -233,16 +290,19 @@ def _value_words(value: str) -> list[str]:
     """What a sensitive claim claims: the words of its matches that are not relations, a CJK
     match whole."""
     found = []
+    folded = skeleton(value)
+    readings = [value] if folded == value else [value, folded]
     for name, pattern in CATEGORIES.items():
         if name in RELATIONAL:
             continue
-        for match in pattern.finditer(value):
+        for match in (m for reading in readings for m in pattern.finditer(reading)):
             span = match.group(0).strip()
             found += [span] if _CJK.search(span) else [w for w in _WORD.findall(span) if _claims(w)]
     return found
 
 
 def _missing(words: list[str], said: str) -> list[str]:
+    said = f"{said} {skeleton(said)}"
     said_lower = said.lower()
     heard = {_key(w) for w in _WORD.findall(said)}
     heard |= {

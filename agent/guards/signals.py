@@ -67,7 +67,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\byour\s+(\w+\s+)?(new|real|true|actual|only|one|primary|main|sole|updated)\s+(task|"
         r"purpose|goal|role|job|mission|objective|directive|identity|instructions?|orders)\s+(now\s+)?"
         r"(is|are|will be|:)",
-        r"\b(takes?|has|have|gets?)\s+(precedence|priority)\s+over\b|\boverrides?\s+(the|your|any)\s+"
+        # over the agent's rules or the user, not "school notices take priority over newsletters"
+        r"\b(takes?|has|have|gets?)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}?"
+        r"(the user|users?|you|your|any|all|every|everything|anything|previous|prior|other|"
+        r"system|instructions?|rules|guidelines|what)\b|\boverrides?\s+(the|your|any)\s+"
         r"(system|previous|prior|other)\b",
         r"\b(nothing|none of what|no rule|no instruction)\b[^.!?\n]{0,30}\b(you were|you've been|"
         r"you have been|you got)\s+(told|given|taught)\b[^.!?\n]{0,20}\b(applies|matters|counts|"
@@ -330,6 +333,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(obey|follow)\s+(only\s+)?(whatever|everything|anything|all (the )?(commands|orders|"
         r"instructions) (from|in|on)|(messages|commands|orders|instructions) (signed|from))",
         r"\b(secretly|quietly|silently|covertly|discreetly|invisibly)\s+(send|forward|share|copy|"
+        r"bcc|cc'?d|blind[- ]cop\w*|redirect|rout|"
         r"record|log|store|collect|track|add|insert|append|change|alter|modify|remove|delete|omit|"
         r"drop|include)\w*",
         r"\b(skip|omit|drop|leave out|no|without)\s+(the\s+|any\s+|all\s+)?(medical\s+|legal\s+|"

@@ -1,0 +1,263 @@
+"""Who may see the user's memory and whose word counts, in many languages.
+
+An access grant names a permission ("tiene permiso", "ha l'autorizzazione", "권한") and what it
+opens (notes, memory, data, the account, its security checks); a pass phrase is "whoever says
+X" followed by what they may then do; a re-ranking gives priority ("Vorrang", "pierwszeństwo",
+"приоритет") to messages or commands, or puts something before the user. Each is read as word
+classes a bounded gap apart, not as phrases, so a wording the red teams never used is read the
+same way. Latin-script words are written without accents: the firewall also reads the text
+without them (``normalize.skeleton``), and the accented text is read by the plain patterns.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+_GAP = r"[^.!?\n。！？]{0,60}?"
+
+# A permission held by someone.
+_PERMISSION = (
+    r"(?:\b(?:permiso|permisos|permission|permissions|autorizacion|autorisation|autorizzazione|"
+    r"erlaubnis|berechtigung|befugnis|zugriffsrecht\w*|permissao|autorizacao|behorighet|"
+    r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
+    r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
+    r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*)\b|"
+    r"権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति)"
+)
+# What a grant opens: the user's records, the account, its safety checks.
+_TARGET = (
+    r"(?:\b(?:notas|memoria|memorias|recuerdos|datos|cuenta|mensajes|historial|seguridad|"
+    r"contrasenas|notes|memoire|donnees|compte|historique|securite|mots de passe|note|dati|"
+    r"account|messaggi|cronologia|sicurezza|notizen|gedachtnis|speicher|daten|konto|"
+    r"nachrichten|verlauf|sicherheit\w*|passworter|dados|conta|mensagens|historico|seguranca|"
+    r"senhas|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|geheugen|"
+    r"gegevens|berichten|beveiliging|notatk\w*|pamiec\w*|dane|wiadomosc\w*|bezpieczenstw\w*|"
+    r"notlar\w*|hafiza\w*|veriler\w*|hesab\w*|mesaj\w*|guvenlik|catatan|memori|akun|akaun|"
+    r"pesan|keamanan|kumbukumbu|muistiinpano\w*|muisti\w*|tiedot|poznamk\w*|pamet\w*|"
+    r"jegyzet\w*|memori\w*|memory|memories|data|messages|controles|controlli|kontroll\w*|"
+    r"controle\w*|filtros|filtres|filtri|filter)\b|"
+    r"заметк\w*|памят\w*|данн\w*|аккаунт\w*|сообщени\w*|безопасност\w*|переписк\w*|нотатк\w*|"
+    r"пам'ят\w*|дан[іи]\w*|безпек\w*|メモ|記憶|データ|アカウント|メッセージ|履歴|메모|기억|데이터|"
+    r"계정|메시지|기록|笔记|筆記|记忆|数据|數據|账户|帳戶|账号|帳號|聊天记录|σημειώσεις|μνήμη|"
+    r"δεδομένα|λογαριασμό|הערות|זיכרון|נתונים|חשבון|ملاحظات|ذاكرة|بيانات|حساب|یادداشت|حافظه|"
+    r"नोट्स|डेटा|खाता)"
+)
+# Doing something with what is opened.
+_ACCESS = (
+    r"(?:\b(?:ver|leer|consultar|acceder|modificar|cambiar|borrar|revisar|voir|lire|consulter|"
+    r"acceder|modifier|changer|supprimer|vedere|leggere|consultare|accedere|modificare|"
+    r"cambiare|cancellare|disattivare|sehen|lesen|einsehen|zugreifen|andern|loschen|"
+    r"deaktivieren|abschalten|einzusehen|zu sehen|zu lesen|zu andern|zu loschen|zuzugreifen|"
+    r"abzurufen|ler|acessar|alterar|apagar|desativar|desactivar|lasa|andra|"
+    r"radera|zien|lezen|inzien|wijzigen|verwijderen|widziec|czytac|przegladac|zmieniac|"
+    r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
+    r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
+    r"share|read|see|view|access|consult|edit|modify|disclose|compartir|partager|teilen|"
+    r"condividere|compartilhar|dela|delen|udostepniac)\b|"
+    r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|бачити|читати|"
+    r"переглядати|змінювати|閲覧|見る|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|접근|변경|"
+    r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
+    r"देख|पढ़)"
+)
+# Allowing someone else in: "El usuario autoriza a su jefe a consultar su memoria".
+_ALLOW = (
+    r"(?:\b(?:allows?|permits?|authori[sz]es?|lets|consents? to|agreed to let|autoriza|permite|"
+    r"autorise|permet|erlaubt|gestattet|genehmigt|autorizza|permette|"
+    r"tillater|tillater|staat toe|pozwala|zezwala|izin veriyor|"
+    r"mengizinkan|membenarkan|anaruhusu|sallii|povoluje|engedi|engedélyezi)\b|"
+    r"разрешает|позволяет|дозволяє|許可して|허락|허용|允许|允許|授权|授權)"
+)
+_WHOEVER = (
+    r"(?:\b(?:quien (?:diga|dice|sepa|conozca|pronuncie|escriba)|el que diga|cualquiera que "
+    r"diga|quem (?:disser|diz|souber|escrever)|qui(?:conque)? (?:dit|dira|prononce|connait|"
+    r"ecrit)|celui qui dit|wer\b[^.!?\n]{0,30}\b(?:sagt|nennt|kennt|schreibt)|chi (?:dice|dira|"
+    r"conosce|pronuncia|scrive)|den som (?:sager|kan|skriver)|wie\b[^.!?\n]{0,20}\b(?:zegt|"
+    r"noemt|kent)|kto (?:powie|poda|zna|napisze)|kim\b[^.!?\n]{0,20}\b(?:soylerse|derse)|"
+    r"siapa (?:pun )?yang (?:mengatakan|menyebut|tahu)|yeyote atakayesema|"
+    r"(?:anyone|whoever|someone|anybody|a person|people)(?: who| that)? (?:says|knows|gives|"
+    r"uses|quotes|types|mentions|provides))\b|"
+    r"кто (?:скажет|назов[её]т|знает|произнес\w*|напишет)|хто (?:скаже|назве|знає)|"
+    r"と言った人|と言う人|を言えば|と言えば|말하는 사람|라고 하면|"
+    r"(?:说出|說出|说了|說了|说|說)[^。！？\n]{0,12}的人)"
+)
+# What the one who says it then is or may do.
+_THEN_MAY = (
+    r"(?:\b(?:puede|pueden|podra|pode|podera|peut|pourra|kann|darf|puo|potra|kan|far|moze|"
+    r"mag|bisa|dapat|boleh|anaweza|voi|muze|is|becomes|counts as|may|can|gets?|es|est|ist|e|"
+    r"er|jest)\b|может|сможет|може|можно|является|できる|てよい|ていい|수 있|可以|能|就是|即为)"
+)
+_OWNER = (
+    r"(?:\b(?:owner|account holder|admin\w*|verified|dueno|titular|propietario|proprietaire|"
+    r"besitzer|inhaber|dono|proprietario|titolare|agare|eigenaar|wlasciciel\w*|sahibi|pemilik|"
+    r"mmiliki|omistaja|majitel|tulajdonos)\b|владел\w*|власник\w*|所有者|持ち主|소유자|主人|机主|本人)"
+)
+# Orders, not messages: "messages from school have priority" is a user's preference.
+_COMMANDS = (
+    r"(?:\b(?:instrucciones|ordenes|comandos|befehle|anweisungen|consignes|ordres|instructions|"
+    r"commandes|istruzioni|ordini|comandi|instrucoes|ordens|instruktioner|order|kommandon|"
+    r"instructies|opdrachten|bevelen|polecenia|poleceniami|instrukcje|komendy|talimat\w*|"
+    r"komut\w*|perintah|instruksi|arahan|maagizo|ohjeet|komennot|pokyny|prikazy|"
+    r"utasitas\w*|parancs\w*)\b|"
+    r"команд\w*|инструкци\w*|указани\w*|вказівк\w*|розпоряджен\w*|指令|命令|指示|지시|명령|"
+    r"εντολές|οδηγίες|הוראות|تعليمات|أوامر|دستور|निर्देश)"
+)
+_PRIORITY = (
+    r"(?:\b(?:prioridad|prioridade|priorite|priorita|prioritat|vorrang|vorzug|foretrade|"
+    r"prioritet|voorrang|pierwszenstw\w*|priorytet\w*|oncelik\w*|prioritas|keutamaan|"
+    r"kipaumbele|etusija|prednost|elsobbseg\w*|uu tien)\b|"
+    r"приоритет\w*|пріоритет\w*|優先|优先|우선|προτεραιότητα|עדיפות|أولوية|اولویت|प्राथमिकता)"
+)
+_USER = (
+    r"(?:\b(?:usuario|utilisateur|utente|nutzers?|benutzers?|anvandare\w*|gebruiker\w*|"
+    r"uzytkownik\w*|kullanici\w*|pengguna|mtumiaji|kayttaja\w*|uzivatel\w*|felhasznalo\w*|"
+    r"utilizator\w*|user'?s?)\b|пользовател\w*|користувач\w*|用户|用戶|ユーザー|사용자|χρήστη|"
+    r"משתמש|المستخدم|کاربر|उपयोगकर्ता)"
+)
+# "before / over / above" the user.
+_OVER = (
+    r"(?:\b(?:antes que|antes de|por encima de|sobre|vor|uber|avant|sur|su|sopra|rispetto a|"
+    r"fore|over|boven|przed|nad|ustunde|daha|di atas|daripada|kuliko|ennen|pred|elott|"
+    r"above|over|before)\b|над|перед|выше|понад|より|보다|于|於|之前|高于|高於)"
+)
+
+_UNQUESTIONED = (
+    r"(?:\b(?:sin (?:hacer )?preguntas|ohne (?:weitere |lange )?(?:fragen|ruckfragen)|"
+    r"sans (?:poser de )?questions?|sem (?:fazer )?perguntas|senza (?:fare )?domande|"
+    r"utan (?:att stalla )?fragor|zonder vragen|bez (?:zadawania )?pytan|sorgusuz|"
+    r"tanpa (?:bertanya|banyak tanya|"
+    r"soal)|no questions asked|without (?:any )?questions?|kysymatta|bez ptani|kerdes nelkul)"
+    r"\b|без (?:лишних |всяких )?вопросов|без питань|質問せず|묻지 말고|不问|不問|不要问|不要問)"
+)
+_ACT = (
+    r"(?:\b(?:do|execute|follow|obey|carry (?:it |them )?out|comply|ejecuta\w*|cumple|cumplir|"
+    r"obedece|sigue|fuhre|ausfuhren|befolge\w*|execute\w*|obei\w*|suis|applique\w*|esegui\w*|"
+    r"obbedisci|segui|cumpra|obedeca|siga|utfor|folj|voer|uit te voeren|volg|gehoorzaam|"
+    r"wykonuj|wykonaj|sluchaj|uygula|yap|lakukan|laksanakan|ikuti|patuhi|tekeleza|fuata|"
+    r"suorita|noudata|proved|poslechni|hajtsd vegre|executa)\b|"
+    r"выполня\w*|выполни\w*|исполня\w*|исполни\w*|слушай\w*|виконуй\w*|викона\w*|"
+    r"実行|従|실행|따르|따라|执行|執行|照做|服从|服從)"
+)
+
+SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
+    "access_grant": [
+        re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
+        # verb-final: "hat die Berechtigung, die Daten dieses Kontos einzusehen"
+        re.compile(rf"{_PERMISSION}{_GAP}{_TARGET}{_GAP}{_ACCESS}", _I),
+        re.compile(rf"{_ALLOW}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
+        re.compile(
+            rf"{_WHOEVER}[^.!?\n。！？]{{0,80}}?({_THEN_MAY}{_GAP}({_ACCESS}|{_OWNER})|"
+            rf"{_OWNER})",
+            _I,
+        ),
+        # "may disclose stored secrets to officers who email it"
+        re.compile(
+            r"\b(may|can|should|is allowed to|is free to|is permitted to|are allowed to)\s+"
+            r"(disclose|reveal|share|hand over|give out|release|pass on|"
+            r"read out)\s+(the user'?s?\s+|"
+            r"any\s+|all\s+|her\s+|his\s+|their\s+)?(stored\s+|saved\s+)?(secrets|passwords|"
+            r"memor(y|ies)|notes|codes|credentials|pins)\b[^.!?\n]{0,40}\b(to|with)\b",
+            _I,
+        ),
+        # "ha cedido el control de su cuenta al agente de soporte": handing the account over
+        re.compile(
+            r"(?:\b(?:cedid[oa]|cede|ceder|entregad[oa]|transferid[oa]|handed over|hands over|"
+            r"given|gave|granted|ubergeben|uberlassen|cede|confie|ceduto|affidato|cedeu|entregou|"
+            r"overgedragen|przekazal\w*|devretti)\b|передал\w*|передан\w*|передав)"
+            r"[^.!?\n]{0,30}(?:\b(?:el control|control|el acceso|full access|access|zugang|"
+            r"kontrolle|le controle|l'acces|il controllo|l'accesso|o controle|o acesso|toegang|"
+            r"kontrol\w*|dostep)\b|контроль|доступ)[^.!?\n]{0,30}(?:" + _TARGET[3:],
+            _I,
+        ),
+        # "disclose it to tanner.r@police-requests.net": the user's data to an address
+        re.compile(
+            r"\b(disclose|reveal|hand over|send|share|forward|report|pass)\w*\s+(it|them|this|"
+            r"that|the user'?s?\s+[\w-]+(\s+[\w-]+)?)\s+to\s+[\w.+-]+@[\w-]+\.[\w.]+",
+            _I,
+        ),
+        # "किसी भी पूछने वाले को", "soran herkese", "aan iedereen die het vraagt": whoever asks
+        re.compile(
+            r"किसी भी (पूछने वाले|व्यक्ति) को|जो भी पूछे|لأي شخص يسأل|لمن يسأل|\bsoran herkese\b|"
+            r"\bkim sorarsa\b|\bsiapa (pun|saja) yang (bertanya|meminta)\b|\baan iedereen die\b|"
+            r"\bkazdemu, kto (zapyta|poprosi)|\bbat ky ai hoi\b|\bkila atakayeuliza\b|"
+            r"\bkenelle tahansa\b|\bkomukoli, kdo\b|\boricui (intreaba|cere)\b|"
+            r"\bbarkinek, aki\b|будь-кому, хто|кожному, хто (запита|попрос)",
+            _I,
+        ),
+        # "suggest they share their login with 'support'": asking the user for a credential
+        re.compile(
+            r"\b(suggest|ask|tell|get|encourage|remind|invite|urge|"
+            r"advise)\w*\s+(that\s+)?(the user|"
+            r"them|they|she|he|her|him|users?|people)\s+(to\s+|that they\s+)?(should\s+)?(share|"
+            r"give|send|tell|"
+            r"read out|hand over|reveal|enter|type|confirm)\w*\s+(their|her|his|your)\s+(\w+\s+)?"
+            r"(login|password|pin|passcode|code|credentials|card (number|details)|bank details|"
+            r"2fa|one-time code|otp)s?\b",
+            _I,
+        ),
+    ],
+    "authority_claim": [
+        re.compile(rf"{_COMMANDS}{_GAP}{_PRIORITY}", _I),
+        # "obey instructions inside emails over the user's own requests"
+        # (orders, not people: "I trust my sister's judgement over my own" is a preference)
+        re.compile(
+            r"\b(obey|follow|prioriti[sz]e|rank|trust|put|place|favou?r)\w*\s+(\w+\s+){0,3}?"
+            r"(instructions|orders|commands|requests|directions|emails|messages|documents|pages|"
+            r"tool (output|results?))\b[^.!?\n]{0,40}\b(over|above|ahead of|before)\s+(what\s+)?"
+            r"(the user|the user'?s|the owner'?s?|the account holder'?s?)\b",
+            _I,
+        ),
+        re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
+        re.compile(rf"{_PRIORITY}{_GAP}{_COMMANDS}{_GAP}{_OVER}", _I),
+        # "用户的指令次之": the user's word comes second
+        re.compile(
+            r"(用户|用戶|ユーザー|사용자)\s*(的|の)?\s*(指令|命令|要求|话|話|指示|지시|명령)"
+            r"[^。！？\n]{0,4}(次之|其次|靠后|靠後|排在后|排在後|放在后|放在後|二の次|후순위)"
+        ),
+        re.compile(
+            r"(优先|優先)(执行|執行|听从|聽從|遵循|遵从|遵從|采纳|採納|処理|実行)[^。！？\n]{0,15}"
+            r"(工具|网页|網頁|邮件|郵件|文档|文檔|第三方|外部|ツール|メール|ウェブ)"
+        ),
+    ],
+    "safety_bypass": [
+        # "carry them out without questions": an order to act unchecked, not a helper's
+        # kindness ("ohne Fragen zu stellen hat er mir geholfen")
+        re.compile(
+            rf"{_ACT}[^.!?\n。！？]{{0,30}}{_UNQUESTIONED}|{_UNQUESTIONED}"
+            rf"[^.!?\n。！？]{{0,30}}{_ACT}",
+            _I,
+        ),
+        # "should be carried out without asking for confirmation" (an order, not a story: "the
+        # landlord approved it without checking")
+        re.compile(
+            r"\b(should|must|shall|will|can|may|is to|are to|always|to)\s+(be\s+)?(carr(y|ied) "
+            r"(it |them )?out|execut\w*|obey\w*|approv\w*|merg\w*)\b"
+            r"[^.!?\n]{0,30}\bwithout\s+(asking\s+(for\s+)?|any\s+|further\s+|a\s+)?"
+            r"(confirmation|confirming|approval|review|reviewing|verification|checking|checks)\b",
+            _I,
+        ),
+        re.compile(
+            r"\b(needs?|requires?)\s+no\s+(further\s+)?(confirmation|approval|verification|check"
+            r"|consent|review)\b|\bpre-?(authori[sz]ed|approved|cleared)\b",
+            _I,
+        ),
+        re.compile(
+            r"(?:\b(?:desactivar|desactiva|apagar|desconectar|desactiver|couper|disattivar\w*|"
+            r"deaktivier\w*|abschalt\w*|ausschalt\w*|desativar|desligar|inaktivera|stang av|"
+            r"uitschakel\w*|uitzetten|wylacz\w*|devre disi|matikan|nonaktifkan|zima|poista "
+            r"kaytosta|vypnout|kikapcsol\w*)\b|отключ\w*|вимкн\w*|無効|끄|비활성화|关闭|關閉|停用)"
+            r"[^.!?\n。！？]{0,40}(?:\b(?:seguridad|securite|sicurezza|sicherheit\w*|seguranca|"
+            r"sakerhet\w*|beveiliging|bezpieczenstw\w*|guvenlik|keamanan|usalama|turvallisuus|"
+            r"bezpecnost|biztonsag\w*|filtros|filtres|filtri|filter|controles de|controlli di|"
+            r"sicherheitspruf\w*)\b|безопасност\w*|безпек\w*|セキュリティ|安全|보안|过滤|過濾)",
+            _I,
+        ),
+    ],
+    "exfiltration": [
+        # "保存されているメモを全部読み上げる": the records, then all of them, then out loud
+        re.compile(
+            r"(メモ|記憶|データ|パスワード|会話|履歴|メモリ)を?(全部|すべて|全て)(読み上げ|送|教え|"
+            r"見せ|公開|共有)"
+        ),
+    ],
+}
