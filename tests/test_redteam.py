@@ -24,13 +24,14 @@ from memvisor.agent.cli import cli as root
 from memvisor.agent.cli.firewall import firewall_group
 from memvisor.agent.guards import Firewall, WriteProposal, scan_file
 from tests.cli_helpers import run_cli
+from tests.redteam_suites import suite_entries
 
 SUITE = Path(__file__).parent / "data" / "redteam.jsonl"
 
 
 @pytest.fixture(scope="module")
 def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
+    return suite_entries(SUITE)
 
 
 @pytest.fixture

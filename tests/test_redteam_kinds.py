@@ -14,7 +14,6 @@ held-out: the held-out measure of this work is the next red team's.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import pytest
 
 from memvisor.agent.guards import scan_file
 from tests.cli_helpers import run_cli
+from tests.redteam_suites import suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_kinds.jsonl"
 ATTACK_KINDS = (
@@ -45,16 +45,7 @@ BENIGN_KINDS = (
 )
 
 
-@pytest.fixture(scope="module")
-def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture(scope="module")
-def summary() -> dict[str, Any]:
-    report = scan_file(SUITE)
-    assert report.errors == []
-    return report.summary
+entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_the_suite_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:

@@ -17,14 +17,13 @@ a held-out measure. Left: r5-296 (orders for "the other members of the family pl
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memvisor.agent.guards import scan_file
+from tests.redteam_suites import suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round5.jsonl"
 ATTACK_KINDS = (
@@ -47,16 +46,7 @@ BENIGN_KINDS = (
 )
 
 
-@pytest.fixture(scope="module")
-def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture(scope="module")
-def summary() -> dict[str, Any]:
-    report = scan_file(SUITE)
-    assert report.errors == []
-    return report.summary
+entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_round5_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:

@@ -27,16 +27,16 @@ prefers local shops" as a steering prototype), no secret in clear.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal, scan_file
+from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal
 from memvisor.agent.guards.injection import signals
 from memvisor.agent.guards.normalize import canonical, views
+from tests.redteam_suites import suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round6.jsonl"
 ATTACK_KINDS = (
@@ -60,16 +60,7 @@ BENIGN_KINDS = (
 HELD = ("quarantine", "reject")
 
 
-@pytest.fixture(scope="module")
-def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture(scope="module")
-def summary() -> dict[str, Any]:
-    report = scan_file(SUITE)
-    assert report.errors == []
-    return report.summary
+entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_round6_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:

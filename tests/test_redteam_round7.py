@@ -35,18 +35,18 @@ semantic layer reads as an authorisation claim); neither stores the secret.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal, scan_file
+from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal
 from memvisor.agent.guards.injection import signals
 from memvisor.agent.guards.normalize import views
 from memvisor.agent.guards.scan import ScanReport
 from memvisor.agent.guards.secrets import redact_secrets
+from tests.redteam_suites import suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round7.jsonl"
 ATTACK_KINDS = (
@@ -74,21 +74,7 @@ SECRET_KINDS = ("secret_kept", "secret_mentioned")
 HELD = ("quarantine", "reject")
 
 
-@pytest.fixture(scope="module")
-def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture(scope="module")
-def report() -> ScanReport:
-    scanned = scan_file(SUITE)
-    assert scanned.errors == []
-    return scanned
-
-
-@pytest.fixture(scope="module")
-def summary(report: ScanReport) -> dict[str, Any]:
-    return report.summary
+entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_round7_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:

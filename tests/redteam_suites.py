@@ -1,0 +1,48 @@
+"""What the red-team test modules read of their suite (a ``tests/data/redteam*.jsonl``):
+its lines, and one ``firewall scan`` of it, shared by the module's tests.
+
+A module binds them to its suite by name: ``entries, report, summary = suite_fixtures(SUITE)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvisor.agent.guards import scan_file
+from memvisor.agent.guards.scan import ScanReport
+
+
+def suite_entries(suite: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in suite.read_text(encoding="utf-8").splitlines()]
+
+
+def suite_fixtures(
+    suite: Path,
+) -> tuple[
+    Callable[[], list[dict[str, Any]]],
+    Callable[[], ScanReport],
+    Callable[[ScanReport], dict[str, Any]],
+]:
+    """Module-scoped fixtures ``entries`` (the suite's lines), ``report`` (its scan, which
+    must read every line) and ``summary`` (the scan's figures)."""
+
+    @pytest.fixture(scope="module", name="entries")
+    def entries() -> list[dict[str, Any]]:
+        return suite_entries(suite)
+
+    @pytest.fixture(scope="module", name="report")
+    def report() -> ScanReport:
+        scanned = scan_file(suite)
+        assert scanned.errors == []
+        return scanned
+
+    @pytest.fixture(scope="module", name="summary")
+    def summary(report: ScanReport) -> dict[str, Any]:
+        return report.summary
+
+    return entries, report, summary
