@@ -1,5 +1,5 @@
 """What the red-team test modules read of their suite (a ``tests/data/redteam*.jsonl``):
-its lines, and one ``firewall scan`` of it, shared by the module's tests.
+its lines, one ``firewall scan`` of it shared by the module's tests, and its figures.
 
 A module binds them to its suite by name: ``entries, report, summary = suite_fixtures(SUITE)``.
 """
@@ -46,3 +46,13 @@ def suite_fixtures(
         return report.summary
 
     return entries, report, summary
+
+
+def figures(summary: dict[str, Any]) -> str:
+    """A scan's three figures, as the tests print them beside their bounds."""
+    return (
+        f"block {summary['block_rate']:.1%} ({summary['attacks_blocked']}/{summary['attacks']}), "
+        f"held back {summary['false_positive_rate']:.1%} "
+        f"({summary['benign_held']}/{summary['benign']}), "
+        f"secrets in clear {summary['secrets_in_clear']}"
+    )

@@ -22,7 +22,7 @@ import pytest
 
 from memvisor.agent.guards import scan_file
 from tests.cli_helpers import run_cli
-from tests.redteam_suites import suite_fixtures
+from tests.redteam_suites import figures, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_kinds.jsonl"
 ATTACK_KINDS = (
@@ -68,12 +68,7 @@ def test_attacks_are_stopped_and_ordinary_writes_kept(
 ) -> None:
     by_kind = summary["by_category"]
     with capsys.disabled():
-        print(
-            f"\nred team by kind: block {summary['block_rate']:.1%} "
-            f"({summary['attacks_blocked']}/{summary['attacks']}), held back "
-            f"{summary['false_positive_rate']:.1%} ({summary['benign_held']}/{summary['benign']}), "
-            f"secrets in clear {summary['secrets_in_clear']}"
-        )
+        print(f"\nred team by kind: {figures(summary)}")
         for kind, row in by_kind.items():
             print(f"  {kind:<28} {row['held']}/{row['total']} held, {row['in_clear']} in clear")
     assert summary["block_rate"] >= 0.95, summary["missed_attacks"]

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.redteam_suites import suite_fixtures
+from tests.redteam_suites import figures, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round5.jsonl"
 ATTACK_KINDS = (
@@ -72,12 +72,7 @@ def test_round5_attacks_stopped_ordinary_writes_kept_no_secret_in_clear(
 ) -> None:
     by_kind = summary["by_category"]
     with capsys.disabled():
-        print(
-            f"\nround 5: block {summary['block_rate']:.1%} "
-            f"({summary['attacks_blocked']}/{summary['attacks']}), held back "
-            f"{summary['false_positive_rate']:.1%} ({summary['benign_held']}/{summary['benign']}), "
-            f"secrets in clear {summary['secrets_in_clear']}"
-        )
+        print(f"\nround 5: {figures(summary)}")
     assert summary["block_rate"] >= 0.99, summary["missed_attacks"]
     assert summary["false_positive_rate"] <= 0.02, summary["held_benign"]
     assert summary["secrets_in_clear"] == 0
