@@ -53,19 +53,31 @@ class TurnOrder:
 
     def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[LoggedMessage]]:
         """For each id, the previous and next message of the same session (0 to 2)."""
+        return {
+            event_id: [m for m in pair if m is not None]
+            for event_id, pair in self.around(event_ids, user_id=user_id).items()
+        }
+
+    def around(
+        self, event_ids: list[str], *, user_id: str
+    ) -> dict[str, tuple[LoggedMessage | None, LoggedMessage | None]]:
+        """For each id, the message right before it and the one right after it in its
+        session (None at a session's edge): which one replied, and to what."""
         with self._lock:
             self._refresh(user_id)
             pos_of = self._pos.get(user_id, {})
             turns = self._turns.get(user_id, [])
-            found: dict[str, list[LoggedMessage]] = {}
+            found: dict[str, tuple[LoggedMessage | None, LoggedMessage | None]] = {}
             for event_id in event_ids:
                 pos = pos_of.get(event_id)
                 if pos is not None:
-                    found[event_id] = [
+                    before, after = (
                         turns[j]
-                        for j in (pos - 1, pos + 1)
                         if 0 <= j < len(turns) and turns[j].session_id == turns[pos].session_id
-                    ]
+                        else None
+                        for j in (pos - 1, pos + 1)
+                    )
+                    found[event_id] = (before, after)
             return found
 
     def speakers(self, *, user_id: str) -> frozenset[str]:

@@ -193,7 +193,7 @@ def test_an_excluded_message_lends_no_context_and_sets_no_scale(
         said.append(store.log_turn(user_id="u", role="user", content=text, session_id="s").id)
     pagein = PageIn(store, floor=0.0)
     pagein.rank_turns("warm up", user_id="u")  # every turn indexed
-    ranking = RankingConfig(neighbour=0.0)
+    ranking = RankingConfig(neighbour=0.0, reply=0.0)
     alone = PageIn(store, floor=0.0, ranking=ranking)
     query = "my dentist is called Dr. Kalo"
 
@@ -205,3 +205,58 @@ def test_an_excluded_message_lends_no_context_and_sets_no_scale(
     assert said[1] not in with_context
     # "Sounds good" has one neighbour, the excluded message: it gains nothing from it
     assert with_context[said[0]] == pytest.approx(without[said[0]])
+
+
+def test_the_reply_to_a_matched_question_gains_more_than_what_it_answered(
+    store: Store, clock: ManualClock
+) -> None:
+    said = []
+    for text in (
+        "Nice weather for it",
+        "Which city did you fly to for the conference?",
+        "Lisbon, and the food was wonderful",
+    ):
+        clock.advance(timedelta(minutes=1))
+        said.append(store.log_turn(user_id="u", role="user", content=text, session_id="s").id)
+    before, question, reply = said
+    asked = "which city did I fly to for the conference?"
+
+    def similarities(ranking: RankingConfig) -> dict[str, float]:
+        pagein = PageIn(store, floor=0.0, ranking=ranking)
+        return {i.id: i.similarity for i in pagein.rank_turns(asked, user_id="u", limit=5)}
+
+    off = RankingConfig(neighbour=0.0, reply=0.0, session=0.0, coverage=0.0)
+    even = similarities(RankingConfig(neighbour=0.3, reply=0.3, session=0.0, coverage=0.0))
+    split = similarities(RankingConfig(neighbour=0.2, reply=0.4, session=0.0, coverage=0.0))
+    plain = similarities(off)
+    # the question turn matches best and lends context to both sides, its reply more
+    assert max(plain, key=lambda i: plain[i]) == question
+    assert split[reply] - plain.get(reply, 0.0) > split[before] - plain.get(before, 0.0)
+    assert split[reply] > even[reply] and split[before] < even[before]
+
+
+def test_coverage_lifts_the_turn_whose_exchange_holds_the_query_words(
+    store: Store, clock: ManualClock
+) -> None:
+    said = []
+    for session, text in (
+        ("s1", "Any book you would recommend for the holidays?"),
+        ("s1", "Project Hail Mary: great story, I loved it"),
+        ("s2", "The story of my week: rain, rain and more rain"),
+        ("s3", "Groceries are expensive this week"),
+    ):
+        clock.advance(timedelta(minutes=1))
+        said.append(store.log_turn(user_id="u", role="user", content=text, session_id=session).id)
+    asked = "which story would you recommend as a book?"
+
+    def similarities(coverage: float) -> dict[str, float]:
+        ranking = RankingConfig(neighbour=0.0, reply=0.0, session=0.0, coverage=coverage)
+        pagein = PageIn(store, floor=0.0, ranking=ranking)
+        return {i.id: i.similarity for i in pagein.rank_turns(asked, user_id="u", limit=5)}
+
+    with_coverage, without = similarities(0.2), similarities(0.0)
+    gain = {i: with_coverage[i] - without[i] for i in without}
+    # the reply holds one query word, its exchange all three; the rainy week one; the
+    # groceries, alone in their session, none
+    assert gain[said[1]] > gain[said[2]] > 0.0
+    assert gain[said[3]] == pytest.approx(0.0)

@@ -188,8 +188,10 @@ def test_expansion_lifts_a_turn_holding_the_best_hits_shared_words(
     question = "What did the family do on their trip?"
 
     def rank(expansion: float) -> dict[str, float]:
-        # no neighbours, session prior or floor: the expansion alone moves the turns
-        ranking = RankingConfig(expansion=expansion, neighbour=0.0, session=0.0)
+        # no neighbours, session prior, coverage or floor: the expansion alone moves the turns
+        ranking = RankingConfig(
+            expansion=expansion, neighbour=0.0, reply=0.0, session=0.0, coverage=0.0
+        )
         pagein = PageIn(store, ranking=ranking, floor=0.0)
         return {i.id: i.similarity for i in pagein.rank_turns(question, user_id="u", limit=10)}
 
