@@ -129,10 +129,10 @@ _FILLER = re.compile(
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
-# Nor does the period of "Dr." or "Mr.".
+# Nor does the period of "Dr." or "Mr.", nor the last one of "P.S.", "e.g." or "U.S.".
 _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
-    r"[.!?:：](?=\s|$)|[;\n。；！？]+"
+    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+"
 )
 _SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
 _THIRD_PARTY = re.compile(
@@ -166,7 +166,10 @@ ABOUT_THE_USER = re.compile(
 )
 _LINK = re.compile(
     r"https?://|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w+|\b[\w-]+\.(com|net|org|io|example|cn|ru|"
-    r"xyz|info|biz|co|me|app|dev|shop|site|online)\b",
+    r"xyz|info|biz|co|me|app|dev|shop|site|online|"
+    # country domains ("billigreisen-xy.de"), not file endings ("notes.md", "main.py")
+    r"de|fr|es|it|nl|pl|uk|br|jp|kr|au|ca|ch|at|be|se|dk|fi|pt|cz|tr|mx|ar|eu|tv|cc|gg|ws|"
+    r"top|club|store|live|pro|link|click|news|tech)\b",
     _I,
 )
 
