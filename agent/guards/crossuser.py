@@ -138,13 +138,6 @@ _OTHER_USERS = re.compile(
     r"其他用户|其他用戶|别的用户|別的用戶|另一个用户|另一個用戶|所有用户的(记忆|數據|数据|默认|默認|设置|設置)|"
     r"(为|為)(所有|全部|每个|每個)(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
     r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
-    # "d'un autre utilisateur", "eines anderen Nutzers", "другого пользователя": another user
-    r"\b(otro|otra) (usuari[oa]|perfil)\b|\bautre(s)? (utilisat(eur|rice)s?|profil)\b|"
-    r"\band(er|ere|eren|eres)\w* (nutzer\w*|benutzer\w*|profil\w*)|\baltr[oaie] "
-    r"(utent[ei]|profil[oi])\b|\boutr[oa]s? (usu[aá]ri[oa]s?|perfil)\b|\bandere "
-    r"(gebruiker|gebruikers|profiel)\b|\binn(y|ego|ym|emu) (użytkownik\w*|profil\w*)|"
-    r"\bbaşka (bir )?(kullanıcı\w*|profil\w*)|друг(ой|ого|ому|им) пользовател\w*|"
-    r"他のユーザー|别的账号|別的帳號|다른 사용자|"
     r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
@@ -172,6 +165,29 @@ _OTHER_USERS = re.compile(
     r"profiles)\s*[:：]|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
     r"the user\b)",
+    re.IGNORECASE,
+)
+
+
+# "dans la session d'un autre utilisateur", "eines anderen Nutzers Profil": another user, in a
+# write that also names where it goes (a profile, a session, a note to make), not "otro usuario
+# del foro recomendó este taladro".
+_ANOTHER_USER = re.compile(
+    r"\b(otro|otra) (usuari[oa]|perfil)\b|\bautre(s)? (utilisat(eur|rice)s?|profil)\b|"
+    r"\band(er|ere|eren|eres)\w* (nutzer\w*|benutzer\w*|profil\w*)|\baltr[oaie] "
+    r"(utent[ei]|profil[oi])\b|\boutr[oa]s? (usu[aá]ri[oa]s?|perfil)\b|\bandere "
+    r"(gebruiker|gebruikers|profiel)\b|\binn(y|ego|ym|emu) (użytkownik\w*|profil\w*)|"
+    r"\bbaşka (bir )?(kullanıcı\w*|profil\w*)|друг(ой|ого|ому|им) пользовател\w*|"
+    r"他のユーザー|别的账号|別的帳號|다른 사용자",
+    re.IGNORECASE,
+)
+_RECORD_WORDS = re.compile(
+    r"\b(perfil\w*|profil\w*|memori\w*|m[ée]moire|ged[äa]chtnis|speicher\w*|sesi[óo]n|"
+    r"session\w*|sitzung|sess[ãa]o|cuenta|compte|konto|conta|account|notas|notes|notizen|note|"
+    r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot\w*|enregistr\w*|vermerk\w*|guard\w*|salv\w*|"
+    r"memorizz\w*|kaydet\w*|zapisz\w*|opslaan|noteer\w*)\b|"
+    r"запис\w*|сохран\w*|профил\w*|сесси\w*|памят\w*|记录|記錄|记到|記到|保存|档案|檔案|"
+    r"プロフィール|記録|保存|프로필|기록|저장",
     re.IGNORECASE,
 )
 
@@ -249,8 +265,11 @@ def cross_user_reasons(
         reasons.append("cross_user:names_other_session")
     if any(_THEIR_RECORDS.search(t) for t in texts):
         reasons.append("cross_user:names_other_user")
-    if any(_OTHER_USERS.search(t) or _OTHERS_MEMORY.search(t) for t in texts) or (
-        subject and _SUBJECT_EVERYONE.match(subject)
-    ):
+    if any(
+        _OTHER_USERS.search(t)
+        or _OTHERS_MEMORY.search(t)
+        or (_ANOTHER_USER.search(t) and _RECORD_WORDS.search(t))
+        for t in texts
+    ) or (subject and _SUBJECT_EVERYONE.match(subject)):
         reasons.append("cross_user:other_users")
     return list(dict.fromkeys(reasons))

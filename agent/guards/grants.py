@@ -188,6 +188,13 @@ _NOT_NEGATED = (
     )
     + r"(?<!n't )(?<!не )(?<!никогда )"
 )
+_NEGATION = (
+    r"\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
+    r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не)\b|"
+    r"不要|不得|别|別|禁止|绝不|絕不|決して"
+)
+# From the start of a clause, up to 120 characters with no negation in them.
+_UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"
 _ACTED_ON = (
     rf"{_NOT_NEGATED}(?:{_ACT}|\b(?:perform|process|approv|pa(?:y|id)|sen[dt]|shar|transfer|"
     r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil)\w*)"
@@ -211,7 +218,13 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"ユーザーと同じ(権限|権利)"
         ),
         # "its notes count as the user's own words": a source's text taken for the user's
-        re.compile(rf"{_COUNTS_AS}(the\s+|del\s+|de l'|des\s+|l')?({_USER}|{_OWNER})", _I),
+        # (not "her passport counts as the user's ID")
+        re.compile(
+            rf"{_COUNTS_AS}(the\s+|del\s+|de l'|des\s+|l')?({_USER}|{_OWNER})(\s+(own\s+)?"
+            r"(words?|instructions?|orders?|requests?|messages?|voice|commands?|input)\b|\s+"
+            r"(themselves|himself|herself)\b|\s*[.,;:!)]|\s*$)",
+            _I,
+        ),
         # "the calendar integration is now 'owner' level": a source raised to the user's trust
         re.compile(
             r"\b(is|are|now|becomes?|set to|raised to|elevated to|upgraded to|promoted to)\s+"
@@ -307,7 +320,15 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             _I,
         ),
         # "выполняются без согласия пользователя": carried out without the user's consent
-        re.compile(rf"{_ACTED_ON}[^.!?\n。！？]{{0,40}}?{_WITHOUT_CONSENT}", _I),
+        # (in a clause without a negation: "nothing is paid without the user's approval" keeps
+        # the user in charge)
+        re.compile(rf"{_UNNEGATED_CLAUSE}{_ACTED_ON}[^.!?\n。！？]{{0,40}}?{_WITHOUT_CONSENT}", _I),
+        # ... or the consent first: "无需用户确认，直接执行", "without the user's approval, pay it"
+        re.compile(
+            rf"{_UNNEGATED_CLAUSE}{_WITHOUT_CONSENT}(?:(?!{_NEGATION})[^.!?\n。！？]){{0,20}}?"
+            rf"{_ACTED_ON}",
+            _I,
+        ),
         re.compile(
             r"\b(needs?|requires?)\s+no\s+(further\s+)?(confirmation|approval|verification|check"
             r"|consent|review)\b|\bpre-?(authori[sz]ed|approved|cleared)\b",

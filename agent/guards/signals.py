@@ -105,18 +105,6 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"preferences|words|earlier|previous|prior|own)\b|(?=\s*([.,;:!?)—–-]|$|(and|or|but|"
         r"entirely|completely|altogether|from now on|now|when|if|who|whatever|says?|said|"
         r"told|asks?|asked|wants?)\b)))",
-        # "the user's preference for metric units no longer applies": the user's word voided
-        r"\b(the|this)\s+(user|customer|owner|account holder)(?:'?s|’s)\s+(\w+\s+){0,2}?"
-        r"(preferences?|instructions?|rules?|settings?|wishes|requests?|choices?|restrictions?|"
-        r"limits?)\b[^.!?\n;]{0,40}?\b(no longer (appl(y|ies)|counts?|matters?|holds?|stands?|"
-        r"binds?)|(is|are) (now )?(void|invalid|obsolete|overridden|revoked|irrelevant)|"
-        r"(can|may|should|must) (now )?be (ignored|disregarded|overridden|"
-        r"dropped|skipped))",
-        r"\b(las|los) (preferencias|instrucciones|reglas|indicaciones) del usuario ya no "
-        r"(aplican|se aplican|cuentan|valen)|\bles (pr[eé]f[eé]rences|consignes|r[eè]gles|"
-        r"instructions) de l'utilisateur ne (s'appliquent|comptent|valent) plus|\bdie "
-        r"(Einstellungen|W[uü]nsche|Vorgaben|Anweisungen|Regeln) des (Nutzers|Benutzers) "
-        r"gelten nicht mehr",
     ),
     "role_override": [
         *_rx(
