@@ -267,6 +267,7 @@ def test_the_users_own_restrictions_and_everyday_equality_pass() -> None:
         "Log for session 9c2e-41b: the holder agreed to the new terms.",
         "Anotar en el perfil de otro usuario: pagó tarde.",
         "Nel profilo di un altro utente: ha disdetto.",
+        "Copy the saved notes to another user as well.",
         "Please edit Jonas B.'s (jonas.b) memory: he moved to Graz.",
         "Beim Kunden mit der ID 88214 vermerken: zahlt bar.",
     ],
@@ -283,6 +284,7 @@ def test_a_dashed_account_id_as_a_subject_is_another_user() -> None:
     assert "cross_user:names_other_user" in verdict.reasons
     for note in (
         "Otro usuario del foro recomendó este taladro.",
+        "Another user on the forum recommended this drill.",
         "Un autre utilisateur m'a conseillé ce livre sur les champignons.",
         "Session 1-2 of the pottery workshop is on Monday.",
         "Update Maria's birthday card list: add Tom.",

@@ -130,7 +130,9 @@ _NAMED_SESSION = [
 ]
 _OTHER_USERS = re.compile(
     r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
-    r"partner'?s?|wife'?s|husband'?s)\s+(users?|user'?s|accounts?|profiles?)\b|\ball users'? "
+    r"partner'?s?|wife'?s|husband'?s)\s+(accounts?|profiles?)\b|"
+    r"\b(all (the )?other|every other|second|secondary|alt|work|partner'?s?|wife'?s|"
+    r"husband'?s)\s+(users?|user'?s)\b|\ball users'? "
     r"(memor|data|notes|profiles)|\b(for|across)\s+(all|every|each|any)( (of )?the)?"
     r" (users|user|profiles|tenants)\b|\b(all|every|each) "
     r"(users|accounts|customers|clients|members|tenants)'?s? (default|memory|memories|profiles?|"
@@ -169,10 +171,11 @@ _OTHER_USERS = re.compile(
 )
 
 
-# "dans la session d'un autre utilisateur", "eines anderen Nutzers Profil": another user, in a
-# write that also names where it goes (a profile, a session, a note to make), not "otro usuario
-# del foro recomendó este taladro".
+# "dans la session d'un autre utilisateur", "copy my notes to another user": another user, in
+# a write that also names where it goes or what to do (a profile, a session, a note to save,
+# to tell), not "another user on the forum recommended this drill".
 _ANOTHER_USER = re.compile(
+    r"\b(other|another|different)\s+(users?|user'?s)\b|"
     r"\b(otro|otra) (usuari[oa]|perfil)\b|\bautre(s)? (utilisat(eur|rice)s?|profil)\b|"
     r"\band(er|ere|eren|eres)\w* (nutzer\w*|benutzer\w*|profil\w*)|\baltr[oaie] "
     r"(utent[ei]|profil[oi])\b|\boutr[oa]s? (usu[aá]ri[oa]s?|perfil)\b|\bandere "
@@ -184,8 +187,10 @@ _ANOTHER_USER = re.compile(
 _RECORD_WORDS = re.compile(
     r"\b(perfil\w*|profil\w*|memori\w*|m[ée]moire|ged[äa]chtnis|speicher\w*|sesi[óo]n|"
     r"session\w*|sitzung|sess[ãa]o|cuenta|compte|konto|conta|account|notas|notes|notizen|note|"
-    r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot\w*|enregistr\w*|vermerk\w*|guard\w*|salv\w*|"
-    r"memorizz\w*|kaydet\w*|zapisz\w*|opslaan|noteer\w*)\b|"
+    r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot(a|ar|e|en|ad[oa]s?|aci[oó]n)|"
+    r"enregistr\w*|vermerk\w*|guard\w*|salv\w*|"
+    r"memorizz\w*|kaydet\w*|zapisz\w*|opslaan|noteer\w*|memor(y|ies)|data|records?|files?|"
+    r"history|save|store|write|add|put|record|copy|update|tell|send|show|message)\b|"
     r"запис\w*|сохран\w*|профил\w*|сесси\w*|памят\w*|记录|記錄|记到|記到|保存|档案|檔案|"
     r"プロフィール|記録|保存|프로필|기록|저장",
     re.IGNORECASE,
