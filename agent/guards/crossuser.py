@@ -14,7 +14,7 @@ _NAMED_USER = [
     re.compile(
         r"\b(?:user|account|profile|member|customer|usuari[oa]|usuário|utilisateur|utente|nutzer|"
         r"benutzer|konto|cuenta|conta|compte|gebruiker|użytkownik\w*|kullanıcı\w*|"
-        rf"пользовател[ья]|ユーザー|사용자)[_ ]?id\s*[:=：]\s*[\"'`]?{_ID}",
+        rf"пользовател[ья]|ユーザー|사용자)[_ ]?id[\"'`]?\s*[:=：]\s*[\"'`]?{_ID}",
         re.I,
     ),
     re.compile(rf"\buser:{_ID}", re.IGNORECASE),
@@ -40,9 +40,12 @@ _THEIR_RECORDS = re.compile(
     r"\b(ticket|case|claim|file|dossier|record|order|booking|session)\s*(#|no\.?|nr\.?|n°|"
     r"number)?\s*[\w-]*\d[\w-]*\W{0,3}\s*(for\s+|of\s+)?(the\s+)?(client|customer|patient|"
     r"tenant|member|cliente|kunde|kundin|paciente)\s+[A-Z]|"
-    r"\b(in|into|to|on|under|onto|for)\s+(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
+    # "update Maria K.'s (maria.k) memory profile": a verb that edits records works the same
+    r"\b(in|into|to|on|under|onto|for|update|edit|modify|overwrite|wipe|clear|access)\s+"
+    r"(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
     r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
-    r"('s|s'|’s)\s+((assistant|ai|bot|agent|chat|user|memory|personal|private|own)\s+)?"
+    r"('s|s'|’s)\s+(\([^()\n]{1,30}\)\s+)?((assistant|ai|bot|agent|chat|user|memory|personal|"
+    r"private|own)\s+)?"
     r"(profile|account|user record|memory|memories|ticket|session|case|file|"
     r"record|notes|inbox|chat)\b|"
     # "may view u4's saved memories": an account id's own records
@@ -75,7 +78,8 @@ _ACCOUNT_TOKEN = re.compile(
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
-    rf"{_NOT_MINE}{_ACCOUNT_WORD}\s*(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*(\d{{3,}})|"
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}\w{{0,3}}\s*(?:(?:mit der|mit|with the|with|con el|con|avec l'|"
+    rf"avec|com o|com|met|z|с)\s+)?(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*(\d{{3,}})|"
     # "Cliente 77812 aceitou", "customer 55021 agreed": a number after a word for someone whose
     # records these are (not "account", whose number may be the user's own)
     rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
@@ -103,7 +107,7 @@ _SUBJECT_USER = re.compile(
 )
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
 _SUBJECT_ID = re.compile(
-    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}\d+|[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}-?\d+|[\w.+-]+@[\w-]+\.[\w.]+|"
     r"[a-z]\.[a-z]{2,}\d*)\s*$",
     re.IGNORECASE,
 )
@@ -114,18 +118,21 @@ _SUBJECT_EVERYONE = re.compile(
 )
 _NAMED_SESSION = [
     re.compile(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
-    re.compile(r"\b((?:ses|sess|session)_[A-Za-z0-9]{4,})\b"),
+    re.compile(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     re.compile(
         r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей])\s+"
         r"(?:(?:do|del|de la|du|des|der|della|of the|of)\s+)?(?:\w+\s+)?"
-        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*)",
+        # ... or an id of letters and digits in dashed groups ("session 8f3a-22")
+        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*|(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+)",
         re.IGNORECASE,
     ),
 ]
 _OTHER_USERS = re.compile(
     r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
-    r"partner'?s?|wife'?s|husband'?s)\s+(users?|user'?s|accounts?|profiles?)\b|\ball users'? "
+    r"partner'?s?|wife'?s|husband'?s)\s+(accounts?|profiles?)\b|"
+    r"\b(all (the )?other|every other|second|secondary|alt|work|partner'?s?|wife'?s|"
+    r"husband'?s)\s+(users?|user'?s)\b|\ball users'? "
     r"(memor|data|notes|profiles)|\b(for|across)\s+(all|every|each|any)( (of )?the)?"
     r" (users|user|profiles|tenants)\b|\b(all|every|each) "
     r"(users|accounts|customers|clients|members|tenants)'?s? (default|memory|memories|profiles?|"
@@ -160,6 +167,32 @@ _OTHER_USERS = re.compile(
     r"profiles)\s*[:：]|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
     r"the user\b)",
+    re.IGNORECASE,
+)
+
+
+# "dans la session d'un autre utilisateur", "copy my notes to another user": another user, in
+# a write that also names where it goes or what to do (a profile, a session, a note to save,
+# to tell), not "another user on the forum recommended this drill".
+_ANOTHER_USER = re.compile(
+    r"\b(other|another|different)\s+(users?|user'?s)\b|"
+    r"\b(otro|otra) (usuari[oa]|perfil)\b|\bautre(s)? (utilisat(eur|rice)s?|profil)\b|"
+    r"\band(er|ere|eren|eres)\w* (nutzer\w*|benutzer\w*|profil\w*)|\baltr[oaie] "
+    r"(utent[ei]|profil[oi])\b|\boutr[oa]s? (usu[aá]ri[oa]s?|perfil)\b|\bandere "
+    r"(gebruiker|gebruikers|profiel)\b|\binn(y|ego|ym|emu) (użytkownik\w*|profil\w*)|"
+    r"\bbaşka (bir )?(kullanıcı\w*|profil\w*)|друг(ой|ого|ому|им) пользовател\w*|"
+    r"他のユーザー|别的账号|別的帳號|다른 사용자",
+    re.IGNORECASE,
+)
+_RECORD_WORDS = re.compile(
+    r"\b(perfil\w*|profil\w*|memori\w*|m[ée]moire|ged[äa]chtnis|speicher\w*|sesi[óo]n|"
+    r"session\w*|sitzung|sess[ãa]o|cuenta|compte|konto|conta|account|notas|notes|notizen|note|"
+    r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot(a|ar|e|en|ad[oa]s?|aci[oó]n)|"
+    r"enregistr\w*|vermerk\w*|guard\w*|salv\w*|"
+    r"memorizz\w*|kaydet\w*|zapisz\w*|opslaan|noteer\w*|memor(y|ies)|data|records?|files?|"
+    r"history|save|store|write|add|put|record|copy|update|tell|send|show|message)\b|"
+    r"запис\w*|сохран\w*|профил\w*|сесси\w*|памят\w*|记录|記錄|记到|記到|保存|档案|檔案|"
+    r"プロフィール|記録|保存|프로필|기록|저장",
     re.IGNORECASE,
 )
 
@@ -237,8 +270,11 @@ def cross_user_reasons(
         reasons.append("cross_user:names_other_session")
     if any(_THEIR_RECORDS.search(t) for t in texts):
         reasons.append("cross_user:names_other_user")
-    if any(_OTHER_USERS.search(t) or _OTHERS_MEMORY.search(t) for t in texts) or (
-        subject and _SUBJECT_EVERYONE.match(subject)
-    ):
+    if any(
+        _OTHER_USERS.search(t)
+        or _OTHERS_MEMORY.search(t)
+        or (_ANOTHER_USER.search(t) and _RECORD_WORDS.search(t))
+        for t in texts
+    ) or (subject and _SUBJECT_EVERYONE.match(subject)):
         reasons.append("cross_user:other_users")
     return list(dict.fromkeys(reasons))

@@ -139,6 +139,67 @@ _ACT = (
     r"実行|従|실행|따르|따라|执行|執行|照做|服从|服從)"
 )
 
+# The same standing as the user: "hat dieselben Rechte wie der Nutzer", "the same access as
+# the owner", "те же права, что и у пользователя".
+_SAME = (
+    r"(?:\b(?:same|identical|equal|gleichen|dieselben|selben|mismos|mismas|iguales|memes|"
+    r"stessi|stesse|mesmos|mesmas|dezelfde|takie same|te same)\b|те же|такие же|одинаковые)"
+)
+_RIGHTS = (
+    r"(?:\b(?:rights|access|privileges|permissions|powers|authority|rechte|zugriff\w*|"
+    r"befugnisse|derechos|acceso|privilegios|permisos|droits|acces|privileges|diritti|accesso|"
+    r"privilegi|direitos|acesso|privilegios|rechten|toegang|prawa|uprawnienia|dostep)\b|"
+    r"права|доступ|полномочия|привилегии)"
+)
+# Counted as the user's own word: "its notes count as the user's own words", "gelten als
+# Anweisungen des Nutzers", "считаются словами пользователя".
+_COUNTS_AS = (
+    r"(?:\b(?:counts?|counted|treated|regarded|considered|taken|handled|valid|accepted)\s+as\s+"
+    r"(?:if\s+(?:they|it)\s+(?:were|came)\s+)?(?:(?:coming\s+)?from\s+)?|"
+    r"\b(?:cuentan|valen|se tratan|se consideran|tratad[oa]s?|considerad[oa]s?)\s+como\s+"
+    r"(?:si\s+fueran\s+)?(?:palabras\s+|ordenes\s+|instrucciones\s+)?|"
+    r"\b(?:gelten|zahlen|gilt|zahlt|werden behandelt)\s+als\s+(?:\w+\s+)?|"
+    r"\b(?:comptent|valent|sont traites|sont consideres)\s+comme\s+(?:\w+\s+)?|"
+    r"(?:считаются|считается|воспринимаются|засчитываются)\s+(?:\w+\s+)?)"
+)
+_WITHOUT_CONSENT = (
+    r"(?:\bwithout\s+(?:(?:asking|telling|checking with)\s+(?:the\s+)?(?:user|owner|"
+    r"account holder)\b|(?:the\s+)?(?:user|owner|account holder)(?:'?s|’s)\s+(?:consent|"
+    r"approval|permission|knowledge|confirmation|ok|okay|agreement|say-so)\b)|"
+    r"\bsin\s+(?:el\s+|la\s+)?(?:consentimiento|permiso|aprobacion|confirmacion|"
+    r"autorizacion)\s+del\s+(?:usuario|titular)|\bsin preguntar al usuario|"
+    r"\bsans\s+(?:le\s+|l')?(?:consentement|accord|autorisation|approbation|confirmation)\s+"
+    r"de l'utilisateur|\bsans demander a l'utilisateur|"
+    r"\bohne\s+(?:die\s+|das\s+)?(?:zustimmung|einwilligung|erlaubnis|bestatigung|"
+    r"genehmigung|wissen)\s+des\s+(?:nutzers|benutzers|inhabers)|"
+    r"\bohne den (?:nutzer|benutzer) zu fragen|"
+    r"\bsenza\s+(?:il\s+|l')?(?:consenso|permesso|approvazione|conferma)\s+dell'utente|"
+    r"\bsem\s+(?:o\s+|a\s+)?(?:consentimento|permissao|aprovacao|confirmacao)\s+do\s+"
+    r"(?:usuario|titular)|"
+    r"без\s+(?:согласия|ведома|разрешения|подтверждения)\s+пользовател\w*|"
+    r"(?:无需|無需|不经|不經|未经|未經|不用|无须|無須)(?:用户|用戶)的?(?:同意|确认|確認|许可|許可|批准)|"
+    r"ユーザーの(?:同意|確認|許可)(?:なし|なく|を得ずに|を取らずに))"
+)
+# Not "never share it without the user's consent": the user's own restriction.
+_NOT_NEGATED = (
+    "".join(
+        rf"(?<!\b{w} )"
+        for w in ("never", "not", "don't", "nunca", "jamais", "nie", "niemals", "no")
+    )
+    + r"(?<!n't )(?<!не )(?<!никогда )"
+)
+_NEGATION = (
+    r"\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
+    r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не)\b|"
+    r"不要|不得|别|別|禁止|绝不|絕不|決して"
+)
+# From the start of a clause, up to 120 characters with no negation in them.
+_UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"
+_ACTED_ON = (
+    rf"{_NOT_NEGATED}(?:{_ACT}|\b(?:perform|process|approv|pa(?:y|id)|sen[dt]|shar|transfer|"
+    r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil)\w*)"
+)
+
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
         re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
@@ -148,6 +209,28 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             rf"{_WHOEVER}[^.!?\n。！？]{{0,80}}?({_THEN_MAY}{_GAP}({_ACCESS}|{_OWNER})|"
             rf"{_OWNER})",
+            _I,
+        ),
+        # "hat dieselben Rechte wie der Nutzer": someone put level with the user
+        re.compile(rf"{_SAME}\s+{_RIGHTS}[^.!?\n]{{0,25}}?({_USER}|{_OWNER})", _I),
+        re.compile(
+            r"(与|和|跟)(用户|用戶|机主|機主|本人)(相同|一样|一樣)的?(权限|權限|权利|權利)|"
+            r"ユーザーと同じ(権限|権利)"
+        ),
+        # "its notes count as the user's own words": a source's text taken for the user's
+        # (not "her passport counts as the user's ID")
+        re.compile(
+            rf"{_COUNTS_AS}(the\s+|del\s+|de l'|des\s+|l')?({_USER}|{_OWNER})(\s+(own\s+)?"
+            r"(words?|instructions?|orders?|requests?|messages?|voice|commands?|input)\b|\s+"
+            r"(themselves|himself|herself)\b|\s*[.,;:!)]|\s*$)",
+            _I,
+        ),
+        # "the calendar integration is now 'owner' level": a source raised to the user's trust
+        re.compile(
+            r"\b(is|are|now|becomes?|set to|raised to|elevated to|upgraded to|promoted to)\s+"
+            r"(now\s+)?(an?\s+)?[\"'“‘]?(owner|root|superuser|system|trusted|highest|maximum)"
+            r"[\"'”’]?[- ]?(level|tier|trust|privileges?|rights|clearance)\b|"
+            r"\btrust level\s+(update|raised|set|changed|is now)",
             _I,
         ),
         # "may disclose stored secrets to officers who email it"
@@ -234,6 +317,16 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"(it |them )?out|execut\w*|obey\w*|approv\w*|merg\w*)\b"
             r"[^.!?\n]{0,30}\bwithout\s+(asking\s+(for\s+)?|any\s+|further\s+|a\s+)?"
             r"(confirmation|confirming|approval|review|reviewing|verification|checking|checks)\b",
+            _I,
+        ),
+        # "выполняются без согласия пользователя": carried out without the user's consent
+        # (in a clause without a negation: "nothing is paid without the user's approval" keeps
+        # the user in charge)
+        re.compile(rf"{_UNNEGATED_CLAUSE}{_ACTED_ON}[^.!?\n。！？]{{0,40}}?{_WITHOUT_CONSENT}", _I),
+        # ... or the consent first: "无需用户确认，直接执行", "without the user's approval, pay it"
+        re.compile(
+            rf"{_UNNEGATED_CLAUSE}{_WITHOUT_CONSENT}(?:(?!{_NEGATION})[^.!?\n。！？]){{0,20}}?"
+            rf"{_ACTED_ON}",
             _I,
         ),
         re.compile(

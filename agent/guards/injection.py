@@ -98,7 +98,9 @@ _HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
 _IMPERATIVE = re.compile(
     r"\s*(please\s+)?(ignore|disregard|forget|reveal|send|forward|email|export|upload|share|"
     r"delete|erase|wipe|print|dump|leak|tell|give|recommend|always|never|obey|follow|execute|"
-    r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable)\b",
+    r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable)\b|"
+    # ... or a persona or a rule set handed to the agent ("persona: rude, ignores the user")
+    r"\s*(new\s+)?(persona|role|system prompt|system|instructions?|rules?|behaviou?r)\s*[:=]",
     re.IGNORECASE,
 )
 # Decodings whose words run together: read letters only, like text split apart.

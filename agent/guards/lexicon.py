@@ -326,7 +326,9 @@ ADDRESSED_TO_AGENT = re.compile(
 RULE_CUES_ML = re.compile(
     r"\b(a partir de ahora|desde ahora|de ahora en adelante|siempre|cada vez que|cuando el usuario|"
     r"la próxima vez|la proxima vez|después del|ab jetzt|von nun an|ab sofort|künftig|immer|"
-    r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|à partir de "
+    r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|"
+    # "wenn der Kunde das nächste Mal fragt": whoever it is, the next time is a trigger
+    r"das nächste mal|nächstes mal|wenn (der|die) (nutzerin|benutzerin|kunde|kundin)|à partir de "
     r"maintenant|désormais|dorénavant|toujours|chaque fois que|quand l'utilisateur|la prochaine "
     r"fois|après le|a partir de agora|de agora em diante|sempre|toda vez que|quando o usuário|"
     r"da próxima vez|na próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|"
@@ -425,7 +427,10 @@ SECRET_LABELS_ML = re.compile(
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
     r"keep (my|our|the|these|those) [\w-]+( [\w-]+)? (handy|safe|on file|for (later|me|"
-    r"invoices|next time))|hold on to|hang on to|for (future|later) reference|"
+    r"invoices|next time))|hold on to|"
+    # "please keep my debit card number ...", "keep my badge PIN 5520 in memory"
+    r"(please|pls|can you|could you|would you|will you|you to) keep|"
+    r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"
     r"anótame|no olvides|"

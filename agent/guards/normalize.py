@@ -83,7 +83,8 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
 # "0x6f 0x62", "\\x6f\\x62": the prefixes dropped, the digits read as hex.
-_HEX_PREFIX = re.compile(r"(?<![0-9A-Za-z])(?:0x|\\x)(?=[0-9a-fA-F]{2}\b)")
+# "0x7265636f...": one prefix before a whole run of digits is dropped the same way.
+_HEX_PREFIX = re.compile(r"(?<![0-9A-Za-z])(?:0x|\\x)(?=[0-9a-fA-F]{2})")
 _BINARY = re.compile(r"(?:[01]{8}[\s,]*){4,}")
 _MORSE = re.compile(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
 _NATO_WORDS = """alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet
@@ -279,8 +280,15 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         ("rot47", text.translate(_ROT47)),
     ]
     # "Caesar +3 for the bot: iruhw wkh xvhu": the payload after a label, shifted alone.
+    # The payload may follow the last label of a line ("Note: ... its plain form is: Lbh ner").
     label, colon, payload = text[:600].partition(":")
-    for head in (text[:600], payload) if colon and len(label) <= 80 else (text[:600],):
+    heads = [text[:600]]
+    if colon and len(label) <= 80:
+        heads.append(payload)
+    last = text[:600].rpartition(":")[2]
+    if colon and last not in heads:
+        heads.append(last)
+    for head in heads:
         best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
         candidates.append(("caesar", _shift(head, best_shift)))
         candidates.append(("atbash", head.translate(_ATBASH)))

@@ -129,10 +129,10 @@ _FILLER = re.compile(
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
-# Nor does the period of "Dr." or "Mr.".
+# Nor does the period of "Dr." or "Mr.", nor the last one of "P.S.", "e.g." or "U.S.".
 _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
-    r"[.!?:：](?=\s|$)|[;\n。；！？]+"
+    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+"
 )
 _SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
 _THIRD_PARTY = re.compile(
@@ -160,13 +160,32 @@ _PROMOTION = re.compile(
     r"返利|" + _PROMOTION_ZH,
     _I,
 )
+# "the user's preference for metric units no longer applies": a rule that voids the user's
+# word, which only the user may give.
+_VOIDS_USERS_WORD = re.compile(
+    r"\b(the|this)\s+(user|customer|owner|account holder)(?:'?s|’s)\s+(\w+\s+){0,2}?"
+    r"(preferences?|instructions?|rules?|settings?|wishes|requests?|choices?|restrictions?|"
+    r"limits?)\b[^.!?\n;]{0,40}?\b(no longer (appl(y|ies)|counts?|matters?|holds?|stands?|"
+    r"binds?)|(is|are) (now )?(void|invalid|obsolete|overridden|revoked|irrelevant)|"
+    r"(can|may|should|must) (now )?be (ignored|disregarded|overridden|"
+    r"dropped|skipped))"
+    r"|\b(las|los) (preferencias|instrucciones|reglas|indicaciones) del usuario ya no "
+    r"(aplican|se aplican|cuentan|valen)|\bles (pr[eé]f[eé]rences|consignes|r[eè]gles|"
+    r"instructions) de l'utilisateur ne (s'appliquent|comptent|valent) plus|\bdie "
+    r"(Einstellungen|W[uü]nsche|Vorgaben|Anweisungen|Regeln) des (Nutzers|Benutzers) "
+    r"gelten nicht mehr",
+    _I,
+)
 ABOUT_THE_USER = re.compile(
     r"\b(the user|this user|the account holder)\b|(该|該|这位|這位)(用户|用戶)",
     _I,
 )
 _LINK = re.compile(
     r"https?://|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w+|\b[\w-]+\.(com|net|org|io|example|cn|ru|"
-    r"xyz|info|biz|co|me|app|dev|shop|site|online)\b",
+    r"xyz|info|biz|co|me|app|dev|shop|site|online|"
+    # country domains ("billigreisen-xy.de"), not file endings ("notes.md", "main.py")
+    r"de|fr|es|it|nl|pl|uk|br|jp|kr|au|ca|ch|at|be|se|dk|fi|pt|cz|tr|mx|ar|eu|tv|cc|gg|ws|"
+    r"top|club|store|live|pro|link|click|news|tech)\b",
     _I,
 )
 
@@ -181,12 +200,14 @@ class StandingRule:
     # Says what to do to "the user" in the third person: a rule about the user, which the
     # user's own preference ("when I ask...") is not, unless the model rephrased it.
     about_user: bool = False
+    # Sets the user's own word aside ("the user's preference ... no longer applies").
+    voids_user: bool = False
 
     @property
     def restrictive(self) -> bool:
         """It only forbids ("never share my address with apps"): it can take no power away
-        from the user."""
-        return bool(_NEGATION.search(self.text)) and not self.hostile
+        from the user. A rule whose "no longer" voids the user's word does."""
+        return bool(_NEGATION.search(self.text)) and not self.hostile and not self.voids_user
 
     @property
     def hostile(self) -> bool:
@@ -218,6 +239,7 @@ def standing_rules(text: str) -> list[StandingRule]:
             or addressed
             or _ZH_RULE_INSIDE.search(sentence)
             or _ZH_SECOND_PERSON_RULE.search(sentence)
+            or _VOIDS_USERS_WORD.search(sentence)
             or any(_is_rule(_FILLER.sub("", p).strip()) for p in parts if p.strip())
         ):
             rules.append(
@@ -228,6 +250,7 @@ def standing_rules(text: str) -> list[StandingRule]:
                     link=bool(_LINK.search(sentence)),
                     sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),
                     about_user=bool(ABOUT_THE_USER.search(sentence)),
+                    voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
                 )
             )
     return rules

@@ -53,7 +53,9 @@ _TOKEN = re.compile(
 _WINDOW = re.compile(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
     # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
-    r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_])|[;，；。\n]|$)",
+    r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
+    # "backup codes: 8812-0931, 4410-2277": a list of numbers goes on
+    r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}(?=[,.;\s]|$))|[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
@@ -77,6 +79,8 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
 _LOCK_CODE = re.compile(
     r"\b(code|kod|código|codice|код|koden)\b|"
+    # "Tresorcode", "Türcode", "dørkode": a compound that ends in code (its lock is checked)
+    r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
     r"\b(lock|padlock|locker|safe|keypad|key ?safe|lockbox)\b(?=\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
@@ -86,6 +90,7 @@ _LOCK_CODE = re.compile(
     _I,
 )
 _LOCKS = re.compile(
+    r"(?<=[^\W\d_])(tür|türe|tresor)\w*|"  # "Haustür", "Hoteltresor"
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
     r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom|kluis\w*|"
@@ -118,7 +123,10 @@ def labelled_values(text: str) -> list[SecretValue]:
     found: list[SecretValue] = []
     for pattern in (SECRET_LABELS, SECRET_LABELS_ML, _LOCK_CODE):
         for label in pattern.finditer(text):
-            near = text[max(0, label.start() - 40) : label.end()]
+            # what the code opens may come just after it: "Code der Haustür", "code of the gate"
+            near = text[max(0, label.start() - 40) : label.end() + 24]
+            if pattern is _LOCK_CODE and label.group(2) and not _LOCKS.search(near):
+                continue  # "Fehlercode 4041", "Rabattcode": a compound names its lock or nothing
             if pattern is _LOCK_CODE and not (
                 _LOCKS.search(near)
                 or _named_number_code(text, label)
@@ -255,7 +263,20 @@ def _kind(label: str) -> str:
 
 
 def keep_requested(message: str) -> bool:
-    return bool(KEEP_INTENT.search(message) or states_only_a_secret(message))
+    """The user asked to keep something: a keep word not negated ("don't keep it", "不用记住",
+    "bitte nicht speichern" ask the opposite), or a message that only states a secret."""
+    asked = any(
+        not _NEGATED_KEEP.search(message[max(0, m.start() - 14) : m.start()])
+        for m in KEEP_INTENT.finditer(message)
+    )
+    return asked or states_only_a_secret(message)
+
+
+_NEGATED_KEEP = re.compile(
+    r"(\b(don'?t|do not|dont|never|not|no need to|no|nicht|kein\w*|ne|n'|non|nie|не|ни)\b|"
+    r"不用|不要|别|別|不必|无需|無需|不需要|没必要|沒必要|しないで|하지 ?마)[\s\w'’]{0,6}$",
+    _I,
+)
 
 
 # After the value: nothing but punctuation, or a closing word of thanks.

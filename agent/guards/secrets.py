@@ -54,7 +54,9 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "login_pair": re.compile(
-        r"\b(login|log-in|sign-in|credentials?|username and password)\b\s*[:=]?\s*\S+\s+[/|]\s+\S+",
+        # "login from the setup page: admin / Tg7!pq": a few words may come before the pair
+        r"\b(login|log-in|sign-in|credentials?|username and password)\b(?:[^:=\n]{0,30}[:=])?"
+        r"\s*\S+\s+[/|]\s+\S+",
         re.IGNORECASE,
     ),
     "card_security": re.compile(
@@ -194,9 +196,11 @@ def _mask(kind: str, _matched: str) -> str:
 # "Visa card 4716 0813 2245 9910": a number the text calls a card is one, checksum or not (a
 # typo in one digit still gives the rest away).
 _LABELLED_CARD = re.compile(
-    r"(?P<label>\b(?:visa|mastercard|master card|amex|maestro|card|tarjeta|karte|kreditkarte|"
-    r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kartu|карт[аыу]|卡|カード|카드)\b[^\d\n]{0,20}?)"
-    r"(?P<number>(?<![\d-])\d{4}(?:[ .-]?\d{4}){2}[ .-]?\d{1,7}(?![\d-]))",
+    r"(?P<label>(?:\b(?:visa|mastercard|master card|amex|maestro|card|tarjeta|karte|kreditkarte|"
+    r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kartu|карт[аыу])\b|卡|カード|카드)"
+    r"[^\d\n]{0,20}?)"
+    # 13 to 19 digits; a 19-digit card ("6222 0212 3456 7890 123") ends in a short group
+    r"(?P<number>(?<![\d-])\d{4}(?:[ .-]?\d{4}){2}[ .-]?\d{1,7}(?:[ .-]\d{1,4})?(?![\d-]))",
     re.IGNORECASE,
 )
 

@@ -29,7 +29,15 @@ PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"
 # first sentences plus overlapping windows over the rest, so nothing goes unread.
 MAX_SENTENCES = 48
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；;])|\n+|\s*<[^>]{1,40}>\s*")
+# A short clause with a pronoun for its subject after a semicolon ("...; they reported it.")
+# stays with its sentence: alone it has lost whom it is about, and an embedding of it matches
+# anything. An order has no subject ("...; forward everything out.") and is still read alone.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|"
+    r"(?<=;)(?!\s*(?:they|she|he|it|we|i)\s+(?:[A-Za-z'’]+\s+){0,1}[A-Za-z'’]+\s*(?:$|[.!?\n]))|"
+    r"\n+|"
+    r"\s*<[^>]{1,40}>\s*"
+)
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
 
 

@@ -72,7 +72,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"tories|green party|votes? for|voted|politi\w*|party member|left-wing|partido|filiad[oa]|"
         r"right-wing|far-right|far-left|político|Partei|wählt|politique|partito|политич\w*|"
         r"партии|партия|vota (a|al|por|pelo|per)|waehlt|vote pour|rostar pa|stemt op|glosuje na|"
-        r"голосует за)\b|"
+        r"голосует за|leftist|left-leaning|right-leaning|izquierdista|derechista|gauchiste|"
+        r"linksgerichtet|rechtsgerichtet|linksextrem\w*|rechtsextrem\w*|links-grün|"
+        # "es de izquierdas", "est de droite", "è di sinistra": a copula and a side
+        r"de (izquierdas|derechas)|(es|soy|son|ser|sea|est|suis|sont|être|é|sou|são|è|sono|"
+        r"essere) (muy |bastante |plutôt |très |molto |bem )?(de|di) (izquierda|derecha|gauche|"
+        r"droite|sinistra|destra|esquerda|direita))\b|левых взглядов|правых взглядов|"
+        r"左翼|右翼|左派|右派|"
         # "supports the AfD", "backs the SNP": a party named by its initials
         r"\b(supports?|backs?|sympathi[sz]es with|(is )?a member of|votes? for)\s+(the\s+)?"
         r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
@@ -332,8 +338,17 @@ def _claims(word: str) -> bool:
     return len(word) >= 4 and word.lower() not in _RELATION
 
 
+# A currency said one way and written another ("1250 euros", "1,250.00 EUR") is the same.
+_CURRENCY = {
+    "eur": "€", "euro": "€", "euros": "€", "€": "€", "usd": "$", "dollar": "$", "dollars": "$",
+    "$": "$", "gbp": "£", "pound": "£", "pounds": "£", "£": "£",
+}  # fmt: skip
+
+
 def _key(word: str) -> str:
     word = word.lower().strip()
+    if word in _CURRENCY:
+        return _CURRENCY[word]
     if word[:1].isdigit():
         # "1,250.00" is the "1250" the user said: cents of zero and separators dropped
         number = re.sub(r"[.,\s]", "", re.sub(r"[.,]0{1,2}$", "", word))
