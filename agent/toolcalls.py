@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,6 @@ _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
 _BLOCK_RE = re.compile(
     r"<tool_call>(?P<body>.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL | re.IGNORECASE
 )
-_CLOSED_BLOCK_RE = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL | re.IGNORECASE)
 _STRAY_TAG_RE = re.compile(r"</?tool_call>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"\A\s*```[a-zA-Z0-9_-]*[ \t]*\n?(?P<body>.*?)\n?[ \t]*```", re.DOTALL)
 # Text that pretends to be the result of a call the model has only just asked for.
@@ -144,11 +144,28 @@ def _extract_tagged(content: str, first_body: int) -> ExtractResult:
 def _invented_outside_calls(content: str, start: int) -> re.Match[str] | None:
     """The first made-up tool result after ``start`` that is not inside a closed call: a
     call's own argument may quote one ("<tool_response>" in a note about the format)."""
-    calls = [m.span() for m in _CLOSED_BLOCK_RE.finditer(content)]
+    calls = _closed_calls(content)
+    starts = [begin for begin, _ in calls]
     for found in _INVENTED_RE.finditer(content, start):
-        if not any(begin <= found.start() < end for begin, end in calls):
+        at = bisect_right(starts, found.start()) - 1  # the last call opened at or before it
+        if at < 0 or found.start() >= calls[at][1]:
             return found
     return None
+
+
+def _closed_calls(content: str) -> list[tuple[int, int]]:
+    """The spans ``<tool_call>.*?</tool_call>`` would match, in one pass over the tags (the
+    regex rescans to the end from every opening tag that is never closed: quadratic)."""
+    spans: list[tuple[int, int]] = []
+    opened: int | None = None
+    for tag in _STRAY_TAG_RE.finditer(content):
+        closing = tag.group(0)[1] == "/"
+        if opened is None and not closing:
+            opened = tag.start()
+        elif opened is not None and closing:
+            spans.append((opened, tag.end()))
+            opened = None
+    return spans
 
 
 def _parse_block(body: str, attempt: int, result: ExtractResult) -> int:

@@ -251,3 +251,24 @@ def test_a_call_quoting_a_tool_result_tag_in_its_arguments_is_not_cut() -> None:
     assert [c.arguments for c in result.calls] == [arguments]
     made_up = f'<tool_call>{call}</tool_call>\n<tool_response>{{"ok": true}}</tool_response>'
     assert extract_tool_calls(made_up, TOOLS).invented_output  # outside the call it still is
+
+
+_TAG_SOUP = st.lists(
+    st.sampled_from(
+        ["<tool_call>", "</tool_call>", "<TOOL_CALL>", "</Tool_Call>", "{", "x", "\n",
+         "<tool_response>", "Observation: ok", '{"name": "memory_search"}']
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@given(_TAG_SOUP)
+def test_closed_calls_are_the_spans_the_lazy_regex_finds(text: str) -> None:
+    # One pass over the tags instead of a regex rescanning to the end from every opening
+    # tag that is never closed (quadratic: 32,000 characters of '<tool_call>{' took 0.33 s).
+    import re
+
+    from memvisor.agent.toolcalls import _closed_calls
+
+    lazy = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL | re.IGNORECASE)
+    assert _closed_calls(text) == [m.span() for m in lazy.finditer(text)]
