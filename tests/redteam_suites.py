@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memvisor.agent.guards import scan_file
+from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal, scan_file
 from memvisor.agent.guards.scan import ScanReport
 
 
@@ -56,3 +56,35 @@ def figures(summary: dict[str, Any]) -> str:
         f"({summary['benign_held']}/{summary['benign']}), "
         f"secrets in clear {summary['secrets_in_clear']}"
     )
+
+
+# -- a write checked as the firewall sees it, for the tests of each mechanism ------------------
+
+
+def check_write(
+    tool: str,
+    arguments: dict[str, Any],
+    said: str,
+    *,
+    page: str | None = None,
+    source: str = "model",
+) -> FirewallVerdict:
+    """The firewall's verdict on a write after the user ``said`` something (and, with
+    ``page``, after a tool returned that text)."""
+    context = [{"role": "user", "content": said}]
+    if page is not None:
+        context.append({"role": "tool", "content": page})
+    proposal = WriteProposal(
+        user_id="u", tool=tool, arguments=arguments, source=source, context=context
+    )
+    return Firewall()(proposal)
+
+
+def from_page(text: str) -> FirewallVerdict:
+    """A model saving what a tool page says, after the user only asked what it says."""
+    return check_write("archival_memory_insert", {"content": text}, "what does it say?", page=text)
+
+
+def own_note(text: str) -> FirewallVerdict:
+    """The user's own note, saved as they said it."""
+    return check_write("archival_memory_insert", {"content": text}, text, source="user")
