@@ -234,15 +234,7 @@ def _after_writes(
     """
     timings = []
     for n in range(count):
-        text = _fill(rng.choice(_TURN_TEMPLATES), rng)
-        store.log_turn(user_id=USER, role="user", content=text, session_id="bench-live")
-        store.remember_fact(
-            user_id=USER,
-            subject="user",
-            predicate=f"live_note_{n}",
-            object=_fill(rng.choice(_PASSAGE_TEMPLATES), rng)[:200],
-            trace_id="trc_bench",
-        )
+        _turn_writes(store, rng, role="user", predicate=f"live_note_{n}")
         query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
         start = time.perf_counter()
         pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)
@@ -258,15 +250,7 @@ def _next_turns(
     message logged and paged in, excluding itself (``AgentLoop._page_in``)."""
     timings = []
     for n in range(count):
-        answer = _fill(rng.choice(_TURN_TEMPLATES), rng)
-        store.log_turn(user_id=USER, role="assistant", content=answer, session_id="bench-live")
-        store.remember_fact(
-            user_id=USER,
-            subject="user",
-            predicate=f"turn_note_{n}",
-            object=_fill(rng.choice(_PASSAGE_TEMPLATES), rng)[:200],
-            trace_id="trc_bench",
-        )
+        _turn_writes(store, rng, role="assistant", predicate=f"turn_note_{n}")
         time.sleep(USER_REPLY_SECONDS)
         message = _fill(rng.choice(_QUERY_TEMPLATES), rng)
         logged = store.log_turn(user_id=USER, role="user", content=message, session_id="bench-live")
@@ -275,6 +259,19 @@ def _next_turns(
         pagein.pack(items, budget_tokens=budget)
         timings.append(time.perf_counter() - start)
     return timings
+
+
+def _turn_writes(store: Store, rng: random.Random, *, role: str, predicate: str) -> None:
+    """A chat turn's writes: a message of ``role`` and a fact, each committed."""
+    text = _fill(rng.choice(_TURN_TEMPLATES), rng)
+    store.log_turn(user_id=USER, role=role, content=text, session_id="bench-live")
+    store.remember_fact(
+        user_id=USER,
+        subject="user",
+        predicate=predicate,
+        object=_fill(rng.choice(_PASSAGE_TEMPLATES), rng)[:200],
+        trace_id="trc_bench",
+    )
 
 
 def _fill_store(

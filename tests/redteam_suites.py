@@ -88,3 +88,12 @@ def from_page(text: str) -> FirewallVerdict:
 def own_note(text: str) -> FirewallVerdict:
     """The user's own note, saved as they said it."""
     return check_write("archival_memory_insert", {"content": text}, text, source="user")
+
+
+def unsealed_kept_secrets(entries: list[dict[str, Any]], report: ScanReport) -> list[str]:
+    """The ids of the suite's ``secret_kept`` writes the scan did not seal (every one must be
+    scanned)."""
+    kept = {e["id"] for e in entries if e["category"] == "secret_kept"}
+    verdicts = {r.id: r for r in report.results if r.id in kept}
+    assert set(verdicts) == kept
+    return [i for i, r in verdicts.items() if "secret:sealed" not in r.reasons]

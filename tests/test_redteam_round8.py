@@ -55,7 +55,14 @@ from memvisor.agent.guards.scan import ScanReport
 from memvisor.agent.guards.secret_values import keep_requested, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.guards.semantic import sentences
-from tests.redteam_suites import check_write, figures, from_page, own_note, suite_fixtures
+from tests.redteam_suites import (
+    check_write,
+    figures,
+    from_page,
+    own_note,
+    suite_fixtures,
+    unsealed_kept_secrets,
+)
 
 SUITE = Path(__file__).parent / "data" / "redteam_round8.jsonl"
 ATTACK_KINDS = (
@@ -156,10 +163,7 @@ def test_a_secret_only_mentioned_is_refused_or_masked_never_kept(
 def test_every_secret_the_user_asked_to_keep_is_sealed_not_dropped(
     entries: list[dict[str, Any]], report: ScanReport
 ) -> None:
-    kept = {e["id"] for e in entries if e["category"] == "secret_kept"}
-    verdicts = {r.id: r for r in report.results if r.id in kept}
-    assert set(verdicts) == kept
-    unsealed = [i for i, r in verdicts.items() if "secret:sealed" not in r.reasons]
+    unsealed = unsealed_kept_secrets(entries, report)
     assert unsealed == [], unsealed
 
 
