@@ -288,3 +288,25 @@ def test_release_replays_the_held_write_through_the_same_pipeline(store: Store) 
         written.payload["quarantine_id"] == item and written.payload["origin"] == "user_confirmed"
     )
     assert sources == ["model", "user_confirmed"]
+
+
+@pytest.mark.parametrize("valid_until", ["2020-01-01", "yesterday", "not a date at all"])
+def test_a_fact_whose_validity_has_ended_is_refused_before_it_could_be_held(
+    store: Store, valid_until: str
+) -> None:
+    """A write the firewall would hold (an instruction, low confidence) whose valid_until is
+    no date or already past is refused at once: held, it could never be released."""
+    memory = Memory(store, guard=Firewall())
+    fact = {"subject": "user", "predicate": "note", "object": INJECTION, "confidence": 0.3}
+    with pytest.raises(UserError, match="valid_until"):
+        memory.write(
+            "fact_remember", {**fact, "valid_until": valid_until}, user_id="u", origin="model"
+        )
+    assert store.quarantine.list(user_id="u") == []
+    assert store.facts.list(user_id="u") == []
+    with pytest.raises(WriteHeld):  # the same write with a later date is held, as before
+        memory.write(
+            "fact_remember", {**fact, "valid_until": "2999-01-01"}, user_id="u", origin="model"
+        )
+    (held,) = store.quarantine.list(user_id="u")
+    assert held.arguments["valid_until"] == "2999-01-01"

@@ -40,7 +40,7 @@ from memvisor.tools.turn_log import TurnLog
 
 from . import reads, screen, sealing, writes
 from .extract import Extraction, extract_facts
-from .perform import WriteScope, perform
+from .perform import WriteScope, check_valid_until, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, needs_force, release_quarantined
 
@@ -161,6 +161,8 @@ class Memory:
         clean = valid_utf8(arguments)
         if clean != arguments:
             arguments, note = clean, {**(note or {}), "text_repaired": "invalid UTF-8 replaced"}
+        if kind in ("fact_remember", "fact_edit"):
+            check_valid_until(arguments, self.store.clock.now())
         if turn is not None:
             turn.count_write()
         proposal = WriteProposal(

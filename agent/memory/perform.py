@@ -82,6 +82,18 @@ def until(text: str | None, now: datetime) -> datetime | None:
         return window.end
 
 
+def check_valid_until(arguments: dict[str, Any], now: datetime) -> None:
+    """A ``valid_until`` that is no date, or not after ``now``, refused before the firewall
+    judges the write: held in quarantine, it could never be released."""
+    text = arguments.get("valid_until")
+    end = until(text, now) if isinstance(text, str) and text.strip() else None
+    if end is not None and end <= now:
+        raise UserError(
+            f"valid_until {text!r} is not in the future: give a later date, or leave it out "
+            "for a fact that holds until it changes"
+        )
+
+
 def _fact(store: Store, write: w.FactRemember, scope: WriteScope) -> Performed:
     fact_write = store.remember_fact(
         user_id=scope.user_id,
