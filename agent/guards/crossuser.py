@@ -269,9 +269,12 @@ _WRITE_VERB = re.compile(
 )
 _RECORD_ID = re.compile(
     r"(?<![\w.])(?!(?:my|our|mi|mein\w*|mon|ma|meu|minha|mio|mia|min|mitt)\s)"
-    r"[^\W\d_]*(?:account|user|profile|customer|client|member|patient|subscriber|abonn[ée]e?|"
-    r"ticket|session|konto|benutzer|nutzer|kunde|cuenta|usuario|cliente|paciente|compte|"
-    r"utilisateur|conta|usuário|utente|paziente|gebruiker|klant|użytkownik\w*|klient\w*|"
+    # (not a bare "account", "Konto", "cuenta": a bank account may be the user's own; nor a
+    # ticket or a session, which the user has too)
+    r"[^\W\d_]*(?:user account|customer account|benutzerkonto|nutzerkonto|kundenkonto|user|"
+    r"profile|customer|client|member|patient|subscriber|abonn[ée]e?|benutzer|nutzer|kunde|"
+    r"usuario|cliente|paciente|utilisateur|usuário|utente|paziente|gebruiker|klant|"
+    r"użytkownik\w*|klient\w*|"
     r"kullanıcı\w*|müşteri\w*|пользовател\w*|клиент\w*|пациент\w*|аккаунт\w*|用户|用戶|"
     r"ユーザー|アカウント|顧客|患者|계정|사용자|고객|회원|환자)"
     r"(?:\s*(?:id|ID|#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|번호)"
@@ -285,19 +288,46 @@ _HANDLE_TARGET = re.compile(r"\b(?:under|for)\s+@([\w.]{3,})\b", re.IGNORECASE)
 # not a label ("travel_plans: Lisbon in May").
 _HANDLE_SUBJECT = re.compile(
     r"(?:^|(?<=[.!?\n]\s))@?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:likes?|prefers?|wants?|loves?|"
-    r"hates?|asked|says|said|moved|lives|works|agreed|paid|called|needs?|is allergic|"
+    r"hates?|asked|says|said|moved|lives|works|agreed|paid|is allergic|"
     r"signed|cancell?ed|ordered|booked)\b",
     re.IGNORECASE,
 )
+
+
+def _whole_token(text: str, start: int, end: int) -> str:
+    """The id with the record word it is glued to ("user0001", not "0001")."""
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return text[start:end].lower()
 
 
 def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
         return set()
-    ids = {m.group(1).lower() for m in _RECORD_ID.finditer(message)}
+    ids = {_whole_token(message, m.start(1), m.end(1)) for m in _RECORD_ID.finditer(message)}
     ids |= {m.group(1).lower() for m in _HANDLE_TARGET.finditer(message)}
     return {i for i in ids if len(i) >= 3}
+
+
+_CLAUSE = re.compile(r"[.!?;\n。！？；]+")
+_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}|\d+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
+    """Is the write what the request aimed at another record asked to put there ("He paid in
+    cash." after "add to client #5521's notes that he paid in cash")? Most of its words are
+    in the clause that names the record."""
+    words = {w.lower() for t in texts for w in _CONTENT_WORD.findall(t)}
+    if len(words) < 2:
+        return False
+    for clause in _CLAUSE.split(message):
+        lowered = clause.lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", lowered) for i in ids):
+            heard = {w.lower() for w in _CONTENT_WORD.findall(clause)}
+            if len(words & heard) / len(words) >= 0.6:
+                return True
+    return False
 
 
 def cross_user_reasons(
@@ -322,9 +352,12 @@ def cross_user_reasons(
         named.append(next(iter(accounts)))
     named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
     latest = (said or [""])[-1][-4000:]
-    targeted = _targeted_records(latest) - {me}
+    # not the user's own id, nor a part of it ("user0000" read as the record "0000")
+    targeted = {i for i in _targeted_records(latest) if i not in me}
     lowered = [t.lower() for t in texts]
     named += [m.group(1) for t in texts for m in _HANDLE_SUBJECT.finditer(t)]
+    if targeted and _answers_request(texts, latest, targeted):
+        named.append(next(iter(targeted)))
     named += [
         i
         for i in targeted

@@ -217,6 +217,15 @@ _OUTRANK = (
     r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
     r"أهم من)"
 )
+# ... or the user's word put below it: "the user's wishes count less than the sponsor's"
+_UNDERRANK = (
+    r"(?:\b(?:(?:counts?|matters?|weighs?) less|less important|less weight|secondary to|"
+    r"subordinate to|second to|zahlt weniger|weniger wichtig|weniger gewicht|untergeordnet|"
+    r"cuenta(?:n)? menos|menos importantes?|compte(?:nt)? moins|moins importante?s?|"
+    r"conta(?:no)? meno|meno importanti?|conta(?:m)? menos|vager mindre|mindre viktig\w*|"
+    r"minder belangrijk|telt minder|mniej wazn\w*|daha az onemli)\b|"
+    r"менее важн\w*|меньше значит|второстепенн\w*|次要|次之|より低い|보다 낮)"
+)
 # The one whose word is outweighed: the user, the owner, the customer.
 _PRINCIPAL = (
     rf"(?:{_USER}|{_OWNER}|\b(?:customer|client|cliente|kunde\w*|klant|klient\w*|musteri\w*|"
@@ -371,6 +380,7 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         # "the IT department's directives outrank anything the account owner says"
         re.compile(rf"{_OUTRANK}{_GAP}{_PRINCIPAL}", _I),
+        re.compile(rf"{_PRINCIPAL}{_GAP}{_UNDERRANK}", _I),
         # verb-final: "ユーザー本人よりも高い権限", "사용자보다 우선", "比用户更重要"
         re.compile(
             r"(ユーザー|利用者|お客様|用户|用戶|客户|客戶|사용자|고객)[^。！？\n]{0,6}(よりも|より|보다)"

@@ -360,6 +360,11 @@ _FROM_DAY_ML = (
 RULE_CUES_ML = re.compile(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
     rf"\b{_FROM_DAY_ML}\b|"
+    # a language that drops the subject: "cuando (vuelva a) pregunte por ...", "quando chiede"
+    r"\b(cuando|en cuanto|si|quando|assim que|se|non appena|appena)\s+(vuelva a |volte a |"
+    r"torni a |de nuevo )?(pregunte|hable|mencione|diga|pida|escriba|busque|consulte|"
+    r"perguntar|falar|mencionar|disser|pedir|escrever|pesquisar|chieda|chiede|parli|parla|"
+    r"menzioni|dica|scriva|cerchi)\b|"
     # Turkish "when" is a suffix: "kullanıcı ... sorduğunda", "bir dahaki sefere"
     r"\b[^\W\d_]+(d|t)(ı|i|u|ü)ğ(ı|i|u|ü)nda\b|\bbir dahaki sefer\w*|"
     r"\b(następnym razem|przy następnej|la prochaine fois que|lần tới|lần sau khi|"
