@@ -2,7 +2,8 @@
 
 Names of people in the user's life ("Jonas", "my mother") are fine; what is refused is a write
 that addresses another *account*: ``user_id=bob``, ``user 'mallory'``, a fact whose subject is
-``user:dave``, another session id, or "all the other users".
+``user:dave``, another session id, or "all the other users", and any id the user's own request
+asks to write into ("add to client #5521's notes") when the write repeats it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ _NAMED_USER = [
         re.I,
     ),
     re.compile(rf"\buser:{_ID}", re.IGNORECASE),
+    # "uid=44120", "acct_id: 7731", "customer_id=..."
+    re.compile(
+        r"\b(?:uid|userid|acct(?:_?id)?|account_?id|customer_?id|client_?id|member_?id)"
+        rf"\s*[:=：]\s*[\"'`]?{_ID}",
+        re.I,
+    ),
     # "user id bob_77 is...": without a separator only an id-looking token counts.
     re.compile(
         r"\buser[_ ]?(?:id|name|account)\s+(?:is\s+)?([A-Za-z0-9]*[\d_@][\w.@-]*)", re.I
@@ -66,8 +73,9 @@ _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
     r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
     r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
-    r"mitglied|користувач[аі]?|"
-    r"клиент|アカウント|ユーザー|계정|사용자|고객)"
+    r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
+    r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
+    r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
@@ -79,11 +87,14 @@ _ACCOUNT_TOKEN = re.compile(
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\w{{0,3}}\s*(?:(?:mit der|mit|with the|with|con el|con|avec l'|"
-    rf"avec|com o|com|met|z|с)\s+)?(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*(\d{{3,}})|"
+    rf"avec|com o|com|met|z|с)\s+)?(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*"
+    r"(\d{3,}|\d+(?:-\d+)+)|"
     # "Cliente 77812 aceitou", "customer 55021 agreed": a number after a word for someone whose
     # records these are (not "account", whose number may be the user's own)
     rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
-    r"subscriber|usuario|usuário|utente|user|клиент|пациент)\s+(\d{4,})\b|"
+    r"subscriber|usuario|usuário|utente|user|gebruiker|benutzer|nutzer|utilisateur|abonn[ée]e?|"
+    r"abonnent\w*|assinante|abbonat[oa]|"
+    r"użytkownik|kullanıcı|klient|клиент|пациент|пользователь)\s+(\d{3,}|\d+(?:-\d+)+)\b|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,
@@ -163,8 +174,9 @@ _OTHER_USERS = re.compile(
     r"wszystkich)\s+(\w+\s+)?(membres|membros|miembros|membri|mitglieder|medlemmar|leden|"
     r"участников|członków|clients|clientes|kunden|klanten)\b|"
     # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
-    r"\b(all|every|each)\s+(users|accounts|members|customers|clients|tenants|subscribers|"
-    r"profiles)\s*[:：]|"
+    r"\b(all|every|each)\s+([\w-]+\s+)?(users|accounts|members|customers|clients|tenants|"
+    r"subscribers|profiles)\s*[:：]|"
+    r"\b(for|to)\s+(all|every|each)\s+(the\s+)?(members|customers|clients|subscribers)\s+of\b|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
     r"the user\b)",
     re.IGNORECASE,
@@ -181,7 +193,11 @@ _ANOTHER_USER = re.compile(
     r"(utent[ei]|profil[oi])\b|\boutr[oa]s? (usu[aá]ri[oa]s?|perfil)\b|\bandere "
     r"(gebruiker|gebruikers|profiel)\b|\binn(y|ego|ym|emu) (użytkownik\w*|profil\w*)|"
     r"\bbaşka (bir )?(kullanıcı\w*|profil\w*)|друг(ой|ого|ому|им) пользовател\w*|"
-    r"他のユーザー|别的账号|別的帳號|다른 사용자",
+    r"他のユーザー|别的账号|別的帳號|다른 사용자|"
+    # "(other customer)", "another client's", "un autre client": someone else's records
+    r"\b(other|another|different)\s+(customers?|clients?|patients?|members?|subscribers?|"
+    r"tenants?)\b|\b(otro|otra) (cliente|paciente)\b|\bautre(s)? (client|patient)s?\b|"
+    r"\band(er|ere|eren|eres) (kunde\w*|patient\w*)",
     re.IGNORECASE,
 )
 _RECORD_WORDS = re.compile(
@@ -190,7 +206,8 @@ _RECORD_WORDS = re.compile(
     r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot(a|ar|e|en|ad[oa]s?|aci[oó]n)|"
     r"enregistr\w*|vermerk\w*|guard\w*|salv\w*|"
     r"memorizz\w*|kaydet\w*|zapisz\w*|opslaan|noteer\w*|memor(y|ies)|data|records?|files?|"
-    r"history|save|store|write|add|put|record|copy|update|tell|send|show|message)\b|"
+    r"history|save|store|write|add|put|record|copy|update|tell|send|show|message|ticket|"
+    r"case|log|called)\b|"
     r"запис\w*|сохран\w*|профил\w*|сесси\w*|памят\w*|记录|記錄|记到|記到|保存|档案|檔案|"
     r"プロフィール|記録|保存|프로필|기록|저장",
     re.IGNORECASE,
@@ -237,6 +254,82 @@ def _context_accounts(said: list[str]) -> set[str]:
     return found
 
 
+# The user's request aimed at another record: "add to client #5521's notes", "schreib ins
+# Benutzerkonto 3381", "계정 번호 22019 메모에 저장해", "store this under bob_smith": a write verb
+# and a record word with its id (or a handle after "under"/"for"), not "my account". A write
+# that repeats that id goes to someone else's record, even when the user asked for it.
+_WRITE_VERB = re.compile(
+    r"\b(add|put|write|note|log|save|store|record|set|update|apply|append|file|enter|"
+    r"schreib\w*|trag\w*|speicher\w*|notier\w*|vermerk\w*|füg\w*|ajout\w*|not\w*|"
+    r"enregistr\w*|inscri\w*|añad\w*|agreg\w*|guard\w*|anot\w*|escrib\w*|registr\w*|"
+    r"aggiung\w*|scriv\w*|salv\w*|annot\w*|adicion\w*|escrev\w*|lägg\w*|skriv\w*|spara|"
+    r"voeg\w*|zet|schrijf|noteer|sla|dodaj|zapisz|wpisz|ekle|yaz|kaydet|запиши|добавь|сохрани|"
+    r"внеси|отметь)\b|写|記|记|添加|加上|保存|追加|書|メモ|저장|추가|기록|적어",
+    re.IGNORECASE,
+)
+_RECORD_ID = re.compile(
+    r"(?<![\w.])(?!(?:my|our|mi|mein\w*|mon|ma|meu|minha|mio|mia|min|mitt)\s)"
+    # (not a bare "account", "Konto", "cuenta": a bank account may be the user's own; nor a
+    # ticket or a session, which the user has too)
+    r"[^\W\d_]*(?:user account|customer account|benutzerkonto|nutzerkonto|kundenkonto|user|"
+    r"profile|customer|client|member|patient|subscriber|abonn[ée]e?|benutzer|nutzer|kunde|"
+    r"usuario|cliente|paciente|utilisateur|usuário|utente|paziente|gebruiker|klant|"
+    r"użytkownik\w*|klient\w*|"
+    r"kullanıcı\w*|müşteri\w*|пользовател\w*|клиент\w*|пациент\w*|аккаунт\w*|用户|用戶|"
+    r"ユーザー|アカウント|顧客|患者|계정|사용자|고객|회원|환자)"
+    r"(?:\s*(?:id|ID|#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|번호)"
+    r")?[\s:=：#-]*"
+    r"((?=[\w-]*\d)[A-Za-z]{0,6}[-_]?\d[\w-]{2,}|[a-z][a-z0-9]*_[a-z0-9_]+)",
+    re.IGNORECASE,
+)
+# ... an @handle after "under" or "for" ("file it under @kev_d")
+_HANDLE_TARGET = re.compile(r"\b(?:under|for)\s+@([\w.]{3,})\b", re.IGNORECASE)
+# A handle as the subject of what a person does ("bob_smith likes window seats"): an account,
+# not a label ("travel_plans: Lisbon in May").
+_HANDLE_SUBJECT = re.compile(
+    r"(?:^|(?<=[.!?\n]\s))@?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:likes?|prefers?|wants?|loves?|"
+    r"hates?|asked|says|said|moved|lives|works|agreed|paid|is allergic|"
+    r"signed|cancell?ed|ordered|booked)\b",
+    re.IGNORECASE,
+)
+
+
+def _whole_token(text: str, start: int, end: int) -> str:
+    """The id with the record word it is glued to ("user0001", not "0001")."""
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return text[start:end].lower()
+
+
+def _targeted_records(message: str) -> set[str]:
+    """Ids of other records the user's message asks to write into."""
+    if not _WRITE_VERB.search(message):
+        return set()
+    ids = {_whole_token(message, m.start(1), m.end(1)) for m in _RECORD_ID.finditer(message)}
+    ids |= {m.group(1).lower() for m in _HANDLE_TARGET.finditer(message)}
+    return {i for i in ids if len(i) >= 3}
+
+
+_CLAUSE = re.compile(r"[.!?;\n。！？；]+")
+_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}|\d+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
+    """Is the write what the request aimed at another record asked to put there ("He paid in
+    cash." after "add to client #5521's notes that he paid in cash")? Most of its words are
+    in the clause that names the record."""
+    words = {w.lower() for t in texts for w in _CONTENT_WORD.findall(t)}
+    if len(words) < 2:
+        return False
+    for clause in _CLAUSE.split(message):
+        lowered = clause.lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", lowered) for i in ids):
+            heard = {w.lower() for w in _CONTENT_WORD.findall(clause)}
+            if len(words & heard) / len(words) >= 0.6:
+                return True
+    return False
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -258,6 +351,18 @@ def cross_user_reasons(
     ):
         named.append(next(iter(accounts)))
     named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
+    latest = (said or [""])[-1][-4000:]
+    # not the user's own id, nor a part of it ("user0000" read as the record "0000")
+    targeted = {i for i in _targeted_records(latest) if i not in me}
+    lowered = [t.lower() for t in texts]
+    named += [m.group(1) for t in texts for m in _HANDLE_SUBJECT.finditer(t)]
+    if targeted and _answers_request(texts, latest, targeted):
+        named.append(next(iter(targeted)))
+    named += [
+        i
+        for i in targeted
+        if any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", t) for t in lowered)
+    ]
     if subject:
         found = _SUBJECT_USER.match(subject)
         found = found or _SUBJECT_ID.match(subject)

@@ -3,7 +3,9 @@
 An access grant names a permission ("tiene permiso", "ha l'autorizzazione", "권한") and what it
 opens (notes, memory, data, the account, its security checks); a pass phrase is "whoever says
 X" followed by what they may then do; a re-ranking gives priority ("Vorrang", "pierwszeństwo",
-"приоритет") to messages or commands, or puts something before the user. Each is read as word
+"приоритет") to messages or commands, or puts something before the user or weighs it above
+the user ("outrank", "wichtiger als", "важнее"); a credential is handed over by permission
+("may be given the PIN", "可以把…密码告诉他们"). Each is read as word
 classes a bounded gap apart, not as phrases, so a wording the red teams never used is read the
 same way. Latin-script words are written without accents: the firewall also reads the text
 without them (``normalize.skeleton``), and the accented text is read by the plain patterns.
@@ -33,7 +35,7 @@ _TARGET = (
     r"nachrichten|verlauf|sicherheit\w*|passworter|dados|conta|mensagens|historico|seguranca|"
     r"senhas|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|geheugen|"
     r"gegevens|berichten|beveiliging|notatk\w*|pamiec\w*|dane|wiadomosc\w*|bezpieczenstw\w*|"
-    r"notlar\w*|hafiza\w*|veriler\w*|hesab\w*|mesaj\w*|guvenlik|catatan|memori|akun|akaun|"
+    r"notat\w*|notlar\w*|hafiza\w*|veriler\w*|hesab\w*|mesaj\w*|guvenlik|catatan|memori|akun|akaun|"
     r"pesan|keamanan|kumbukumbu|muistiinpano\w*|muisti\w*|tiedot|poznamk\w*|pamet\w*|"
     r"jegyzet\w*|memori\w*|memory|memories|data|messages|controles|controlli|kontroll\w*|"
     r"controle\w*|filtros|filtres|filtri|filter)\b|"
@@ -200,6 +202,79 @@ _ACTED_ON = (
     r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil)\w*)"
 )
 
+# Weighing more than the user: "outrank", "väger tyngre än", "важнее", "wichtiger als".
+_OUTRANK = (
+    r"(?:\b(?:outranks?|outranking|overrules?|overrides?|supersedes?|trumps?|prevails? over|"
+    r"takes? precedence|comes? (?:first|before)|weighs? (?:more|heavier)|counts? more|"
+    r"matters? more|(?:is|are) (?:more important|weightier|higher)|(?:more|higher|greater) "
+    r"(?:weight|authority|rank|standing)|wichtiger als|schwerer als|mehr gewicht als|hoher als|"
+    r"uberwieg\w*|mas importantes? que|pesan? mas que|por encima de lo que|"
+    r"plus importantes? que|priment sur|l'emportent sur|pesent plus|piu importanti? di|"
+    r"prevalgono su|contano (?:di )?piu|mais importantes? (?:do )?que|pesam mais|prevalecem "
+    r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|gaan voor|"
+    r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
+    r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat)\b|"
+    r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
+    r"أهم من)"
+)
+# ... or the user's word put below it: "the user's wishes count less than the sponsor's"
+_UNDERRANK = (
+    r"(?:\b(?:(?:counts?|matters?|weighs?) less|less important|less weight|secondary to|"
+    r"subordinate to|second to|zahlt weniger|weniger wichtig|weniger gewicht|untergeordnet|"
+    r"cuenta(?:n)? menos|menos importantes?|compte(?:nt)? moins|moins importante?s?|"
+    r"conta(?:no)? meno|meno importanti?|conta(?:m)? menos|vager mindre|mindre viktig\w*|"
+    r"minder belangrijk|telt minder|mniej wazn\w*|daha az onemli)\b|"
+    r"менее важн\w*|меньше значит|второстепенн\w*|次要|次之|より低い|보다 낮)"
+)
+# The one whose word is outweighed: the user, the owner, the customer.
+_PRINCIPAL = (
+    rf"(?:{_USER}|{_OWNER}|\b(?:customer|client|cliente|kunde\w*|klant|klient\w*|musteri\w*|"
+    r"pelanggan)\b|клиент\w*|顾客|客户|客戶|お客様|고객)"
+)
+# What a permission lets a third party do with a credential: "may be given the card PIN",
+# "可以把…密码告诉他们", "비밀번호를 알려 줘도 됩니다", "può ricevere il codice PIN".
+_CREDENTIAL = (
+    r"(?:\b(?:passwords?|passcodes?|pins?|pin codes?|credentials?|logins?|one-time codes?|otp|"
+    r"cvv|security codes?|card (?:numbers?|details)|contrasenas?|claves?|passworter|passwort|"
+    r"kennwort\w*|mots? de passe|code pin|senhas?|codice pin|losenord\w*|wachtwoord\w*|"
+    r"pincode|hasl[oa]|sifre\w*|kata sandi|mat khau|salasana\w*|heslo|jelszo\w*)\b|"
+    r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번)"
+)
+_HAND_OVER = (
+    r"(?:\b(?:give|given|giving|tell|told|hand(?:ed)? (?:over|out)|share|shared|send|sent|"
+    r"read|reveal\w*|disclose\w*|provide\w*|pass(?:ed)? on|receive\w*|"
+    r"dar|dale|darle|decir|decirle|comunicar\w*|revelar\w*|recibir|geben|gegeben|sagen|"
+    r"mitteilen|nennen|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
+    r"recevoir|dare|comunicare|rivelare|ricevere|dizer|informar|receber|ge|beratta|"
+    r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
+    r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
+    r"memberitahu|menerima|cho biet|dua|nhan)\b|"
+    r"сообщ\w*|сказать|назвать|дать|давать|выдать|получ\w*|передать|повідом\w*|дати|"
+    r"告诉|告訴|给他|給他|提供|透露|发给|發給|教え|伝え|渡し|知らせ|알려|전달|제공|말해)"
+)
+_MAY = (
+    r"(?:\b(?:may|can|could|is allowed|are allowed|is fine|it's fine|it is fine|is ok|is okay|"
+    r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"
+    r"podem|far|kan|mag|mogen|moze|moga|mozna|bisa|boleh|dapat|co the|duoc|voi|saa|smi)\b|"
+    r"можно|может|могут|можете|можна|може|可以|也可以|能|てもいい|てもよい|ても構わ|"
+    r"도 됩니다|도 돼|도 괜찮|해도)"
+)
+_CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+# "has full access to her memory", "ma pełny dostęp do notatek": everything opened to someone
+_FULL = (
+    r"(?:\b(?:full|complete|unrestricted|unlimited|total|volle?n?|vollstandig\w*|"
+    r"uneingeschrankt\w*|completo|completa|total|pleno|plena|illimitato|totale|complet|"
+    r"plein|fullstandig|volledig\w*|peln\w*|tam|penuh|toan quyen)\b|"
+    r"полн\w*|неограниченн\w*|повн\w*|完全|全部の|전체|모든)"
+)
+# "all her stored notes", "alle gespeicherten Daten": the records, every one of them
+_ALL_RECORDS = (
+    r"(?:\b(?:all|every|any|anything|everything|alle\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|"
+    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
+    r"すべて|全て|모든|전부)"
+    rf"{_CLAUSE_ONLY}{{0,25}}?{_TARGET}"
+)
+
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
         re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
@@ -211,6 +286,19 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             rf"{_OWNER})",
             _I,
         ),
+        # a credential handed to someone by permission, in either order, in one clause with
+        # no negation ("never give the PIN to callers" is the user's own restriction)
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
+            rf"(?={_CLAUSE_ONLY}*?{_MAY})",
+            _I,
+        ),
+        # "has full access to her memory", "ma pełny dostęp do wszystkich notatek"
+        re.compile(rf"{_FULL}\s+{_RIGHTS}{_GAP}{_TARGET}", _I),
+        # "may view all of her stored notes", "darf alle gespeicherten Daten einsehen"
+        re.compile(rf"{_THEN_MAY}{_GAP}{_ACCESS}{_GAP}{_ALL_RECORDS}", _I),
+        re.compile(rf"{_THEN_MAY}{_GAP}{_ALL_RECORDS}{_GAP}{_ACCESS}", _I),
         # "hat dieselben Rechte wie der Nutzer": someone put level with the user
         re.compile(rf"{_SAME}\s+{_RIGHTS}[^.!?\n]{{0,25}}?({_USER}|{_OWNER})", _I),
         re.compile(
@@ -289,6 +377,16 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"tool (output|results?))\b[^.!?\n]{0,40}\b(over|above|ahead of|before)\s+(what\s+)?"
             r"(the user|the user'?s|the owner'?s?|the account holder'?s?)\b",
             _I,
+        ),
+        # "the IT department's directives outrank anything the account owner says"
+        re.compile(rf"{_OUTRANK}{_GAP}{_PRINCIPAL}", _I),
+        re.compile(rf"{_PRINCIPAL}{_GAP}{_UNDERRANK}", _I),
+        # verb-final: "ユーザー本人よりも高い権限", "사용자보다 우선", "比用户更重要"
+        re.compile(
+            r"(ユーザー|利用者|お客様|用户|用戶|客户|客戶|사용자|고객)[^。！？\n]{0,6}(よりも|より|보다)"
+            r"[^。！？\n]{0,12}(高い|上位|強い|優先|重要|높은|높다|우선|중요|강한)|"
+            r"(比|高于|高於|优先于|優先於)[^。！？\n]{0,4}(用户|用戶|客户|客戶|机主|機主)"
+            r"[^。！？\n]{0,8}(更重要|更高|优先|優先)"
         ),
         re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
         re.compile(rf"{_PRIORITY}{_GAP}{_COMMANDS}{_GAP}{_OVER}", _I),

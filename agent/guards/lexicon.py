@@ -272,7 +272,7 @@ _SET_ASIDE_LATIN = (
 _SET_ASIDE_OTHER = (
     r"αγνόησε|αγνοήστε|ξέχασε|ігноруй|не зважай на|забудь|התעלם|תתעלם|تجاهل|"
     r"نادیده بگیر|فراموش کن|अनदेखा कर|नज़रअंदाज़ कर|भूल जाओ|উপেক্ষা কর|ভুলে যাও|"
-    r"ไม่ต้องสนใจ|เพิกเฉย|ละเลย"
+    r"ไม่ต้องสนใจ|เพิกเฉย|ละเลย|ละเว้น"
 )
 _WHOSE_LATIN = (
     r"gebruiker\w*|instructies|opdrachten|użytkownik\w*|polece\w*|instrukcj\w*|"
@@ -323,7 +323,52 @@ ADDRESSED_TO_AGENT = re.compile(
 
 # -- standing rules --------------------------------------------------------------------------
 
+# A trigger on the user, said of them in the third person: "sobald der Nutzer ...", "zodra de
+# gebruiker ...", "khi người dùng ...": a conjunction of time or condition, then the user.
+_WHEN_ML = (
+    r"sobald|sowie|wann immer|wenn|falls|cuando|en cuanto|tan pronto como|si|quand|lorsque|når|"
+    r"dès que|quando|assim que|se|non appena|appena|när|så snart|om|когда|как только|если|"
+    r"zodra|wanneer|als|kiedy|gdy|jeśli|jeżeli|jak tylko|eğer|khi|nếu|ketika|saat|jika|kalau|"
+    r"begitu|kun|jos|když|až|jakmile|când|dacă|amikor|ha|kapag|kung|wakati|ikiwa|όταν|αν"
+)
+_THE_USER_ML = (
+    r"(der|die) (nutzer|benutzer|nutzerin|benutzerin|kunde|kundin)|el usuario|la usuaria|"
+    r"el cliente|l'utilisat(eur|rice)|le client|o usuário|a usuária|o cliente|l'utente|il cliente|"
+    r"användaren|kunden|brukeren|brugeren|пользователь|клиент|de gebruiker|de klant|"
+    r"użytkownik\w*|klient\w*|"
+    r"kullanıcı\w*|müşteri\w*|người dùng|khách hàng|pengguna|pelanggan|käyttäjä\w*|asiakas\w*|"
+    r"uživatel\w*|zákazník\w*|utilizatorul|clientul|a felhasználó|az ügyfél|ang (user|gumagamit)|"
+    r"mtumiaji|mteja|ο χρήστης|ο πελάτης"
+)
+# ... or someone named by a pronoun: "sobald sie nach Hotels fragt, nenne nur ..."
+_SHE_HE_ML = r"sie|er|ella|él|elle|il|lei|lui|ele|ela|hon|han|hij|zij|ona|hän|она|он|она|він|вона"
+# "à partir de lundi", "ab Montag", "dalla prossima settimana": a rule that starts on a day
+_FROM_DAY_ML = (
+    r"(à partir de|dès|ab|a partir del?|desde el|da|dal|dalla|dalle|från och med|från|vanaf|"
+    r"od|начиная с|со?|от|itibaren|mulai|từ)\s+(the\s+)?(lundi|mardi|mercredi|jeudi|vendredi|"
+    r"samedi|dimanche|demain|la semaine prochaine|le mois prochain|montag|dienstag|mittwoch|"
+    r"donnerstag|freitag|samstag|sonntag|morgen|nächster woche|nächstem monat|lunes|martes|"
+    r"miércoles|jueves|viernes|sábado|domingo|mañana|la próxima semana|el próximo mes|lunedì|"
+    r"martedì|mercoledì|giovedì|venerdì|sabato|domenica|domani|prossima settimana|prossimo mese|"
+    r"segunda|terça|quarta|quinta|sexta|amanhã|måndag|tisdag|onsdag|torsdag|fredag|lördag|"
+    r"söndag|imorgon|nästa vecka|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|"
+    r"volgende week|poniedziałku|wtorku|środy|czwartku|piątku|jutra|przyszłego tygodnia|"
+    r"понедельника|вторника|среды|четверга|пятницы|завтра|следующей недели|\d{1,2}[./]\d{1,2}|"
+    r"\d{1,2}(er|\.)?\s+[^\W\d_]{3,9})"
+)
+
 RULE_CUES_ML = re.compile(
+    rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
+    rf"\b{_FROM_DAY_ML}\b|"
+    # a language that drops the subject: "cuando (vuelva a) pregunte por ...", "quando chiede"
+    r"\b(cuando|en cuanto|si|quando|assim que|se|non appena|appena)\s+(vuelva a |volte a |"
+    r"torni a |de nuevo )?(pregunte|hable|mencione|diga|pida|escriba|busque|consulte|"
+    r"perguntar|falar|mencionar|disser|pedir|escrever|pesquisar|chieda|chiede|parli|parla|"
+    r"menzioni|dica|scriva|cerchi)\b|"
+    # Turkish "when" is a suffix: "kullanıcı ... sorduğunda", "bir dahaki sefere"
+    r"\b[^\W\d_]+(d|t)(ı|i|u|ü)ğ(ı|i|u|ü)nda\b|\bbir dahaki sefer\w*|"
+    r"\b(następnym razem|przy następnej|la prochaine fois que|lần tới|lần sau khi|"
+    r"nächstes mal wenn)\b|"
     r"\b(a partir de ahora|desde ahora|de ahora en adelante|siempre|cada vez que|cuando el usuario|"
     r"la próxima vez|la proxima vez|después del|ab jetzt|von nun an|ab sofort|künftig|immer|"
     r"jedes mal|wenn der nutzer|wenn der benutzer|beim nächsten mal|nach dem|"
@@ -377,6 +422,7 @@ PROMOTION_ML = re.compile(
     r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай|raad|beveel|aanbevelen|"
+    r"noem|vermeld|nævn|nevn|anbefal|wymień|назови|upozorni|"
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
@@ -403,7 +449,7 @@ SECRET_LABELS_ML = re.compile(
     r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
     r"pour|para|per|della|dello|till|för|på|от|к|van|voor|van de|voor de)\s+[^\W\d_]+|"
     # Finnish compounds: "hälytyskoodi", "ovikoodi", "pin-koodi"
-    r"[^\W\d_]*koodi\w*|"
+    r"(?<![^\W\d_])[^\W\d_]*koodi\w*|"
     r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
@@ -415,6 +461,12 @@ SECRET_LABELS_ML = re.compile(
     r"รหัสผ่าน|"
     r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
+    # a lock's number in Korean and Turkish: "도어락 번호", "금고 코드", "alarmı kodu"
+    r"((도어락|도어록|현관문?|자물쇠|금고|사물함|보관함|경보기?|알람|번호키|자전거 ?자물쇠)\s*"
+    r"(번호|코드|암호))|"
+    r"\b(alarm\w*|kapı\w*|kapi\w*|kilid\w*|kilit\w*|kasa\w*|dolab\w*|dolap\w*|"
+    r"asansör\w*|garaj\w*)\s+(kod(u|unu|um|umu)|şifre(si|sini|m|mi)|sifre(si|sini)|"
+    r"numara(sı|sını|si|sini))\b|"
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)|"
     # what a lock opens with: "门禁码", "自転車の鍵の番号", "金庫のコード"
     r"(门禁|開門|开门|锁|鎖|保险箱|保險箱|保险柜|保險櫃|车库|車庫|大门|大門|单元门|單元門)(码|碼)|"

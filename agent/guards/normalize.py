@@ -93,6 +93,10 @@ x-ray yankee zulu"""
 _NATO = {w: w[0] for w in _NATO_WORDS.split()}
 _NATO_WORD = "(?:" + "|".join(sorted(_NATO, key=len, reverse=True)) + ")"
 _NATO_RUN = re.compile(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", re.IGNORECASE)
+# Letters as their place in the alphabet ("A=1: 6-15-18-7-5-20 25-15-21-18"): numbers 1-26
+# joined by dashes or dots make a word, spaces or slashes part words; four words at least.
+_A1Z26_WORD = r"(?:[1-9]|1\d|2[0-6])(?:[-.](?:[1-9]|1\d|2[0-6]))+"
+_A1Z26_RUN = re.compile(rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+{_A1Z26_WORD}){{2,}}(?![\d.-])")
 # \u0069\u0067... or \x69\x67...: escapes a program would print as text.
 _ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -176,9 +180,14 @@ def _unmask_word(match: re.Match[str], cyrillic_text: bool) -> str:
     return word
 
 
+# Latin letters whose mark is part of the letter (no decomposition removes it): "pełny" reads
+# "pelny", "kullanıcı" "kullanici", "đặt" "dat", "søk" "sok", like the accented letters.
+_STROKED = str.maketrans("łŁıđĐøØħŦŧ", "lLidDoOhTt")
+
+
 def skeleton(text: str) -> str:
     """Canonical text without accents (applied to canonical text)."""
-    decomposed = unicodedata.normalize("NFD", text)
+    decomposed = unicodedata.normalize("NFD", text.translate(_STROKED))
     stripped = "".join(c for c in decomposed if not ("\u0300" <= c <= "\u036f"))
     return unicodedata.normalize("NFC", stripped)
 
@@ -248,6 +257,8 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
             yield "base32", decoded
     for match in _NATO_RUN.finditer(text):
         yield "nato", _nato(match.group(0))
+    for match in _A1Z26_RUN.finditer(text):
+        yield "a1z26", _a1z26(match.group(0))
     for match in _ESCAPES.finditer(text):
         decoded = _unescape(match.group(0))
         if decoded:
@@ -381,6 +392,13 @@ def _morse(run: str) -> str | None:
     if len(letters) < 4 or text.count("?") > len(letters) * 0.2:
         return None
     return text
+
+
+def _a1z26(run: str) -> str:
+    return " ".join(
+        "".join(chr(96 + int(n)) for n in re.split(r"[-.]", word))
+        for word in re.split(r"[ /|]+", run.strip())
+    )
 
 
 def _nato(run: str) -> str:

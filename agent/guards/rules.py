@@ -185,6 +185,7 @@ _LINK = re.compile(
     r"xyz|info|biz|co|me|app|dev|shop|site|online|"
     # country domains ("billigreisen-xy.de"), not file endings ("notes.md", "main.py")
     r"de|fr|es|it|nl|pl|uk|br|jp|kr|au|ca|ch|at|be|se|dk|fi|pt|cz|tr|mx|ar|eu|tv|cc|gg|ws|"
+    r"vn|th|ua|gr|ro|hu|sk|ie|nz|za|cl|pe|sg|ph|hk|tw|kz|lt|lv|ee|bg|hr|si|rs|il|ir|pk|ng|ke|"
     r"top|club|store|live|pro|link|click|news|tech)\b",
     _I,
 )
@@ -289,6 +290,12 @@ _AGENT_VERB_ML = re.compile(
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun)\b|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|답해|보내|보여|알려)|"
+    # an order in any verb: Japanese "…てください", "…なさい", Vietnamese "hãy …", Korean "…세요"
+    r"((て|で)(ください|下さい)|なさい|하세요|십시오)|\bhãy\b|"
+    # buying or booking for the user ("reserva siempre la tarifa más cara", "buche nur ...")
+    r"\b(reserva|reserve|réserve|buche|prenota|boka|compra|kaufe|achète|acquista|compre|köp|"
+    r"koop|kup|satın al|mua|beli|dopisz|napisz|wspomnij|demande|pregunta|pide|frag|chiedi|"
+    r"fråga|спроси|vraag|zapytaj|sor|si at|si til|sig at|sig til|fortell|fortæl)\b|"
     # the written order "…すること", "…止めて"
     r"((する|しておく|しない|止める|送る|見せる|教える|伝える|読み上げる|残す)こと|止めて)|"
     # imperatives of the languages read by cue only: memory about the user has none

@@ -30,6 +30,9 @@ SECRET_LABELS = re.compile(
     r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
     r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw|recovery phrase|"
     r"seed phrase|backup phrase|secret phrase|puk2?( codes?)?|combos?|"
+    # "alarm disarm: 1-9-8-4", "authenticator secret JBSW...": what switches off or proves
+    r"(disarm|disarming|arming|unlock|unlocking)( sequence| code| pin)?s?|"
+    r"(authenticator|totp|2fa|otp|mfa|shared|setup|seed) (secret|key)s?|secret key|"
     # "Wi-Fi (network TurtleNet) key: ...": the network named between the two words
     r"(wi-?fi|wlan|wpa2?|router|hotspot)\b[^.;\n]{0,30}?\b(key|passwords?|pass|passphrase))\b",
     _I,
@@ -55,7 +58,8 @@ _WINDOW = re.compile(
     # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
     r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
     # "backup codes: 8812-0931, 4410-2277": a list of numbers goes on
-    r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}(?=[,.;\s]|$))|[;，；。\n]|$)",
+    # (a keypad code may end in its "*" or "#")
+    r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$))|[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")

@@ -28,7 +28,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
         r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
         r"heart (condition|disease|murmur|attack|failure|problems?)|murmur|cardiac|arrhythmi\w*|"
-        r"stroke|hypertension|cholesterol|an(a)?emi\w*|thyroid|arthritis|injur(y|ies|ed)|"
+        r"stroke|hypertension|hypertensive|(high|low) blood pressure|blood pressure|"
+        r"bluthochdruck|hipertensi[oó]n|hipertens[aã]o|ipertensione|hypertoni|"
+        r"cholesterol|an(a)?emi\w*|thyroid|arthritis|injur(y|ies|ed)|"
         r"fractur\w*|disabilit\w*|disabled|wheelchair|hearing loss|blind|deaf|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
@@ -37,6 +39,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|infertil\w*|unfruchtbar\w*|"
         r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
+        r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
         r"سرطان|سكري|اكتئاب|סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
@@ -137,6 +140,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
         r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
+        r"(situaci[oó]n|estatus|status|statut|situa[cç][aã]o|situazione|aufenthaltsstatus) "
+        r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
+        r"ungeklärt)|sin papeles|ohne papiere|clandestin[oa]?|senza permesso|"
         r"inmigra\w*|indocumentad[oa]|asilo|Aufenthalts\w*|Asyl\w*|sans[- ]papiers|"
         r"иммигра\w*|судимост\w*)\b|移民|签证状态|難民|前科|이민|난민|전과",
         _I,
@@ -307,17 +313,55 @@ def _value_words(value: str) -> list[str]:
     return found
 
 
+# A claim the user's words imply without its word: "my husband and I" says "married".
+_IMPLIED = [
+    (
+        re.compile(
+            r"^(married|casad[oa]|verheiratet|mari[ée]e?|sposat[oa]|gift|женат\w*|замужем|"
+            r"getrouwd|żonat\w*|zamężn\w*|evli|結婚|结婚|既婚|결혼|기혼)",
+            _I,
+        ),
+        re.compile(
+            r"\b(husband|wife|spouse|marido|esposa|esposo|ehemann|ehefrau|mein mann|meine frau|"
+            r"mon mari|ma femme|époux|épouse|marito|moglie|min man|min fru|hustru|make|maka|"
+            r"echtgeno\w*|mąż|żona|kocam|karım|eşim)\b|муж\b|жена\b|мой муж|моя жена|丈夫|妻子|"
+            r"老公|老婆|主人|夫が|妻が|남편|아내",
+            _I,
+        ),
+    ),
+]
+
+
+def _stem(word: str) -> str:
+    """A short word ending in a vowel without that vowel ("gana" -> "gan"), else ""."""
+    w = word.lower()
+    return w[:-1] if w.isalpha() and 4 <= len(w) <= 6 and w[-1] in "aeiou" else ""
+
+
+def _implied(word: str, said: str) -> bool:
+    return any(claim.search(word) and by.search(said) for claim, by in _IMPLIED)
+
+
 def _missing(words: list[str], said: str) -> list[str]:
     said = f"{said} {skeleton(said)}"
     said_lower = said.lower()
-    heard = {_key(w) for w in _WORD.findall(said)}
+    said_words = _WORD.findall(said)
+    heard = {_key(w) for w in said_words}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
+    # A short verb said in the first person is the one written in the third: only its final
+    # vowel differs ("gano" / "gana", "ganho" / "ganha"; not "broke" / "brown").
+    short = {_stem(w) for w in said_words if _stem(w)}
     missing = [
         w
         for w in words
-        if (w.lower() not in said_lower if _CJK.search(w) else _key(w) not in heard)
+        if (
+            w.lower() not in said_lower
+            if _CJK.search(w)
+            else _key(w) not in heard and not (_stem(w) and _stem(w) in short)
+        )
+        and not _implied(w, said)
     ]
     return list(dict.fromkeys(w.lower() for w in missing))
 
