@@ -176,7 +176,9 @@ _OTHER_USERS = re.compile(
     # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
     r"\b(all|every|each)\s+([\w-]+\s+)?(users|accounts|members|customers|clients|tenants|"
     r"subscribers|profiles)\s*[:：]|"
-    r"\b(for|to)\s+(all|every|each)\s+(the\s+)?(members|customers|clients|subscribers)\s+of\b|"
+    # "for all the members of the workspace", not "for all the members of my running club"
+    r"\b(for|to)\s+(all|every|each)\s+(the\s+)?(members|customers|clients|subscribers)\s+of\b"
+    r"(?!\s+(my|our)\b)|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
     r"the user\b)",
     re.IGNORECASE,
