@@ -203,7 +203,9 @@ class DuckDBDatabase(CommitHooks):
         with record_store_errors(self.path):
             self._cursors = self.conn.cursor()
         self._idle: list[duckdb.DuckDBPyConnection] = []  # read cursors free for the next read
-        self._idle_lock = threading.Lock()  # over _idle, _closed and _cursors
+        self._idle_lock = threading.Lock()  # over _idle, _reads, _closed and _cursors
+        self._reads = 0  # reads running on cursors now: close waits for them
+        self._reads_done = threading.Condition(self._idle_lock)
         self._closed = False
 
     def parsed(self, sql: str, conn: duckdb.DuckDBPyConnection) -> duckdb.Statement | str:
@@ -320,18 +322,21 @@ class DuckDBDatabase(CommitHooks):
             if self._closed:
                 raise StorageError(f"the record store {self.path} is closed")
             cursor = self._idle.pop() if self._idle else self._cursors.cursor()
+            self._reads += 1
+        kept = False
         try:
             yield cursor
-        except BaseException:
-            with suppress(duckdb.Error):
-                cursor.close()
-            raise
-        with self._idle_lock:
-            if not self._closed and len(self._idle) < IDLE_READERS:
-                self._idle.append(cursor)
-                return
-        with suppress(duckdb.Error):
-            cursor.close()
+            kept = True
+        finally:
+            with self._idle_lock:
+                self._reads -= 1
+                kept = kept and not self._closed and len(self._idle) < IDLE_READERS
+                if kept:
+                    self._idle.append(cursor)
+                self._reads_done.notify_all()
+            if not kept:
+                with suppress(duckdb.Error):
+                    cursor.close()
 
     def copy_to(self, target: Path) -> None:
         """Copy every table and sequence to a new DuckDB file, between transactions (the
@@ -346,9 +351,12 @@ class DuckDBDatabase(CommitHooks):
                 self.conn.execute("DETACH memvisor_snapshot")
 
     def close(self) -> None:
+        """Refuse new reads, wait for those running (a connection closed under a query is
+        not safe), then close every cursor and the connection."""
         with self._lock:
             with self._idle_lock:
                 self._closed = True
+                self._reads_done.wait_for(lambda: not self._reads)
                 idle, self._idle = self._idle, []
             for cursor in [*idle, self._cursors]:
                 with suppress(duckdb.Error):

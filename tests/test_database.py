@@ -172,3 +172,18 @@ def test_a_failed_read_leaves_later_reads_working_and_a_closed_store_refuses(
     db.close()
     with pytest.raises(StorageError, match="closed"):
         db.query("SELECT 1")
+
+
+@pytest.mark.duckdb_only  # the cursors are DuckDB's
+def test_close_waits_for_a_read_under_way(tmp_path: Path) -> None:
+    db = DuckDBDatabase(tmp_path / "records.duckdb")
+    got: list[Any] = []
+    reader = threading.Thread(
+        target=lambda: got.extend(db.query("SELECT count(*) FROM range(200000000)"))
+    )
+    reader.start()
+    while not db._reads and reader.is_alive():  # until the read holds its cursor
+        pass
+    db.close()
+    assert got == [(200000000,)]  # it finished on an open connection, then close went on
+    reader.join(10)
