@@ -243,6 +243,10 @@ class DuckDBDatabase(CommitHooks):
         """How many committed transactions of this process deleted rows of ``table``."""
         return self._deletions.get(table, 0)
 
+    def in_transaction(self) -> bool:
+        """Whether this thread has a transaction open (its statements join it)."""
+        return self._owner == threading.get_ident()
+
     @contextmanager
     def one_read(self) -> Iterator[None]:
         """Nothing to pin: this process's counters are in memory."""
@@ -314,7 +318,7 @@ class DuckDBDatabase(CommitHooks):
         """The connection a read runs on: inside this thread's open transaction, that one;
         else an idle read cursor, or a new one. A cursor whose read failed is closed, not
         kept (the failure may have ended it)."""
-        if self._owner == threading.get_ident():  # only this thread sets it to its own id
+        if self.in_transaction():  # only this thread sets the owner to its own id
             with self._lock:
                 yield self.conn
             return
