@@ -11,7 +11,9 @@ For each client count, that many threads send a mix of writes (``POST /v1/memori
 searches (``POST /v1/search``) for randomly chosen users, each with its own key, for a fixed
 time. Then every write the servers acknowledged is looked up in the store: a lost write is a
 failure of the durability promise, not noise. Only loopback is ever addressed; the loop is
-bounded by time.
+bounded by time. Each run also says how much CPU the servers spent per request (from
+``/proc``, on Linux): on a machine shared with other work, latency and throughput move with
+the load, and the CPU a request costs much less.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from memvisor.errors import NotFound
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
 
-from .serve_processes import scratch_schema, servers
+from .serve_processes import ServerProcess, scratch_schema, servers
 
 Progress = Callable[[str, int, int], None]
 TARGET_SEARCH_P95_MS = 50.0
@@ -74,7 +76,11 @@ def run_serve_bench(
                     for step, client_count in enumerate(clients):
                         if progress:
                             progress("runs", done, steps)
+                        cpu_before = _cpu(started)
                         run = _load(ports, keys, client_count, seconds, random.Random(seed + step))
+                        run["server_cpu_ms_per_request"] = _cpu_per_request(
+                            cpu_before, _cpu(started), run["requests"]
+                        )
                         run.update(
                             store="postgresql" if where != EMBEDDED else EMBEDDED, servers=count
                         )
@@ -207,6 +213,18 @@ def _load(
         "writes_acknowledged": len(acknowledged),
         "acknowledged": acknowledged,
     }
+
+
+def _cpu(started: list[ServerProcess]) -> float | None:
+    """The servers' CPU seconds so far, all together; None where it cannot be read."""
+    seconds = [server.cpu_seconds() for server in started]
+    return None if None in seconds else sum(s for s in seconds if s is not None)
+
+
+def _cpu_per_request(before: float | None, after: float | None, requests: int) -> float | None:
+    if before is None or after is None or not requests:
+        return None
+    return round((after - before) * 1000 / requests, 2)
 
 
 def _lost(check_dir: Path, url: str, acknowledged: list[tuple[str, str]]) -> int:

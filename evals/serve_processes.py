@@ -76,6 +76,15 @@ class ServerProcess:
                 self.process.kill()
                 self.process.wait()
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server has used so far, every thread of it (user and system), from
+        ``/proc``; None where there is none or the process is gone."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
     def _last_error(self) -> str:
         lines = self.log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
         return lines[-1] if lines else "(nothing on stderr)"

@@ -2,12 +2,20 @@
 
 A key is 256 random bits, so a fast hash is enough (nothing to brute-force); the key is
 shown once, when created, and cannot be read back.
+
+A server asks whose a key is on every request: the live keys it has seen are kept by hash,
+and all of them are dropped whenever a committed write changes the table (its
+``generation``, which on PostgreSQL moves with other processes' writes too), so a key
+revoked anywhere gets 401 on its next request. Unknown keys are not kept: they cannot
+crowd out the live ones.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +30,7 @@ from .users import require_user
 
 KEY_PREFIX = "mvk_"
 _COLUMNS = "id, user_id, name, created_at, revoked_at"
+KNOWN_KEYS = 10_000  # live keys kept by hash, the least recently used dropped first
 
 
 class ApiKey(BaseModel):
@@ -36,6 +45,9 @@ class ApiKeys:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._known: OrderedDict[str, str] = OrderedDict()  # a live key's hash -> its user
+        self._known_at = -1  # the table's generation the kept keys were read at
+        self._lock = threading.Lock()  # a server's request threads ask at once
 
     def create(self, *, user_id: str, name: str = "") -> tuple[ApiKey, str]:
         """A new key for ``user_id``: the record, and the key itself (shown only now)."""
@@ -56,11 +68,27 @@ class ApiKeys:
         """The user a live key belongs to, or None for an unknown or revoked key."""
         if not secret.startswith(KEY_PREFIX) or len(secret) > 200:
             return None
+        digest = _hash(secret)
+        generation = self._db.generation("api_keys")  # before the rows it guards
+        with self._lock:
+            if generation != self._known_at:  # a key was made or revoked: read afresh
+                self._known.clear()
+                self._known_at = generation
+            elif (user := self._known.get(digest)) is not None:
+                self._known.move_to_end(digest)
+                return user
         rows = self._db.query(
-            "SELECT user_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
-            [_hash(secret)],
+            "SELECT user_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", [digest]
         )
-        return str(rows[0][0]) if rows else None
+        if not rows:
+            return None
+        user = str(rows[0][0])
+        with self._lock:
+            if self._known_at == generation:  # not kept if the table moved meanwhile
+                self._known[digest] = user
+                while len(self._known) > KNOWN_KEYS:
+                    self._known.popitem(last=False)
+        return user
 
     def list(self, *, user_id: str | None = None) -> list[ApiKey]:
         sql, params = f"SELECT {_COLUMNS} FROM api_keys", []

@@ -36,6 +36,9 @@ REVISIONS = {"facts": "rev = nextval('fact_rev')"}
 # four or five), while its parse of a text never changes. Texts made per call (a list of
 # placeholders, a LIMIT) are the reason for the bound.
 PARSED_STATEMENTS = 512
+# Idle read cursors kept for reuse: a server's request threads (AnyIO's pool holds 40) each
+# take one for a read; more at once are made and closed after.
+IDLE_READERS = 40
 
 
 def written_table(sql: str) -> tuple[str, str] | None:
@@ -64,7 +67,7 @@ class _Tracked:
     def execute(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
         with record_store_errors(self._path, writing=True):
-            return self._conn.execute(self._db.parsed(sql), valid_utf8(parameters))
+            return self._conn.execute(self._db.parsed(sql, self._conn), valid_utf8(parameters))
 
     def executemany(self, sql: str, parameters: Any = None) -> duckdb.DuckDBPyConnection:
         self._note(sql)
@@ -168,7 +171,15 @@ class CommitHooks:
 
 class DuckDBDatabase(CommitHooks):
     """The embedded record store's connection. Every statement of it passes through
-    ``record_store_errors``: a full disk or a damaged file is one line naming the file."""
+    ``record_store_errors``: a full disk or a damaged file is one line naming the file.
+
+    Transactions run one at a time on ``conn``, under ``_lock``. A read outside them runs on
+    a cursor of its own (``conn.cursor()``: another connection to the same database, which
+    DuckDB runs at the same time as the others, outside the GIL), so reads wait for no
+    writer: each sees the store as last committed, every acknowledged write included, and
+    nothing of a transaction still open. A read by the thread whose transaction is open
+    runs inside it, on ``conn``, and sees that transaction's own writes.
+    """
 
     def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
         self.path = str(path)
@@ -177,6 +188,7 @@ class DuckDBDatabase(CommitHooks):
             self.conn = duckdb.connect(self.path, read_only=read_only)
         self._lock = threading.RLock()
         self._depth = 0
+        self._owner: int | None = None  # the thread whose transaction is open
         # (table, verb) written in the open transaction
         self._changed: set[tuple[str, str]] = set()
         self._tracked = cast(duckdb.DuckDBPyConnection, _Tracked(self.conn, self._changed, self))
@@ -185,17 +197,32 @@ class DuckDBDatabase(CommitHooks):
         self._rewrites: dict[str, int] = {}
         self._after = AfterCommit()
         self._parsed: dict[str, duckdb.Statement | str] = {}
+        self._parsed_lock = threading.Lock()
+        # The read cursors are made from a connection of their own, which nothing else
+        # uses: making one never waits for ``conn``, busy with a transaction.
+        with record_store_errors(self.path):
+            self._cursors = self.conn.cursor()
+        self._idle: list[duckdb.DuckDBPyConnection] = []  # read cursors free for the next read
+        self._idle_lock = threading.Lock()  # over _idle, _reads, _closed and _cursors
+        self._reads = 0  # reads running on cursors now: close waits for them
+        self._reads_done = threading.Condition(self._idle_lock)
+        self._closed = False
 
-    def parsed(self, sql: str) -> duckdb.Statement | str:
-        """``sql`` parsed once for this connection (a text of several statements stays text:
-        DuckDB runs those itself). Call with the connection's errors in scope: a statement
-        that does not parse raises here."""
-        if (known := self._parsed.pop(sql, None)) is None:
-            statements = self.conn.extract_statements(sql)
+    def parsed(self, sql: str, conn: duckdb.DuckDBPyConnection) -> duckdb.Statement | str:
+        """``sql`` parsed once for this database, by ``conn`` (the connection about to run
+        it: a connection runs one call at a time); a text of several statements stays
+        text, DuckDB runs those itself. A parse is the same on every connection of the
+        database. Call with the connection's errors in scope: a statement that does not
+        parse raises here."""
+        with self._parsed_lock:
+            known = self._parsed.pop(sql, None)
+        if known is None:
+            statements = conn.extract_statements(sql)
             known = statements[0] if len(statements) == 1 else sql
+        with self._parsed_lock:
             if len(self._parsed) >= PARSED_STATEMENTS:
                 del self._parsed[next(iter(self._parsed))]  # the least recently used
-        self._parsed[sql] = known  # the most recently used last
+            self._parsed[sql] = known  # the most recently used last
         return known
 
     def generation(self, table: str) -> int:
@@ -215,6 +242,10 @@ class DuckDBDatabase(CommitHooks):
     def deletions(self, table: str) -> int:
         """How many committed transactions of this process deleted rows of ``table``."""
         return self._deletions.get(table, 0)
+
+    def in_transaction(self) -> bool:
+        """Whether this thread has a transaction open (its statements join it)."""
+        return self._owner == threading.get_ident()
 
     @contextmanager
     def one_read(self) -> Iterator[None]:
@@ -239,22 +270,22 @@ class DuckDBDatabase(CommitHooks):
                     self._depth -= 1
                 return
             with record_store_errors(self.path, writing=True):
-                self.conn.execute(self.parsed("BEGIN TRANSACTION"))
-            self._depth = 1
+                self.conn.execute(self.parsed("BEGIN TRANSACTION", self.conn))
+            self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield self._tracked
             except BaseException:
-                self._depth = 0
+                self._depth, self._owner = 0, None
                 self._changed.clear()
                 self._after.drop()
                 self._rollback()
                 raise
-            self._depth = 0
+            self._depth, self._owner = 0, None
             changed = set(self._changed)
             self._changed.clear()
             try:
                 with record_store_errors(self.path, writing=True):
-                    self.conn.execute(self.parsed("COMMIT"))
+                    self.conn.execute(self.parsed("COMMIT", self.conn))
             except StorageError:
                 self._after.drop()
                 self._rollback()
@@ -274,13 +305,42 @@ class DuckDBDatabase(CommitHooks):
             self.conn.execute("ROLLBACK")
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-        with self._lock, record_store_errors(self.path):
-            return self.conn.execute(self.parsed(sql), valid_utf8(params or [])).fetchall()
+        with self._reading() as conn, record_store_errors(self.path):
+            return conn.execute(self.parsed(sql, conn), valid_utf8(params or [])).fetchall()
 
     def arrow(self, sql: str, params: list[Any] | None = None) -> pa.Table:
         """A read's rows as one Arrow table: columnar, no Python object per value."""
-        with self._lock, record_store_errors(self.path):
-            return self.conn.sql(sql, params=params or []).to_arrow_table()
+        with self._reading() as conn, record_store_errors(self.path):
+            return conn.sql(sql, params=params or []).to_arrow_table()
+
+    @contextmanager
+    def _reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The connection a read runs on: inside this thread's open transaction, that one;
+        else an idle read cursor, or a new one. A cursor whose read failed is closed, not
+        kept (the failure may have ended it)."""
+        if self.in_transaction():  # only this thread sets the owner to its own id
+            with self._lock:
+                yield self.conn
+            return
+        with self._idle_lock, record_store_errors(self.path):
+            if self._closed:
+                raise StorageError(f"the record store {self.path} is closed")
+            cursor = self._idle.pop() if self._idle else self._cursors.cursor()
+            self._reads += 1
+        kept = False
+        try:
+            yield cursor
+            kept = True
+        finally:
+            with self._idle_lock:
+                self._reads -= 1
+                kept = kept and not self._closed and len(self._idle) < IDLE_READERS
+                if kept:
+                    self._idle.append(cursor)
+                self._reads_done.notify_all()
+            if not kept:
+                with suppress(duckdb.Error):
+                    cursor.close()
 
     def copy_to(self, target: Path) -> None:
         """Copy every table and sequence to a new DuckDB file, between transactions (the
@@ -295,7 +355,16 @@ class DuckDBDatabase(CommitHooks):
                 self.conn.execute("DETACH memvisor_snapshot")
 
     def close(self) -> None:
+        """Refuse new reads, wait for those running (a connection closed under a query is
+        not safe), then close every cursor and the connection."""
         with self._lock:
+            with self._idle_lock:
+                self._closed = True
+                self._reads_done.wait_for(lambda: not self._reads)
+                idle, self._idle = self._idle, []
+            for cursor in [*idle, self._cursors]:
+                with suppress(duckdb.Error):
+                    cursor.close()
             self.conn.close()
 
 

@@ -13,7 +13,8 @@ from typing import Any
 from memvisor.errors import UserError
 
 from .clock import Clock
-from .database import Database, db_time, from_db_time
+from .database import Database, DuckDBDatabase, db_time, from_db_time
+from .group_commit import GroupedAppends
 from .ids import new_id
 from .records import Event
 from .users import require_user
@@ -48,6 +49,10 @@ class EventLog:
         self._clock = clock
         # Events held for the next insert of this thread's open transaction (``hold_in``).
         self._held = threading.local()
+        # Lone appends that arrive together commit together (``storage/group_commit.py``).
+        self._grouped = (
+            GroupedAppends(db, self._insert_rows) if isinstance(db, DuckDBDatabase) else None
+        )
 
     def append(
         self,
@@ -58,10 +63,16 @@ class EventLog:
         trace_id: str | None = None,
         session_id: str | None = None,
     ) -> Event:
-        """Commit one event and return it; the id is only returned after commit."""
+        """Commit one event and return it; the id is only returned after commit. Inside a
+        transaction of this thread, the event joins it; alone, it may share its commit with
+        other threads' events appended at the same time."""
         event = self._build(
             user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
         )
+        grouped = self._grouped
+        if grouped is not None and not self._held_events() and not grouped.joins_open():
+            grouped.append(event)
+            return event
         with self._db.transaction() as conn:
             self._insert(conn, event)
         return event

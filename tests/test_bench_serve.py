@@ -21,6 +21,7 @@ def test_a_short_run_reports_figures_and_loses_nothing(tmp_path: Path) -> None:
         assert run["writes_acknowledged"] > 0 and run["lost_writes"] == 0
         assert set(run["latency_ms"]) == {"write", "search"}
         assert run["latency_ms"]["search"]["p99"] >= run["latency_ms"]["search"]["p50"]
+        assert run["server_cpu_ms_per_request"] > 0  # read from /proc: the tests run on Linux
     assert list(tmp_path.iterdir()) == []  # the scratch store is removed
 
 
@@ -30,7 +31,7 @@ def test_the_cli_prints_a_table_and_refuses_bad_counts(
     common = ["--seconds", "0.5", "--users", "2", "--embedder", "hash", "--data-dir", str(tmp_path)]
     shown = run_cli(capsys, "bench", "serve", "--clients", "2", *common)
     assert shown.code == 0, shown.err
-    assert "req/s" in shown.out and "lost" in shown.out
+    assert "req/s" in shown.out and "lost" in shown.out and "CPU ms/req" in shown.out
     bad = run_cli(capsys, "bench", "serve", "--clients", "0", *common)
     assert bad.code != 0 and "--clients" in bad.err
 

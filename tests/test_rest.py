@@ -184,6 +184,19 @@ def test_keys_through_the_cli_are_hashed_and_revocable(
         assert memory.store.api_keys.user_of(secret) is None
 
 
+def test_a_revoked_key_gets_401_on_its_next_request(api: TestClient, memory: Memory) -> None:
+    record, secret = memory.store.api_keys.create(user_id="maya")
+    auth = {"Authorization": f"Bearer {secret}"}
+    other = key(memory, "jonas")
+    for _ in range(2):  # the key's user is kept between requests
+        assert api.get("/v1/memories", headers=auth).status_code == 200
+    memory.store.api_keys.revoke(record.id)
+    refused = api.get("/v1/memories", headers=auth)
+    assert refused.status_code == 401 and "revoked" in refused.json()["error"]
+    assert api.get("/v1/health", headers=auth).status_code == 401
+    assert api.get("/v1/memories", headers=other).status_code == 200
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -107,11 +107,11 @@ def test_duckdb_parses_a_statement_text_once_and_keeps_a_bounded_number(
     db = store.db
     assert isinstance(db, DuckDBDatabase)
     sql = "SELECT count(*) FROM facts WHERE user_id = ?"
-    first = db.parsed(sql)
-    assert db.parsed(sql) is first and not isinstance(first, str)
+    first = db.parsed(sql, db.conn)
+    assert db.parsed(sql, db.conn) is first and not isinstance(first, str)
     assert db.query(sql, ["ann"]) == [(0,)]
-    assert db.parsed("SELECT 1; SELECT 2") == "SELECT 1; SELECT 2"  # DuckDB runs several
+    assert db.parsed("SELECT 1; SELECT 2", db.conn) == "SELECT 1; SELECT 2"  # DuckDB runs several
     for n in range(PARSED_STATEMENTS + 10):
         assert db.query(f"SELECT {n}") == [(n,)]
     assert len(db._parsed) == PARSED_STATEMENTS
-    assert db.parsed(sql) is not first  # the least recently used went first
+    assert db.parsed(sql, db.conn) is not first  # the least recently used went first

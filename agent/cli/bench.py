@@ -510,7 +510,7 @@ def serve_bench(
         "clients, 0 errors, 0 lost writes",
     )
     columns = ("store", "servers", "clients", "req/s", "write p50/p95/p99", "search p50/p95/p99")
-    for column in (*columns, "errors", "lost"):
+    for column in (*columns, "errors", "lost", "CPU ms/req"):
         table.add_column(column, justify="right")
     for run in result["runs"]:
         table.add_row(
@@ -522,8 +522,13 @@ def serve_bench(
             _percentiles(run["latency_ms"]["search"]),
             str(run["errors"]),
             f"{run['lost_writes']} of {run['writes_acknowledged']}",
+            _optional(run["server_cpu_ms_per_request"]),
         )
     print_table(table)
+
+
+def _optional(figure: float | None) -> str:
+    return "-" if figure is None else f"{figure:.1f}"
 
 
 def _percentiles(figures: dict[str, float | None]) -> str:
