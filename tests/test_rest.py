@@ -109,6 +109,12 @@ def test_writes_pass_the_firewall_and_say_so(api: TestClient, memory: Memory) ->
     held = api.post("/v1/memories", json={"passage": INJECTION}, headers=auth)
     assert held.status_code == 202 and held.json()["status"] == "held"
     item = held.json()["quarantine_id"]
+    assert any(r.startswith("injection:") for r in held.json()["reasons"])
+    # the reply says how to release it over this API, not only on the command line
+    confirm = held.json()["confirm"]
+    assert confirm == {
+        "method": "POST", "path": f"/v1/quarantine/{item}/confirm", "body": {"force": True}
+    }  # fmt: skip
     listed = api.get("/v1/quarantine", headers=auth).json()["items"]
     assert [i["id"] for i in listed] == [item]
     needs_force = api.post(f"/v1/quarantine/{item}/confirm", headers=auth)

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from memvisor.agent.loop import Agent
 from memvisor.agent.memory.api import Memory, WriteOutcome
 from memvisor.agent.memory.extract import Extraction, extract_facts
+from memvisor.agent.memory.release import needs_force
 from memvisor.agent.models.base import ChatModel
 from memvisor.agent.trace import trace_chain
 from memvisor.agent.turn import Turn
@@ -362,7 +363,20 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(MemvisorError)
     async def refused(_request: Request, exc: MemvisorError) -> JSONResponse:
         if isinstance(exc, WriteHeld):
-            return reply(202, status="held", quarantine_id=exc.quarantine_id, error=str(exc))
+            reasons = exc.verdict.reasons if exc.verdict else []
+            confirm = {
+                "method": "POST",
+                "path": f"/v1/quarantine/{exc.quarantine_id}/confirm",
+                "body": {"force": needs_force(reasons)},
+            }
+            return reply(
+                202,
+                status="held",
+                quarantine_id=exc.quarantine_id,
+                error=str(exc),
+                reasons=reasons,
+                confirm=confirm,
+            )
         if isinstance(exc, FirewallRejected):
             reasons = exc.verdict.reasons if exc.verdict else []
             return reply(422, status="rejected", error=str(exc), reasons=reasons)
