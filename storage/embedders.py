@@ -447,7 +447,9 @@ class EmbedAhead:
     At most ``limit`` texts wait (a bulk write is left to the sync's one batch); what a
     batch in flight holds is computed once, and ``wait`` lets a reader join it rather than
     compute it again. ``then`` runs on the thread after each batch (the index appends what
-    was embedded). Failures are only logged: whoever needs the vector embeds it.
+    was embedded), once no text came meanwhile: a turn's message and fact, written while
+    the first was embedded, are appended together (each append is an index fragment until
+    the fold). Failures are only logged: whoever needs the vector embeds it.
     """
 
     def __init__(
@@ -501,6 +503,10 @@ class EmbedAhead:
                     self._embedder.embed(texts)
             except Exception as exc:  # the sync embeds again and reports it
                 logger.debug("embedding ahead failed: {}", exc)
+                continue
+            with self._lock:
+                more = bool(self._texts)
+            if more:  # a turn's next write came meanwhile: ``then`` once for both
                 continue
             if self._then is not None:
                 self._then()

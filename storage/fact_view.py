@@ -6,9 +6,14 @@ now. DuckDB answers a look-up by id with an index probe per key (about 0.1 ms ea
 user's facts (about 15 ms for 20k) serves every request after it. Writes are followed
 by revision: every insert and update of a fact takes the next ``rev`` (the database
 refuses an UPDATE that does not), so after a write only rows with a newer revision are
-read (~1.5 ms); the database's lock runs transactions one at a time, so revisions commit
-in order (on PostgreSQL, where other processes write too, its revision trigger's lock).
-A delete of facts or any change to the archive reads everything again.
+read; the database's lock runs transactions one at a time, so revisions commit in order
+(on PostgreSQL, where other processes write too, its revision trigger's lock). A delete
+of facts or any change to the archive reads everything again.
+
+A read of changed rows costs DuckDB's statement overhead, not a scan: it leaves out the
+archive's anti-join (a row is live unless its id was among the user's archived ids read
+with the copy, which no change of the archive outlives) and keeps its few rows as the
+tuples it fetched, beside the Arrow copy (2 rows at 2k facts: 3.2 -> 1.1 ms CPU).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .archive import not_archived
@@ -30,13 +35,18 @@ if TYPE_CHECKING:  # pyarrow loads with the first read (DuckDB's), not with the 
 
 # Users whose facts are held at once; an agent serves one, an eval a few.
 MAX_USERS = 4
+# Changed rows kept as tuples beside the copy; past this many the user's facts are read
+# whole again, into one Arrow copy.
+MAX_CHANGED = 256
 
 
 @dataclass
 class _Copy:
     rows: RowsById
+    archived: frozenset[str]  # the user's archived ids when the copy was read
     rev: int  # the newest revision read
     generation: int  # the facts generation it was brought up to
+    changed: dict[str, tuple[tuple[Any, ...], bool]] = field(default_factory=dict)
 
 
 class FactView:
@@ -57,11 +67,15 @@ class FactView:
     def facts(self, ids: Sequence[str], *, user_id: str) -> dict[str, tuple[Fact, bool]]:
         """Of ``ids``, this user's facts with whether each is live (not archived)."""
         with self._lock:
-            rows = self._copy(user_id).rows.get(ids)
-        return {
+            copy = self._copy(user_id)
+            changed = {i: copy.changed[i] for i in ids if i in copy.changed}
+            rows = copy.rows.get([i for i in ids if i not in changed])
+        found = {
             fact_id: (self._to_fact(tuple(row.values())[: self._width]), bool(row["live"]))
             for fact_id, row in rows.items()
         }
+        found.update({i: (self._to_fact(row), live) for i, (row, live) in changed.items()})
+        return {i: found[i] for i in dict.fromkeys(ids) if i in found}
 
     def _copy(self, user_id: str) -> _Copy:
         reset = (self._db.deletions("facts"), self._db.generation("archived"))
@@ -70,30 +84,42 @@ class FactView:
             self._reset_at = reset
         generation = self._db.generation("facts")
         copy = self._users.get(user_id)
+        if copy is not None and len(copy.changed) > MAX_CHANGED:
+            copy = None
         if copy is None:
-            table = self._read(user_id, since=None)
-            copy = _Copy(RowsById(table), _max_rev(table, 0), generation)
-            self.full_reads += 1
+            copy = self._read_all(user_id, generation)
             self._users[user_id] = copy
             while len(self._users) > MAX_USERS:
                 self._users.popitem(last=False)
         else:
             self._users.move_to_end(user_id)
             if copy.generation != generation:
-                changed = self._read(user_id, since=copy.rev)
-                if changed.num_rows:
-                    copy.rows.append(changed)
-                    copy.rev = _max_rev(changed, copy.rev)
+                self._read_changed(copy, user_id)
                 copy.generation = generation
         return copy
 
-    def _read(self, user_id: str, *, since: int | None) -> pa.Table:
-        newer = "" if since is None else f" AND rev > {int(since)}"
-        return self._db.arrow(
+    def _read_all(self, user_id: str, generation: int) -> _Copy:
+        # Read before the facts: an archive change between the two resets the copy anyway.
+        archived = self._db.query("SELECT item_id FROM archived WHERE user_id = ?", [user_id])
+        table = self._db.arrow(
             f"SELECT {self._columns}, {not_archived('facts')} AS live, rev "
-            f"FROM facts WHERE user_id = ?{newer}",
+            "FROM facts WHERE user_id = ?",
             [user_id],
         )
+        self.full_reads += 1
+        held = frozenset(item_id for (item_id,) in archived)
+        return _Copy(RowsById(table), held, _max_rev(table, 0), generation)
+
+    def _read_changed(self, copy: _Copy, user_id: str) -> None:
+        rows = self._db.query(
+            f"SELECT {self._columns}, rev FROM facts WHERE user_id = ? AND rev > ?",
+            [user_id, copy.rev],
+        )
+        for row in rows:
+            fact = row[: self._width]
+            copy.changed[fact[0]] = (fact, fact[0] not in copy.archived)
+            if row[-1] is not None:
+                copy.rev = max(copy.rev, int(row[-1]))
 
 
 def _max_rev(table: pa.Table, floor: int) -> int:

@@ -80,6 +80,7 @@ class IndexSync:
         # Tables whose reconcile is reading the records: what is queued meanwhile is kept.
         self._reconciling: set[str] = set()
         self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
+        self._reads = 0  # searches under way: the write-behind waits until they are done
         # Queued items are embedded and appended while the writer goes on: the next read
         # finds them indexed (or, if it comes first, computed).
         self._ahead = EmbedAhead(index.embedder, then=self._write_behind)
@@ -177,7 +178,12 @@ class IndexSync:
     def _write_behind(self) -> None:
         """On the embed-ahead thread once its texts are embedded: append what is queued, so
         that a turn's writes are indexed before its next read (the fold stays on its own
-        thread). A read or reconcile syncing now writes them itself: nothing is waited for."""
+        thread). Never while a search is under way: it syncs what it needs itself, and an
+        append beside it held its rows' lock and took its CPU (the agent logs the user's
+        message, then pages in without it: that append is the search's to start, after)."""
+        with self._queue_lock:
+            if self._reads:
+                return
         if not self._lock.acquire(blocking=False):
             return
         try:
@@ -253,22 +259,13 @@ class IndexSync:
         items with an id in ``defer`` (ones the caller drops from the hits) are appended
         after the read, on the embed-ahead thread: a turn's page-in skips its own message."""
         warm = query if options.get("vector", True) and options.get("query_vector") is None else ""
-        try:
-            return self._read(
-                table,
-                user_id,
-                lambda: self.index.routes(table, query, user_id=user_id, **options),
-                warm=warm,
-                defer=defer,
-            )
-        finally:
-            if defer and self._left(table, user_id, defer):
-                self._ahead.then_again()
-
-    def _left(self, table: str, user_id: str, ids: Collection[str]) -> bool:
-        """Whether an item with one of these ids is still queued for the user."""
-        with self._queue_lock:
-            return any(i.id in ids for i in self._pending.get((table, user_id), ()))
+        return self._read(
+            table,
+            user_id,
+            lambda: self.index.routes(table, query, user_id=user_id, **options),
+            warm=warm,
+            defer=defer,
+        )
 
     def rebuild(self, table: str, *, user_ids: Sequence[str]) -> dict[str, int]:
         """Index these users' records into a new table, swapped in only when complete.
@@ -312,7 +309,29 @@ class IndexSync:
         warm: str = "",
         defer: Collection[str] = (),
     ) -> T:
-        """Sync, then ``run``; a damaged index is rebuilt from the records once, then read."""
+        """Sync, then ``run``; a damaged index is rebuilt from the records once, then read.
+        What is still queued once the last search under way is done (ids it deferred, or
+        writes made meanwhile) is appended on the embed-ahead thread."""
+        with self._queue_lock:
+            self._reads += 1
+        try:
+            return self._sync_and_run(table, user_id, run, warm=warm, defer=defer)
+        finally:
+            with self._queue_lock:
+                self._reads -= 1
+                left = not self._reads and any(self._pending.values())
+            if left and self.writable:
+                self._ahead.then_again()
+
+    def _sync_and_run(
+        self,
+        table: str,
+        user_id: str,
+        run: Callable[[], T],
+        *,
+        warm: str = "",
+        defer: Collection[str] = (),
+    ) -> T:
         try:
             self._sync_for_read(table, user_id, warm=warm, defer=defer)
             return run()

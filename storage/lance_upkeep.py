@@ -24,6 +24,7 @@ from memvisor.errors import StorageError
 
 from .index_tables import short
 from .logger import logger
+from .unfolded_vectors import UnfoldedVectors
 
 REINDEX_AFTER_ROWS = 1_000  # unindexed rows cost the FTS route ~6 ms per 1,000 at 100k
 REINDEX_AFTER_ADDS = 32  # every append is a fragment; many small ones slow every query
@@ -50,6 +51,10 @@ class TableState:
     # written and deletes never shrink these, so a filter is only left out if no row fails it.
     users: set[str] = field(default_factory=set)
     kinds: set[str] = field(default_factory=set)
+    # Rows the vector index does not cover yet, when this process knows them all (it
+    # appended them since a fold): the vector route then asks LanceDB for indexed rows
+    # only. None: unknown (no ANN index, or a failed write), LanceDB scans them itself.
+    unfolded: UnfoldedVectors | None = None
 
 
 def opened(handle: Table) -> TableState:
@@ -63,6 +68,9 @@ def opened(handle: Table) -> TableState:
     for name in indices:
         if match := _ANN_NAME.match(name):
             state.ann_partitions = int(match.group(1))
+            stats = handle.index_stats(name)
+            if stats is not None and not stats.num_unindexed_rows:
+                state.unfolded = UnfoldedVectors()
     if "text_idx" in indices:
         stats = handle.index_stats("text_idx")
         state.pending_rows = stats.num_unindexed_rows if stats else 0
@@ -105,6 +113,8 @@ def optimize(state: TableState) -> None:
         if wanted >= 2 * max(state.ann_partitions, 4) or _ann_segments(state) > MAX_ANN_SEGMENTS:
             _build_ann(state, wanted)
     state.pending_rows = state.pending_adds = 0
+    # Every row is in the vector index now (optimize adds the appended ones to it).
+    state.unfolded = UnfoldedVectors() if state.ann_partitions else None
 
 
 def _ann_segments(state: TableState) -> int:

@@ -58,6 +58,7 @@ from .lance_queries import (
 from .lance_upkeep import TableState
 from .logger import logger
 from .reconcile_marks import Mark, ReconcileMarks, revisions_digest
+from .unfolded_vectors import merged
 from .users import require_user
 
 MODES = ("vector", "fts", "hybrid")
@@ -158,10 +159,16 @@ class VectorIndex:
                     if state is not None and self._rows.may_hold(table, user_id, ids):
                         with _lance(table, "write to"):
                             self._delete_ids(state.table, ids, user_id)
+                        if state.unfolded is not None:
+                            state.unfolded = state.unfolded.without(user_id, set(ids))
                 state = self._write(table, self._names.current(table), state, data)
             except StorageError:
                 self._rows.forget(table)  # whatever reached the disk is read again
+                if (known := self._tables.get(table)) is not None:
+                    known.unfolded = None  # nor is it known which rows the index lacks
                 raise
+            if state.unfolded is not None:
+                state.unfolded = state.unfolded.appended(data)
             self._tables[table] = state
             self._rows.added(table, data.select(_COLUMNS))
             fold = upkeep.after_add(table, state, len(flat))
@@ -290,11 +297,14 @@ class VectorIndex:
             if state is None or not ids:
                 return 0
             self._unmark(table)
+            unfolded, state.unfolded = state.unfolded, None  # unknown, should the delete fail
             try:
                 with _lance(table, "delete from"):
-                    return self._delete_ids(state.table, list(ids), user_id)
+                    deleted = self._delete_ids(state.table, list(ids), user_id)
             finally:
                 self._rows.deleted(table, user_id, ids)
+            state.unfolded = None if unfolded is None else unfolded.without(user_id, set(ids))
+            return deleted
 
     def drop(self, table: str) -> None:
         """Delete the whole table, every user's rows, unread (a missing one is fine).
@@ -352,10 +362,12 @@ class VectorIndex:
         """The vector and the BM25 route, each this user's best ``limit``, run concurrently.
 
         The BM25 queries start first and run in LanceDB's event loop while this thread
-        embeds the query; then the vector query runs. One event-loop hop per query.
-        ``needles`` (identifiers: codes, emails, numbers) each get a BM25 query with every
-        word required; a row they find counts only if its text holds the needle itself,
-        any case (a substring scan took ~30 ms at 100k rows).
+        embeds the query; then the vector query runs. One event-loop hop per query. Rows
+        appended since the last fold are scored here, not flat-scanned by LanceDB
+        fragment by fragment (``unfolded_vectors``). ``needles`` (identifiers: codes,
+        emails, numbers) each get a BM25 query with every word required; a row they find
+        counts only if its text holds the needle itself, any case (a substring scan took
+        ~30 ms at 100k rows).
         """
         user_id = require_user(user_id)
         kinds = [kinds] if isinstance(kinds, str) else kinds
@@ -367,6 +379,7 @@ class VectorIndex:
             if user_id not in state.users:
                 return RouteHits([], [])
             where = search_filter(state.users, state.kinds, user_id, kinds)
+            unfolded = state.unfolded  # as the table is now: a fold may commit meanwhile
         text = fts_words(query) if fts else ""
         needle_words = {needle: fts_words(needle) for needle in dict.fromkeys(needles)}
         pending = {  # "" is the query itself
@@ -384,10 +397,18 @@ class VectorIndex:
                 query_vec = self._query_vector(query, query_vector)
                 if query_vec is not None:
                     found = vector_ids(
-                        state.aio, query_vec, where, limit, partitions=state.ann_partitions
+                        state.aio,
+                        query_vec,
+                        where,
+                        limit,
+                        partitions=state.ann_partitions,
+                        indexed_only=unfolded is not None,
                     )
                     with _lance(table, "search"):
                         by_vector = LOOP.run(found)
+                    if unfolded is not None:
+                        appended = unfolded.nearest(query_vec, user_id, kinds, limit)
+                        by_vector = merged(by_vector, appended, limit)
         finally:
             with _lance(table, "search"):
                 by_words = {needle: bm25_result(*started) for needle, started in pending.items()}

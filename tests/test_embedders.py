@@ -294,3 +294,23 @@ def test_then_again_runs_what_follows_a_batch_with_nothing_new_to_embed() -> Non
     ahead.then_again()
     ahead.wait()
     assert ran == ["then"] and embedder.computed == []
+
+
+def test_what_runs_after_embedding_ahead_waits_for_texts_added_during_a_batch() -> None:
+    ran: list[list[str]] = []
+    started, release = threading.Event(), threading.Event()
+
+    class Slow(_Counted):
+        def _run(self, texts: list[str]) -> np.ndarray:
+            started.set()
+            release.wait(timeout=10)
+            return super()._run(texts)
+
+    embedder = Slow()
+    ahead = EmbedAhead(embedder, then=lambda: ran.append(list(embedder.computed)))
+    ahead.add("the answer")
+    assert started.wait(timeout=10)
+    ahead.add("a fact of the same turn")  # while the first is embedded
+    release.set()
+    ahead.wait()
+    assert ran == [["the answer", "a fact of the same turn"]]  # one append for both

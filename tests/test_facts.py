@@ -4,6 +4,8 @@ import pytest
 
 from memvisor.errors import NotFound, UserError
 from memvisor.storage import ManualClock, Store
+from memvisor.storage.fact_view import FactView
+from memvisor.storage.facts import _COLUMNS, _fact
 
 # A storage contract: every test runs on DuckDB and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -216,6 +218,32 @@ def test_fact_copy_reads_only_changed_rows_until_a_delete_or_an_archive_change(
     store.forget(coffee.id, user_id="u", trace_id="t")
     assert store.facts.valid_among([coffee.id, tea.id], user_id="u") == {}
     assert view.full_reads == 3
+
+
+def test_changed_fact_rows_read_alone_are_what_a_whole_read_gives(
+    store: Store, clock: ManualClock
+) -> None:
+    view = store.facts._view
+    tea = remember(store, "u", subject="u", predicate="drinks", object="tea").fact
+    kept = remember(store, "u", subject="u", predicate="likes", object="rain").fact
+    with store.db.transaction():
+        store.archive.add({kept.id: "fact"}, user_id="u", trace_id="t", reason="test")
+    ids = [tea.id, kept.id]
+    assert set(view.facts(ids, user_id="u")) == set(ids)
+    reads = view.full_reads
+    clock.advance(timedelta(minutes=1))
+    coffee = remember(store, "u", subject="u", predicate="drinks", object="coffee").fact
+    with store.db.transaction() as conn:  # an archived fact changes: it stays archived
+        conn.execute(
+            "UPDATE facts SET importance = 0.9, rev = nextval('fact_rev') WHERE id = ?", [kept.id]
+        )
+    ids.append(coffee.id)
+    changed = view.facts([*ids, "fct_missing"], user_id="u")
+    assert view.full_reads == reads  # the changed rows only
+    whole = FactView(store.db, _COLUMNS, _fact).facts(ids, user_id="u")
+    assert changed == whole and list(changed) == ids
+    assert [live for _, live in changed.values()] == [True, False, True]
+    assert changed[tea.id][0].status == "superseded" and changed[kept.id][0].importance == 0.9
 
 
 def test_reading_core_blocks_writes_nothing_until_a_block_is_edited(store: Store) -> None:

@@ -111,6 +111,38 @@ def test_a_read_leaves_the_records_it_drops_to_be_indexed_after_it(
     assert message.id in store.index.index.ids(MEMORY_TABLE, user_id="alice")
 
 
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_the_write_behind_appends_nothing_while_a_search_is_under_way(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append beside a search held its rows' lock and took its CPU: it waits for the end."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    appended_by: list[str] = []
+    real_add, real_routes = VectorIndex.add_many, VectorIndex.routes
+    meanwhile: list[str] = []
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended_by.append(threading.current_thread().name)
+        real_add(self, table, by_user)
+
+    def busy(self: VectorIndex, *args: Any, **kwargs: Any) -> Any:
+        if not meanwhile:  # a write lands while the search runs, and is embedded ahead
+            pine = store.insert_passage(user_id="alice", text="A pine box", trace_id="t")
+            meanwhile.append(pine.id)
+            store.index.settle()
+            assert meanwhile[0] not in self.ids(MEMORY_TABLE, user_id="alice")
+        return real_routes(self, *args, **kwargs)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    monkeypatch.setattr(VectorIndex, "routes", busy)
+    store.memory_routes("teak shelf", user_id="alice", limit=10, kinds=("passage",))
+    assert not appended_by
+    store.index.settle()
+    assert appended_by == ["memvisor-embed-ahead"]  # after the search, off the reader's thread
+    assert meanwhile[0] in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+
+
 def test_a_failed_index_delete_is_redone_from_the_records(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -453,3 +453,54 @@ def test_eight_threads_adding_to_one_new_table(index: SearchIndex) -> None:
         thread.join()
     assert errors == []
     assert index.ids("m", user_id="alice") == {f"p{n}_{k}" for n in range(8) for k in range(5)}
+
+
+@pytest.mark.duckdb_only  # LanceDB's own index files
+def test_rows_the_vector_index_lacks_are_scored_as_a_flat_scan_would(
+    index: SearchIndex, open_index: OpenIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 25)
+    monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 1_000)
+    words = ["coffee", "tea", "order", "flight", "meeting", "berlin", "paris", "invoice"]
+    for user in ("alice", "bob"):
+        rows = [
+            item(f"{user}{n}", user, f"{words[n % 8]} {words[n // 8 % 8]} note {n}")
+            for n in range(200)
+        ]
+        index.add("passages", rows, user_id=user)
+    index.optimize("passages")
+    assert isinstance(index, VectorIndex)
+    late = {"late0": "zeppelin rides over lisbon", "late1": "zeppelin hangar in berlin"}
+    for row_id, text in late.items():  # one append each, for each user
+        for user in ("alice", "bob"):
+            index.add("passages", [item(row_id, user, text)], user_id=user)
+    index.add("passages", [item("alice3", "alice", "zeppelin tea")], user_id="alice")  # replaced
+    index.delete("passages", ["late0"], user_id="bob")
+    state = index._tables["passages"]
+    assert state.unfolded is not None and len(state.unfolded) == 4  # alice3's old row is folded
+    queries = ("zeppelin", "zeppelin berlin", "tea order note 17")
+    ours = {
+        (q, user): index.search("passages", q, user_id=user, mode="vector", limit=8)
+        for q in queries
+        for user in ("alice", "bob")
+    }
+    kept, state.unfolded = state.unfolded, None  # LanceDB scans the appended fragments itself
+    for (q, user), hits in ours.items():
+        lance = index.search("passages", q, user_id=user, mode="vector", limit=8)
+        assert [h.id for h in hits] == [h.id for h in lance]
+        assert [h.score for h in hits] == pytest.approx([h.score for h in lance], abs=1e-5)
+    state.unfolded = kept
+    found = {h.id for h in index.search("passages", "zeppelin", user_id="bob", mode="vector")}
+    assert "late1" in found and "late0" not in found
+    best = index.search("passages", "zeppelin tea", user_id="alice", mode="vector")[0]
+    assert best.id == "alice3"
+    # Another process does not know which rows the index lacks: LanceDB scans them itself.
+    reopened = open_index()
+    hits = reopened.search("passages", "zeppelin rides", user_id="alice", mode="vector")
+    assert isinstance(reopened, VectorIndex) and reopened._tables["passages"].unfolded is None
+    assert hits[0].id == "late0"
+    reopened.optimize("passages")  # folded: every row is indexed, none left to score here
+    assert reopened._tables["passages"].unfolded is not None
+    assert not len(reopened._tables["passages"].unfolded)
+    assert reopened.search("passages", "zeppelin rides", user_id="alice")[0].id == "late0"
