@@ -75,7 +75,7 @@ def memory_items(store: Store, user_id: str) -> list[IndexedText]:
         *(fact_item(f) for f in facts),
         *(passage_item(p) for p in store.passages.list(user_id=user_id)),
         *(episode_item(e) for e in store.episodes.list(user_id=user_id)),
-        *turn_items(store.db, store.events.list(user_id=user_id, kinds=TURN_KINDS)),
+        *turn_items(store.db, store.events.list(user_id=user_id, kinds=TURN_KINDS), earlier=False),
     ]
 
 
@@ -123,12 +123,13 @@ def episode_item(episode: Episode) -> IndexedText:
 
 
 def turn_items(
-    db: Database, events: Sequence[Event], *, consecutive: bool = True
+    db: Database, events: Sequence[Event], *, consecutive: bool = True, earlier: bool = True
 ) -> list[IndexedText]:
     """The items of one user's turns (in the order logged), each with the text of the turn
     before it in its session as its context. ``consecutive``: no turn of theirs was logged
     between two of ``events`` (a batch just logged, or all of them), so a turn's context is
-    the one before it here when there is one; the others' are read, in one query."""
+    the one before it here when there is one; the others' are read (a query each) unless
+    not ``earlier``: ``events`` are all of the user's turns, and none came before them."""
     last: dict[str | None, str] = {}  # session -> text of its latest turn so far
     before: dict[str, str] = {}
     unknown: list[str] = []
@@ -138,7 +139,7 @@ def turn_items(
         else:
             unknown.append(event.id)
         last[event.session_id] = _content(event)
-    if unknown:
+    if unknown and earlier:
         before.update(_turns_before(db, events[0].user_id, unknown))
     return [turn_item(event, before=before.get(event.id, "")) for event in events]
 
