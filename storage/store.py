@@ -506,7 +506,7 @@ class Store:
         with self.indexed_write(user_id) as work:
             with work.transaction() as conn:
                 events = self.events.append_many_in(conn, batch)
-            if self._index is not None:  # each with the turn before it, read once
+            if self._index is not None:  # each with the turn before it in its session
                 for item in turn_items(self.db, events):
                     self._queue(MEMORY_TABLE, _built, item)
             return events
