@@ -93,7 +93,7 @@ class IndexSync:
             if queued:
                 self._pending[key].append(item)
         if queued and self.writable:
-            self._ahead.add(item.text)
+            self._ahead.add(item.embedded)
 
     def forget(self, table: str, ids: list[str], *, user_id: str) -> None:
         key = (table, user_id)
@@ -204,7 +204,7 @@ class IndexSync:
         self._ahead.wait()
         with self._queue_lock:
             texts = [
-                i.text for key, items in self._pending.items() if key[0] == table for i in items
+                i.embedded for key, items in self._pending.items() if key[0] == table for i in items
             ]
         if not texts:
             return  # the route embeds the query itself: nothing to share a batch with

@@ -558,7 +558,7 @@ class PgVectorIndex:
         state.model_checked = True
 
     def _embed(self, batch: list[IndexedText]) -> np.ndarray:
-        vectors = self.embedder.embed([item.text for item in batch])
+        vectors = self.embedder.embed([item.embedded for item in batch])
         if vectors.shape != (len(batch), self.embedder.dim):
             raise StorageError(
                 f"embedder {self.embedder.model_id} returned shape {vectors.shape} "

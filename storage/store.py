@@ -53,7 +53,8 @@ from .index_items import (
     memory_revisions,
     memory_users,
     passage_item,
-    turn_item,
+    turn_items,
+    turns_after,
 )
 from .index_outbox import (
     STALE_SECONDS,
@@ -83,7 +84,7 @@ if TYPE_CHECKING:  # lancedb and onnxruntime load only when search is first used
     from .embedders import Embedder
     from .indexing import IndexSync
     from .postgres import PostgresDatabase
-    from .vectors import RouteHits, SearchHit
+    from .vectors import IndexedText, RouteHits, SearchHit
 
 SearchKind = Literal["fact", "passage", "turn", "episode"]
 # One search table for every kind: a LanceDB query has a fixed cost of a few ms, so
@@ -505,8 +506,9 @@ class Store:
         with self.indexed_write(user_id) as work:
             with work.transaction() as conn:
                 events = self.events.append_many_in(conn, batch)
-            for event in events:
-                self._queue(MEMORY_TABLE, turn_item, event)
+            if self._index is not None:  # each with the turn before it in its session
+                for item in turn_items(self.db, events):
+                    self._queue(MEMORY_TABLE, _built, item)
             return events
 
     def redactions_changed(self, user_id: str) -> None:
@@ -673,8 +675,12 @@ class Store:
             if not self.archive.get(episode_id, user_id=user_id):  # archived: stays out
                 episode = self.episodes.get(episode_id, user_id=user_id)
                 self._queue(MEMORY_TABLE, episode_item, episode)
-        for event in self.events.many(derived.get("turns", []), user_id=user_id):
-            self._queue(MEMORY_TABLE, turn_item, event)
+        redacted = derived.get("turns", [])
+        # and the turns after them, whose vectors read them as their context
+        changed = [*redacted, *turns_after(self.db, user_id, redacted)]
+        turns = self.events.many(changed, user_id=user_id)
+        for item in turn_items(self.db, turns, consecutive=False):
+            self._queue(MEMORY_TABLE, _built, item)
 
     # -- the archive: prune what went unused, restore on request --
 
@@ -848,6 +854,11 @@ class Store:
                     trace_id=trace_id,
                     payload={"items": items, "model": model, **note},
                 )
+
+
+def _built(item: IndexedText) -> IndexedText:
+    """An index item already built, for ``Store._queue``."""
+    return item
 
 
 def _episode_without(episode: Episode, forgotten: set[str]) -> Episode:

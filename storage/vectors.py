@@ -79,6 +79,14 @@ class IndexedText:
     session_id: str | None = None
     trace_id: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)  # stored as a JSON string
+    # Read by the vector route only, after ``text``: a turn's is the turn before it in its
+    # session (``index_items.turn_items``). Not stored; the words route and hits hold ``text``.
+    context: str = ""
+
+    @property
+    def embedded(self) -> str:
+        """What the item's vector is made of: its text, then its context."""
+        return f"{self.text}\n{self.context}" if self.context else self.text
 
 
 @dataclass(frozen=True)
@@ -575,7 +583,7 @@ class VectorIndex:
         return state
 
     def _embed(self, batch: list[IndexedText]) -> pa.Table:
-        vectors = self.embedder.embed([item.text for item in batch])
+        vectors = self.embedder.embed([item.embedded for item in batch])
         if vectors.shape != (len(batch), self.embedder.dim):
             raise StorageError(
                 f"embedder {self.embedder.model_id} returned shape {vectors.shape} "
