@@ -130,18 +130,18 @@ def turn_items(
     between two of ``events`` (a batch just logged, or all of them), so a turn's context is
     the one before it here when there is one; the others' are read (a query each) unless
     not ``earlier``: ``events`` are all of the user's turns, and none came before them."""
-    last: dict[str | None, str] = {}  # session -> text of its latest turn so far
-    before: dict[str, str] = {}
+    last: dict[str | None, tuple[str, str]] = {}  # session -> its latest turn so far
+    before: dict[str, tuple[str, str]] = {}  # turn -> (id, text) of the turn before it
     unknown: list[str] = []
     for event in events:
         if consecutive and event.session_id in last:
             before[event.id] = last[event.session_id]
         else:
             unknown.append(event.id)
-        last[event.session_id] = _content(event)
+        last[event.session_id] = (event.id, _content(event))
     if unknown and earlier:
         before.update(_turns_before(db, events[0].user_id, unknown))
-    return [turn_item(event, before=before.get(event.id, "")) for event in events]
+    return [turn_item(event, before=before.get(event.id)) for event in events]
 
 
 def turns_after(db: Database, user_id: str, event_ids: Sequence[str]) -> list[str]:
@@ -150,8 +150,11 @@ def turns_after(db: Database, user_id: str, event_ids: Sequence[str]) -> list[st
     return list(_adjacent(db, user_id, event_ids, later=True).values())
 
 
-def _turns_before(db: Database, user_id: str, event_ids: Sequence[str]) -> dict[str, str]:
-    """For each of these turns that has one, the text of the turn before it in its session."""
+def _turns_before(
+    db: Database, user_id: str, event_ids: Sequence[str]
+) -> dict[str, tuple[str, str]]:
+    """For each of these turns that has one, the id and text of the turn before it in its
+    session."""
     before = _adjacent(db, user_id, event_ids, later=False)
     if not before:
         return {}
@@ -161,7 +164,7 @@ def _turns_before(db: Database, user_id: str, event_ids: Sequence[str]) -> dict[
             [user_id, list(set(before.values()))],
         )
     )
-    return {turn: texts[prior] for turn, prior in before.items() if texts.get(prior)}
+    return {turn: (prior, texts[prior]) for turn, prior in before.items() if prior in texts}
 
 
 def _adjacent(
@@ -190,9 +193,9 @@ def _content(event: Event) -> str:
     return str(event.payload.get("content", ""))
 
 
-def turn_item(event: Event, *, before: str = "") -> IndexedText:
-    """The item of one turn; ``before`` is the text of the turn before it in its session
-    (``turn_items`` finds it)."""
+def turn_item(event: Event, *, before: tuple[str, str] | None = None) -> IndexedText:
+    """The item of one turn; ``before`` is the id and text of the turn before it in its
+    session (``turn_items`` finds it)."""
     from .vectors import IndexedText
 
     role = "user" if event.kind == "user_message" else "assistant"
@@ -209,5 +212,6 @@ def turn_item(event: Event, *, before: str = "") -> IndexedText:
         session_id=event.session_id,
         trace_id=event.trace_id,
         meta=meta,
-        context=before,
+        context=before[1] if before else "",
+        context_of=before[0] if before else None,
     )

@@ -422,4 +422,8 @@ class IndexSync:
         if not changed:
             return []
         records = {item.id: item for item in self._sources[table].items(user_id)}
+        # An item whose vector reads a changed record's text as its context changed with it
+        # (a forget redacts a turn; the turn after it was embedded with the value): its own
+        # text and revision did not, so a crash before its re-embedding would leave it stale.
+        changed |= {rid for rid, item in records.items() if item.context_of in changed}
         return [item for rid, item in records.items() if rid in changed]

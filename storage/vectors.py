@@ -82,6 +82,9 @@ class IndexedText:
     # Read by the vector route only, after ``text``: a turn's is the turn before it in its
     # session (``index_items.turn_items``). Not stored; the words route and hits hold ``text``.
     context: str = ""
+    # The id of the record whose text ``context`` is: when that text changes, this item's
+    # vector must be made again (``IndexSync`` reconciles both).
+    context_of: str | None = None
 
     @property
     def embedded(self) -> str:

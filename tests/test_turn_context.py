@@ -106,3 +106,41 @@ def test_a_forget_makes_the_next_turn_again_without_the_value(
     store.memory_routes("partner", user_id="u", limit=5, kinds=["turn"])
     assert "That is lovely to hear.\nMy partner is [forgotten]." in recorder.texts
     assert not [t for t in recorder.texts if "Jonas" in t]
+
+
+class Failing(Recording):
+    """Embeds until ``fail`` is set: a process that dies before its index catches up."""
+
+    fail = False
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.fail:
+            raise RuntimeError("the embedder went away")
+        return super().embed(texts)
+
+
+def test_a_forget_the_index_missed_is_mended_with_the_next_turn_at_the_next_start(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    """The turn after a redacted one was embedded with the value as its context; its own
+    text did not change, so only its context's change tells the reconcile to embed it again."""
+    failing = Failing(embedder_from_name("hash"))
+    with Store.open(tmp_path / "store", embedder=failing, clock=clock) as store:
+        said = store.log_turn(
+            user_id="u", role="user", content="My partner is Jonas.", session_id="s"
+        )
+        say(store, "That is lovely to hear.", "s", role="assistant")
+        fact = store.remember_fact(
+            user_id="u", subject="u", predicate="has_partner", object="Jonas", trace_id="t",
+            source_event_ids=[said.id],
+        ).fact  # fmt: skip
+        assert fact is not None
+        store.memory_routes("partner", user_id="u", limit=5, kinds=["turn"])
+        failing.fail = True  # nothing of the forget reaches the index
+        store.forget(fact.id, user_id="u", trace_id="t")
+    again = Recording(embedder_from_name("hash"))
+    with Store.open(tmp_path / "store", embedder=again, clock=clock) as store:
+        store.memory_routes("partner", user_id="u", limit=5, kinds=["turn"])
+    assert "My partner is [forgotten]." in again.texts
+    assert "That is lovely to hear.\nMy partner is [forgotten]." in again.texts
+    assert not [t for t in again.texts if "Jonas" in t]
