@@ -22,9 +22,7 @@ from memvisor.agent.models.base import AssistantTurn, ToolCall, Usage
 
 _OPEN_RE = re.compile(r"<tool_call>", re.IGNORECASE)
 _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
-_BLOCK_RE = re.compile(
-    r"<tool_call>(?P<body>.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.DOTALL | re.IGNORECASE
-)
+_CLOSE_RE = re.compile(r"</tool_call>", re.IGNORECASE)
 _STRAY_TAG_RE = re.compile(r"</?tool_call>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"\A\s*```[a-zA-Z0-9_-]*[ \t]*\n?(?P<body>.*?)\n?[ \t]*```", re.DOTALL)
 # Text that pretends to be the result of a call the model has only just asked for.
@@ -52,7 +50,8 @@ class ExtractResult:
 def extract_tool_calls(content: str, known_tools: set[str]) -> ExtractResult:
     """Find tool calls written in ``content``; never raises on any string."""
     opening = _OPEN_RE.search(content)
-    if opening:
+    # A reply that is one JSON document is a bare call even if an argument quotes the tag.
+    if opening and not (content.lstrip()[:1] in ("{", "[") and _whole_json(content)):
         return _extract_tagged(content, opening.end())
     bare = _extract_bare(content, known_tools)
     return bare if bare is not None else ExtractResult(remaining_text=content.strip())
@@ -125,16 +124,21 @@ def _extract_tagged(content: str, first_body: int) -> ExtractResult:
     result = ExtractResult(invented_output=invented is not None)
     raw_blocks: list[str] = []
     attempt = 0
-    for match in _BLOCK_RE.finditer(head):
-        raw_blocks.append(match.group(0).strip())
-        attempt = _parse_block(match.group("body"), attempt, result)
-    ignored = len(_BLOCK_RE.findall(tail))
+    blocks = _blocks(head)
+    for start, body, end in blocks:
+        raw_blocks.append(head[start:end].strip())
+        attempt = _parse_block(body, attempt, result)
+    ignored = len(_blocks(tail))
     if ignored:
         result.errors.append(
             f"{ignored} tool call(s) written after an invented tool result were ignored: "
             "call a tool, then wait for its real result"
         )
-    text = _STRAY_TAG_RE.sub("", _BLOCK_RE.sub("", head))
+    kept, last = [], 0
+    for start, _, end in blocks:
+        kept.append(head[last:start])
+        last = end
+    text = _STRAY_TAG_RE.sub("", "".join([*kept, head[last:]]))
     result.remaining_text = re.sub(r"\n{3,}", "\n\n", text).strip()
     result.raw_text = "\n".join(raw_blocks) or None
     _number_calls(result.calls)
@@ -151,6 +155,39 @@ def _invented_outside_calls(content: str, start: int) -> re.Match[str] | None:
         if at < 0 or found.start() >= calls[at][1]:
             return found
     return None
+
+
+def _blocks(text: str) -> list[tuple[int, str, int]]:
+    """Each ``<tool_call>`` block as (start, body, end): up to its ``</tool_call>``, or, when
+    another opening tag comes first, up to that one (a call left unclosed), unless the body
+    up to the closing tag is whole JSON: a call's argument may quote the tag. One pass: the
+    next closing tag is searched again only once the scan has passed it."""
+    blocks: list[tuple[int, str, int]] = []
+    closing = _CLOSE_RE.search(text)
+    pos = 0
+    while (opening := _OPEN_RE.search(text, pos)) is not None:
+        begin = opening.end()
+        if closing is not None and closing.start() < begin:
+            closing = _CLOSE_RE.search(text, begin)
+        following = _OPEN_RE.search(text, begin, closing.start() if closing else len(text))
+        closed = text[begin : closing.start()] if closing is not None else None
+        if closed is not None and (following is None or _whole_json(closed)):
+            body, end = closed, closing.end()  # type: ignore[union-attr]
+        elif following is not None:
+            body, end = text[begin : following.start()], following.start()
+        else:
+            body, end = text[begin:], len(text)
+        blocks.append((opening.start(), body, end))
+        pos = end
+    return blocks
+
+
+def _whole_json(body: str) -> bool:
+    try:
+        _decode_values(_unfence(body).strip())
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _closed_calls(content: str) -> list[tuple[int, int]]:

@@ -272,3 +272,15 @@ def test_closed_calls_are_the_spans_the_lazy_regex_finds(text: str) -> None:
 
     lazy = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL | re.IGNORECASE)
     assert _closed_calls(text) == [m.span() for m in lazy.finditer(text)]
+
+
+def test_an_argument_quoting_the_tag_stays_in_its_call() -> None:
+    """Hypothesis found it: a value "<TOOL_CALL>" cut the call at the quoted tag."""
+    call = json.dumps({"name": "memory_search", "arguments": {"query": "<TOOL_CALL> syntax"}})
+    for content in (f"<tool_call>{call}</tool_call>", call):
+        result = extract_tool_calls(content, TOOLS)
+        assert result.errors == [], (content, result.errors)
+        assert [c.arguments for c in result.calls] == [{"query": "<TOOL_CALL> syntax"}]
+    # an unclosed call before another is still its own block
+    two = f'<tool_call>{{"name": "memory_search"\n<tool_call>{call}</tool_call>'
+    assert len(extract_tool_calls(two, TOOLS).calls) == 1
