@@ -6,7 +6,8 @@ with (``memvisor keys create``; the SDK binds each session to the key that opene
 tool reads and writes that user's memory only, through the one guarded memory API. The client's
 model decides what to write, so writes have origin ``model`` and pass the firewall as the
 agent's own tools do; each tool call is logged as an ``mcp_request`` event, which the write
-cites as its source. A tool result says when a write was masked, held or refused, and why.
+cites as its source. A tool result says when a write was masked, held or refused, and why;
+arguments the tool does not take, or of the wrong type, are refused in one line naming them.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from mcp.server import MCPServer
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
-from pydantic import AnyHttpUrl, Field
+from pydantic import AnyHttpUrl, Field, ValidationError
 
 from memvisor.agent.memory.api import Memory, WriteOutcome
 from memvisor.agent.memory.reads import MemoryHit
@@ -44,9 +46,9 @@ def build_server(
     if (user is None) == (keys_issuer is None):
         raise ValueError("give the server one user, or keys_issuer for per-connection keys")
     if keys_issuer is None:
-        server = MCPServer("memvisor", instructions=INSTRUCTIONS, log_level="WARNING")
+        server = _StrictServer("memvisor", instructions=INSTRUCTIONS, log_level="WARNING")
     else:
-        server = MCPServer(
+        server = _StrictServer(
             "memvisor",
             instructions=INSTRUCTIONS,
             log_level="WARNING",
@@ -61,14 +63,19 @@ def build_server(
         predicate: Annotated[str, Field(description="Relation in snake_case, e.g. 'lives_in'.")],
         object: Annotated[str, Field(description="The value, e.g. 'Oslo'.")],
         confidence: Annotated[float, Field(description="How sure, 0 to 1.", ge=0, le=1)] = 0.9,
+        valid_until: Annotated[
+            str | None,
+            Field(description="When it stops holding, if temporary: ISO date or 'next month'."),
+        ] = None,
     ) -> str:
         """Save one fact about the user; a new value for the same subject and predicate
         replaces the old one (kept in history). Good: subject="Maya", predicate="lives_in",
         object="Oslo". Bad: predicate="info", object="Maya lives in Oslo and has a dog"."""
-        arguments = {"subject": subject, "predicate": predicate, "object": object}
-        return door.write(
-            "memory_remember", "fact_remember", arguments | {"confidence": confidence}
-        )
+        arguments: dict[str, Any] = {"subject": subject, "predicate": predicate, "object": object}
+        arguments["confidence"] = confidence
+        if valid_until is not None:
+            arguments["valid_until"] = valid_until
+        return door.write("memory_remember", "fact_remember", arguments)
 
     @server.tool()
     def memory_save(
@@ -172,6 +179,43 @@ def build_server(
         return f"{result.id} released: {result.detail}"
 
     return server
+
+
+class _StrictServer(MCPServer):
+    """The SDK's server, with arguments checked the way the model can act on: a name the tool
+    does not take is refused (the SDK would drop it silently, and a ``valid_until`` meant to
+    bound a fact would be lost), and a wrong value is named in one line, not pydantic's dump."""
+
+    _parameters: dict[str, set[str]] | None = None
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        if self._parameters is None:
+            listed = await self.list_tools()
+            self._parameters = {t.name: set(t.input_schema.get("properties", {})) for t in listed}
+        taken = self._parameters.get(name)
+        unknown = sorted(set(arguments) - taken) if taken is not None else []
+        if unknown:
+            raise McpToolError(
+                f"{name} does not take {', '.join(unknown)}; "
+                f"its arguments are {', '.join(sorted(taken or ())) or 'none'}"
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except McpToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise McpToolError(f"{name}: {_argument_errors(exc.__cause__)}") from None
+            raise
+
+
+def _argument_errors(error: ValidationError) -> str:
+    """Each bad argument and what it should be, on one line, without the values sent."""
+    said = []
+    for item in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        said.append(f"{where}: {item['msg'][:1].lower()}{item['msg'][1:]}")
+    return "; ".join(said) + "; fix the arguments and call again"
 
 
 class _ApiKeys:
