@@ -151,9 +151,32 @@ def test_bad_json_and_bad_ids_are_4xx(api: TestClient, memory: Memory) -> None:
     garbled = api.post("/v1/search", content=b"{not json", headers=auth)
     assert garbled.status_code == 422
     assert api.get("/v1/memories/fct_nope", headers=auth).status_code == 404
-    assert api.get("/v1/memories", params={"kind": "secrets"}, headers=auth).status_code == 400
+    listed = api.get("/v1/memories", params={"kind": "secrets"}, headers=auth)
+    assert listed.status_code == 422 and listed.json()["field"] == "query.kind"
+    too_many = api.get("/v1/memories", params={"limit": 5000}, headers=auth)
+    assert too_many.status_code == 422 and too_many.json()["field"] == "query.limit"
     assert api.patch("/v1/memories/fct_x", json={"value": "v"}, headers=auth).status_code == 400
-    assert api.get("/v1/trace/nonsense", headers=auth).status_code == 400
+    nothing = api.patch("/v1/memories/fct_x", json={}, headers=auth)
+    assert nothing.status_code == 422 and "object" in nothing.json()["error"]
+    traced = api.get("/v1/trace/nonsense", headers=auth)
+    assert traced.status_code == 422 and traced.json()["field"] == "path.ref"
+    epoch = api.post("/v1/search", json={"query": "x", "as_of": 0}, headers=auth)
+    assert epoch.status_code == 422 and epoch.json()["field"] == "body.as_of"
+    dated = api.post("/v1/search", json={"query": "x", "as_of": "2026-05-01"}, headers=auth)
+    assert dated.status_code == 200, dated.text
+
+
+def test_the_frameworks_own_failures_have_the_same_shape(api: TestClient, memory: Memory) -> None:
+    auth = key(memory, "maya")
+    unknown = api.get("/v1/nothing-here", headers=auth)
+    assert unknown.status_code == 404 and unknown.json() == {"error": "Not Found"}
+    wrong_method = api.put("/v1/search", headers=auth)
+    assert wrong_method.status_code == 405 and "error" in wrong_method.json()
+    assert "POST" in wrong_method.headers["allow"]
+    schema = api.get("/openapi.json").json()
+    documented = schema["paths"]["/v1/memories"]["post"]["responses"]
+    assert {"201", "202", "401", "404", "409", "422"} <= set(documented)
+    assert documented["202"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorBody")
 
 
 def test_a_key_never_reaches_another_users_memory(api: TestClient, memory: Memory) -> None:

@@ -12,13 +12,14 @@ names the field, never a 500.
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
 from memvisor.agent.loop import Agent
 from memvisor.agent.memory.api import Memory, WriteOutcome
@@ -39,7 +40,15 @@ from memvisor.errors import (
 from memvisor.evals.health import health_report, prometheus_text
 from memvisor.storage.logger import logger
 
-from .rest_models import AddBody, ChatBody, ConfirmBody, ContextBody, PatchBody, SearchBody
+from .rest_models import (
+    AddBody,
+    ChatBody,
+    ConfirmBody,
+    ContextBody,
+    PatchBody,
+    SearchBody,
+    documented,
+)
 from .rest_stream import turn_events
 from .user_locks import UserLocks
 
@@ -64,7 +73,9 @@ def create_app(
         title="Memvisor",
         description="Guarded long-term memory for agents: every write passes the firewall.",
         version="0.1.0",
+        responses=documented(400, 401, 404, 422, 503),
     )
+    writes = documented(202, 409)
     # Requests of one user run one at a time (their writes are serialized, and a read sees
     # the writes before it); different users' run at once. What they share is thread-safe:
     # the database's connection and the search index take their own locks, the read copies
@@ -130,7 +141,7 @@ def create_app(
 
     _errors(app)
 
-    @app.get("/v1/health")
+    @app.get("/v1/health", responses={401: documented(401)[401]})
     def health(request: Request) -> dict[str, Any]:
         """Liveness without a key; with one, the key's user's memory health report."""
         status: dict[str, Any] = {"status": "ok"}
@@ -149,7 +160,7 @@ def create_app(
             guarded(user, lambda: prometheus_text(health_report(memory.store, user_id=user)))
         )
 
-    @app.post("/v1/memories", status_code=201)
+    @app.post("/v1/memories", status_code=201, responses=writes)
     def add(body: AddBody, user: User) -> dict[str, Any]:
         """Save a fact, a passage, or a message or conversation (logged and indexed as turns)."""
         context = [m.model_dump() for m in body.context]
@@ -176,10 +187,13 @@ def create_app(
         )
 
     @app.get("/v1/memories")
-    def list_memories(user: User, kind: str = "fact", limit: int = 100) -> dict[str, Any]:
-        """The user's current facts (``kind=fact``) or passages (``kind=passage``)."""
-        if kind not in ("fact", "passage") or not 1 <= limit <= 1000:
-            raise UserError("kind is fact or passage; limit is 1 to 1000")
+    def list_memories(
+        user: User,
+        kind: Literal["fact", "passage"] = "fact",
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        """The user's current facts (``kind=fact``) or passages (``kind=passage``), the
+        ``limit`` newest."""
         store = memory.store
         if kind == "fact":
             records: list[Any] = guarded(
@@ -210,7 +224,7 @@ def create_app(
         versions = guarded(user, lambda: memory.history(record_id, user=user))
         return {"id": record_id, "versions": [v.model_dump(mode="json") for v in versions]}
 
-    @app.patch("/v1/memories/{record_id}")
+    @app.patch("/v1/memories/{record_id}", responses=writes)
     def patch(record_id: str, body: PatchBody, user: User) -> dict[str, Any]:
         """A fact's new value (a new version supersedes it), or a core block's new value."""
         given = body.model_dump(exclude_none=True)
@@ -225,7 +239,7 @@ def create_app(
         guarded(user, lambda: memory.get(record_id, user=user))  # 404 before anything is judged
         return write(user, "PATCH /v1/memories", kind, arguments)
 
-    @app.delete("/v1/memories/{record_id}")
+    @app.delete("/v1/memories/{record_id}", responses=writes)
     def delete(record_id: str, user: User) -> dict[str, Any]:
         """Forget a record for good: every version and what derives from it."""
         guarded(user, lambda: memory.get(record_id, user=user))
@@ -319,7 +333,10 @@ def create_app(
         return StreamingResponse(events, media_type="text/event-stream")
 
     @app.get("/v1/trace/{ref}")
-    def trace(ref: str, user: User) -> dict[str, Any]:
+    def trace(
+        ref: Annotated[str, Path(pattern=r"^(trc|evt)_\w+$", description="trc_… or evt_…")],
+        user: User,
+    ) -> dict[str, Any]:
         """The chain from an answer (trace or event id) back to the user's words."""
         return dict(guarded(user, lambda: trace_chain(memory.store, ref, user_id=user)))
 
@@ -349,6 +366,15 @@ def _errors(app: FastAPI) -> None:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first.get("loc", ()))
         return reply(422, error=f"{field}: {first.get('msg', 'invalid')}", field=field)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        # The framework's own: an unknown path (404), a method the path does not take (405),
+        # a body it could not parse. Same shape as every other failure.
+        response = reply(exc.status_code, error=str(exc.detail))
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        return response
 
     @app.exception_handler(Unauthorized)
     async def unauthorized(_request: Request, exc: Unauthorized) -> JSONResponse:
