@@ -25,7 +25,7 @@ from memvisor.agent.streaming import AnswerStream, ask
 from memvisor.agent.topic_switch import restore_tracker, switch_topic
 from memvisor.agent.turn import ToolCallRecord, Turn
 from memvisor.agent.working_memory import WorkingMemory
-from memvisor.errors import BudgetExceeded, ModelError, TurnCancelled
+from memvisor.errors import BudgetExceeded, ModelError, TurnCancelled, UserError
 from memvisor.paging.assembler import PromptParts, assemble, render_core, tool_message
 from memvisor.paging.budget import ContextBudget
 from memvisor.paging.eviction import entities, evict, turns_to_evict
@@ -153,7 +153,7 @@ class Agent:
         logged is the same either way.
         """
         if not isinstance(user_message, str) or not user_message.strip():
-            raise ValueError("user message must be non-empty text")
+            raise UserError("the message is empty: say something for the agent to answer")
         check_length(user_message, what="the message")
         user_message = valid_utf8(user_message)  # lone surrogates would fail every writer
         trace_id = new_id("trc")

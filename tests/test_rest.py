@@ -160,6 +160,8 @@ def test_bad_json_and_bad_ids_are_4xx(api: TestClient, memory: Memory) -> None:
     assert nothing.status_code == 422 and "object" in nothing.json()["error"]
     traced = api.get("/v1/trace/nonsense", headers=auth)
     assert traced.status_code == 422 and traced.json()["field"] == "path.ref"
+    blank = api.post("/v1/search", json={"query": " \n"}, headers=auth)
+    assert blank.status_code == 422 and blank.json()["field"] == "body.query"
     epoch = api.post("/v1/search", json={"query": "x", "as_of": 0}, headers=auth)
     assert epoch.status_code == 422 and epoch.json()["field"] == "body.as_of"
     dated = api.post("/v1/search", json={"query": "x", "as_of": "2026-05-01"}, headers=auth)
@@ -308,6 +310,8 @@ def test_chat_without_a_model_is_503(api: TestClient, memory: Memory) -> None:
     assert response.status_code == 503 and "--model" in response.json()["error"]
     bad = api.post("/v1/chat", json={"message": "hi", "session": "a b"}, headers=key(memory, "u"))
     assert bad.status_code == 422 and bad.json()["field"] == "body.session"
+    blank = api.post("/v1/chat", json={"message": " \t"}, headers=key(memory, "u"))
+    assert blank.status_code == 422 and blank.json()["field"] == "body.message"
 
 
 def sse(text: str) -> list[tuple[str, Any]]:

@@ -5,10 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 Kind = Literal["fact", "passage", "turn", "episode", "recipe"]
-Query = Annotated[str, Field(min_length=1, max_length=20_000)]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("is blank: give some text")
+    return value
+
+
+Query = Annotated[str, Field(min_length=1, max_length=20_000), AfterValidator(_not_blank)]
 
 
 def _written_time(value: object) -> object:
@@ -103,7 +111,7 @@ class ConfirmBody(_Body):
 
 
 class ChatBody(_Body):
-    message: Annotated[str, Field(min_length=1, max_length=100_000)]
+    message: Annotated[str, Field(min_length=1, max_length=100_000), AfterValidator(_not_blank)]
     session: Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[\w.:-]+$")] = "api"
     # Server-sent events: ``delta`` pieces of the answer as they come, then ``answer`` (or
     # ``error``); see ``rest_stream``.
