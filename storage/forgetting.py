@@ -10,6 +10,9 @@ source event ids and a hash of each source message's text (and of its earlier te
 neither the same events nor a replay of the same words can create it again; a message
 logged later with the words of a redacted one is logged redacted (``redacted_turns``).
 The user stating it anew, in other words, can.
+
+A message forgotten by its own id (``forget_turn``) keeps its place in the log with
+``[forgotten]`` for its text, and leaves the search index.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from memvisor.errors import NotFound, UserError
 
 from .events import MESSAGE_KINDS
 from .records import Fact
@@ -216,6 +221,35 @@ def cascade(conn: Any, *, user_id: str, versions: Sequence[Fact]) -> dict[str, l
             )
             report["summaries"].append(session_id)
     return report
+
+
+def forget_turn(conn: Any, *, user_id: str, event_id: str) -> None:
+    """Replace the text of one of the user's messages with ``[forgotten]`` (an image's
+    caption too); the message keeps its earlier text's hash, so a replay of the same words is
+    logged forgotten as well. Runs in the caller's transaction."""
+    row = conn.execute(
+        "SELECT kind, payload FROM events WHERE user_id = ? AND id = ?", [user_id, event_id]
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no event {event_id[:60]!r} for user {user_id!r}")
+    kind, payload = row
+    if kind not in MESSAGE_KINDS:
+        raise UserError(
+            f"{event_id} is a {kind} event: the log keeps those; forget a message (a turn) "
+            "or the record the event made"
+        )
+    message = json.loads(payload)
+    content = message.get("content")
+    if content == FORGOTTEN:
+        return
+    if isinstance(content, str) and content.strip():
+        message[REDACTED_FROM] = [*message.get(REDACTED_FROM, []), content_hash(content)]
+    message["content"] = FORGOTTEN
+    message.pop("image_caption", None)
+    conn.execute(
+        "UPDATE events SET payload = ? WHERE user_id = ? AND id = ?",
+        [json.dumps(message, ensure_ascii=False, default=str), user_id, event_id],
+    )
 
 
 def _redact_turns(conn: Any, user_id: str, values: set[str], sources: list[str]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .archive import not_archived
 from .episodes import Episode
+from .forgetting import FORGOTTEN
 from .records import Event, Fact, Passage
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 TURN_KINDS = ("user_message", "assistant_message")
 _KINDS = ", ".join(f"'{kind}'" for kind in TURN_KINDS)
 _TURN_TEXT = "coalesce(payload->>'$.content', '')"
+# A message forgotten by its id keeps its place in the log with this text; it is not indexed.
+_INDEXED_TURN = f"kind IN ({_KINDS}) AND {_TURN_TEXT} <> '{FORGOTTEN}'"
 
 
 def memory_revisions(db: Database, user_id: str) -> dict[str, str]:
@@ -56,7 +59,7 @@ def _revisions_sql(user_clause: str) -> str:
         "UNION ALL SELECT user_id, id, md5(summary) FROM episodes "
         f"WHERE {user_clause} {not_archived('episodes')} "
         f"UNION ALL SELECT user_id, id, md5({_TURN_TEXT}) FROM events "
-        f"WHERE {user_clause} kind IN ({_KINDS})"
+        f"WHERE {user_clause} {_INDEXED_TURN}"
     )
 
 
@@ -141,7 +144,11 @@ def turn_items(
         last[event.session_id] = (event.id, _content(event))
     if unknown and earlier:
         before.update(_turns_before(db, events[0].user_id, unknown))
-    return [turn_item(event, before=before.get(event.id)) for event in events]
+    return [
+        turn_item(event, before=before.get(event.id))
+        for event in events
+        if _content(event) != FORGOTTEN
+    ]
 
 
 def turns_after(db: Database, user_id: str, event_ids: Sequence[str]) -> list[str]:

@@ -39,6 +39,7 @@ from .forgetting import (
     REDACTED_FROM,
     cascade,
     content_hash,
+    forget_turn,
     forgotten_in,
     redact_hashed,
     redacted_turns,
@@ -631,6 +632,10 @@ class Store:
                     )
                     # Episodes are in the search index; recipes rank through their own route.
                     removed, table = [record_id], MEMORY_TABLE if episode else ""
+                elif record_id.startswith("evt_"):  # a message: its text, not its place
+                    forget_turn(conn, user_id=user_id, event_id=record_id)
+                    removed, table = [record_id], MEMORY_TABLE
+                    derived = {"turns": [record_id]}
                 elif record_id.startswith("sec_"):
                     # Sealed secrets are never indexed; the ciphertext is shredded.
                     if not self.sealed.forget(record_id, user_id=user_id):
@@ -639,7 +644,7 @@ class Store:
                 else:
                     raise UserError(
                         f"cannot forget {record_id!r}: ids start with fct_, psg_, eps_, rcp_, "
-                        "qtn_ or sec_"
+                        "qtn_, sec_ or evt_ (a message)"
                     )
                 self.events.append_in(
                     conn,
@@ -663,14 +668,17 @@ class Store:
             if table:
                 try:
                     self.index.forget(table, removed, user_id=user_id)
-                    self._reindex_redacted(derived, user_id=user_id)
+                    self._reindex_redacted(derived, user_id=user_id, dropped=removed)
                 except Exception as exc:  # the next reconcile removes them; never lose the forget
                     logger.warning("index cleanup after forget deferred: {}", exc)
             return {"id": record_id, "removed": removed}
 
-    def _reindex_redacted(self, derived: dict[str, list[str]], *, user_id: str) -> None:
+    def _reindex_redacted(
+        self, derived: dict[str, list[str]], *, user_id: str, dropped: Sequence[str] = ()
+    ) -> None:
         """Queue the episodes and messages a forget redacted, with their new text (a crash
-        first leaves the next process's reconcile to see their revisions changed)."""
+        first leaves the next process's reconcile to see their revisions changed); the
+        ``dropped`` ones stay out of the index."""
         for episode_id in derived.get("episodes", []):
             if not self.archive.get(episode_id, user_id=user_id):  # archived: stays out
                 episode = self.episodes.get(episode_id, user_id=user_id)
@@ -678,7 +686,7 @@ class Store:
         redacted = derived.get("turns", [])
         # and the turns after them, whose vectors read them as their context
         changed = [*redacted, *turns_after(self.db, user_id, redacted)]
-        turns = self.events.many(changed, user_id=user_id)
+        turns = self.events.many([t for t in changed if t not in dropped], user_id=user_id)
         for item in turn_items(self.db, turns, consecutive=False):
             self._queue(MEMORY_TABLE, _built, item)
 

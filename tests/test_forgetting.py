@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from memvisor.errors import NotFound, UserError
 from memvisor.evals.replay import replay
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.events import MESSAGE_KINDS as TURN_KINDS
@@ -432,3 +433,44 @@ def test_an_imported_forget_redacts_the_words_logged_after_it(tmp_path: Path) ->
         import_user(second, exported, user_id="u", trace_id="t", count_tokens=len)
         again = second.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
         assert again.payload["content"] == "My partner is [forgotten]."
+
+
+def test_a_message_forgotten_by_its_id_leaves_search_and_keeps_its_place(store: Store) -> None:
+    said = store.log_turn(
+        user_id="u", role="user", content="My locker code is on the blue note.", session_id="s"
+    )
+    answer = store.log_turn(user_id="u", role="assistant", content="Got it.", session_id="s")
+    other = store.log_turn(user_id="v", role="user", content="My locker is blue.", session_id="s")
+    assert [h.id for h in store.search("locker blue note", user_id="u", kinds=("turn",))][:1] == [
+        said.id
+    ]
+    with pytest.raises(NotFound):  # another user's message is no message of this user's
+        store.forget(other.id, user_id="u", trace_id="t")
+    report = store.forget(said.id, user_id="u", trace_id="t")
+    assert report["removed"] == [said.id]
+    hits = store.search("locker blue note", user_id="u", kinds=("turn",))
+    assert said.id not in [h.id for h in hits] and all("locker" not in h.text for h in hits)
+    (kept,) = store.events.many([said.id], user_id="u")
+    assert kept.payload["content"] == "[forgotten]"  # the turn keeps its place in the log
+    assert store.events.many([answer.id], user_id="u")[0].payload["content"] == "Got it."
+    assert store.search("locker blue", user_id="v", kinds=("turn",))[0].id == other.id
+    (event,) = store.events.list(user_id="u", kinds=["memory_forget"])
+    assert "locker" not in json.dumps(event.payload)
+    # the same words said again (a replay) are logged forgotten too
+    again = store.log_turn(
+        user_id="u", role="user", content="My locker code is on the blue note.", session_id="s2"
+    )
+    assert again.payload["content"] == "[forgotten]"
+    with pytest.raises(UserError, match="forget a message"):
+        store.forget(event.id, user_id="u", trace_id="t")  # the log's own events stay
+
+
+def test_a_forgotten_message_stays_out_of_a_rebuilt_index(store: Store) -> None:
+    said = store.log_turn(
+        user_id="u", role="user", content="Alarm code is kiwi fruit.", session_id="s"
+    )
+    store.log_turn(user_id="u", role="assistant", content="Noted the alarm.", session_id="s")
+    store.forget(said.id, user_id="u", trace_id="t")
+    store.reindex(trace_id="t")
+    found = store.search("alarm code kiwi fruit", user_id="u", kinds=("turn",))
+    assert [h.text for h in found] == ["Noted the alarm."]

@@ -110,6 +110,19 @@ def test_get_history_forget_and_core(memory: Memory) -> None:
     assert memory.search("where does maya live", user="maya", kinds=["fact"]) == []
 
 
+def test_a_turn_add_logged_is_forgotten_by_the_id_search_gave(memory: Memory) -> None:
+    memory.add("My gym locker combination is written on the fridge.", user="maya")
+    (hit,) = memory.search("gym locker combination", user="maya", k=1)
+    assert hit.kind == "turn" and hit.id.startswith("evt_")
+    with pytest.raises(UserError, match="not by a model"):
+        memory.forget(hit.id, user="maya", origin="model")
+    with pytest.raises(UserError, match="not a fact id"):
+        memory.history(hit.id, user="maya")  # versions are a fact's
+    memory.forget(hit.id, user="maya")
+    assert all(h.id != hit.id for h in memory.search("gym locker combination", user="maya"))
+    assert memory.get(hit.id, user="maya").payload["content"] == "[forgotten]"
+
+
 def test_one_user_never_reads_another_users_memory(memory: Memory) -> None:
     fact = remember(memory, "maya", "lives_in", "Oslo")
     memory.add("My locker code hint: the blue door.", user="maya")

@@ -440,7 +440,8 @@ def edit_cmd(
 @click.argument("record_id")
 @common_options
 def forget_cmd(record_id: str, data_dir: str | None, user: str | None, as_json: bool) -> None:
-    """Remove a record, every version of it and its index entries."""
+    """Forget a record for good: every version, what derives from it, its index entries. A
+    message (evt_…) keeps its place in the log with [forgotten] for its text."""
     inv = invocation(data_dir, user, as_json)
     with open_memory(inv) as memory:
         source = memory.record_command(

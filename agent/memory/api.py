@@ -40,7 +40,7 @@ from memvisor.tools.turn_log import TurnLog
 
 from . import reads, screen, sealing, writes
 from .extract import Extraction, extract_facts
-from .perform import WriteScope, check_valid_until, perform
+from .perform import WriteScope, check_forgettable, check_valid_until, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
 from .release import ReleaseResult, needs_force, release_quarantined
 
@@ -163,6 +163,8 @@ class Memory:
             arguments, note = clean, {**(note or {}), "text_repaired": "invalid UTF-8 replaced"}
         if kind in ("fact_remember", "fact_edit"):
             check_valid_until(arguments, self.store.clock.now())
+        if kind == "memory_forget":
+            check_forgettable(arguments, origin)
         if turn is not None:
             turn.count_write()
         proposal = WriteProposal(
@@ -363,7 +365,10 @@ class Memory:
         source_event_ids: Sequence[str] = (),
         turn: TurnLog | None = None,
     ) -> WriteOutcome:
-        """Remove a record, every version of it and what derives from it; stays forgotten."""
+        """Remove a record (``fct_``, ``psg_``, ``eps_``, ``rcp_``, ``qtn_``, ``sec_``), every
+        version of it and what derives from it; stays forgotten. A message (``evt_``, a turn
+        that ``add`` logged) keeps its place in the log with ``[forgotten]`` for its text and
+        leaves search; only the user forgets messages, never a model."""
         return self.write(
             "memory_forget",
             {"record_id": record_id},

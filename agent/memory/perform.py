@@ -94,6 +94,17 @@ def check_valid_until(arguments: dict[str, Any], now: datetime) -> None:
         )
 
 
+def check_forgettable(arguments: dict[str, Any], origin: str) -> None:
+    """A model forgets records, never the user's own messages: a poisoned page or tool
+    result could otherwise have it erase what the user said."""
+    record_id = arguments.get("record_id")
+    if origin == "model" and isinstance(record_id, str) and record_id.startswith("evt_"):
+        raise UserError(
+            "a message is forgotten by the user, not by a model: `memvisor memory forget ID` "
+            "or DELETE /v1/memories/ID"
+        )
+
+
 def _fact(store: Store, write: w.FactRemember, scope: WriteScope) -> Performed:
     fact_write = store.remember_fact(
         user_id=scope.user_id,

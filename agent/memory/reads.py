@@ -19,6 +19,7 @@ from memvisor.paging.assembler import render_paged
 from memvisor.paging.pagein import ALL_KINDS, MemoryItem, PageIn
 from memvisor.paging.tokens import TokenCounter
 from memvisor.storage import Event, Fact, Store
+from memvisor.storage.text import snippet
 
 # The kinds a caller may ask for by name (recipes page in through their own route).
 SEARCH_KINDS = ("fact", "passage", "turn", "episode", "recipe")
@@ -157,6 +158,11 @@ def get_record(store: Store, record_id: str, *, user_id: str) -> Any:
 
 def fact_history(store: Store, fact_id: str, *, user_id: str) -> list[FactVersion]:
     """Every version of a fact's lineage, oldest first, with the events it came from."""
+    if not fact_id.startswith("fct_"):
+        raise UserError(
+            f"{snippet(fact_id, 60)!r} is not a fact id: versions are kept for facts (fct_…) "
+            "only; other records are read whole with get"
+        )
     return [
         FactVersion(fact=v, source_events=store.events.many(v.source_event_ids, user_id=user_id))
         for v in store.facts.history(fact_id, user_id=user_id)

@@ -125,7 +125,9 @@ def build_server(
 
     @server.tool()
     def memory_forget(
-        record_id: Annotated[str, Field(description="The id of a fact or note to forget.")],
+        record_id: Annotated[
+            str, Field(description="The id of a fact (fct_…), note (psg_…) or episode (eps_…).")
+        ],
     ) -> str:
         """Forget a record for good (every version), when the user asks you to."""
         return door.write("memory_forget", "memory_forget", {"record_id": record_id})
