@@ -82,6 +82,17 @@ def test_forget_removes_record(cli) -> None:
     assert r.code == 1 and r.err.count("\n") == 1 and "no fact" in r.err
 
 
+def test_add_takes_a_passage_as_its_argument_too(cli) -> None:
+    saved = cli("memory", "add", "The allotment shed key hangs behind the door.")
+    assert saved.code == 0 and saved.out.startswith("psg_"), saved.err
+    found = cli("memory", "search", "where is the shed key")
+    assert saved.out.split()[0] in found.out
+    both = cli("memory", "add", "one text", "--text", "another")
+    assert both.code == 1 and "not both" in both.err
+    nothing = cli("memory", "add")
+    assert nothing.code == 1 and "TEXT" in nothing.err and "--subject" in nothing.err
+
+
 def test_export_import_round_trip_is_exact(cli, tmp_path: Path) -> None:
     add(cli)
     add(cli, "alice", "lives_in", "Shanghai", "--valid-until", "2030-01-01")

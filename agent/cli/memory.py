@@ -297,7 +297,9 @@ def _ranked_hit(item: MemoryItem) -> dict[str, Any]:
 )
 @click.option("--valid-until", default=None, help="Expiry (UTC ISO-8601): the fact's TTL.")
 @click.option("--text", default=None, help="Add an archival passage instead of a fact.")
+@click.argument("passage", required=False, metavar="[TEXT]")
 def add_cmd(
+    passage: str | None,
     data_dir: str | None,
     user: str | None,
     as_json: bool,
@@ -309,9 +311,13 @@ def add_cmd(
     valid_until: str | None,
     text: str | None,
 ) -> None:
-    """Add a fact (or with --text an archival passage); prints it after commit."""
+    """Add a fact (--subject, --predicate, --object), or TEXT (or --text) as an archival
+    passage; prints it after commit."""
     inv = invocation(data_dir, user, as_json)
     arguments: dict[str, Any]
+    if passage is not None and text is not None:
+        raise UserError("give the passage once: as TEXT or as --text, not both")
+    text = passage if passage is not None else text
     if text is not None:
         if subject or predicate or obj:
             raise UserError("pass either --text or --subject/--predicate/--object, not both")
@@ -324,7 +330,8 @@ def add_cmd(
         ]
         if missing:
             raise UserError(
-                f"missing {', '.join(missing)}: a fact needs --subject, --predicate and --object"
+                f"missing {', '.join(missing)}: a fact needs --subject, --predicate and "
+                "--object (or give TEXT to save a passage)"
             )
         kind = "fact_remember"
         arguments = {
