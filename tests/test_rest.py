@@ -77,6 +77,8 @@ def test_add_search_context_get_patch_history_delete(api: TestClient, memory: Me
         headers=auth,
     )  # fmt: skip
     assert turns.status_code == 201 and turns.json()["action"] == "logged"
+    (logged,) = turns.json()["record"]  # the messages it logged, with their ids
+    assert logged["id"] == turns.json()["record_id"] and logged["kind"] == "user_message"
     hits = api.post("/v1/search", json={"query": "where does Maya live", "k": 3}, headers=auth)
     assert hits.status_code == 200 and "Oslo" in hits.json()["hits"][0]["text"]
     context = api.post("/v1/context", json={"query": "Ingrid Tromsø", "budget": 200}, headers=auth)
@@ -92,6 +94,10 @@ def test_add_search_context_get_patch_history_delete(api: TestClient, memory: Me
     listed = api.get("/v1/memories", params={"kind": "fact"}, headers=auth).json()["items"]
     assert [f["object"] for f in listed if f["status"] == "active"] == ["Bergen"]
     assert api.delete(f"/v1/memories/{new_id}", headers=auth).status_code == 200
+    forgot = api.delete(f"/v1/memories/{logged['id']}", headers=auth)  # a message, by its id
+    assert forgot.status_code == 200 and forgot.json()["record"]["removed"] == [logged["id"]]
+    ingrid = api.post("/v1/search", json={"query": "Ingrid Tromsø"}, headers=auth).json()
+    assert all(h["id"] != logged["id"] for h in ingrid["hits"])
     requests = {e.id for e in memory.store.events.list(user_id="maya", kinds=["api_request"])}
     writes = memory.store.events.list(user_id="maya", kinds=["memory_write"])
     assert writes and all(set(w.payload["source_event_ids"]) <= requests for w in writes)

@@ -350,9 +350,19 @@ def _trace() -> str:
 
 
 def _outcome(outcome: WriteOutcome) -> dict[str, Any]:
-    record = outcome.record
-    dumped = record.model_dump(mode="json") if isinstance(record, BaseModel) else None
-    return {**outcome.model_dump(mode="json"), "record": dumped}
+    """The write's outcome with what it stored: a record, the messages it logged, or what a
+    forget removed."""
+    return {**outcome.model_dump(mode="json"), "record": _dumped(outcome.record)}
+
+
+def _dumped(record: Any) -> Any:
+    if isinstance(record, BaseModel):
+        return record.model_dump(mode="json")
+    if isinstance(record, list | tuple):
+        return [_dumped(item) for item in record]
+    if isinstance(record, dict):
+        return {str(key): _dumped(value) for key, value in record.items()}
+    return record if isinstance(record, str | int | float | bool) or record is None else None
 
 
 def _errors(app: FastAPI) -> None:
