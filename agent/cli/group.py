@@ -7,6 +7,7 @@ load click and this module, never DuckDB, LanceDB, the embedder or the agent.
 from __future__ import annotations
 
 import importlib
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,19 @@ class CliState:
 
 
 def emit_error(message: str) -> None:
+    """One line on stderr; control and format characters a bad argument carried (a
+    terminal escape, a bidi override) shown as escapes, never sent to the terminal."""
     first = " ".join(str(message).split())
-    click.echo(f"error: {first}", err=True)
+    click.echo(f"error: {_visible(first)}", err=True)
+
+
+def _visible(text: str) -> str:
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else ascii(ch)[1:-1]
+        for ch in text
+    )
 
 
 class _LockedError(click.ClickException):
