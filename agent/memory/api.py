@@ -39,6 +39,7 @@ from memvisor.storage.users import require_user
 from memvisor.tools.turn_log import TurnLog
 
 from . import reads, screen, sealing, writes
+from .arguments import checked
 from .extract import Extraction, extract_facts
 from .perform import WriteScope, check_forgettable, check_valid_until, perform
 from .reads import FactVersion, MemoryContext, MemoryHit
@@ -262,6 +263,7 @@ class Memory:
 
     # -- the Python API: a few lines in someone else's agent ---------------------------------
 
+    @checked
     def add(
         self,
         content: str | Sequence[dict[str, Any]],
@@ -291,6 +293,7 @@ class Memory:
             )
         return outcome
 
+    @checked
     def search(
         self,
         query: str,
@@ -306,6 +309,7 @@ class Memory:
         self._log_read("search", query, [i.id for i in items], user_id=user, trace_id=trace_id)
         return [reads.hit(i, trace_id) for i in items]
 
+    @checked
     def context(
         self, query: str, *, user: str, budget: int = 800, as_of: datetime | None = None
     ) -> MemoryContext:
@@ -331,15 +335,18 @@ class Memory:
         )
         return context
 
+    @checked
     def get(self, record_id: str, *, user: str) -> Any:
         """One record of ``user`` by id (``fct_…``, ``psg_…``, ``eps_…``, ``qtn_…``, ``evt_…``,
         ``rcp_…``, ``task:ID``) or a core block by label; ``NotFound`` otherwise."""
         return reads.get_record(self.store, record_id, user_id=user)
 
+    @checked
     def history(self, fact_id: str, *, user: str) -> list[FactVersion]:
         """Every version of a fact, oldest first, with the events each came from."""
         return reads.fact_history(self.store, fact_id, user_id=user)
 
+    @checked
     def core(self, *, user: str) -> list[CoreBlock]:
         """The user's core blocks (always in the agent's context)."""
         return self.store.core.list(user_id=user)
@@ -354,6 +361,7 @@ class Memory:
             payload={"tool": f"api:{what}", "query": query[:500], "ids": ids},
         )
 
+    @checked
     def forget(
         self,
         record_id: str,
@@ -380,6 +388,7 @@ class Memory:
             turn=turn,
         )
 
+    @checked
     def reveal(
         self,
         secret_id: str,

@@ -19,6 +19,7 @@ from memvisor.paging.assembler import render_paged
 from memvisor.paging.pagein import ALL_KINDS, MemoryItem, PageIn
 from memvisor.paging.tokens import TokenCounter
 from memvisor.storage import Event, Fact, Store
+from memvisor.storage.clock import to_utc
 from memvisor.storage.text import snippet
 
 # The kinds a caller may ask for by name (recipes page in through their own route).
@@ -87,7 +88,7 @@ def ranked(
     items = pagein.retrieve(
         query,
         user_id=user_id,
-        as_of=as_of,
+        as_of=to_utc(as_of) if as_of is not None else None,  # a naive time is UTC
         kinds=check_kinds(kinds),
         limit=limit,
     )

@@ -23,6 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from pydantic import AnyHttpUrl, Field, ValidationError
 
 from memvisor.agent.memory.api import Memory, WriteOutcome
+from memvisor.agent.memory.arguments import argument_errors
 from memvisor.agent.memory.reads import MemoryHit
 from memvisor.errors import MemvisorError, WriteHeld
 from memvisor.storage.clock import iso
@@ -207,17 +208,10 @@ class _StrictServer(MCPServer):
             return await super().call_tool(name, arguments, context)
         except McpToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
-                raise McpToolError(f"{name}: {_argument_errors(exc.__cause__)}") from None
+                raise McpToolError(
+                    f"{name}: {argument_errors(exc.__cause__)}; fix the arguments and call again"
+                ) from None
             raise
-
-
-def _argument_errors(error: ValidationError) -> str:
-    """Each bad argument and what it should be, on one line, without the values sent."""
-    said = []
-    for item in error.errors(include_url=False, include_input=False):
-        where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        said.append(f"{where}: {item['msg'][:1].lower()}{item['msg'][1:]}")
-    return "; ".join(said) + "; fix the arguments and call again"
 
 
 class _ApiKeys:
