@@ -47,11 +47,11 @@ from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
 
 T = TypeVar("T")
 
-# What the design asks of a 2-core laptop; the CLI shows each figure against these.
-TARGET_WRITE_P95_MS = 10.0
+# What issue 17 asks of a 2-core laptop; the CLI shows each figure against these.
+TARGET_WRITE_P95_MS = 5.0
 TARGET_HYBRID_P95_MS = 25.0
 TARGET_HYBRID_AT = 100_000  # passages in the shared table
-TARGET_INGEST_TURNS_PER_S = 500.0
+TARGET_INGEST_TURNS_PER_S = 1_000.0
 
 LOAD_BATCH = 2_000  # passages per VectorIndex.add while bulk loading
 WARMUP_QUERIES = 5  # per mode and size, untimed
@@ -163,6 +163,7 @@ def run_storage_bench(
             )
             commit_ms = _bench_commit(base / "commit", writes, fresh(pg))
             ingest = _bench_ingest(base / "turns", model, rng, turns, report, fresh(pg))
+            floor = _bench_embedding(model, random.Random(seed + 1), turns, report)
             results = _bench_search(
                 base / "archive", model, rng, ordered, queries, report, fresh(pg)
             )
@@ -174,6 +175,8 @@ def run_storage_bench(
                     write_ms["p95"] / max(commit_ms["p95"], 1e-6), 2
                 ),
                 "ingest_turns_per_s": ingest,
+                "ingest_floor_turns_per_s": floor,
+                "ingest_over_floor": round(ingest / max(floor, 1e-6), 2),
                 "results": results,
             }
     out = {**figures["embedded"], "embedder": embedder, "machine": {"cpus": os.cpu_count() or 1}}
@@ -369,7 +372,7 @@ def _bench_ingest(
     Bulk ingest (``Store.log_turns``, one commit per 100 turns), as imports and evals
     ingest conversations; a live agent logs one committed turn at a time.
     """
-    texts = [_fill(rng.choice(_TURN_TEMPLATES), rng) for _ in range(turns)]
+    texts = _turn_texts(rng, turns)
     user = USERS[0]
     with Store.open(path, embedder=model, store=records) as store:
         store.index.sync(MEMORY_TABLE, user_id=user)  # a running agent has reconciled already
@@ -381,7 +384,7 @@ def _bench_ingest(
                     {
                         "role": "user" if i % 2 == 0 else "assistant",
                         "content": texts[i],
-                        "session_id": f"ses_bench{i // 40:04d}",
+                        "session_id": _session(i),
                     }
                     for i in range(first, min(first + 100, turns))
                 ],
@@ -394,6 +397,38 @@ def _bench_ingest(
         indexed = store.index.index.count(MEMORY_TABLE, user_id=user)
     if indexed != turns:
         raise StorageError(f"turn ingest benchmark: {indexed} of {turns} turns are searchable")
+    return round(turns / elapsed, 1)
+
+
+def _turn_texts(rng: random.Random, turns: int) -> list[str]:
+    return [_fill(rng.choice(_TURN_TEMPLATES), rng) for _ in range(turns)]
+
+
+def _session(i: int) -> str:
+    return f"ses_bench{i // 40:04d}"
+
+
+def _bench_embedding(model: Embedder, rng: random.Random, turns: int, report: ProgressFn) -> float:
+    """The floor under ingest: turns per second of embedding alone, as the index embeds
+    them (each with the turn before it in its session), in one call. Fresh texts drawn
+    like the ingested ones: theirs are in the embedder's recent vectors."""
+    texts = _turn_texts(rng, turns)
+    items = [
+        IndexedText(
+            id=f"evt_{i}",
+            user_id=USERS[0],
+            text=text,
+            kind="turn",
+            ts=_EPOCH,
+            context=texts[i - 1] if i and _session(i) == _session(i - 1) else "",
+        )
+        for i, text in enumerate(texts)
+    ]
+    report("embed the same number of turns alone", 0, 1)
+    start = time.perf_counter()
+    model.embed([item.embedded for item in items])
+    elapsed = time.perf_counter() - start
+    report("embed the same number of turns alone", 1, 1)
     return round(turns / elapsed, 1)
 
 

@@ -25,6 +25,8 @@ def _check_shape(doc: dict, sizes: list[int]) -> None:
         "commit_ms",
         "write_p95_over_commit_p95",
         "ingest_turns_per_s",
+        "ingest_floor_turns_per_s",
+        "ingest_over_floor",
         "results",
         "embedder",
         "machine",
@@ -35,6 +37,9 @@ def _check_shape(doc: dict, sizes: list[int]) -> None:
     assert doc["write_p95_over_commit_p95"] > 0
     assert doc["write_ms"]["p50"] <= doc["write_ms"]["p95"]
     assert _positive(doc["ingest_turns_per_s"])
+    assert _positive(doc["ingest_floor_turns_per_s"])
+    ratio = doc["ingest_turns_per_s"] / doc["ingest_floor_turns_per_s"]
+    assert doc["ingest_over_floor"] == pytest.approx(ratio, abs=0.01)
     assert [r["passages"] for r in doc["results"]] == sizes
     for entry in doc["results"]:
         assert set(entry) == {"passages", "search_ms"}
@@ -76,7 +81,8 @@ def test_cli_table_shows_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(bench, ["storage", *TINY])
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "p95 ≤ 10" in out and "≥ 500 turns/s" in out and "not run" in out
+    assert "p95 ≤ 5" in out and "≥ 1000 turns/s" in out and "not run" in out
+    assert "floor: embedding alone" in out and "ingest is " in out
     assert "met" in out or "missed" in out
     assert not (tmp_path / ".bench-data").exists()
 

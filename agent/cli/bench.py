@@ -219,6 +219,12 @@ def _table(result: dict[str, Any]) -> Table:
         f"≥ {TARGET_INGEST_TURNS_PER_S:g} turns/s",
         [rate >= TARGET_INGEST_TURNS_PER_S for rate in rates],
     )
+    row(
+        "floor: embedding alone",
+        [f"{run['ingest_floor_turns_per_s']:,.0f} turns/s" for run in runs],
+        "ingest is " + " / ".join(f"{r['ingest_over_floor']:.2f}x" for r in runs),
+        None,
+    )
     return table
 
 
