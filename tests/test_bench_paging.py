@@ -10,8 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from memvisor.agent.cli.bench import bench
-from memvisor.errors import UserError
+from memvisor.errors import StorageError, UserError
 from memvisor.evals.bench_paging import run_paging_bench
+from memvisor.evals.paging_resident import measure_in_child
 
 TINY = ["--memories", "300,150", "--queries", "5", "--embedder", "hash"]
 
@@ -36,6 +37,9 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
         assert row["next_turn_p50_over_page_in_p50"] > 0
         assert row["first_page_in_ms"] > 0
         assert row["resident_mb"] > 0
+        alone = row["page_in_process_mb"]  # a fresh process: opens the store, pages in
+        assert set(alone) == {"base_mb", "after_mb", "peak_mb"}
+        assert 0 < alone["base_mb"] < alone["after_mb"] <= alone["peak_mb"]
         for floor in ("floor_ms", "embed_ms", "raw_vector_ms", "raw_fts_ms"):
             assert _figures(row[floor]), floor
         assert row["page_in_p95_over_floor_p95"] > 0
@@ -50,6 +54,7 @@ def test_table_names_the_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert result.exit_code == 0, result.output
     assert "page-in" in result.stdout and "at 300: first page-in" in result.stdout
     assert "right after a turn's writes p50/p95" in result.stdout
+    assert "at 300: a fresh process opening the store and paging in holds" in result.stdout
     assert "at 300: floor p50/p95" in result.stdout and "x the floor's" in result.stdout
     assert "met" in result.stdout or "MISSED" in result.stdout
     assert "p95 at 300 / p95 at 150" in result.stdout and "(target <= 2)" in result.stdout
@@ -80,3 +85,8 @@ def test_with_a_postgres_store_page_in_is_measured_on_both(
     assert table.exit_code == 0, table.output
     assert "PostgreSQL page-in p95 ms" in table.stdout
     assert "PostgreSQL at 150: floor p50/p95" in table.stdout
+
+
+def test_a_failed_memory_probe_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match=r"page-in memory probe failed \(exit 1\)"):
+        measure_in_child(tmp_path / "no-store-here", 1, "no-such-embedder")

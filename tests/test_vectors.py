@@ -504,3 +504,29 @@ def test_rows_the_vector_index_lacks_are_scored_as_a_flat_scan_would(
     assert reopened._tables["passages"].unfolded is not None
     assert not len(reopened._tables["passages"].unfolded)
     assert reopened.search("passages", "zeppelin rides", user_id="alice")[0].id == "late0"
+
+
+@pytest.mark.duckdb_only  # LanceDB's own index files
+def test_the_ann_index_s_hits_carry_the_exact_similarity(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index ranks by its int8 codes; the hits' scores are each row's exact cosine
+    similarity, as a flat scan gives (one scale with the rows it has not indexed)."""
+    monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 25)
+    words = ["coffee", "tea", "order", "flight", "meeting", "berlin", "paris", "invoice"]
+    rows = [
+        item(f"p{n}", "alice", f"{words[n % 8]} {words[n // 8 % 8]} note {n}") for n in range(400)
+    ]
+    index.add("passages", rows, user_id="alice")
+    index.optimize("passages")
+    assert isinstance(index, VectorIndex) and index._tables["passages"].ann_partitions
+    texts = {row.id: row.text for row in rows}
+    for query in ("tea order note 17", "berlin flight", "invoice meeting paris"):
+        hits = index.search("passages", query, user_id="alice", mode="vector", limit=20)
+        assert len(hits) == 20
+        vectors_of = index.embedder.embed([query, *(texts[h.id] for h in hits)])
+        unit = vectors_of / np.linalg.norm(vectors_of, axis=1, keepdims=True)
+        exact = unit[1:] @ unit[0]
+        assert [h.score for h in hits] == pytest.approx(exact.tolist(), abs=1e-5)
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)

@@ -327,7 +327,13 @@ def paging_cmd(
             f"({row['after_write_p50_over_page_in_p50']:.2f}x steady, target <= 1.5); the next "
             f"turn's, its message logged {turn['p50']:.1f}/{turn['p95']:.1f} ms "
             f"({row['next_turn_p50_over_page_in_p50']:.2f}x); resident memory "
-            f"{row['resident_mb']:.0f} MB (the fill's included; target <= 600 at 100k)"
+            f"{row['resident_mb']:.0f} MB (the fill's included)"
+        )
+        alone = row["page_in_process_mb"]
+        click.echo(
+            f"{label}at {row['memories']}: a fresh process opening the store and paging in "
+            f"holds {alone['after_mb']:.0f} MB (peak {alone['peak_mb']:.0f}, "
+            f"{alone['base_mb']:.0f} before opening it; target <= 600 at 100k)"
         )
         click.echo(
             f"{label}at {row['memories']}: floor p50/p95 {row['floor_ms']['p50']:.1f}/"
