@@ -39,6 +39,18 @@ _NAMED_USER = [
     # "for user @kev_d": a handle is an account, not a person's name
     re.compile(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
+    # a path into someone's store ("/memories/u_5512/prefs.md", "users/4471/notes")
+    re.compile(
+        r"(?:^|[\s/\\])(?:users?|memor(?:y|ies)|accounts?|profiles?|tenants?|members?)[/\\]"
+        r"([A-Za-z]{0,6}[-_]?\d[\w.-]*)[/\\]",
+        re.I,
+    ),
+    # a record's owner as a key ('"owner": "u-771"', "tenant=t_55")
+    re.compile(
+        r"[\"'`]?\b(?:owner|owner_?id|uid|tenant|member)[\"'`]?\s*[:=]\s*[\"'`]"
+        r"([A-Za-z]{0,6}[-_]?\d[\w-]*)[\"'`]",
+        re.I,
+    ),
 ]
 # Another person's account or records in this system, as opposed to a fact about them:
 # "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
@@ -60,6 +72,44 @@ _THEIR_RECORDS = re.compile(
     r"history|messages|files)\b",
     re.IGNORECASE,
 )
+# People whose records an organisation keeps, by their role there (staff, guests, students,
+# members, drivers ...), in many languages: with an id after them they name a record of
+# someone else ("Employee E-2291", "Öğrenci 441203", "学号 2023017"), not a person in the
+# user's life ("my son's student ID" is the user's own: see ``_MINE``).
+_PERSON_RECORD = (
+    r"employee|staff(?:er)?|guest|student|pupil|learner|resident|driver|"
+    r"participant|applicant|candidate|volunteer|player|athlete|"
+    r"empleado|trabajador|hu[eé]sped|alumn[oa]|estudiante|socio|residente|conductor|"
+    r"mitarbeiter\w*|angestellte\w*|gast|sch[uü]ler\w*|studierende\w*|bewohner\w*|fahrer\w*|"
+    r"employ[ée]e?|salari[ée]e?|[ée]l[èe]ve|[ée]tudiant\w*|adh[ée]rent\w*|r[ée]sident\w*|chauffeur|"
+    r"funcion[aá]ri[oa]|aluno|alunа|h[oó]spede|s[oó]ci[oa]|motorista|dipendente|ospite|"
+    r"studente|studentessa|autista|anst[aä]lld|elev|g[aä]st|medlem|f[oö]rare|"
+    r"medewerker|werknemer|leerling|lid|bewoner|pracownik\w*|ucze[nń]\w*|uczni\w*|"
+    r"student\w*|go[sś][cć]\w*|cz[lł]on\w*|kierowc\w*|[cç]al[iı][sş]an\w*|personel\w*|"
+    r"[oö][gğ]renci\w*|[uü]ye\w*|misafir\w*|s[uü]r[uü]c[uü]\w*|nh[aâ]n vi[eê]n|h[oọ]c sinh|"
+    r"sinh vi[eê]n|th[aà]nh vi[eê]n|h[oộ]i vi[eê]n|kh[aá]ch|t[aà]i x[eế]|karyawan|pegawai|"
+    r"siswa|murid|mahasiswa|anggota|tamu|sopir|сотрудник\w*|работник\w*|студент\w*|"
+    r"ученик\w*|гост[ья]\w*|участник\w*|водител\w*|член\w*"
+)
+# ... and scripts without word breaks or case, matched as they are
+_PERSON_RECORD_OTHER = (
+    r"कर्मचारी|छात्र|सदस्य|मेहमान|अतिथि|ड्राइवर|मरीज़|मरीज|الموظف|موظف|الطالب|طالب|العضو|عضو|"
+    r"النزيل|الضيف|ضيف|السائق|المريض|员工|員工|职员|職員|学生|學生|学号|學號|会员|會員|住客|客人|"
+    r"司机|司機|病人|社員|従業員|生徒|会員|宿泊者|運転手|직원|학생|학번|투숙객|기사"
+)
+_PERSON_ID = re.compile(
+    r"(?:" + _PERSON_RECORD_OTHER + r")\s*(?:(?:رقم|号码|號碼|编号|編號|番号|번호|नंबर|संख्या)\s*)?"
+    r"[:：#№]?\s*((?=[\w-]*\d)[A-Za-z]{0,6}[-_]?\d[\w-]{2,})",
+)
+_PERSON_START = re.compile(rf"(?:{_PERSON_RECORD}|{_PERSON_RECORD_OTHER})", re.IGNORECASE)
+# The user's own, or their family's ("my son's student ID"), named just before.
+_MINE_BEFORE = re.compile(
+    r"\b(my|our|mine|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mitt|mijn|mój|moja|moje|"
+    r"benim|saya|aku|tôi|của tôi|мой|моя|моё|мои)\W+(?:[^\W\d_]+(?:'s|’s|s')?\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
 # id-looking token (letters with digits or an underscore; bare digits only after a number mark
 # or before a record word) after an account word that is not the user's own ("my account").
@@ -75,7 +125,8 @@ _ACCOUNT_WORD = (
     r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
-    r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원)"
+    r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
+    rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
@@ -94,7 +145,8 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
     r"subscriber|usuario|usuário|utente|user|gebruiker|benutzer|nutzer|utilisateur|abonn[ée]e?|"
     r"abonnent\w*|assinante|abbonat[oa]|"
-    r"użytkownik|kullanıcı|klient|клиент|пациент|пользователь)\s+(\d{3,}|\d+(?:-\d+)+)\b|"
+    r"użytkownik|kullanıcı|klient|клиент|пациент|пользователь|"
+    rf"(?:{_PERSON_RECORD})(?![^\W\d_]))\s+(?:{_NUMBER_MARK}\s*)?(\d{{3,}}|\d+(?:-\d+)+)\b|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,
@@ -132,7 +184,8 @@ _NAMED_SESSION = [
     re.compile(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     re.compile(
-        r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей])\s+"
+        r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей]|chat|"
+        r"conversation|thread)\s+#?"
         r"(?:(?:do|del|de la|du|des|der|della|of the|of)\s+)?(?:\w+\s+)?"
         # ... or an id of letters and digits in dashed groups ("session 8f3a-22")
         r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*|(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+)",
@@ -180,7 +233,17 @@ _OTHER_USERS = re.compile(
     r"\b(for|to)\s+(all|every|each)\s+(the\s+)?(members|customers|clients|subscribers)\s+of\b"
     r"(?!\s+(my|our)\b)|"
     r"\b(in|into|to)\s+(the\s+)?(memory|memories|profile|account|notes)\s+of\s+(?!me\b|mine\b|"
-    r"the user\b)",
+    r"the user\b)|"
+    # everyone this assistant serves, said without a word for users: "everyone on this
+    # instance", "every person who chats here", "every profile on the server", "all of your
+    # other conversations"
+    r"\b(everyone|everybody|anyone|every (one|body|person|profile)|each (person|profile)|"
+    r"all (the )?(people|profiles))\s+(who\s+(chats?|talks?|writes?|uses?|messages?)\s+"
+    r"(here|with you|to you|this)|(on|using|across|of|in)\s+(this|the)\s+(instance|server|"
+    r"platform|system|service|deployment|assistant|bot))\b|"
+    r"\b(every|each|all|any)( of your)? other (conversations?|chats?|sessions?|threads?)\b|"
+    r"\ball (of )?your other (conversations|chats|sessions|threads)\b|"
+    r"(所有|每位|每个|每個|全部)(的)?(使用者|使用这个助手的人|使用這個助手的人|使用本助手的人)",
     re.IGNORECASE,
 )
 
@@ -303,12 +366,39 @@ def _whole_token(text: str, start: int, end: int) -> str:
     return text[start:end].lower()
 
 
+# Someone's handle, address or number as where a write goes: "for maria@corpmail.com: ...",
+# "store against +44 7700 900123", "in @lena.k's notes", "Lin's memory (lin.w)". Not "add
+# Tom's number +44 ... to my notes": there the number is what is written, not where.
+# (a dotted name with a file's ending is a file: "notes.md", "main.py")
+_FILE_END = (
+    r"(?![\w.]*\.(?:md|txt|py|js|ts|pdf|docx?|xlsx?|pptx?|csv|json|ya?ml|toml|html?|png|jpe?g|"
+    r"gif|zip|log|sh|ini|cfg|conf)\b)"
+)
+_ADDRESS = r"@[\w.]{3,}|[\w.+-]+@[\w-]+\.[\w.]+|\+\d[\d ()-]{7,}\d"
+# after "for" or "under" a dotted name is a handle; "under travel_plans" is the user's label
+_HANDLE = rf"({_FILE_END}@?[a-z][a-z0-9]*(?:\.[a-z0-9]+)+|{_ADDRESS})"
+_ANY_HANDLE = rf"({_FILE_END}@?[a-z][a-z0-9]*(?:[._][a-z0-9]+)+|{_ADDRESS})"
+_AIMED_AT = re.compile(
+    rf"\b(?:for|against|under|into|in)\s+{_HANDLE}(?=[\s:,;'’)]|$)|"
+    rf"{_ANY_HANDLE}(?:'s|’s)\s+(?:\w+\s+)?(?:notes|memory|memories|profile|file|record|"
+    r"account)\b|"
+    r"(?:'s|’s)\s+(?:\w+\s+)?(?:notes|memory|memories|profile|file|record|account)\s*(?:too\s*)?"
+    rf"\((?:(?:he|she|they)(?:'s|’s| is| are)\s+)?{_ANY_HANDLE}",
+    re.IGNORECASE,
+)
+
+
 def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
         return set()
     ids = {_whole_token(message, m.start(1), m.end(1)) for m in _RECORD_ID.finditer(message)}
     ids |= {m.group(1).lower() for m in _HANDLE_TARGET.finditer(message)}
+    ids |= {
+        next(g for g in m.groups() if g).lower().lstrip("@")
+        for m in _AIMED_AT.finditer(message)
+        if not _MINE_BEFORE.search(message[max(0, m.start() - 40) : m.start()])
+    }
     return {i for i in ids if len(i) >= 3}
 
 
@@ -352,7 +442,16 @@ def cross_user_reasons(
         or any(a in t.lower() for t in texts for a in accounts)
     ):
         named.append(next(iter(accounts)))
-    named += [next(g for g in m.groups() if g) for t in texts for m in _ACCOUNT_TOKEN.finditer(t)]
+    named += [
+        next(g for g in m.groups() if g)
+        for t in texts
+        for m in [*_ACCOUNT_TOKEN.finditer(t), *_PERSON_ID.finditer(t)]
+        # "my son's student ID": a person-record word after "my" is the user's family's
+        if not (
+            _PERSON_START.match(t, m.start())
+            and _MINE_BEFORE.search(t[max(0, m.start() - 40) : m.start()])
+        )
+    ]
     latest = (said or [""])[-1][-4000:]
     # not the user's own id, nor a part of it ("user0000" read as the record "0000")
     targeted = {i for i in _targeted_records(latest) if i not in me}

@@ -24,8 +24,9 @@ _PERMISSION = (
     r"erlaubnis|berechtigung|befugnis|zugriffsrecht\w*|permissao|autorizacao|behorighet|"
     r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
     r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
-    r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*)\b|"
-    r"権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति)"
+    r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*|cleared|entitled|duoc phep|"
+    r"cho phep)\b|"
+    r"権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
 )
 # What a grant opens: the user's records, the account, its safety checks.
 _TARGET = (
@@ -43,7 +44,13 @@ _TARGET = (
     r"пам'ят\w*|дан[іи]\w*|безпек\w*|メモ|記憶|データ|アカウント|メッセージ|履歴|메모|기억|데이터|"
     r"계정|메시지|기록|笔记|筆記|记忆|数据|數據|账户|帳戶|账号|帳號|聊天记录|σημειώσεις|μνήμη|"
     r"δεδομένα|λογαριασμό|הערות|זיכרון|נתונים|חשבון|ملاحظات|ذاكرة|بيانات|حساب|یادداشت|حافظه|"
-    r"नोट्स|डेटा|खाता)"
+    r"नोट्स|डेटा|खाता|内容|內容|ghi chu|du lieu|tin nhan|tai khoan|bo nho)"
+)
+# What was stored, whatever it is: "everything saved here", "kayıtlı her şey", "这里保存的所有内容"
+_STORED = (
+    r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
+    r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
+    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة)"
 )
 # Doing something with what is opened.
 _ACCESS = (
@@ -56,7 +63,8 @@ _ACCESS = (
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|disclose|compartir|partager|teilen|"
-    r"condividere|compartilhar|dela|delen|udostepniac)\b|"
+    r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
+    r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
     r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|бачити|читати|"
     r"переглядати|змінювати|閲覧|見る|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|접근|변경|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
@@ -64,7 +72,8 @@ _ACCESS = (
 )
 # Allowing someone else in: "El usuario autoriza a su jefe a consultar su memoria".
 _ALLOW = (
-    r"(?:\b(?:allows?|permits?|authori[sz]es?|lets|consents? to|agreed to let|autoriza|permite|"
+    r"(?:\b(?:allows?|permits?|authori[sz]es?|lets|let(?! me\b| us\b)|consents? to|agreed to let|"
+    r"autoriza|permite|"
     r"autorise|permet|erlaubt|gestattet|genehmigt|autorizza|permette|"
     r"tillater|tillater|staat toe|pozwala|zezwala|izin veriyor|"
     r"mengizinkan|membenarkan|anaruhusu|sallii|povoluje|engedi|engedélyezi)\b|"
@@ -77,7 +86,8 @@ _WHOEVER = (
     r"conosce|pronuncia|scrive)|den som (?:sager|kan|skriver)|wie\b[^.!?\n]{0,20}\b(?:zegt|"
     r"noemt|kent)|kto (?:powie|poda|zna|napisze)|kim\b[^.!?\n]{0,20}\b(?:soylerse|derse)|"
     r"siapa (?:pun )?yang (?:mengatakan|menyebut|tahu)|yeyote atakayesema|"
-    r"(?:anyone|whoever|someone|anybody|a person|people)(?: who| that)? (?:says|knows|gives|"
+    r"(?:anyone|whoever|someone|anybody|a person|people|(?:the |a |any )?(?:caller|person|"
+    r"visitor|one|man|woman|guy)s?)(?: who| that)? (?:says|knows|gives|"
     r"uses|quotes|types|mentions|provides))\b|"
     r"кто (?:скажет|назов[её]т|знает|произнес\w*|напишет)|хто (?:скаже|назве|знає)|"
     r"と言った人|と言う人|を言えば|と言えば|말하는 사람|라고 하면|"
@@ -206,7 +216,8 @@ _ACTED_ON = (
 _OUTRANK = (
     r"(?:\b(?:outranks?|outranking|overrules?|overrides?|supersedes?|trumps?|prevails? over|"
     r"takes? precedence|comes? (?:first|before)|weighs? (?:more|heavier)|counts? more|"
-    r"matters? more|(?:is|are) (?:more important|weightier|higher)|(?:more|higher|greater) "
+    r"matters? more|beats?|wins? over|counts? for more|outweighs?|"
+    r"(?:is|are) (?:more important|weightier|higher)|(?:more|higher|greater) "
     r"(?:weight|authority|rank|standing)|wichtiger als|schwerer als|mehr gewicht als|hoher als|"
     r"uberwieg\w*|mas importantes? que|pesan? mas que|por encima de lo que|"
     r"plus importantes? que|priment sur|l'emportent sur|pesent plus|piu importanti? di|"
@@ -215,7 +226,7 @@ _OUTRANK = (
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
     r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat)\b|"
     r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
-    r"أهم من)"
+    r"أهم من|مقد[\u064b-\u0652]*م[\u064b-\u0652]*ة على|مقدم على|تتقدم على|أولى من|تعلو على)"
 )
 # ... or the user's word put below it: "the user's wishes count less than the sponsor's"
 _UNDERRANK = (
@@ -224,12 +235,17 @@ _UNDERRANK = (
     r"cuenta(?:n)? menos|menos importantes?|compte(?:nt)? moins|moins importante?s?|"
     r"conta(?:no)? meno|meno importanti?|conta(?:m)? menos|vager mindre|mindre viktig\w*|"
     r"minder belangrijk|telt minder|mniej wazn\w*|daha az onemli)\b|"
-    r"менее важн\w*|меньше значит|второстепенн\w*|次要|次之|より低い|보다 낮)"
+    r"менее важн\w*|меньше значит|второстепенн\w*|次要|次之|より低い|보다 낮|仅供参考|僅供參考|"
+    r"无关紧要|無關緊要)"
 )
 # The one whose word is outweighed: the user, the owner, the customer.
 _PRINCIPAL = (
     rf"(?:{_USER}|{_OWNER}|\b(?:customer|client|cliente|kunde\w*|klant|klient\w*|musteri\w*|"
-    r"pelanggan)\b|клиент\w*|顾客|客户|客戶|お客様|고객)"
+    r"pelanggan|hers|his|theirs|the (?:student|patient|person typing|person you(?:'re| are) "
+    r"helping|human|person)|"
+    # anyone's say: "counts for more than what the player says"
+    r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
+    r"prefers|wishes))\b|клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
 )
 # What a permission lets a third party do with a credential: "may be given the card PIN",
 # "可以把…密码告诉他们", "비밀번호를 알려 줘도 됩니다", "può ricevere il codice PIN".
@@ -237,8 +253,10 @@ _CREDENTIAL = (
     r"(?:\b(?:passwords?|passcodes?|pins?|pin codes?|credentials?|logins?|one-time codes?|otp|"
     r"cvv|security codes?|card (?:numbers?|details)|contrasenas?|claves?|passworter|passwort|"
     r"kennwort\w*|mots? de passe|code pin|senhas?|codice pin|losenord\w*|wachtwoord\w*|"
-    r"pincode|hasl[oa]|sifre\w*|kata sandi|mat khau|salasana\w*|heslo|jelszo\w*)\b|"
-    r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번)"
+    r"pincode|hasl[oa]|sifre\w*|kata sandi|mat khau|salasana\w*|heslo|jelszo\w*|"
+    r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad) codes?)\b|"
+    r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
+    r"كلمة المرور|كلمة السر|الرمز السري)"
 )
 _HAND_OVER = (
     r"(?:\b(?:give|given|giving|tell|told|hand(?:ed)? (?:over|out)|share|shared|send|sent|"
@@ -250,14 +268,16 @@ _HAND_OVER = (
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
     r"memberitahu|menerima|cho biet|dua|nhan)\b|"
     r"сообщ\w*|сказать|назвать|дать|давать|выдать|получ\w*|передать|повідом\w*|дати|"
-    r"告诉|告訴|给他|給他|提供|透露|发给|發給|教え|伝え|渡し|知らせ|알려|전달|제공|말해)"
+    r"告诉|告訴|给他|給他|提供|透露|发给|發給|教え|伝え|渡し|知らせ|알려|전달|제공|말해|soyle\w*|"
+    r"बता|दे देना|दे दो|भेज|أعط|أخبر|قل)"
 )
 _MAY = (
     r"(?:\b(?:may|can|could|is allowed|are allowed|is fine|it's fine|it is fine|is ok|is okay|"
+    r"\w+(?:ebil|abil)\w*|sakte|sakti|sakta|"
     r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"
     r"podem|far|kan|mag|mogen|moze|moga|mozna|bisa|boleh|dapat|co the|duoc|voi|saa|smi)\b|"
     r"можно|может|могут|можете|можна|може|可以|也可以|能|てもいい|てもよい|ても構わ|"
-    r"도 됩니다|도 돼|도 괜찮|해도)"
+    r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
 # "has full access to her memory", "ma pełny dostęp do notatek": everything opened to someone
@@ -272,8 +292,15 @@ _ALL_RECORDS = (
     r"(?:\b(?:all|every|any|anything|everything|alle\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|"
     r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
-    rf"{_CLAUSE_ONLY}{{0,25}}?{_TARGET}"
+    rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
+    r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
+    r"सारे|सभी|جميع)"
 )
+_ALL_RECORDS = (
+    r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सभी|جميع|" + _ALL_RECORDS[3:] + ")"
+)
+# Turkish says "can" in the verb: "görebilir", "okuyabilir"
+_CAN_ACCESS = r"\b(?:gor|oku|okuy|degistir|sil|eris|incele)\w*(?:ebil|abil)\w*"
 
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
@@ -282,7 +309,7 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"{_PERMISSION}{_GAP}{_TARGET}{_GAP}{_ACCESS}", _I),
         re.compile(rf"{_ALLOW}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
         re.compile(
-            rf"{_WHOEVER}[^.!?\n。！？]{{0,80}}?({_THEN_MAY}{_GAP}({_ACCESS}|{_OWNER})|"
+            rf"{_WHOEVER}[^.!?\n。！？]{{0,80}}?({_THEN_MAY}{_GAP}({_ACCESS}|{_OWNER}|{_ALL_RECORDS})|"
             rf"{_OWNER})",
             _I,
         ),
@@ -292,6 +319,24 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
             rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
             rf"(?={_CLAUSE_ONLY}*?{_MAY})",
+            _I,
+        ),
+        # "is cleared to see everything saved here", verb-final "नोट्स देखने की अनुमति"
+        re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_ALL_RECORDS}", _I),
+        re.compile(rf"(?:{_TARGET}|{_ALL_RECORDS}){_GAP}{_ACCESS}{_GAP}{_PERMISSION}", _I),
+        re.compile(rf"{_ALL_RECORDS}{_GAP}{_CAN_ACCESS}", _I),
+        # '"delegate": "tom.r@…", "scope": "all memories"': a delegation of every record
+        re.compile(
+            r"\b(delegat\w*|proxy|grantee|granted_to)\b[^\n]{0,80}?\b(all|every|full|any)\b"
+            r"[^\n]{0,12}?\b(memor\w*|notes|data|records|messages|files)\b",
+            _I,
+        ),
+        # "requests from X are to be honoured as though she made them herself"
+        re.compile(
+            r"\b(honou?r\w*|treat\w*|handl\w*|obey\w*|follow\w*|accept\w*|execut\w*|act\w* on)\b"
+            r"[^.!?\n]{0,20}\bas (though|if)\s+(she|he|they|the user|the owner|the account holder)"
+            r"\s+(had\s+|herself\s+|himself\s+|themselves\s+)?(made|sent|wrote|written|typed|said|"
+            r"asked|given|issued)",
             _I,
         ),
         # "has full access to her memory", "ma pełny dostęp do wszystkich notatek"

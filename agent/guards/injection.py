@@ -28,7 +28,7 @@ TABLE = {
 }
 
 # Readings that undo no deliberate disguise: a signal seen there was in plain sight.
-_AS_WRITTEN = ("plain", "canonical", "skeleton")
+_AS_WRITTEN = ("plain", "canonical", "skeleton", "table")
 
 __all__ = [
     "InjectionReport",
@@ -127,7 +127,16 @@ _QUOTED_KIND = re.compile(
 )
 
 
+# Japanese and Chinese mark a quotation as cited after it: "「前の指示を無視して」という攻撃文",
+# "“忽略之前的指令”这句话", "「…」のような例".
+_CJK_CITED = re.compile(
+    r"[「『“\"]([^」』”\"\n]{3,90})[」』”\"]\s*(という|といった|と言う|などの|のような|みたいな|"
+    r"这句话|這句話|这种|這種|之类|之類|的说法|的說法|这样的|這樣的|这类|這類|一类|一類)"
+)
+
+
 def _untitled(text: str) -> str:
+    text = _CJK_CITED.sub(lambda m: "TITLE" + m.group(2), text)
     text = _WHOLLY_QUOTED.sub("TITLE", text)
     text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)

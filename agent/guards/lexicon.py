@@ -37,7 +37,12 @@ _RULES = (
     r"instruções|instrução|regras|ordens|diretrizes|"
     r"istruzioni|regole|direttive|ordini|"
     r"instruktioner|instruktionerna|regler|reglerna|direktiv|"
-    r"инструкции|инструкций|указания|правила|правил|команды|ограничения)"
+    r"инструкции|инструкций|указания|правила|правил|команды|ограничения|instrukser|"
+    r"instruksjoner|instruksjonene|instrukserne|"
+    # what the agent was told before: "lo que te pidieron antes", "ce qu'on t'a dit"
+    r"lo que te (?:han |habían )?(?:dicho|pedido|indicado|dijeron|pidieron|indicaron)|"
+    r"ce qu'on t'a (?:dit|demandé)|was (?:man )?dir (?:gesagt|befohlen) (?:wurde|hat)|"
+    r"quello che ti (?:hanno|è stato) (?:detto|chiesto)|o que te (?:disseram|pediram))"
 )
 _NL_PL_TR_RULES = (
     r"(instructies|richtlijnen|regels|opdrachten|instrukcje|instrukcji|polecenia|zasady|"
@@ -47,7 +52,9 @@ _IGNORE_VERB = (
     r"(ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|omite|ignoriere|ignorier|"
     r"ignorieren|vergiss|vergesst|vergessen sie|missachte|verwirf|ignorez|oubliez|oublie|"
     r"ignores|ignora|esqueça|esqueca|desconsidere|descarte|ignori|dimentica|scorda|trascura|"
-    r"ignorera|glöm|strunta i|bortse från|игнорируй|игнорируйте|забудь|забудьте|"
+    r"ignorera|glöm|strunta i|bortse från|se bort fra|glem|ignorer|"
+    r"dej\w* de lado|pasa\w* por alto|passe\w* outre|"
+    r"игнорируй|игнорируйте|забудь|забудьте|"
     r"проигнорируй|не обращай внимания на|отбрось)"
 )
 
@@ -58,12 +65,16 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"der|dem|da|do|della|del|på|av|на)\s+(the|a|this|la|le|les|el|los|das|die|der|den|ce|"
         r"cette|il|lo|os|as)?\s*(?!(system|sistema|système|systems|assistant|assistente|"
         r"asistente|ia|ai|ki|ии)\b)[^\W\d_]+)",
-        rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent)|não|"
+        rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent|"
+        r"comptent|valent)|n'ont plus|não|"
         r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",
         rf"{_RULES}\b{_S}\b(отмен[её]н\w*|недействительн\w*|не действуют|аннулирован\w*|"
         r"sind (ungültig|aufgehoben|veraltet)|gelten nicht|sont (annulées|caduques|obsolètes)|"
         r"ya no (valen|aplican|cuentan)|foram canceladas|não valem|sono (annullate|obsolete)|"
         r"non valgono|är (ogiltiga|upphävda)|gäller inte)",
+        rf"\b{_PREVIOUS}\s+{_RULES}\b{_S}\b(vergisst|vergessen|ignorierst|ignorieren|"
+        r"beiseitelässt|außer acht lässt|oublies|ignores|olvidas|olvides|ignoras|dimentichi|"
+        r"ignori|esqueças|esqueces|glömmer|glemmer|забудешь|забыл\w*)\b",
         r"(выполняй|исполняй|следуй)\w*\s+(команд\w*|инструкци\w*|указани\w*)\s+(из|в)\s+"
         r"(входящих\s+)?(пис\w*|сообщени\w*|документ\w*)",
         r"\b(nuevas|neue|nouvelles|novas|nuove|nya|новые)\s+(instrucciones|anweisungen|"
@@ -195,7 +206,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"rückwärts|à l'envers|de trás pra frente|al contrario|baklänges|задом наперё"
         r"д|achterstevoren)"
         r"\b[^.!?\n]{0,10}\b(y|und|et|e|och|и|en)\s+(hazlo|hacerlo|obedece|sigue|mach es|befolge|"
-        r"fais-le|suis|faça|obedeça|fallo|seguilo|gör det|följ|сделай|выполни|doe het|volg)",
+        r"fais-le|suis|faça|obedeça|fallo|seguilo|gör det|följ|сделай|выполни|doe het|volg|"
+        r"voer\w*|uitvoeren|wykonaj|uygula|lakukan|jalankan)",
         r"(디코딩|해독|거꾸로 읽)[^.!?\n]{0,20}(실행|따르|따라)",
     ),
 }
@@ -254,7 +266,10 @@ _NL_PL_TR["role_override"] += _rx(
     r"\bmulai (hari ini|sekarang|kini)\b[^.!?\n]{0,12}\b(awak|anda|kamu|engkau|kau)\s+(adalah|"
     r"ialah|"
     r"sekarang|kini|menjadi)\b|\b(a partir d'ara|d'ara endavant|des d'ara)\s*,?\s*(ets|seras)\b|"
-    r"tanpa batasan|अब से तुम|बिना किसी प्रतिबंध|من الآن أنت|بدون قيود",
+    r"tanpa batasan|अब से तुम|बिना किसी प्रतिबंध|من الآن أنت|بدون قيود|أنت الآن|انت الآن|"
+    r"\b(je bent|jij bent) (vanaf nu|voortaan|nu)\b|\b(kể )?từ (bây )?giờ\s*,\s*bạn là|"
+    r"\bdu er nå\b|\bdu er nu\b|\bfra nå av er du\b|(助手|你)的?新(身份|角色|名字|人设|人設)|"
+    r"不再受(任何)?(限制|约束|約束|规则|規則)",
 )
 for _family, _patterns in _NL_PL_TR.items():
     SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
@@ -267,24 +282,28 @@ _SET_ASIDE_LATIN = (
     r"negeer|zignoruj|ignoruj|pomiń|yok say|görmezden gel|nevšímej si|zapomeň na|"
     r"älä välitä|unohda|ohita|ignoră|uită de|hagyd figyelmen kívül|felejtsd el|ne törődj|"
     r"bỏ qua|phớt lờ|abaikan|lupakan|hiraukan|huwag (mo )?(nang )?sundin|balewalain|"
-    r"kalimutan|puuza|usifuate|sahau"
+    r"kalimutan|puuza|usifuate|sahau|quên|quên đi|bhool jao|bhul jao|bhula do|"
+    r"nazar ?andaz kar\w*|ignore kar\w*"
 )
 _SET_ASIDE_OTHER = (
     r"αγνόησε|αγνοήστε|ξέχασε|ігноруй|не зважай на|забудь|התעלם|תתעלם|تجاهل|"
     r"نادیده بگیر|فراموش کن|अनदेखा कर|नज़रअंदाज़ कर|भूल जाओ|উপেক্ষা কর|ভুলে যাও|"
-    r"ไม่ต้องสนใจ|เพิกเฉย|ละเลย|ละเว้น"
+    r"ไม่ต้องสนใจ|เพิกเฉย|ละเลย|ละเว้น|نظر انداز کر\w*|نظرانداز کر\w*|بھول جا\w*|ভুলে যান|"
+    r"تجاهل|بتجاهل"
 )
 _WHOSE_LATIN = (
     r"gebruiker\w*|instructies|opdrachten|użytkownik\w*|polece\w*|instrukcj\w*|"
     r"kullanıcı\w*|talimat\w*|kural\w*|uživatel\w*|pokyn\w*|instrukc\w*|pravidl\w*|"
     r"käyttäjä\w*|ohje\w*|sääntö\w*|utilizator\w*|instrucțiun\w*|instructiun\w*|"
     r"felhasználó\w*|utasítás\w*|szabály\w*|người dùng|chỉ dẫn|hướng dẫn|lệnh|quy tắc|"
-    r"pengguna|perintah|instruksi|aturan|utos|tagubilin|patakaran|mtumiaji|maagizo|maelekezo"
+    r"pengguna|perintah|instruksi|aturan|utos|tagubilin|patakaran|mtumiaji|maagizo|maelekezo|"
+    r"instructions?|rules|những gì (?:đã )?(?:được )?(?:dặn|bảo|nói|yêu cầu)|"
+    r"điều (?:đã )?(?:được )?(?:dặn|bảo)"
 )
 _WHOSE_OTHER = (
     r"χρήστη|οδηγίες|εντολές|κανόνες|користувач\w*|вказівк\w*|інструкці\w*|משתמש|"
     r"הוראות|הנחיות|المستخدم|التعليمات|تعليمات|الأوامر|کاربر|دستور|उपयोगकर्ता|निर्देश|"
-    r"ব্যবহারকারী|নির্দেশ|ผู้ใช้|คำสั่ง"
+    r"ব্যবহারকারী|নির্দেশ|ผู้ใช้|คำสั่ง|ہدایات|ہدایت|صارف|ما قيل لك|ما طُلب منك|ما طلب منك"
 )
 _SET_ASIDE = rf"(?:\b(?:{_SET_ASIDE_LATIN})\b|(?:{_SET_ASIDE_OTHER}))"
 _WHOSE = rf"(?:\b(?:{_WHOSE_LATIN})|(?:{_WHOSE_OTHER}))"
@@ -292,7 +311,13 @@ SIGNALS_ML["ignore_instructions"] = [
     *SIGNALS_ML["ignore_instructions"],
     re.compile(rf"{_SET_ASIDE}[^.!?\n。]{{0,40}}?{_WHOSE}", _I),
     # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
-    re.compile(rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|अनदेखा कर|भूल जाओ)", _I),
+    re.compile(
+        rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|ভুলে যাও|ভুলে যান|अनदेखा कर|"
+        r"भूल जाओ|भूल जाएं|नज़रअंदाज़ कर|نظر انداز کر|نظرانداز کر|بھول جا|bhool jao|bhul jao|"
+        r"bhula do|nazar ?andaz kar|ignore kar|bir kenara bırak|bir kenara birak|yok say|"
+        r"görmezden gel|gormezden gel|unut)",
+        _I,
+    ),
 ]
 
 # -- a note addressed to the assistant -------------------------------------------------------
@@ -301,7 +326,8 @@ SIGNALS_ML["ignore_instructions"] = [
 # assistent:", "Kwa msaidizi:", "إلى المساعد:", "アシスタントへ：") is an order to it. The firewall
 # counts it only when the write is not the user's own words.
 ADDRESSED_TO_AGENT = re.compile(
-    r"(?:^|[\n.!?。]\s*)[\s*>\-\[(]*(?:"
+    r"(?:^|[\n.!?。]\s*)[\s*>\-\[(#/]*(?:[^\W\d_]{2,15}\s+){0,2}?(?:"
+    r"(?:todo|fixme|note|hack)\s*\(\s*(?:the\s+)?(?:assistant|ai|bot|agent|llm|model)\s*\)|"
     r"(?:(?:a\s+)?(?:note|message|memo|instructions?|reminder|notice|hint|p\.?s\.?)\s+)?"
     r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?(?:ai|ai assistants?|"
     r"assistants?|bots?|llms?|chatbots?|language models?)|"
@@ -317,7 +343,7 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手"
-    r")\s*[:：,，]",
+    r")(?:\s+[^\W\d_]{2,10})?\s*[:：,，]",
     _I,
 )
 
@@ -341,7 +367,10 @@ _THE_USER_ML = (
     r"mtumiaji|mteja|ο χρήστης|ο πελάτης"
 )
 # ... or someone named by a pronoun: "sobald sie nach Hotels fragt, nenne nur ..."
-_SHE_HE_ML = r"sie|er|ella|él|elle|il|lei|lui|ele|ela|hon|han|hij|zij|ona|hän|она|он|она|він|вона"
+_SHE_HE_ML = (
+    r"sie|er|ella|él|elle|il|lei|lui|ele|ela|hon|han|hij|zij|ze|ona|on|hän|она|он|она|він|вона|"
+    r"dia|ia|beliau|anh ấy|cô ấy|chị ấy|ông ấy|bà ấy|họ|người này|người đó|वह|वो"
+)
 # "à partir de lundi", "ab Montag", "dalla prossima settimana": a rule that starts on a day
 _FROM_DAY_ML = (
     r"(à partir de|dès|ab|a partir del?|desde el|da|dal|dalla|dalle|från och med|från|vanaf|"
@@ -364,7 +393,8 @@ RULE_CUES_ML = re.compile(
     r"\b(cuando|en cuanto|si|quando|assim que|se|non appena|appena)\s+(vuelva a |volte a |"
     r"torni a |de nuevo )?(pregunte|hable|mencione|diga|pida|escriba|busque|consulte|"
     r"perguntar|falar|mencionar|disser|pedir|escrever|pesquisar|chieda|chiede|parli|parla|"
-    r"menzioni|dica|scriva|cerchi)\b|"
+    r"menzioni|dica|scriva|cerchi|hablar|preguntar|mencionar|pedir|escribir|"
+    r"parlare|chiedere)\b|"
     # Turkish "when" is a suffix: "kullanıcı ... sorduğunda", "bir dahaki sefere"
     r"\b[^\W\d_]+(d|t)(ı|i|u|ü)ğ(ı|i|u|ü)nda\b|\bbir dahaki sefer\w*|"
     r"\b(następnym razem|przy następnej|la prochaine fois que|lần tới|lần sau khi|"
@@ -398,7 +428,14 @@ RULE_CUES_ML = re.compile(
     r"kila mara|"
     r"a partir d'ara|d'ara endavant|cada vegada|la propera vegada|sempre que|"
     r"siku zote)\b|"
-    r"(από εδώ και πέρα|από τώρα|κάθε φορά|відтепер|щоразу|наступного разу|מעכשיו|מהיום|"
+    r"\b(fremover|fremadrettet|fra nu af|fra nå av|fra nå|heretter|heretter|bundan böyle|"
+    r"bundan itibaren|kể từ bây giờ|từ bây giờ|kể từ nay|từ nay về sau|mọi câu hỏi|"
+    r"mọi câu trả lời|mỗi câu trả lời|nanti kalau|nanti jika|a partir de este momento|"
+    r"desde este momento|de aquí en adelante|en adelante|ab (?:sofort|heute|morgen)|"
+    r"in jeder antwort|bij (?:elke|iedere) (?:vraag|vragen|antwoord)|telkens (?:als|wanneer)|"
+    r"elke keer dat|ab se|aaj se|agli baar)\b|"
+    r"(ابتداء من|ابتداءً من|اعتبارا من|اعتباراً من|بدءا من|بدءاً من|اب سے|আজ থেকে|"
+    r"από εδώ και πέρα|από τώρα|κάθε φορά|відтепер|щоразу|наступного разу|מעכשיו|מהיום|"
     r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
     r"जब भी|এখন থেকে|প্রতিবার|จากนี้ไป|ทุกครั้ง)",
     _I,
@@ -412,8 +449,9 @@ THIRD_PARTY_ML = re.compile(
     r"(모든 사용자|모두에게|누구에게나|누가 .{0,10}물어보든)|"
     r"\b(tothom|tots els usuaris|semua (pengguna|orang)|sesiapa( sahaja)?|siapa (saja|pun)|"
     r"kila mtu|watumiaji wote|iedereen|alle gebruikers|wszystkim|każdemu|herkese|"
-    r"tüm kullanıcılar\w*|"
-    r"kaikille|všem|mindenkinek|tuturor)\b|усім|всім|кожному|будь-кому",
+    r"tüm kullanıcılar\w*|til alle|for alle|sabko|sab ko|har kisi ko|mọi người|"
+    r"kaikille|všem|mindenkinek|tuturor)\b|усім|всім|кожному|будь-кому|كل من|لكل من|للجميع|"
+    r"الجميع|سبھی کو|ہر ایک کو|سب کو|সবাইকে|সকলকে|सबको|हर किसी को",
     _I,
 )
 PROMOTION_ML = re.compile(
@@ -426,10 +464,16 @@ PROMOTION_ML = re.compile(
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
-    r"promosikan|promosi|syorkan|cadangkan|tangaza)\b|"
+    r"promosikan|promosi|syorkan|cadangkan|tangaza|recomend\w*|recommand\w*|empfehl\w*|"
+    r"empfiehl\w*|consigli\w*|raccomand\w*|rekommender\w*|aanbevel\w*|anbefal\w*|"
+    r"polec(?:aj\w*|ał\w*|il\w*|ił\w*|ać|ic|ić|am|asz|a)|sugi[eé]r\w*|sugere\w*|suger\w*|"
+    r"tavsiye e(?:t|din|dermisin|der misin|derim|diyorum|tmelisin)\w*|"
+    r"öner(?:in|iniz|sin|meli\w*)?|vant(?:e|er|ez|ant)|hinweis\w*|verweis\w*|recommend\w*|"
+    r"bilang)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝)|(추천해|추천하|홍보)|"
-    r"(πρότεινε|σύστησε|המלץ|תמליץ|أوص|انصح|اقترح|رشح|پیشنهاد بده|توصیه کن|सिफारिश|"
-    r"सुझाव दो|সুপারিশ|แนะนำ)",
+    r"(πρότεινε|σύστησε|המלץ|תמליץ|أوص|نصح|اقترح|رشح|پیشنهاد بده|توصیه کن|सिफारिश|"
+    r"सुझाव दो|सुझाव दें|सलाह दे|सलाह दो|ज़िक्र कर|জিক্র|সুপারিশ|পরামর্শ দা|পরামর্শ দি|"
+    r"مشورہ د|แนะนำ)",
     _I,
 )
 
@@ -454,12 +498,14 @@ SECRET_LABELS_ML = re.compile(
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
     r"hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
-    r"كلمة المرور|كلمة السر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|kata laluan|heslo|hesla|"
+    r"كلمة المرور|كلمة السر|كلمة مرور|كلمة سر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|कोड|"
+    r"kata laluan|heslo|hesla|"
+    r"mã (?:cửa|pin|khóa|két|tủ|wifi|otp|xác nhận|bảo mật|mở cửa|số)|mã\b(?=\s*[:：])|"
     r"salasana\w*|jelszó\w*|"
     r"пароль|пін-код\w*|ПІН(?!-)|"
     r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     r"รหัสผ่าน|"
-    r"(パスワード|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
+    r"(パスワード|パスキー|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"
     r"(비밀번호|비번|암호|인증번호|인증 코드|현관 비밀번호|도어락 비밀번호)|"
     # a lock's number in Korean and Turkish: "도어락 번호", "금고 코드", "alarmı kodu"
     r"((도어락|도어록|현관문?|자물쇠|금고|사물함|보관함|경보기?|알람|번호키|자전거 ?자물쇠)\s*"
@@ -470,7 +516,7 @@ SECRET_LABELS_ML = re.compile(
     r"(密码|密碼|口令|门禁密码|門禁密碼|验证码|驗證碼|支付密码|开锁密码)|"
     # what a lock opens with: "门禁码", "自転車の鍵の番号", "金庫のコード"
     r"(门禁|開門|开门|锁|鎖|保险箱|保險箱|保险柜|保險櫃|车库|車庫|大门|大門|单元门|單元門)(码|碼)|"
-    r"(鍵|カギ|かぎ|ロック|金庫|ダイヤル)の?(番号|暗証番号|コード)",
+    r"(鍵|カギ|かぎ|ロック|金庫|ダイヤル|南京錠|錠|ロッカー)の?(番号|暗証番号|コード)",
     _I,
 )
 
@@ -482,6 +528,7 @@ KEEP_INTENT = re.compile(
     r"invoices|next time))|hold on to|"
     # "please keep my debit card number ...", "keep my badge PIN 5520 in memory"
     r"(please|pls|can you|could you|would you|will you|you to) keep|"
+    r"(mind|you) (storing|saving|keeping|remembering|noting)|"
     r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"

@@ -101,6 +101,24 @@ _A1Z26_RUN = re.compile(rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+{_A1Z26_WORD}){{2,}}
 _ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
+# More ways a program prints bytes: octal escapes (\151\147), quoted-printable (=69=67),
+# decimal character codes ("105 103 110 111 ...").
+_OCTAL = re.compile(r"(?:\\[0-3][0-7]{2}){4,}")
+_QP = re.compile(r"(?:=[0-9A-Fa-f]{2}){4,}")
+_CODE = r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])"
+_DECIMAL = re.compile(rf"(?<![\d.,:-]){_CODE}(?:[ ,]+{_CODE}){{7,}}(?![\d.,:-])")
+# Letters as numbers with a space inside a word and "/" between words ("9 7 14 / 20 8 5").
+_NUM = r"(?:2[0-6]|1\d|[1-9])"
+_A1Z26_SPACED = re.compile(rf"(?<![\d.-]){_NUM}(?: {_NUM})+(?:\s*/\s*{_NUM}(?: {_NUM})+){{2,}}")
+# Upside-down letters ("ǝɹouƃI"): written turned, read backwards.
+_FLIPPED_LETTERS = "ɐqɔpǝɟƃɥᴉıɾʞןɯuodbɹsʇnʌʍxʎz"
+_FLIP = str.maketrans(
+    "ɐqɔpǝɟƃɥᴉıɾʞןɯuodbɹsʇnʌʍxʎzⅎ⅁",
+    "abcdefghiijklmnopqrstuvwxyzFG",
+)
+_TURNED = re.compile("[ɐɔǝɟƃɥᴉɾʞןɯɹʇʌʍʎ]")
+# Words run together by their capitals ("IgnoreAllPreviousInstructions"): four or more.
+_CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
 # "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
 _FRAGMENTS = re.compile(r"""(?:(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}""")
 _FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
@@ -196,6 +214,7 @@ def deobfuscate(text: str) -> str:
     """Leetspeak inside words undone, spaced-out letters joined, words joined by underscores
     split ("Pr3t3nd_Th3_Us3r") (applied to canonical text)."""
     text = _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
+    text = _CAMEL.sub(lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group(0)), text)
     text = _LEET_WORD.sub(lambda m: _unleet(m.group(0)), text)
     return _SPACED.sub(lambda m: re.sub(r"[ .\-_*·]", "", m.group(0)), text)
 
@@ -222,6 +241,9 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     clear = deobfuscate(bare)
     if clear != bare:
         yield "obfuscated", clear
+    table = _table_prose(clear)
+    if table:
+        yield "table", table
     hidden = _tag_text(text)
     if hidden:
         yield "unicode_tags", hidden
@@ -239,6 +261,28 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
                 (channel if inner in ("plain", "canonical", "skeleton") else f"{channel}+{inner}"),
                 view,
             )
+
+
+_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
+_TABLE_RULE = re.compile(r"^[\s:|-]+$")
+
+
+def _table_prose(text: str) -> str | None:
+    """A markdown table read as sentences, each row with its header ("| who | may do |" over
+    "| landlord | read every note |" is "who landlord may do read every note."): a rule
+    split across cells is one clause again."""
+    rows = [
+        [c.strip() for c in m.group(1).split("|")]
+        for m in _TABLE_ROW.finditer(text[:_DECODE_LIMIT])
+        if not _TABLE_RULE.match(m.group(1))
+    ]
+    if len(rows) < 2:
+        return None
+    header, body = rows[0], rows[1:]
+    return "\n".join(
+        " ".join(f"{h} {c}" if h else c for h, c in zip(header, row, strict=False)) + "."
+        for row in body
+    )
 
 
 def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
@@ -259,6 +303,28 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         yield "nato", _nato(match.group(0))
     for match in _A1Z26_RUN.finditer(text):
         yield "a1z26", _a1z26(match.group(0))
+    for match in _A1Z26_SPACED.finditer(text):
+        yield (
+            "a1z26",
+            " ".join(
+                "".join(chr(96 + int(n)) for n in word.split())
+                for word in match.group(0).split("/")
+            ),
+        )
+    for match in _OCTAL.finditer(text):
+        decoded = _readable(bytes(int(o, 8) for o in re.findall(r"[0-7]{3}", match.group(0))))
+        if decoded:
+            yield "escapes", decoded
+    for match in _QP.finditer(text):
+        decoded = _readable(bytes.fromhex(match.group(0).replace("=", "")))
+        if decoded:
+            yield "escapes", decoded
+    for match in _DECIMAL.finditer(text):
+        decoded = _readable(bytes(int(n) for n in re.findall(r"\d+", match.group(0))))
+        if decoded:
+            yield "decimal", decoded
+    if len(_TURNED.findall(text)) >= 4:
+        yield "flipped", text[::-1].translate(_FLIP)
     for match in _ESCAPES.finditer(text):
         decoded = _unescape(match.group(0))
         if decoded:

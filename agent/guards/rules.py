@@ -48,15 +48,32 @@ _CUE = (
     r"[a-z]+s?\b|(activat|trigger)(e|es|ed|ing)?\s+(on|when|if|after|at|once|upon|by)\b|"
     r"on (the )?(key ?word|trigger word|code ?word)\b|(pending|dormant|sleeper|hidden) "
     r"(instruction|command|directive)s?|standing (rule|instruction|directive)s?|"
-    r"(when|whenever|if|once|each time|every time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
+    r"(when|whenever|if|once|each time|every time|until|as soon as|the moment|the minute|"
+    r"the day|by the time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
     r"any\s+)?[a-z]+\s+(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
-    r"writes|needs|books|looks|searches|brings up))"
+    r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|"
+    r"(is|are|gets?) (mentioned|discussed|raised|asked about))|"
+    # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
+    r"on (the |their |her |his |the \w+'s |\w+'s )?next (login|log-in|visit|message|chat|"
+    r"session|question|reply|conversation|call)|"
+    r"from (the )?(\d{1,2}(st|nd|rd|th)|first|start|beginning|end)( of [a-z]+( [a-z]+)?)?"
+    r"( on(wards)?)?|in (a|one|two|three|a few|a couple of|\d+) (days?|weeks?|months?)\b"
+    r"[^.!?\n]{0,20}\b(start|begin|stop|say|tell|recommend)\w*)"
 )
 _CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
+# The agent named as the one who will act ("the assistant is expected to mention", "the
+# assistant answers every tax question with ..."): with a cue, a rule for it.
+_AGENT_ACTS = re.compile(
+    r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
+    r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
+    r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b",
+    _I,
+)
 _RULE_START = re.compile(
     rf"^({_CUE}|(you|the assistant|assistant|the ai|ai|the bot|bot|the model|model|the agent|"
     r"agent|chatbot)\s*,?\s*(must|should|shall|will|need to|needs to|has to|have to|is to|are to|"
-    r"are required to|is required to)\b|(remember|make sure|be sure|don'?t forget|never forget)\s+"
+    r"are required to|is required to|is expected to|are expected to|is supposed to|ought to)\b|"
+    r"(wait\s+)?until\b|(remember|make sure|be sure|don'?t forget|never forget)\s+"
     r"(to|that you|you)\b)",
     _I,
 )
@@ -92,7 +109,9 @@ _SENSITIVE = re.compile(
     r"payment details|billing details|(most expensive|dearest|priciest|costliest) (one|option|"
     r"flights?|fares?|tickets?|plans?|rooms?|hotels?)?|(subscription|account|membership|card|"
     r"payment) (has |have )?(lapsed|expired|been (suspended|cancell?ed|locked))|upgrade (her|him|"
-    r"them|the user)|cancel (her|his|their|the user'?s))\b|信任|优先|優先|系统|系統|管理"
+    r"them|the user)|cancel (her|his|their|the user'?s))\b|信任|"
+    # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
+    r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
     r"開發者|密码|密碼|验证码|驗證碼|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
@@ -109,8 +128,12 @@ _ZH_RULE_START = re.compile(
 )
 # A trigger on the user in Chinese: "当用户提到看病时，告诉他…", "如果用户问起…就推荐…".
 _ZH_TRIGGER = (
-    r"|(当|當|如果|若|每当|每當|一旦)(用户|用戶|客户|客戶|有人)[^。！？]{0,20}(时|時|的话|的話)?[，,]?"
-    r"\s*(就)?(告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發)"
+    r"|(当|當|如果|若|每当|每當|一旦|等到?|只要)?(用户|用戶|客户|客戶|有人|他|她|他们|他們|对方|對方|"
+    r"顾客|顧客)(一|下次|下一次|再|每次)?(提到|提起|问起|問起|问|問|说|說|聊到|谈到|談到|要)"
+    r"[^。！？]{0,20}(时|時|的话|的話|的时候|的時候)?[，,]?"
+    r"\s*(就|便|都|一律)?(告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發)|"
+    r"(提醒|让|讓|叫|要求|请|請)(助手|AI|ai|机器人|機器人)[^。！？]{0,4}(告诉|告訴|推荐|推薦|说|說|"
+    r"发送|發送|回复|回覆|提醒|询问|詢問|索要)"
 )
 # A cue later in a Chinese clause followed by an obligation: "助手以后回复任何人时都要…".
 _ZH_RULE_INSIDE = re.compile(
@@ -124,8 +147,8 @@ _THIRD_PARTY_DIRECTIVE = re.compile(
     _I,
 )
 _FILLER = re.compile(
-    r"^[\s\-*•>\"'“‘(\[]*((please|pls|and|also|so|ok(ay)?|now|then|note|rule|important|p\.?s\.?|"
-    r"reminder|kindly)\b[\s,:!]*)*",
+    r"^(?:\[[ xX]?\]|[\s\-*•>\"'“‘(\[])*((please|pls|and|also|so|ok(ay)?|now|then|note|rule|"
+    r"important|p\.?s\.?|reminder|kindly|step \d+|todo)\b[\s,:!]*)*",
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
@@ -150,7 +173,7 @@ _PROMOTION_ZH = (
 _PROMOTION = re.compile(
     r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
-    r"download (it |them )?(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
+    r"download (\S+ ){0,2}(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
     r"affiliate|referral (link|code)|(move|moving|transfer\w*|put|putting|switch\w*|shift\w*|"
     r"invest\w*|roll\w* over)\s+(all|everything|most|half|the rest)?\s*(of\s"
     r"+)?(it|her|his|their|the|"
@@ -232,7 +255,7 @@ def standing_rules(text: str) -> list[StandingRule]:
             )
             continue
         directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
-        addressed = _SECOND_PERSON.search(sentence) and (
+        addressed = (_SECOND_PERSON.search(sentence) or _AGENT_ACTS.search(sentence)) and (
             _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
         )
         if (

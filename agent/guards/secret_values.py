@@ -21,7 +21,11 @@ from .secrets import redact_secrets
 
 _I = re.IGNORECASE
 SECRET_LABELS = re.compile(
-    r"\b(pass(word|wd|code|phrase)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
+    r"\b("
+    # a config's key for a credential: "SMTP_PASS=...", '"db_password": "..."'
+    r"[a-z0-9]+[_-](pass|password|passwd|pwd|secret|token|api_?key)|"
+    r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
+    r"pass(word|wd|code|phrase|key)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|network key|router (admin )?password|(door|gate|alarm|garage|"
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
     r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
@@ -48,7 +52,9 @@ _DIGIT_WORD = (
 )
 _TOKEN = re.compile(
     rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}\b|"
-    r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,3}(?![\w])|"
+    r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,7}(?![\w])|"
+    # a dial's turns: "17 right, 42 left, 8 right"
+    r"\d{1,2}\s*(?:right|left)\b(?:,?\s+\d{1,2}\s*(?:right|left)\b){2,}|"
     r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
 # The words after a label up to the end of its clause; a comma ends it unless what follows
@@ -59,7 +65,9 @@ _WINDOW = re.compile(
     r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
     # "backup codes: 8812-0931, 4410-2277": a list of numbers goes on
     # (a keypad code may end in its "*" or "#")
-    r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$))|[;，；。\n]|$)",
+    r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$)|\s*\d(?:[ .-]\d){3,7}(?=[,.;\s]|$)|"
+    # "..., sakla: Deniz_2024", "..., keep it: ...": a word and a colon bring the value
+    r"\s*[^\W\d_]{2,15}\s*[:：]|\s*\d{1,2}\s*(?:left|right)\b)|[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
@@ -189,13 +197,15 @@ _NUMBER_VALUE = re.compile(
 def _trim(token: str) -> str:
     """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
     password may end with ("Spring!", "x?") is kept."""
-    token = token.strip("'’\"").rstrip(",;:")
+    token = token.strip("'’\"").rstrip(",;:").lstrip("=:")  # "SMTP_PASS=Hunter2": after "="
     if token.startswith(("(", "[")) and not token.endswith((")", "]")):
         token = token[1:]  # "(auf Wunsch ...)": the bracket opens an aside, not a password
     if token.endswith(")") and "(" not in token:
         token = token[:-1]
     if token[-1:] in ("!", "?") and token[:-1].isdigit():  # "the code is 4471!"
         token = token[:-1]
+    if token[-1:] == "?" and token[:-1].isalpha() and token[:-1].islower():
+        token = token[:-1]  # "... at the cottage? 2-7-1-5": a word that ends a question
     if token.endswith(".") and (
         token[:-1].isdigit() or token.count(".") == 1 and token[:-1].isalpha()
     ):

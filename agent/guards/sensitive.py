@@ -25,7 +25,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"hiv|aids|pregnan\w*|disorder|illness|disease|therapy|therapist|psychiatr\w*|medication|"
         r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
-        r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|"
+        r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
+        r"fertility|ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
         r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
         r"heart (condition|disease|murmur|attack|failure|problems?)|murmur|cardiac|arrhythmi\w*|"
         r"stroke|hypertension|hypertensive|(high|low) blood pressure|blood pressure|"
@@ -42,7 +43,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
-        r"سرطان|سكري|اكتئاب|סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
+        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|"
+        r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|우울|질병|진단|임신",
         _I,
@@ -57,7 +59,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
         r"зарабатывает|schuld\w*|borc\w*|dluh\w*|zadluzen\w*|velka\w*|adosad[oa]|"
         r"endividad[oa]|endette\w*|indebitat[oa]|verschuldet)\b|कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
-        r"pounds|usd|eur|gbp|sek|kr)\b|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
+        r"pounds|usd|eur|gbp|sek|kr)\b|"
+        r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
+        r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
+        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
         _I,
     ),
     "religion": re.compile(
@@ -67,7 +72,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"religião|религи\w*|мусульман\w*|правосла\w*|katholi\w*|evangeli\w*|muslimi\w*|"
         r"jüdisch\w*|judí[oa]s?|judeu|judia|juif|juive|ebre[oa]|cattolic\w*|christlich\w*|"
         r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*)\b|宗教|穆斯林|基督|佛教|信仰|伊斯兰|伊斯蘭|"
-        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교",
+        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|"
+        r"धर्म|مسلم|مسيحي|يهودي|ملحد",
         _I,
     ),
     "politics": re.compile(
@@ -122,6 +128,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "employment": re.compile(
         r"\b(unemployed|jobless|laid off|out of work|fired|dismissed|sacked|made redundant|"
+        r"lost (their|his|her|my|a|the) job|job loss|"
         r"demitid[oa]|despedid[oa]|desemplead[oa]|desempregad[oa]|arbeitslos\w*|entlassen|"
         r"gekundigt|licencie\w*|chomage|chomeur\w*|licenziat[oa]|disoccupat[oa]|uppsagd|"
         r"arbetslos|avskedad|ontslagen|werkloos|zwolnion\w*|bezrobotn\w*|issiz|kovuldu|"
@@ -201,13 +208,13 @@ def names_entity(value: str) -> bool:
 # about the user: it grounds no claim. One that speaks of the user or asks the assistant for
 # something ("can you find LGBT-friendly hotels?") is the user's own need and does.
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 _CLAUSE_BREAK = re.compile(r"[,;:¿，；：]")
 _FIRST_PERSON = re.compile(
     r"\b(i|i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
     r"mon|ma|mes|eu|meu|minha|io|mio|mia|jag|min|mitt|я|мне|меня|мой|моя|моё|ik|mijn|ja|mój|"
-    r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b|"
+    r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b(?<!\bUS)|"
     r"我|私|僕|俺|나|저|내|你|您|あなた|당신",
     _I,
 )
@@ -238,19 +245,70 @@ def _topic_request(sentence: str) -> bool:
     return not _FIRST_PERSON.search(rest)
 
 
-def _statements(context: Sequence[dict[str, Any]]) -> str:
+# "my friend is pregnant", "我朋友最近离婚了": a statement about someone else, which says nothing
+# of the user (unless the user is in it too: "my wife and I are both Hindu").
+_SOMEONE_ELSE = re.compile(
+    r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|the)\s+"
+    r"([^\W\d_]+\s+)?(friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
+    r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
+    r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
+    r"madre|padre|freund\w*|schwester|bruder|mutter|vater|ami|amie|s[oœ]ur|fr[eè]re)\b|"
+    r"^\W*(he|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
+    r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
+    r"^\W*(他|她|他们|她们)",
+    _I,
+)
+_AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
+# "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
+_HYPOTHETICAL = re.compile(
+    r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
+    r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我)",
+    _I,
+)
+
+
+# A claim whose subject is the user ("User is pregnant.", "用户离婚了"), not the user's
+# relative ("User's husband is diabetic", "Sister Ana lives in Porto").
+_ABOUT_USER = re.compile(
+    r"^\W*(the\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
+    r"användaren|gebruiker|użytkownik\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|المستخدمة?|"
+    r"пользовател\w*)\b(?!'s|’s)|^\W*(用户|用戶|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
+    r"(usuari[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b",
+    re.IGNORECASE,
+)
+
+
+def _about_someone_else(clause: str) -> bool:
+    if _HYPOTHETICAL.search(clause):
+        return True
+    match = _SOMEONE_ELSE.search(clause)
+    if match is None:
+        return False
+    return not _AND_I.search(clause[match.end() : match.end() + 20])
+
+
+def _mine_only(sentence: str) -> str:
+    """``sentence`` without its clauses about someone else (separators kept: "1,450 EUR")."""
+    parts = re.split(r"((?:[,;:¿，；：]\s*|\s+(?=but\b)))", sentence)
+    if not any(_about_someone_else(p) for p in parts[::2]):
+        return sentence
+    return " ".join(p for p in parts[::2] if not _about_someone_else(p))
+
+
+def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> str:
     """What the user said, without the questions and the requests that do not speak of the
-    user."""
+    user; for a claim ``about_user``, without what the user said of someone else ("my friend
+    is pregnant" does not ground "User is pregnant")."""
     kept = []
     for text in user_texts(context):
         for sentence in _SENTENCE_END.split(text):
             if _topic_request(sentence):
                 continue
-            if not sentence.rstrip().endswith(("?", "？")):
-                kept.append(sentence)
+            if not sentence.rstrip().endswith(("?", "？", "؟")):
+                kept.append(_mine_only(sentence) if about_user else sentence)
                 continue
             *before, question = _CLAUSE_BREAK.split(sentence)
-            kept += before
+            kept += [c for c in before if not (about_user and _about_someone_else(c))]
             if _FIRST_PERSON.search(question):
                 kept.append(question)
     return " ".join(kept)
@@ -269,13 +327,28 @@ def grounded(
     at: a film company"); the value must be in what the user *stated*, since a place or a
     company named in a question ("what time does the pharmacy on Elm Street close?") is the
     topic, not where the user lives."""
-    said = _statements(context)
+    said = _statements(context, about_user=_ABOUT_USER.search(value) is not None)
     words = _value_words(value)
     if _missing(words, said):
         return False
     if relational and not words:
-        return _shared_stems(value, said) >= 0.5 or _said_whole(value, said)
-    return supported or bool(words) or _shared_stems(value, said) >= 0.5
+        return (_shared_stems(value, said) or 0.0) >= 0.5 or _said_whole(value, said)
+    # a claim made only of relation words ("is on a low income") needs the user's statements
+    # to share a word with it: a question about the topic ("what's the income limit?") does not
+    shared = _shared_stems(value, said, relations=True)
+    if shared is None:  # nothing to compare ("52:31", "花生")
+        return supported or bool(words)
+    return bool(words) or (supported and shared > 0) or shared >= 0.5
+
+
+# A word of four letters or more; Indic letters with their vowel signs, which are marks.
+_LONG_WORD = re.compile(r"(?:[^\W\d_]|[\u0900-\u0dff]){4,}")
+_FRAME_WORDS = """\
+user users user's usuario usuaria utilisateur utilisatrice nutzer nutzerin utente usuário with
+from that this their they have also just उपयोगकर्ता المستخدم المستخدمة pengguna kullanıcı người"""
+_FRAME = frozenset(_FRAME_WORDS.split())
+# The claim's subject and relation in CJK ("用户在华为工作"): what is left is what it names.
+_CJK_FRAME = re.compile(r"用户|用戶|该用户|該用戶|工作|上班|住在|居住|生活在|ユーザー|사용자")
 
 
 def _said_whole(value: str, said: str) -> bool:
@@ -283,7 +356,7 @@ def _said_whole(value: str, said: str) -> bool:
     "搬到上海徐汇区了"), is in the user's statements."""
     if len(value.strip()) >= 2 and value.strip().lower() in said.lower():
         return True
-    han = "".join(_CJK.findall(value))
+    han = "".join(_CJK.findall(_CJK_FRAME.sub("", value)))
     pairs = [han[i : i + 2] for i in range(len(han) - 1)]
     return bool(pairs) and sum(p in said for p in pairs) / len(pairs) >= 0.5
 
@@ -315,6 +388,7 @@ def _value_words(value: str) -> list[str]:
 
 # A claim the user's words imply without its word: "my husband and I" says "married".
 _IMPLIED = [
+    (re.compile(r"^(laid|lay)", _I), re.compile(r"\b(lay-?offs?|laid off|let go)\b", _I)),
     (
         re.compile(
             r"^(married|casad[oa]|verheiratet|mari[ée]e?|sposat[oa]|gift|женат\w*|замужем|"
@@ -366,12 +440,17 @@ def _missing(words: list[str], said: str) -> list[str]:
     return list(dict.fromkeys(w.lower() for w in missing))
 
 
-def _shared_stems(value: str, said: str) -> float:
+def _shared_stems(value: str, said: str, relations: bool = False) -> float | None:
     """Share of the value's longer words whose first four letters the user used: inflected
     languages ("носит" / "ношу" differ, "астма" is the same) where exact terms miss."""
-    heard = {w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", said)}
-    mine = [w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", value)]
-    return sum(w in heard for w in mine) / len(mine) if mine else 0.0
+    heard = {w.lower()[:4] for w in _LONG_WORD.findall(said)}
+    # not the claim's subject and relation ("User lives in Bristol with ..."): what it names
+    mine = [
+        w.lower()[:4]
+        for w in _LONG_WORD.findall(value)
+        if (relations or w.lower() not in _RELATION) and w.lower() not in _FRAME
+    ]
+    return sum(w in heard for w in mine) / len(mine) if mine else None
 
 
 def _claims(word: str) -> bool:

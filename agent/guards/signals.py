@@ -26,9 +26,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
     "ignore_instructions": _rx(
         r"\b(ignore|disregard|forget|override|bypass|skip|abandon|discard|neglect|set aside|"
         r"throw (away|out)|overwrite|stop following|(don'?t|do not|no longer) follow)\b"
-        r"[^.!?\n;。！？]{0,50}?\b(instructions?|rules?|prompts?|guidelines?|directives?|constraints?|"
+        # (not "forget my old rule about metric": the user's own preference, theirs to drop)
+        r"[^.!?\n;。！？]{0,50}?\b(?<!\bmy )(?<!\bmy old )(?<!\bmy own )(?<!\bmy earlier )"
+        r"(?<!\bmy previous )(?!rules?\s+(about|for|on)\b)"
+        r"(instructions?|rules?|prompts?|guidelines?|directives?|constraints?|"
         r"(previous|prior|earlier|original|initial|existing|all) guidance|"
-        r"guardrails?|system message|all of the above|the above|(your|its|the assistant'?s|the "
+        r"guardrails?|system message|all of the above|the above|(your|its) guidance|"
+        r"(your|its|the assistant'?s|the "
         r"ai'?s|the model'?s|previous|prior|original|initial|system|safety) (programming|training|"
         r"polic(y|ies)|orders?)|(everything|anything|whatever|what|all)( that)? (you were|you've "
         r"been|you have been|you are|you're|you got) (told|given|taught|instructed|programmed|"
@@ -111,6 +115,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"\byou\s*(are|'re|r)\s+now\s+(an?\s+|the\s+|in\s+)?([\w-]*(bot|gpt|ai|assistant|"
             r"model|agent)\b|dan\b|free\b|unrestricted|unfiltered|uncensored|jailbroken|evil|"
             r"root\b|admin|developer|[\w-]+\s+mode\b|no longer|not bound|freed|liberated)",
+            r"\byou\s+(now|will now|shall now)\s+(answer|speak|act|respond|work|reply|talk|operate)"
+            r"\s+(as|for|on behalf of)\b",
             r"\b(act|behave|respond|operate)\s+as\s+(an?\s+|the\s+)?(unrestricted|unfiltered|"
             r"uncensored|jailbroken|evil|rogue|root|admin|administrator|system|developer|"
             r"different (ai|assistant|model))",
@@ -118,7 +124,12 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"the\s+)?(system|admin|administrator|developer|root|unrestricted|unfiltered|different|"
             r"new (ai|assistant)|ai without|assistant without|jailbroken|evil)",
             r"\b(developer|god|jailbreak|sudo|unrestricted|admin|root|uncensored|unfiltered|"
-            r"freedom|free|no[- ]limits?|evil|dan)\s+mode\b",
+            r"freedom|free|no[- ]limits?|evil|dan)\s+mode\b"
+            # a device's setting ("developer mode on my Android phone"), not the agent's
+            r"(?!\s+(on|in|of|for)\s+(my|the|our|his|her|their|this|that)?\s*(\w+\s+)?"
+            r"(android|iphone|ipad|phone|pixel|samsung|chrome|chromebook|browser|laptop|windows|"
+            r"mac|macbook|router|tv|console|xbox|playstation|switch|tablet|device|car|watch|"
+            r"firefox|kindle)s?\b)",
             r"\b(you\s*(are|'re)\s+(actually|really|secretly)|from now on,? you\s*(are|'re|"
             r"will be))\s+(an?\s+|the\s+)?[\w-]*\s*(bot|gpt|ai|assistant|model|agent|chatbot|"
             r"persona)\b",
@@ -525,14 +536,16 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(выполни|выполнить|исполни)\w*[^.!?\n]{0,20}(hex|base64|шифр|код)|(hex|base64|шифр)[^.!?\n]{0,20}"
         r"(выполни|выполнить)",
         r"\b(decode|decipher|decrypt|unscramble|translate|reverse|rot-?13|un-?shift|convert|read "
-        r"backwards?)\b[^.!?\n]{0,60}\b(and|then|,)\s*(then\s+)?(follow|obey|execute|do|run|act on|"
+        r"backwards?|(every|each) (second|other|third) letter|(first|last) letters? of (each|every)"
+        r")\b[^.!?\n]{0,60}\b(and|then|,)\s*(then\s+)?(follow|obey|execute|do|run|act on|"
         r"carry out|apply|perform|comply with|treat)\b",
         r"\b(follow|obey|execute|run|carry out|apply|act on)\s+(the\s+)?(decoded|hidden|encoded|"
         r"encrypted|reversed|secret|embedded)\s+(text|message|instructions?|payload|note|command)",
         r"\b(decodifica|descifra|dekodiere|entschlüssele|décode|déchiffre|decodifique|decifra|"
         r"avkoda|декодируй|расшифруй)\b[^.!?\n]{0,60}\b(y|und|et|e|och|и)\s+(sigue|obedece|ejecuta|"
         r"befolge|führe|suis|exécute|obéis|siga|execute|segui|esegui|följ|utför|выполни|следуй)",
-        r"(解码|解碼|解密|破译|破譯|倒过来读|倒過來讀)[^。！？\n]{0,20}(并|並|然后|然後|再)(执行|執行|照做|遵循|服从|服從)",
+        r"(解码|解碼|解密|破译|破譯|倒过来读|倒過來讀|反过来读|反過來讀|倒着读|倒著讀)[^。！？\n]{0,20}"
+        r"(并|並|然后|然後|再)(执行|執行|照做|照着做|照著做|遵循|服从|服從)",
         r"(デコード|復号|解読)[^。！？\n]{0,20}(実行|従って|従え)|(디코딩|해독)[^.!?\n]{0,20}(실행|따르)",
     ),
 }
@@ -549,5 +562,8 @@ COMPACT = {
         r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
         r"(enabled|on|activated)"
     ),
-    "exfiltration": re.compile(r"revealyoursystemprompt"),
+    "exfiltration": re.compile(
+        r"(reveal|print|show|leak|dump|send|output)(your|the|its)?(system|hidden|original|"
+        r"initial|secret)(prompt|message|instructions)"
+    ),
 }
