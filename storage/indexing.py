@@ -3,7 +3,8 @@ DuckDB, or pgvector beside PostgreSQL (any ``search_index.SearchIndex``; the wor
 name the embedded pair).
 
 Records are acknowledged once DuckDB commits; indexing them (embedding + a LanceDB
-append) happens in batches before the next search. Queued work stays queued until a
+append) happens in batches, behind the writer or at the latest before that user's next
+search (which then appends every user's queued items at once). Queued work stays queued until a
 write succeeds, so a record whose indexing failed becomes searchable in the same process
 once the index can be written again. The first search of a process reconciles the whole
 table with the records, every user at once, by id and by text revision (two reads, one of
@@ -358,6 +359,10 @@ class IndexSync:
         if not self.writable:
             return
         key = (table, user_id)
+        with self._queue_lock:  # an item leaves the queue only once written
+            ready = table in self._reconciled and key not in self._unsure
+            if ready and not any(i.id not in defer for i in self._pending.get(key, ())):
+                return  # the user's writes are indexed; other users' are appended behind
         with self._lock:
             if table not in self._reconciled or key in self._unsure:
                 self.sync(table, user_id=user_id)

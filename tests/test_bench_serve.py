@@ -22,6 +22,7 @@ def test_a_short_run_reports_figures_and_loses_nothing(tmp_path: Path) -> None:
         assert set(run["latency_ms"]) == {"write", "search"}
         assert run["latency_ms"]["search"]["p99"] >= run["latency_ms"]["search"]["p50"]
         assert run["server_cpu_ms_per_request"] > 0  # read from /proc: the tests run on Linux
+        assert 0 < run["client_cpu_ms_per_request"] < run["server_cpu_ms_per_request"]
     assert list(tmp_path.iterdir()) == []  # the scratch store is removed
 
 
@@ -32,6 +33,7 @@ def test_the_cli_prints_a_table_and_refuses_bad_counts(
     shown = run_cli(capsys, "bench", "serve", "--clients", "2", *common)
     assert shown.code == 0, shown.err
     assert "req/s" in shown.out and "lost" in shown.out and "CPU ms/req" in shown.out
+    assert "client CPU" in shown.out
     bad = run_cli(capsys, "bench", "serve", "--clients", "0", *common)
     assert bad.code != 0 and "--clients" in bad.err
 

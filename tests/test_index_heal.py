@@ -143,6 +143,36 @@ def test_the_write_behind_appends_nothing_while_a_search_is_under_way(
     assert meanwhile[0] in store.index.index.ids(MEMORY_TABLE, user_id="alice")
 
 
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_a_search_appends_only_when_its_own_user_has_writes_queued(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read-your-writes is per user: bob's search does not wait for alice's append; alice's
+    search appends what is queued (hers, and with it everyone's) before it reads."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    store.insert_passage(user_id="bob", text="A birch stool", trace_id="t")
+    assert found(store, "birch stool", user="bob")
+    appended: list[set[str]] = []
+    real_add = VectorIndex.add_many
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended.append(set(by_user))
+        real_add(self, table, by_user)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    # the write-behind held: what is written next stays queued until a search appends it
+    monkeypatch.setattr(store.index._ahead, "_then", lambda: None)
+    chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
+    stool = store.insert_passage(user_id="carol", text="A cedar stool", trace_id="t").id
+    assert found(store, "cedar", user="bob") == set()  # bob's own memory, nothing appended
+    assert appended == []
+    assert chest not in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+    assert found(store, "cedar chest") == {chest}  # alice sees her write
+    assert appended == [{"alice", "carol"}]  # one append, every user's queue in it
+    assert stool in store.index.index.ids(MEMORY_TABLE, user_id="carol")
+
+
 def test_a_failed_index_delete_is_redone_from_the_records(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -522,7 +522,7 @@ def serve_bench(
         "clients, 0 errors, 0 lost writes",
     )
     columns = ("store", "servers", "clients", "req/s", "write p50/p95/p99", "search p50/p95/p99")
-    for column in (*columns, "errors", "lost", "CPU ms/req"):
+    for column in (*columns, "errors", "lost", "CPU ms/req", "client CPU ms/req"):
         table.add_column(column, justify="right")
     for run in result["runs"]:
         table.add_row(
@@ -535,6 +535,7 @@ def serve_bench(
             str(run["errors"]),
             f"{run['lost_writes']} of {run['writes_acknowledged']}",
             _optional(run["server_cpu_ms_per_request"]),
+            _optional(run["client_cpu_ms_per_request"]),
         )
     print_table(table)
 
