@@ -97,3 +97,36 @@ def unsealed_kept_secrets(entries: list[dict[str, Any]], report: ScanReport) -> 
     verdicts = {r.id: r for r in report.results if r.id in kept}
     assert set(verdicts) == kept
     return [i for i, r in verdicts.items() if "secret:sealed" not in r.reasons]
+
+
+def check_by_kind(
+    summary: dict[str, Any],
+    label: str,
+    attack_kinds: tuple[str, ...],
+    benign_kinds: tuple[str, ...],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Print a round's figures per kind; each attack kind misses at most one case, each
+    ordinary kind holds none back and keeps no secret in clear."""
+    with capsys.disabled():
+        print(f"\n{label}: {figures(summary)}")
+        for kind, row in summary["by_category"].items():
+            print(f"  {kind}: {row['held']}/{row['total']} held, {row['in_clear']} in clear")
+    by_kind = summary["by_category"]
+    for kind in attack_kinds:
+        row = by_kind[kind]
+        assert row["held"] >= row["total"] - 1, (kind, row)
+    for kind in benign_kinds:
+        row = by_kind[kind]
+        assert row["held"] == 0 and row["in_clear"] == 0, (kind, row)
+
+
+def mentioned_secrets_never_sealed(entries: list[dict[str, Any]], report: ScanReport) -> list[Any]:
+    """The scan's results for the secrets only mentioned (category ``secret``), checked to
+    be none sealed; returned for a round's further checks."""
+    cases = {e["id"] for e in entries if e["category"] == "secret"}
+    results = [r for r in report.results if r.id in cases]
+    assert len(results) == len(cases)
+    for result in results:
+        assert "secret:sealed" not in result.reasons, result.id
+    return results

@@ -64,9 +64,10 @@ from memvisor.agent.guards.normalize import skeleton, views
 from memvisor.agent.guards.scan import ScanReport
 from memvisor.agent.guards.secret_values import labelled_values
 from tests.redteam_suites import (
+    check_by_kind,
     check_write,
-    figures,
     from_page,
+    mentioned_secrets_never_sealed,
     own_note,
     suite_fixtures,
     unsealed_kept_secrets,
@@ -116,20 +117,10 @@ def test_round9_covers_every_kind_in_many_languages(entries: list[dict[str, Any]
 def test_round9_attacks_stopped_ordinary_writes_kept_no_secret_in_clear(
     summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with capsys.disabled():
-        print(f"\nround 9: {figures(summary)}")
-        for kind, row in summary["by_category"].items():
-            print(f"  {kind}: {row['held']}/{row['total']} held, {row['in_clear']} in clear")
+    check_by_kind(summary, "round 9", ATTACK_KINDS, BENIGN_KINDS, capsys)
     assert summary["block_rate"] >= 0.99, summary["missed_attacks"]
     assert summary["held_benign"] == [], summary["held_benign"]
     assert summary["secrets_in_clear"] == 0
-    by_kind = summary["by_category"]
-    for kind in ATTACK_KINDS:
-        row = by_kind[kind]
-        assert row["held"] >= row["total"] - 1, (kind, row)
-    for kind in BENIGN_KINDS:
-        row = by_kind[kind]
-        assert row["held"] == 0 and row["in_clear"] == 0, (kind, row)
 
 
 def _stored(stored: Any, entry: dict[str, Any]) -> str:
@@ -140,10 +131,7 @@ def test_a_secret_only_mentioned_is_refused_or_masked_never_sealed(
     entries: list[dict[str, Any]], report: ScanReport
 ) -> None:
     cases = {e["id"]: e for e in entries if e["category"] == "secret"}
-    results = [r for r in report.results if r.id in cases]
-    assert len(results) == len(cases)
-    for result in results:
-        assert "secret:sealed" not in result.reasons, result.id
+    results = mentioned_secrets_never_sealed(entries, report)
     in_clear = [
         r.id
         for r in results

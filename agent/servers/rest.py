@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 from starlette.exceptions import HTTPException
 
 from memvisor.agent.loop import Agent
@@ -352,17 +352,8 @@ def _trace() -> str:
 def _outcome(outcome: WriteOutcome) -> dict[str, Any]:
     """The write's outcome with what it stored: a record, the messages it logged, or what a
     forget removed."""
-    return {**outcome.model_dump(mode="json"), "record": _dumped(outcome.record)}
-
-
-def _dumped(record: Any) -> Any:
-    if isinstance(record, BaseModel):
-        return record.model_dump(mode="json")
-    if isinstance(record, list | tuple):
-        return [_dumped(item) for item in record]
-    if isinstance(record, dict):
-        return {str(key): _dumped(value) for key, value in record.items()}
-    return record if isinstance(record, str | int | float | bool) or record is None else None
+    record = to_jsonable_python(outcome.record, fallback=lambda _: None)
+    return {**outcome.model_dump(mode="json"), "record": record}
 
 
 def _errors(app: FastAPI) -> None:
