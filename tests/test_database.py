@@ -187,3 +187,12 @@ def test_close_waits_for_a_read_under_way(tmp_path: Path) -> None:
     db.close()
     assert got == [(200000000,)]  # it finished on an open connection, then close went on
     reader.join(10)
+
+
+def test_an_embedded_store_runs_each_statement_on_one_thread(tmp_path: Path) -> None:
+    """DUCKDB_THREADS: a point statement runs faster without a second thread's hand-offs."""
+    db = DuckDBDatabase(tmp_path / "one.duckdb")
+    try:
+        assert db.query("SELECT current_setting('threads')") == [(1,)]
+    finally:
+        db.close()
