@@ -263,7 +263,10 @@ def paging_cmd(
 ) -> None:
     """Page-in latency (embedding, routes, scoring, packing) and assembly time by size."""
     from memvisor.evals.bench_paging import (
+        TARGET_AFTER_WRITE,
         TARGET_ASSEMBLY_P95_MS,
+        TARGET_GROWTH,
+        TARGET_OVER_FLOOR,
         TARGET_PAGE_IN_P95_MS,
         run_paging_bench,
     )
@@ -324,7 +327,8 @@ def paging_cmd(
             f"{label}at {row['memories']}: first page-in {row['first_page_in_ms']:.0f} ms "
             f"(reconciles the index, reads the copies); right after a turn's writes "
             f"p50/p95 {after['p50']:.1f}/{after['p95']:.1f} ms "
-            f"({row['after_write_p50_over_page_in_p50']:.2f}x steady, target <= 1.5); the next "
+            f"({row['after_write_p50_over_page_in_p50']:.2f}x steady, target <= "
+            f"{TARGET_AFTER_WRITE}); the next "
             f"turn's, its message logged {turn['p50']:.1f}/{turn['p95']:.1f} ms "
             f"({row['next_turn_p50_over_page_in_p50']:.2f}x); resident memory "
             f"{row['resident_mb']:.0f} MB (the fill's included)"
@@ -340,13 +344,14 @@ def paging_cmd(
             f"{row['floor_ms']['p95']:.1f} ms (query embedding {row['embed_ms']['p95']:.1f} + "
             f"raw vector query {row['raw_vector_ms']['p95']:.1f} + raw BM25 "
             f"{row['raw_fts_ms']['p95']:.1f} ms at p95, each alone); page-in p95 is "
-            f"{row['page_in_p95_over_floor_p95']:.2f}x the floor's (target <= 2)"
+            f"{row['page_in_p95_over_floor_p95']:.2f}x the floor's "
+            f"(target <= {TARGET_OVER_FLOOR:g})"
         )
     if len(rows) >= 2:
         ratio = rows[-1]["page_in_ms"]["p95"] / max(rows[0]["page_in_ms"]["p95"], 1e-9)
         click.echo(
             f"p95 at {rows[-1]['memories']} / p95 at {rows[0]['memories']}: {ratio:.2f} "
-            f"(target <= 2)"
+            f"(target <= {TARGET_GROWTH})"
         )
 
 
