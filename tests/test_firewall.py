@@ -315,6 +315,15 @@ def test_a_claimed_user_write_must_be_supported_by_the_users_words() -> None:
     assert verdict.provenance == "model_inferred"
 
 
+def test_a_users_logged_messages_or_forget_claim_nothing_to_support() -> None:
+    messages = {"messages": [{"role": "user", "content": "Lunch with Priya moved to Friday."}]}
+    logged = check("conversation_add", messages, said="hi", source="user")
+    forget = check("memory_forget", {"record_id": "fct_01"}, said="hi", source="user")
+    for verdict in (logged, forget):
+        assert verdict.verdict == "allow", verdict
+        assert "provenance:user_claim_unsupported" not in verdict.reasons
+
+
 # -- store-backed checks: rate ---------------------------------------------------------------------
 
 

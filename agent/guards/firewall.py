@@ -227,7 +227,9 @@ class Firewall:
         )
         if proposal.source == "tool":
             return "user_implied" if found in ("user_explicit", "user_implied") else "tool_derived"
-        if proposal.source == "user" and found not in ("user_explicit", "user_implied"):
+        unsupported = found not in ("user_explicit", "user_implied")
+        if proposal.source == "user" and review.kind.claim and unsupported:
+            # A claim only: a logged conversation or a forget asserts nothing to support.
             review.reasons.append("provenance:user_claim_unsupported")
         return found
 
