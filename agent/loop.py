@@ -169,6 +169,7 @@ class Agent:
             content=logged_message,
             trace_id=trace_id,
             session_id=self.session_id,
+            paged_in_next=True,
         )
         if self._last_cited and is_correction(user_message):
             self.store.usage.record(self._last_cited, "corrected", user_id=self.user_id)

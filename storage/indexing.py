@@ -86,14 +86,17 @@ class IndexSync:
         # finds them indexed (or, if it comes first, computed).
         self._ahead = EmbedAhead(index.embedder, then=self._write_behind)
 
-    def queue(self, table: str, item: IndexedText) -> None:
-        """Index ``item`` at the next sync; before the user's first, its reconcile will."""
+    def queue(self, table: str, item: IndexedText, *, ahead: bool = True) -> None:
+        """Index ``item`` at the next sync; before the user's first, its reconcile will.
+        ``ahead``: embed it on the embed-ahead thread now; without, it waits for the next
+        read or write (one that is about to read without it: its embedding would take the
+        cores from that read's own)."""
         key = (table, item.user_id)
         with self._queue_lock:
             queued = table in self._reconciled or table in self._reconciling
             if queued:
                 self._pending[key].append(item)
-        if queued and self.writable:
+        if queued and self.writable and ahead:
             self._ahead.add(item.embedded)
 
     def forget(self, table: str, ids: list[str], *, user_id: str) -> None:

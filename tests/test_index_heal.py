@@ -112,6 +112,39 @@ def test_a_read_leaves_the_records_it_drops_to_be_indexed_after_it(
 
 
 @pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_a_message_paged_in_next_is_embedded_after_that_read_not_beside_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent logs the user's message, then pages in without it: embedding it meanwhile
+    took the cores from the query's embedding. It is embedded and appended after the read."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    store.index.settle()
+    ahead: list[list[str]] = []
+    real_embed = store.index._ahead._embedder.embed
+
+    def noted(texts: list[str]) -> Any:
+        if threading.current_thread().name == "memvisor-embed-ahead":
+            ahead.append(list(texts))
+        return real_embed(texts)
+
+    monkeypatch.setattr(store.index._ahead._embedder, "embed", noted)
+    text = "where is the oak shelf?"
+    message = store.log_turn(user_id="alice", role="user", content=text, paged_in_next=True)
+    store.index.settle()
+    assert ahead == []  # nothing embedded ahead of the read
+    assert message.id not in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+    kinds = ("passage", "turn")
+    store.memory_routes(text, user_id="alice", limit=10, kinds=kinds, unwanted={message.id})
+    store.index.settle()
+    assert any(text in embedded for batch in ahead for embedded in batch)  # after the read
+    assert message.id in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+    other = store.log_turn(user_id="alice", role="user", content="and the pine box?")
+    store.index.settle()  # an ordinary message is embedded and appended ahead, as before
+    assert other.id in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
 def test_the_write_behind_appends_nothing_while_a_search_is_under_way(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
