@@ -253,7 +253,6 @@ class Agent:
             items = self.pagein.retrieve(
                 message,
                 user_id=self.user_id,
-                as_of=self.store.clock.now(),
                 limit=self.config.page_limit,
                 exclude_ids=in_window | {user_event_id},
                 session_id=self.session_id,

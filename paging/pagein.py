@@ -4,8 +4,9 @@ Routes: exact identifiers (codes, emails, phones) over records and turns,
 full-text (BM25) and vector similarity over facts, episodes, passages and
 turns, and time expressions resolved against the session clock. Then the
 validity filter at ``as_of`` (superseded, expired and quarantined facts never
-page in), scoring (similarity, importance, recency, confirmation) plus what use taught, and a
-relevance floor below which nothing is paged in.
+page in; given an ``as_of``, nothing written after it), scoring (similarity,
+importance, recency, confirmation) plus what use taught, and a relevance floor
+below which nothing is paged in.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 ALL_KINDS = ("fact", "episode", "passage", "turn", "recipe")
+# Kinds whose time is when they came to be (a message, a note, an episode's end): a search
+# ``as_of`` a time leaves out the later ones. Facts are valid from a time (``valid_among``);
+# a recipe's time is its last edit, and it existed before.
+_DATED = frozenset({"episode", "passage", "turn"})
 # Importance of a record that carries none (only facts do); a raw turn is worth less than a
 # record written on purpose. Set by hand.
 BASE_IMPORTANCE = {"fact": 0.5, "episode": 0.5, "passage": 0.5, "turn": 0.3}
@@ -218,6 +223,13 @@ def _one_read(method: Callable[Concatenate[PageIn, P], R]) -> Callable[Concatena
     return read
 
 
+def _written_after(candidates: Collection[_Candidate], as_of: datetime | None) -> set[str]:
+    """Ids of the candidates that did not exist yet at ``as_of`` (none without one)."""
+    if as_of is None:
+        return set()
+    return {c.id for c in candidates if c.kind in _DATED and c.ts > as_of}
+
+
 class PageIn:
     def __init__(
         self,
@@ -271,6 +283,8 @@ class PageIn:
         # candidate's normalized BM25 and lent its neighbour context.
         for unwanted in exclude_ids:
             found.pop(unwanted, None)
+        for later in _written_after(found.values(), as_of):  # before the routes' normalizing
+            del found[later]
         window = resolve_time(query, now)
         if window is not None:
             self._time_route(window, user_id, kinds, session_id, found)
@@ -280,6 +294,7 @@ class PageIn:
             user_id=user_id,
             now=now,
             exclude=set(exclude_ids),
+            as_of=as_of,
             weights=weights or self.weights,
             limit=limit,
         )
@@ -573,9 +588,11 @@ class PageIn:
         exclude: set[str],
         weights: ScoreWeights,
         limit: int,
+        as_of: datetime | None = None,
     ) -> list[MemoryItem]:
         facts = self.store.facts.valid_among(list(found), user_id=user_id, as_of=now)
         self._fuse(found, query, user_id)
+        exclude = exclude | _written_after(found.values(), as_of)  # neighbours added by fusing
         usage = self.store.usage.stats([c for c in found], user_id=user_id)
         scored: list[tuple[float, str, float, _Candidate]] = []
         for cand in found.values():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from memvisor import Memory
 from memvisor.agent.memory.reads import MemoryContext, MemoryHit
 from memvisor.errors import NotFound, UserError, WriteHeld
+from memvisor.storage import ManualClock
 
 AWS_KEY = "AKIA" + "Q4RT7YUW2ZXC9VBN"
 
@@ -77,6 +79,29 @@ def test_search_filters_kinds_and_reads_facts_as_of_a_time(memory: Memory) -> No
         memory.search("x", user="maya", kinds=["secrets"])
     with pytest.raises(UserError, match="k must be"):
         memory.search("x", user="maya", k=0)
+
+
+def test_search_as_of_a_time_leaves_out_what_was_written_after_it(tmp_path: Path) -> None:
+    clock = ManualClock(datetime(2026, 3, 1, 9, tzinfo=UTC))
+    with Memory.open(tmp_path / "data", embedder="hash", clock=clock) as memory:
+
+        def note(text: str) -> str:
+            saved = memory.write(
+                "archival_memory_insert", {"content": text}, user_id="maya", origin="user"
+            )
+            assert saved.record_id is not None
+            return saved.record_id
+
+        early = {note("The Backa courtyard needs oak planters.")}
+        early |= {e.id for e in memory.add("Backa courtyard planters: oak.", user="maya").record}
+        clock.advance(timedelta(days=2))
+        note("The Backa courtyard planters were delivered.")
+        memory.add("Backa courtyard: the planters arrived.", user="maya")
+        query = "Backa courtyard planters"
+        now = memory.search(query, user="maya", k=10)
+        then = memory.search(query, user="maya", k=10, as_of=datetime(2026, 3, 2, tzinfo=UTC))
+        assert len(now) == 4 and {h.kind for h in now} == {"passage", "turn"}
+        assert {h.id for h in then} == early  # the two written after it are left out
 
 
 def test_context_is_the_packed_budgeted_section_page_in_would_give(memory: Memory) -> None:
