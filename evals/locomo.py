@@ -335,7 +335,9 @@ def _run_conversation(
     started = time.perf_counter()
     clock = ManualClock(conversation.turns[0].ts if conversation.turns else None)
     cached = CachedEmbedder(embedder)
-    with Store.open(directory, embedder=cached, clock=clock, store=records) as store:
+    with Store.open(
+        directory, embedder=cached, clock=clock, store=records, reproducible=True
+    ) as store:
         events = ingest(
             store, clock, conversation, user_id=user_id, logged=lambda n: progress(name, n, total)
         )

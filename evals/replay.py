@@ -132,7 +132,7 @@ def replay(
     report_progress = progress or (lambda _stage, _done, _total: None)
     user = user_id or header.user_id
     report = ReplayReport(transcript=str(path), user_id=user, data_dir=str(data_dir))
-    store = Store.open(data_dir, embedder=embedder, clock=clock)
+    store = Store.open(data_dir, embedder=embedder, clock=clock, reproducible=True)
     agent: Agent | None = None
     session_id = "s1"
     last: Turn | None = None
@@ -160,7 +160,7 @@ def replay(
                 if event.restart:
                     report.restarts += 1
                     store.close()
-                    store = Store.open(data_dir, embedder=embedder, clock=clock)
+                    store = Store.open(data_dir, embedder=embedder, clock=clock, reproducible=True)
                 session_id = event.id
                 agent = new_agent(session_id)
             elif isinstance(event, CrashEvent):
@@ -170,7 +170,7 @@ def replay(
                 report.crashes += 1
                 agent = None
                 store.close()
-                store = Store.open(data_dir, embedder=embedder, clock=clock)
+                store = Store.open(data_dir, embedder=embedder, clock=clock, reproducible=True)
             elif isinstance(event, TimeEvent):
                 if event.at:
                     clock.set(event.at)

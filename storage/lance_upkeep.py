@@ -55,6 +55,31 @@ class TableState:
     # appended them since a fold): the vector route then asks LanceDB for indexed rows
     # only. None: unknown (no ANN index, or a failed write), LanceDB scans them itself.
     unfolded: UnfoldedVectors | None = None
+    # While a fold runs, searches read the table as it was when the fold began (``ReadView``).
+    pinned: ReadView | None = None
+
+    def view(self) -> ReadView:
+        """What a search reads now: the pinned version during a fold, else the table."""
+        return self.pinned or ReadView(self.aio, self.ann_partitions, self.unfolded, main=True)
+
+
+@dataclass(frozen=True)
+class ReadView:
+    """One version of a table and what this process knew of it then: a search reads through
+    one view from its first query to its last, so a fold that commits meanwhile (compacted
+    files, an index extended or rebuilt) is never half seen."""
+
+    aio: AsyncTable
+    ann_partitions: int
+    unfolded: UnfoldedVectors | None
+    main: bool = False  # the table's own handle, which a fold moves on
+
+
+def pinned_view(handle: Table, state: TableState) -> ReadView:
+    """``handle`` (a second handle on the same table) checked out at the version ``state``'s
+    table is at now, with what is known of that version."""
+    handle.checkout(state.table.version)
+    return ReadView(async_handle(handle), state.ann_partitions, state.unfolded)
 
 
 def opened(handle: Table) -> TableState:

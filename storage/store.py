@@ -104,9 +104,11 @@ class Store:
         clock: Clock | None = None,
         read_only: bool = False,
         store: str | None = None,
+        reproducible: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.read_only = read_only
+        self.reproducible = reproducible
         if not read_only:
             try:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -184,12 +186,23 @@ class Store:
         clock: Clock | None = None,
         read_only: bool = False,
         store: str | None = None,
+        reproducible: bool = False,
     ) -> Store:
         """``read_only`` opens for reading only: beside other readers, never beside a writer,
         on a read-only directory too; nothing is created, and a store not there reads empty.
         ``store`` (default ``$MEMVISOR_STORE``) is a ``postgresql://`` URL to keep the records
-        and the search index in; the data directory then holds the sealed-secret key."""
-        return cls(Path(data_dir), embedder=embedder, clock=clock, read_only=read_only, store=store)
+        and the search index in; the data directory then holds the sealed-secret key.
+        ``reproducible``: the same writes always rank the same, whatever the threads' timing
+        (replays and evals): a search waits for an index fold under way instead of reading
+        the index as it was before it (``VectorIndex``)."""
+        return cls(
+            Path(data_dir),
+            embedder=embedder,
+            clock=clock,
+            read_only=read_only,
+            store=store,
+            reproducible=reproducible,
+        )
 
     def _read_holders_snapshot(self) -> Database:
         """The record store of the process that holds the directory, copied for this reader
@@ -252,7 +265,9 @@ class Store:
                 if isinstance(self.db, DuckDBDatabase):
                     from .vectors import VectorIndex
 
-                    vectors = VectorIndex(self.data_dir / "vectors", self.embedder)
+                    vectors = VectorIndex(
+                        self.data_dir / "vectors", self.embedder, reproducible=self.reproducible
+                    )
                 else:  # PostgreSQL records: the index in the same database
                     from .pg_vectors import PgVectorIndex
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import pytest
+from lancedb.background_loop import LOOP
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import lance_upkeep, vectors
@@ -318,6 +319,8 @@ def test_a_search_waits_for_a_fold_under_way(
 ) -> None:
     # LanceDB scores BM25 of unfolded rows with other statistics than folded ones, so a
     # search racing the fold ranked the same rows differently from run to run.
+    assert isinstance(index, VectorIndex)
+    index.reproducible = True  # as replays and evals open it
     monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 2)
     release, folded = threading.Event(), threading.Event()
     optimize = lance_upkeep.optimize
@@ -337,6 +340,54 @@ def test_a_search_waits_for_a_fold_under_way(
     found = index.search("turns", "turn number", user_id="alice", mode="fts", limit=10)
     assert folded.is_set()  # the search ran only once the fold had committed
     assert sorted(h.id for h in found) == ["t0", "t1", "t2"]
+
+
+@pytest.mark.duckdb_only  # PostgreSQL has no fold
+def test_a_live_search_reads_the_table_as_it_was_before_a_fold_under_way(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17: the fold (0.3-0.5 s at 100k rows) leaves the turn, and no read sees it half
+    done: a search meanwhile reads the version the fold began from, every row in it."""
+    assert isinstance(index, VectorIndex) and not index.reproducible
+    monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 2)
+    started, moved, finish = threading.Event(), threading.Event(), threading.Event()
+    optimize = lance_upkeep.optimize
+    versions: list[int] = []
+
+    def slow(state: lance_upkeep.TableState) -> None:
+        if threading.current_thread().name != "memvisor-index-fold":
+            optimize(state)
+            return
+        versions.append(state.table.version)
+        started.set()
+        optimize(state)  # compacts and extends the indices: new versions
+        versions.append(state.table.version)
+        moved.set()
+        finish.wait(timeout=10)  # the fold is still under way
+
+    monkeypatch.setattr(lance_upkeep, "optimize", slow)
+    read_through: list[int] = []
+    enter = VectorIndex._enter_read
+
+    def noted(self: VectorIndex, state: lance_upkeep.TableState) -> lance_upkeep.ReadView:
+        view = enter(self, state)
+        read_through.append(-1 if view.main else LOOP.run(view.aio.version()))
+        return view
+
+    monkeypatch.setattr(VectorIndex, "_enter_read", noted)
+    for n in range(3):  # the first add builds the indices, two more start a fold
+        index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
+    assert started.wait(timeout=10) and moved.wait(timeout=10)
+    assert versions[1] > versions[0]  # the fold has moved the table on, and is not done
+    for mode in ("fts", "vector", "hybrid"):
+        found = index.search("turns", "turn number", user_id="alice", mode=mode, limit=10)
+        assert sorted(h.id for h in found) == ["t0", "t1", "t2"], mode
+    assert read_through == [versions[0]] * 3  # each read the version the fold began from
+    finish.set()
+    index.close()  # waits for the fold to end
+    found = index.search("turns", "turn number", user_id="alice", mode="hybrid", limit=10)
+    assert sorted(h.id for h in found) == ["t0", "t1", "t2"]
+    assert read_through[-1] == -1  # the table's own handle again
 
 
 def test_tied_scores_come_back_in_id_order() -> None:
