@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from memvisor.errors import NotFound, UserError, VersionConflict
@@ -24,8 +23,6 @@ DEFAULT_BLOCKS: dict[str, tuple[str, int]] = {
 }
 
 _COLUMNS = "user_id, label, value, token_limit, read_only, version, updated_at, trace_id"
-# The timestamp of a default block that was never written (shown, not stored).
-_NEVER_WRITTEN = datetime(1970, 1, 1)
 # The largest limit a block may have: every prompt carries every block in full.
 MAX_TOKEN_LIMIT = 2000
 
@@ -54,7 +51,7 @@ class CoreBlocks:
         )
         stored = {r[1] for r in rows}
         unwritten = [
-            (user_id, label, value, limit, False, 1, _NEVER_WRITTEN, None)
+            (user_id, label, value, limit, False, 1, None, None)  # never written: no time
             for label, (value, limit) in DEFAULT_BLOCKS.items()
             if label not in stored
         ]
@@ -160,7 +157,7 @@ class CoreBlocks:
                     block.token_limit,
                     block.read_only,
                     block.version,
-                    db_time(block.updated_at),
+                    db_time(block.updated_at or self._clock.now()),  # a default never written
                     block.trace_id,
                 ],
             )

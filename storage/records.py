@@ -37,7 +37,7 @@ class CoreBlock(Record):
     token_limit: int
     read_only: bool = False
     version: int
-    updated_at: datetime
+    updated_at: datetime | None = None  # None: a default block nobody has written yet
     trace_id: str | None = None
 
 

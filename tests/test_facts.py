@@ -253,3 +253,16 @@ def test_reading_core_blocks_writes_nothing_until_a_block_is_edited(store: Store
     store.core.update("human", "Name: Ann", user_id="reader", expected_version=1, count_tokens=len)
     stored = {r[0]: r[1] for r in store.db.query("SELECT label, version FROM core_blocks")}
     assert stored == {"persona": 1, "human": 2}
+
+
+def test_a_default_block_nobody_wrote_has_no_time_and_an_edited_one_its_own(
+    store: Store, clock: ManualClock
+) -> None:
+    """It read 1970-01-01 in `memory list`, an export and the servers' replies."""
+    assert [b.updated_at for b in store.core.list(user_id="ann")] == [None, None]
+    store.core.update("human", "Name: Ann", user_id="ann", expected_version=1, count_tokens=len)
+    times = {b.label: b.updated_at for b in store.core.list(user_id="ann")}
+    assert times == {"persona": clock.now(), "human": clock.now()}  # both stored at the edit
+    never = store.core.get("persona", user_id="bo")
+    store.core.restore(never, user_id="bo")  # an import of a block nobody wrote
+    assert store.core.get("persona", user_id="bo").updated_at == clock.now()
