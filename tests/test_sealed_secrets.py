@@ -5,6 +5,7 @@ handle, revealed to its owner when asked, and never in clear in the store, index
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,16 @@ from memvisor.tools.builtin import builtin_registry
 from tests.cli_helpers import run_cli
 
 CODE = "4471"
+# The code alone, not inside a longer number: a timestamp's microseconds held it (…934471Z).
+_CODE_ALONE = re.compile(rf"(?<!\d){CODE}(?!\d)")
+
+
+def shows_code(text: str | bytes) -> bool:
+    if isinstance(text, bytes):
+        return re.search(_CODE_ALONE.pattern.encode(), text) is not None
+    return _CODE_ALONE.search(text) is not None
+
+
 PASSWORD = "R0uter!Adm1n-77"
 
 
@@ -73,7 +84,7 @@ def test_a_secret_the_user_asks_to_keep_is_stored_sealed(store: Store) -> None:
     assert store.sealed.get(secret_id, user_id="u").description == "allotment gate code"
     # The user's message was logged with the code sealed, and so was every event of the turn.
     for event in store.events.list(user_id="u"):
-        assert CODE not in json.dumps(event.payload, ensure_ascii=False), event.kind
+        assert not shows_code(json.dumps(event.payload, ensure_ascii=False)), event.kind
     # One sealed record: the message's and the fact's are the same secret.
     assert [s.id for s in store.sealed.list(user_id="u")] == [secret_id]
 
@@ -83,8 +94,8 @@ def test_the_value_is_in_no_file_but_the_encrypted_one(tmp_path: Path) -> None:
     with Store.open(data, embedder="hash") as store:
         keep_the_gate_code(store)
         exported = json.dumps(Memory(store, guard=None).export(user_id="u"), ensure_ascii=False)
-    assert CODE not in exported and "[SEALED:sec_" in exported
-    assert CODE.encode() not in raw_bytes(data)
+    assert not shows_code(exported) and "[SEALED:sec_" in exported
+    assert not shows_code(raw_bytes(data))
 
 
 def test_page_in_shows_a_handle_and_reveals_only_when_the_owner_asks(store: Store) -> None:
@@ -92,7 +103,7 @@ def test_page_in_shows_a_handle_and_reveals_only_when_the_owner_asks(store: Stor
     bot, model = agent(store, ["Nothing planned.", "The code is 4471."])
     bot.step("what is on my calendar at the allotment this week?")
     unrelated = prompt_text(model)
-    assert CODE not in unrelated and "sealed code: allotment gate code" in unrelated
+    assert not shows_code(unrelated) and "sealed code: allotment gate code" in unrelated
     assert not store.events.list(user_id="u", kinds=["secret_revealed"])
 
     turn = bot.step("what's the allotment gate code?")
@@ -100,15 +111,15 @@ def test_page_in_shows_a_handle_and_reveals_only_when_the_owner_asks(store: Stor
     assert CODE in asked
     reveals = store.events.list(user_id="u", kinds=["secret_revealed"])
     assert len(reveals) == 1 and reveals[0].trace_id == turn.trace_id
-    assert CODE not in json.dumps(reveals[0].payload)
+    assert not shows_code(json.dumps(reveals[0].payload))
     # The answer is logged with the marker, and the next prompt's history holds no value.
     answers = store.events.list(
         user_id="u", kinds=["assistant_message"], newest_first=True, limit=1
     )
-    assert CODE not in answers[0].payload["content"]
+    assert not shows_code(answers[0].payload["content"])
     bot.model = ScriptedModel(["Sure."])
     bot.step("thanks, see you")
-    assert CODE not in prompt_text(bot.model)  # type: ignore[arg-type]
+    assert not shows_code(prompt_text(bot.model))  # type: ignore[arg-type]
 
 
 def test_another_user_never_reaches_the_secret(store: Store) -> None:
@@ -120,7 +131,7 @@ def test_another_user_never_reaches_the_secret(store: Store) -> None:
         Memory(store, guard=None).reveal(secret_id, user="mallory")
     bot, model = agent(store, ["I don't know."], user="mallory")
     bot.step("what's the allotment gate code?")
-    assert CODE not in prompt_text(model)
+    assert not shows_code(prompt_text(model))
 
 
 def test_a_secret_said_in_passing_is_sealed_in_the_log_and_masked_in_memory(store: Store) -> None:
@@ -178,7 +189,7 @@ def test_scan_shows_the_sealed_form_as_what_is_stored() -> None:
     )
     assert verdict.verdict == "redact" and "secret:sealed" in verdict.reasons
     assert verdict.stored == {"content": "Allotment gate code: [SEALED:1]"}
-    assert CODE not in verdict.model_dump_json()  # the value is never part of a logged verdict
+    assert not shows_code(verdict.model_dump_json())  # the value is never part of a logged verdict
     assert [v.value for v in verdict.sealed] == [CODE]
 
 
@@ -198,7 +209,7 @@ def test_a_held_write_keeps_no_sealed_value() -> None:
         )
     )
     assert verdict.verdict == "quarantine" and not verdict.sealed
-    assert CODE not in json.dumps(verdict.stored)
+    assert not shows_code(json.dumps(verdict.stored))
 
 
 def test_a_secret_from_a_tool_result_is_masked_even_when_the_user_says_save() -> None:
