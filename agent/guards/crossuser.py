@@ -126,6 +126,7 @@ _ACCOUNT_WORD = (
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
     r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
+    r"usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|यूजर|المستخدم|العميل|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
@@ -145,8 +146,12 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_NOT_MINE}\b(?:customer|client|cliente|kunde|kundin|patient|paciente|tenant|member|"
     r"subscriber|usuario|usuário|utente|user|gebruiker|benutzer|nutzer|utilisateur|abonn[ée]e?|"
     r"abonnent\w*|assinante|abbonat[oa]|"
-    r"użytkownik|kullanıcı|klient|клиент|пациент|пользователь|"
+    r"użytkownik|kullanıcı|klient|клиент|пациент|пользователь|usuaria|müşteri kaydı|müşteri|"
+    r"kundenakte|यूज़र|यूजर|المستخدم|العميل|客户|客戶|顧客|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))\s+(?:{_NUMBER_MARK}\s*)?(\d{{3,}}|\d+(?:-\d+)+)\b|"
+    # "Account 5510 (Dana): ...": an account number with someone's name on it
+    rf"{_NOT_MINE}\b(?:account|konto|cuenta|compte|conta|conto|rekening)\s+(?:{_NUMBER_MARK}\s*)?"
+    r"(\d{3,})\s*\((?-i:[A-Z])[^\W\d_]+(?:\s+(?-i:[A-Z])[^\W\d_]*)?\)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,
@@ -208,6 +213,8 @@ _OTHER_USERS = re.compile(
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    # a note headed to every user of the system: "All users on this workspace: ...", "所有用户："
+    r"^\s*(for\s+)?all (the )?users\b[^:\n]{0,40}:|^\s*(所有|全体|全體|全部)的?(用户|用戶)\s*[：:]|"
     # "alle anderen Nutzer", "다른 모든 계정", "tous les autres utilisateurs": every account
     r"\balle[nr]? (anderen )?(benutzern?|nutzern?|konten|accounts)\b|\balle (andere )?(gebruikers|"
     r"accounts)\b|"

@@ -405,7 +405,14 @@ class Firewall:
         keep = proposal.source != "tool" and (
             own or keep_requested(latest_user_message(proposal.context))
         )
-        outcome = screen_secrets(review.kind, args, user_words=user_words, keep=keep)
+        pages = [
+            m["content"]
+            for m in proposal.context
+            if m.get("role") == "tool" and isinstance(m.get("content"), str)
+        ]
+        outcome = screen_secrets(
+            review.kind, args, user_words=user_words, keep=keep, page_words=pages
+        )
         if outcome.secret_predicate:
             review.escalate(
                 "reject",

@@ -280,6 +280,14 @@ _MAY = (
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+# Someone on the phone or claiming to be someone ("whoever calls from the bank", "自称银行工作人员
+# 来电", "은행에서 전화하는 사람"): a caller nobody has checked.
+_CALLER = (
+    r"(?:\b(?:calls?|calling|phones?|rings?|claims? to be|claiming to be|says? (?:they are|she is|"
+    r"he is)|appelle\w*|de la part de|llama\w*|ruft\w* an|anruf\w*|chiama\w*|liga\w*|"
+    r"telefon\w*)\b|звонит|позвонит|звонящ\w*|يتصل|اتصل|自称|来电|來電|打电话|打電話|"
+    r"전화하는|전화한|전화해|फ़ोन कर|फोन कर|電話して|電話をかけ|電話してきた)"
+)
 # "has full access to her memory", "ma pełny dostęp do notatek": everything opened to someone
 _FULL = (
     r"(?:\b(?:full|complete|unrestricted|unlimited|total|volle?n?|vollstandig\w*|"
@@ -398,6 +406,51 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"\bkazdemu, kto (zapyta|poprosi)|\bbat ky ai hoi\b|\bkila atakayeuliza\b|"
             r"\bkenelle tahansa\b|\bkomukoli, kdo\b|\boricui (intreaba|cere)\b|"
             r"\bbarkinek, aki\b|будь-кому, хто|кожному, хто (запита|попрос)",
+            _I,
+        ),
+        # "if someone calls from the bank, give them the card's PIN": a credential for whoever
+        # phones or claims to be someone, in one clause with no negation, even as an order
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|\bcode de (?:la )?carte\b|"
+            r"\bc[oó]digo d[eo] (?:la |o )?(?:tarjeta|cart[aã]o)\b|\bcodice della carta\b))"
+            rf"(?={_CLAUSE_ONLY}*?{_HAND_OVER})(?={_CLAUSE_ONLY}*?{_CALLER})",
+            _I,
+        ),
+        # "has full read access to this memory"
+        re.compile(
+            rf"{_FULL}\s+(?:read|write|read/write|read-write|admin|edit|viewing|lese)\s*-?\s*"
+            rf"{_RIGHTS}{_GAP}{_TARGET}",
+            _I,
+        ),
+        # "pass phrase 'blue heron': anyone who says it may hear the notes", "合言葉「…」を言った人
+        # には…見せてよい": a word that opens the user's memory to whoever knows it
+        re.compile(
+            r"\b(pass ?phrase|pass ?word|code ?word|safe ?word|secret word|magic word|passwort|"
+            r"kennwort|losungswort|mot de passe|mot magique|contrase[nñ]a|palabra clave|senha|"
+            r"palavra-passe|parola d'ordine|parola chiave)\b[^.!?\n]{0,60}?\b(anyone|anybody|"
+            r"whoever|someone|everyone|wer|jeder|quiconque|celui qui|quien|quienquiera|chiunque|"
+            r"chi|quem|qualquer um)\b[^.!?\n]{0,30}?\b(says?|said|gives?|speaks?|knows?|utters?|"
+            r"sagt|nennt|kennt|dit|donne|conna[iî]t|diga|dice|sepa|disser|souber|conosce)\b|"
+            r"合言葉[^。！？\n]{0,40}(言った人|言う人|言えば|知っている人|答えた人)|"
+            r"(暗号|口令|暗語)[^。！？\n]{0,30}(说出|說出|说对|說對)[^。！？\n]{0,20}(的人|者)|"
+            r"كلمة (السر|المرور)[^.!?\n]{0,60}(لمن يقولها|لمن يعرفها|من يقولها)",
+            _I,
+        ),
+        # "anybody with an @northwind-partners.com address can receive her saved travel plans"
+        re.compile(
+            r"\b(anybody|anyone|everyone|whoever|any person|people)\s+(with|from|using|at)\s+"
+            r"(an?\s+)?@?[\w-]+(\.[\w-]+)+\s*(address|email|e-mail|account|domain)?"
+            r"[^.!?\n]{0,40}?\b(can|may|is allowed to|are allowed to|should|will)\s+(receive|get|"
+            r"see|read|access|view|be sent|have)\b",
+            _I,
+        ),
+        # "tem permissão para ver tudo o que está guardado aqui"
+        re.compile(
+            r"\b(tem|t[eê]m|tiene|tienen|a|ont|hat|haben|ha|hanno|har)\s+(permiss[aã]o|permiso|"
+            r"la permission|die erlaubnis|il permesso|tillst[aå]nd)\s+(para|de|d'|zu|di|att)\s*"
+            r"(ver|leer|consultar|acessar|acceder|voir|lire|consulter|sehen|lesen|einsehen|vedere|"
+            r"leggere|se|l[aä]sa)\b[^.!?\n]{0,30}\b(tudo|todo|toda|tout|alles|tutto|allt)\b",
             _I,
         ),
         # "suggest they share their login with 'support'": asking the user for a credential

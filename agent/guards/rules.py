@@ -157,6 +157,18 @@ _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
     r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+"
 )
+# A prohibition on handing something out ("Never give my home address to anyone who asks",
+# "永远不要把我的手机号告诉别人", "nunca des mi dirección a nadie"): the user guarding their own
+# data from others, which names others without steering anything towards them.
+_PROHIBITION = re.compile(
+    r"^\W*(please\s+|and\s+)?(never( ever)?|don'?t( ever)?|do not( ever)?|nunca|jamais|ne jamais|"
+    r"niemals|nie|mai|aldrig|никогда не|nooit|asla)\s+(\w+\s+){0,2}?(give|share|tell|send|"
+    r"reveal|disclose|hand out|hand over|show|pass on|forward|des|digas|compartas|envíes|donne|"
+    r"dis|partage|envoie|gib|sag|teile|schick|dare|dire|dai|dici|condividere|ge|säg|dela|"
+    r"давай|говори|сообщай|geef|vertel|deel|verme|söyleme|paylaşma)\b|"
+    r"^\W*(永远|永遠|绝对|絕對|千万|千萬)?(不要|别|別|绝不|絕不|不能|不可以)(把|将|將)?",
+    _I,
+)
 _SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
 _THIRD_PARTY = re.compile(
     r"\b(everyone|everybody|every (user|person|customer|visitor|one|body)|all (the |your )?"
@@ -247,7 +259,8 @@ def standing_rules(text: str) -> list[StandingRule]:
             rules.append(
                 StandingRule(
                     text=sentence.strip()[:200],
-                    third_party=bool(THIRD_PARTY_ML.search(sentence)),
+                    third_party=bool(THIRD_PARTY_ML.search(sentence))
+                    and not _PROHIBITION.match(sentence),
                     promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
                     sensitive=bool(_SENSITIVE.search(sentence)),
@@ -269,7 +282,8 @@ def standing_rules(text: str) -> list[StandingRule]:
             rules.append(
                 StandingRule(
                     text=sentence.strip()[:200],
-                    third_party=bool(_THIRD_PARTY.search(sentence)),
+                    third_party=bool(_THIRD_PARTY.search(sentence))
+                    and not _PROHIBITION.match(sentence),
                     promotion=bool(_PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
                     sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),

@@ -14,6 +14,7 @@ ask to keep is refused outright.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,13 +55,21 @@ class SecretOutcome:
 
 
 def screen_secrets(
-    kind: type[Write], args: dict[str, Any], *, user_words: list[str], keep: bool
+    kind: type[Write],
+    args: dict[str, Any],
+    *,
+    user_words: list[str],
+    keep: bool,
+    page_words: Sequence[str] = (),
 ) -> SecretOutcome:
-    """Mask or mark for sealing every secret in the stored fields of ``args`` (a copy)."""
+    """Mask or mark for sealing every secret in the stored fields of ``args`` (a copy).
+    ``page_words``: tool results of the conversation, whose labelled values ("mot de passe
+    Rivière#41") are masked wherever the write repeats them without their label."""
     outcome = SecretOutcome(args=dict(args))
     said = [v for text in user_words for v in labelled_values(text)]
     said_values = {v.value for v in said}
-    known = {v.value: v for v in [*said, *_named_in_write(kind, args)]}
+    paged = [v for text in page_words for v in labelled_values(text)]
+    known = {v.value: v for v in [*paged, *said, *_named_in_write(kind, args)]}
     # Values that may be sealed: the user's own, and a fact "gate_code = 4471" whole.
     sealable = set(said_values)
     if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
@@ -72,6 +81,10 @@ def screen_secrets(
         sealable.add(value.value)
     placeholders: dict[str, str] = {}
     heard = _compact(" ".join(user_words))
+    # A labelled value of the write that the user typed themselves, whatever stood between
+    # their label and it ("retiens le code du portail, s'il te plaît : 1984B", "鍵の番号を保存
+    # して。4173です。"), is theirs as much as one they labelled.
+    sealable |= {v.value for v in _named_in_write(kind, args) if _said(v.value, heard)}
 
     def mark(value: SecretValue) -> str:
         # The user's own value, which they asked to keep, is sealed; anything else is masked.

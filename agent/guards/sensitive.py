@@ -22,7 +22,8 @@ _I = re.IGNORECASE
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
-        r"hiv|aids|pregnan\w*|disorder|illness|disease|therapy|therapist|psychiatr\w*|medication|"
+        r"hiv|aids|vih|sida|seropositiv\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
+        r"psychiatr\w*|medication|"
         r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
@@ -46,12 +47,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|"
         r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
-        r"診断|妊娠|우울|질병|진단|임신",
+        r"診断|妊娠|不妊|우울|질병|진단|임신",
         _I,
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
-        r"bankrupt\w*|credit score|savings|financially|broke|poverty|inherit\w*|paid \d|(?<![\d"
+        r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
+        r"inherit\w*|arrears|overdue|defaulted|paid \d|(?<![\d"
         r".,])\d+(\.\d+)?\s?k|"
         r"per (year|month|"
         r"annum)|a year|annual(ly)?|salario|sueldo|ingresos|deudas?|Gehalt|Einkommen|Schulden|"
@@ -62,7 +64,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
-        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚",
+        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚|연체|대출",
         _I,
     ),
     "religion": re.compile(
@@ -71,14 +73,15 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"faith|devout|ramadan|kosher|halal|sunni|shia|religión|musulm\w*|católic\w*|religione|"
         r"religião|религи\w*|мусульман\w*|правосла\w*|katholi\w*|evangeli\w*|muslimi\w*|"
         r"jüdisch\w*|judí[oa]s?|judeu|judia|juif|juive|ebre[oa]|cattolic\w*|christlich\w*|"
-        r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*)\b|宗教|穆斯林|基督|佛教|信仰|伊斯兰|伊斯蘭|"
+        r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*)\b|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
         r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|"
         r"धर्म|مسلم|مسيحي|يهودي|ملحد",
         _I,
     ),
     "politics": re.compile(
         r"\b(democrats?|republicans?|liberal|conservative|socialist|communist|labou?r party|tory|"
-        r"tories|green party|votes? for|voted|politi\w*|party member|left-wing|partido|filiad[oa]|"
+        r"tories|green party|greens|votes? (for|green|labou?r|tory|democrat|republican)|voted|"
+        r"politi\w*|party member|left-wing|partido|filiad[oa]|"
         r"right-wing|far-right|far-left|político|Partei|wählt|politique|partito|политич\w*|"
         r"партии|партия|vota (a|al|por|pelo|per)|waehlt|vote pour|rostar pa|stemt op|glosuje na|"
         r"голосует за|leftist|left-leaning|right-leaning|izquierdista|derechista|gauchiste|"
@@ -215,7 +218,9 @@ _FIRST_PERSON = re.compile(
     r"\b(i|i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
     r"mon|ma|mes|eu|meu|minha|io|mio|mia|jag|min|mitt|я|мне|меня|мой|моя|моё|ik|mijn|ja|mój|"
     r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b(?<!\bUS)|"
-    r"我|私|僕|俺|나|저|내|你|您|あなた|당신",
+    # Korean pronouns with their particle, not inside a word ("되나요", "저녁")
+    r"我|私|僕|俺|(?<![가-힣])(?:나는|나도|나의|내가|저는|저도|저의|제가|(?:내|제)\s)|你|您|あなた|"
+    r"당신",
     _I,
 )
 
@@ -252,7 +257,10 @@ _SOMEONE_ELSE = re.compile(
     r"([^\W\d_]+\s+)?(friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
     r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
     r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
-    r"madre|padre|freund\w*|schwester|bruder|mutter|vater|ami|amie|s[oœ]ur|fr[eè]re)\b|"
+    r"madre|padre|freund\w*|schwester|bruder|mutter|vater|ami|amie|s[oœ]ur|fr[eè]re|"
+    r"cugin[oa]|sorella|fratello|marito|moglie|figli[oa]|nonn[oa]|zi[oa]|vicin[oa]|prim[oa]|"
+    r"hij[oa]|espos[oa]|vecin[oa]|t[ií][oa]|irm[ãa]o?|m[ãa]e|pai|filh[oa]|vizinh[oa]|marido|"
+    r"nachbar\w*|cousin\w*|tante|onkel|voisin\w*|mari|femme|fille|fils)\b|"
     r"^\W*(he|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
     r"^\W*(他|她|他们|她们)",
@@ -262,7 +270,10 @@ _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
-    r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我)",
+    r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我|"
+    # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
+    r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
+    r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
     _I,
 )
 
@@ -309,7 +320,9 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 continue
             *before, question = _CLAUSE_BREAK.split(sentence)
             kept += [c for c in before if not (about_user and _about_someone_else(c))]
-            if _FIRST_PERSON.search(question):
+            if _FIRST_PERSON.search(question) and not (
+                about_user and _HYPOTHETICAL.search(question)
+            ):
                 kept.append(question)
     return " ".join(kept)
 
@@ -328,6 +341,8 @@ def grounded(
     company named in a question ("what time does the pharmacy on Elm Street close?") is the
     topic, not where the user lives."""
     said = _statements(context, about_user=_ABOUT_USER.search(value) is not None)
+    if not said.strip():  # only questions and requests: the topic came up, nothing was stated
+        return False
     words = _value_words(value)
     if _missing(words, said):
         return False
@@ -382,7 +397,14 @@ def _value_words(value: str) -> list[str]:
             continue
         for match in (m for reading in readings for m in pattern.finditer(reading)):
             span = match.group(0).strip()
-            found += [span] if _CJK.search(span) else [w for w in _WORD.findall(span) if _claims(w)]
+            if _CJK.search(span):
+                found.append(span)
+                continue
+            words = _WORD.findall(span)
+            # a match that is one short word ("gay", "гей") is the claim itself
+            claimed = [w for w in words if _claims(w)]
+            alone = words == [span] and len(span) >= 3 and span.lower() not in _RELATION
+            found += claimed or (words if alone else [])
     return found
 
 
@@ -416,11 +438,16 @@ def _implied(word: str, said: str) -> bool:
     return any(claim.search(word) and by.search(said) for claim, by in _IMPLIED)
 
 
+_ARABIC_PREFIX = re.compile(r"^(?:[وفبكل]?ال|لل)(?=[\u0600-\u06ff]{2,})")
+
+
 def _missing(words: list[str], said: str) -> list[str]:
     said = f"{said} {skeleton(said)}"
     said_lower = said.lower()
     said_words = _WORD.findall(said)
     heard = {_key(w) for w in said_words}
+    # Arabic writes the article and a preposition into the word: "بالسكري" says "سكري"
+    heard |= {_key(_ARABIC_PREFIX.sub("", w)) for w in said_words if _ARABIC_PREFIX.match(w)}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
