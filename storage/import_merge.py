@@ -160,6 +160,8 @@ def _exact(doc: ExportDocument) -> list[Decision]:
             key = record_key(kind, record)
             if kind == "archived" and record.item_id not in present:
                 decisions.append(Decision(kind, key, record, "skipped", "its record was held"))
+            elif kind == "core_blocks" and record.updated_at is None:
+                decisions.append(Decision(kind, key, record, "unchanged"))  # a default, unwritten
             else:
                 decisions.append(Decision(kind, key, record, "created"))
     return decisions
@@ -260,8 +262,8 @@ class _Planner:
 
     def _core_blocks(self, kind: str, key: str, block: CoreBlock) -> tuple[Outcome, str]:
         have = self.have["core_blocks"].get(key)
-        if have is None:
-            return "created", ""
+        if have is None:  # a default block nobody wrote is as the store shows it already
+            return ("unchanged", "") if block.updated_at is None else ("created", "")
         if block.version > have.version:
             return "updated", ""
         if block.version < have.version:
