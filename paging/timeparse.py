@@ -49,7 +49,16 @@ def _month_window(year: int, month: int) -> tuple[datetime, datetime]:
 
 
 def resolve_time(text: str, now: datetime, *, prefer: Direction = "past") -> TimeWindow | None:
-    """The first time expression in ``text`` as a UTC window, or None."""
+    """The first time expression in ``text`` as a UTC window, or None; None too when the
+    window would fall outside the calendar (``now`` in the year 1 or 9999: an ``as_of`` of
+    0001-01-01 answered 500 with "date value out of range")."""
+    try:
+        return _resolve(text, now, prefer)
+    except (OverflowError, ValueError):  # a day before the year 1 or after 9999
+        return None
+
+
+def _resolve(text: str, now: datetime, prefer: Direction) -> TimeWindow | None:
     t = text.lower()
     today = _day(now)
     if found := _weekday(t, today, prefer) or _offset(t, today):

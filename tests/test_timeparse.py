@@ -58,6 +58,15 @@ def test_no_expression_and_impossible_dates_give_none() -> None:
         assert resolve_time(text, WEDNESDAY) is None, text
 
 
+def test_a_clock_at_the_ends_of_the_calendar_resolves_nothing_and_raises_nothing() -> None:
+    """An as_of of 0001-01-01 (the REST fuzz's) made "day before yesterday" overflow: a 500."""
+    for now in (datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, tzinfo=UTC)):
+        for text in ("(cancelled)", "what did I say yesterday", "tomorrow", "next week"):
+            window = resolve_time(text, now)
+            assert window is None or window.start <= window.end, (now, text)
+    assert resolve_time("the day before yesterday", datetime(1, 1, 2, tzinfo=UTC)) is None
+
+
 def test_last_time_means_the_previous_session() -> None:
     window = resolve_time("what did we talk about last time?", WEDNESDAY)
     assert window is not None and window.last_time and window.end == WEDNESDAY
