@@ -150,6 +150,13 @@ def apply(
         )
 
 
+def _unwritten_default(block: CoreBlock) -> bool:
+    """A default block exported before anyone wrote it: the store shows the same already (a
+    block with a time of its own, or another value, is imported like any other)."""
+    default = DEFAULT_BLOCKS.get(block.label)
+    return block.updated_at is None and default is not None and block.value == default[0]
+
+
 def _exact(doc: ExportDocument) -> list[Decision]:
     """Everything as it is (the store holds nothing of the user), except archive rows of
     records the firewall held back: those records are not there to hide."""
@@ -160,8 +167,8 @@ def _exact(doc: ExportDocument) -> list[Decision]:
             key = record_key(kind, record)
             if kind == "archived" and record.item_id not in present:
                 decisions.append(Decision(kind, key, record, "skipped", "its record was held"))
-            elif kind == "core_blocks" and record.updated_at is None:
-                decisions.append(Decision(kind, key, record, "unchanged"))  # a default, unwritten
+            elif kind == "core_blocks" and _unwritten_default(record):
+                decisions.append(Decision(kind, key, record, "unchanged"))
             else:
                 decisions.append(Decision(kind, key, record, "created"))
     return decisions
@@ -262,8 +269,8 @@ class _Planner:
 
     def _core_blocks(self, kind: str, key: str, block: CoreBlock) -> tuple[Outcome, str]:
         have = self.have["core_blocks"].get(key)
-        if have is None:  # a default block nobody wrote is as the store shows it already
-            return ("unchanged", "") if block.updated_at is None else ("created", "")
+        if have is None:
+            return ("unchanged", "") if _unwritten_default(block) else ("created", "")
         if block.version > have.version:
             return "updated", ""
         if block.version < have.version:
