@@ -41,6 +41,25 @@ def test_empty_and_hostile_values_are_one_line(
     assert len(result.err.strip().splitlines()) == 1 and len(result.err) < 400
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["firewall", "scan", "--config", "sec_\x00", "suite.jsonl"],  # the CLI fuzz's find
+        ["firewall", "scan", "a\x00b.jsonl"],
+        ["memory", "import", "exp\x00ort.json", "--data-dir", "d", "--user", "u"],
+    ],
+)
+def test_a_nul_in_a_path_is_one_line_not_a_bug(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    argv: list[str],
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(capsys, *argv)
+    assert result.code == 1 and "NUL character" in result.err, result.err
+    assert "a bug in memvisor" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
 def test_user_ids_in_any_script_are_accepted(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -58,6 +58,13 @@ class MemvisorGroup(click.Group):
         except MemvisorError as exc:
             kind = _LockedError if isinstance(exc, StoreLocked) else click.ClickException
             raise kind(" ".join(str(exc).split())) from exc
+        except ValueError as exc:
+            if "null byte" not in str(exc) and "null character" not in str(exc):
+                raise
+            # os and sqlite refuse a NUL in a path or name wherever one is used: one rule here
+            raise click.ClickException(
+                "an argument holds a NUL character (\\x00), which no path or name may: remove it"
+            ) from exc
 
 
 class LazyGroup(MemvisorGroup):
