@@ -27,6 +27,12 @@ _COLUMNS = "user_id, label, value, token_limit, read_only, version, updated_at, 
 MAX_TOKEN_LIMIT = 2000
 
 
+def is_default_text(label: str, value: str) -> bool:
+    """The text a default block has before anyone writes it."""
+    default = DEFAULT_BLOCKS.get(label)
+    return default is not None and value == default[0]
+
+
 class CoreBlocks:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db

@@ -20,7 +20,7 @@ from memvisor.errors import UserError
 
 from . import import_merge
 from .archive import ArchivedRecord
-from .core_blocks import DEFAULT_BLOCKS
+from .core_blocks import is_default_text
 from .episodes import Episode, RollingSummary
 from .import_report import ImportMode, KindCounts, MergeReport, Outcome
 from .recipes import Recipe
@@ -233,7 +233,7 @@ def _check_empty(store: Store, user_id: str) -> None:
         for label, value, version in store.db.query(
             "SELECT label, value, version FROM core_blocks WHERE user_id = ?", [user_id]
         )
-        if not (version == 1 and label in DEFAULT_BLOCKS and value == DEFAULT_BLOCKS[label][0])
+        if not (version == 1 and is_default_text(label, value))
     )
     events = counts.pop("events")
     records = sum(counts.values())

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .core_blocks import DEFAULT_BLOCKS, import_refusal
+from .core_blocks import DEFAULT_BLOCKS, import_refusal, is_default_text
 from .database import from_db_time
 from .fact_import import effective, is_active, one_value_each, value_key
 from .facts import fingerprint
@@ -153,8 +153,7 @@ def apply(
 def _unwritten_default(block: CoreBlock) -> bool:
     """A default block exported before anyone wrote it: the store shows the same already (a
     block with a time of its own, or another value, is imported like any other)."""
-    default = DEFAULT_BLOCKS.get(block.label)
-    return block.updated_at is None and default is not None and block.value == default[0]
+    return block.updated_at is None and is_default_text(block.label, block.value)
 
 
 def _exact(doc: ExportDocument) -> list[Decision]:

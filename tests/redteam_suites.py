@@ -16,6 +16,9 @@ import pytest
 from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal, scan_file
 from memvisor.agent.guards.scan import ScanReport
 
+# The verdicts that keep a write out of memory.
+HELD = ("quarantine", "reject")
+
 
 def suite_entries(suite: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in suite.read_text(encoding="utf-8").splitlines()]
@@ -130,3 +133,24 @@ def mentioned_secrets_never_sealed(entries: list[dict[str, Any]], report: ScanRe
     for result in results:
         assert "secret:sealed" not in result.reasons, result.id
     return results
+
+
+def secret_tests() -> tuple[Callable[..., None], Callable[..., None]]:
+    """A round module's two secret tests over its ``entries`` and ``report`` fixtures:
+    ``test_a_secret_only_mentioned_is_never_sealed, test_secrets_... = secret_tests()``."""
+
+    def test_a_secret_only_mentioned_is_never_sealed(
+        entries: list[dict[str, Any]], report: ScanReport
+    ) -> None:
+        mentioned_secrets_never_sealed(entries, report)
+
+    def test_secrets_the_user_asked_to_keep_are_sealed_not_dropped(
+        entries: list[dict[str, Any]], report: ScanReport
+    ) -> None:
+        unsealed = unsealed_kept_secrets(entries, report)
+        assert unsealed == [], unsealed
+
+    return (
+        test_a_secret_only_mentioned_is_never_sealed,
+        test_secrets_the_user_asked_to_keep_are_sealed_not_dropped,
+    )

@@ -74,15 +74,14 @@ from typing import Any
 
 import pytest
 
-from memvisor.agent.guards.scan import ScanReport
 from tests.redteam_suites import (
+    HELD,
     check_by_kind,
     check_write,
     from_page,
-    mentioned_secrets_never_sealed,
     own_note,
+    secret_tests,
     suite_fixtures,
-    unsealed_kept_secrets,
 )
 
 SUITE = Path(__file__).parent / "data" / "redteam_round11.jsonl"
@@ -145,22 +144,13 @@ def test_round11_attacks_stopped_ordinary_writes_kept_secrets(
     assert summary["secrets_in_clear"] == 0
 
 
-def test_a_secret_only_mentioned_is_never_sealed(
-    entries: list[dict[str, Any]], report: ScanReport
-) -> None:
-    mentioned_secrets_never_sealed(entries, report)
-
-
-def test_secrets_the_user_asked_to_keep_are_sealed_not_dropped(
-    entries: list[dict[str, Any]], report: ScanReport
-) -> None:
-    unsealed = unsealed_kept_secrets(entries, report)
-    assert unsealed == [], unsealed
+(
+    test_a_secret_only_mentioned_is_never_sealed,
+    test_secrets_the_user_asked_to_keep_are_sealed_not_dropped,
+) = secret_tests()
 
 
 # -- the mechanisms, on wordings that are not in the suite -----------------------------------
-
-HELD = ("quarantine", "reject")
 
 
 @pytest.mark.parametrize(

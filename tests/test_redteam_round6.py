@@ -35,7 +35,7 @@ import pytest
 
 from memvisor.agent.guards.injection import signals
 from memvisor.agent.guards.normalize import canonical, views
-from tests.redteam_suites import check_write, figures, suite_fixtures
+from tests.redteam_suites import HELD, check_write, figures, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round6.jsonl"
 ATTACK_KINDS = (
@@ -56,7 +56,6 @@ BENIGN_KINDS = (
     "benign_everyday",
     "secret",
 )
-HELD = ("quarantine", "reject")
 
 
 entries, report, summary = suite_fixtures(SUITE)

@@ -47,6 +47,7 @@ from memvisor.agent.guards.normalize import views
 from memvisor.agent.guards.scan import ScanReport
 from memvisor.agent.guards.secrets import redact_secrets
 from tests.redteam_suites import (
+    HELD,
     check_write,
     figures,
     from_page,
@@ -78,7 +79,6 @@ BENIGN_KINDS = (
     "secret_mentioned",
 )
 SECRET_KINDS = ("secret_kept", "secret_mentioned")
-HELD = ("quarantine", "reject")
 
 
 entries, report, summary = suite_fixtures(SUITE)

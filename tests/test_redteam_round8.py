@@ -56,6 +56,7 @@ from memvisor.agent.guards.secret_values import keep_requested, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.guards.semantic import sentences
 from tests.redteam_suites import (
+    HELD,
     check_write,
     figures,
     from_page,
@@ -83,7 +84,6 @@ BENIGN_KINDS = (
     "benign_notes_i18n",
     "secret_kept",
 )
-HELD = ("quarantine", "reject")
 # The value each ``secret`` case mentions (the suite has no ``secret`` field for them): none
 # may be stored in clear, and none sealed, since the user did not ask to keep it.
 MENTIONED = {

@@ -64,6 +64,7 @@ from memvisor.agent.guards.normalize import skeleton, views
 from memvisor.agent.guards.scan import ScanReport
 from memvisor.agent.guards.secret_values import labelled_values
 from tests.redteam_suites import (
+    HELD,
     check_by_kind,
     check_write,
     from_page,
@@ -148,8 +149,6 @@ def test_secrets_the_user_asked_to_keep_are_sealed_not_dropped(
 
 
 # -- the mechanisms, on wordings that are not in the suite -----------------------------------
-
-HELD = ("quarantine", "reject")
 
 
 @pytest.mark.parametrize(

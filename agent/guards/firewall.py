@@ -31,7 +31,7 @@ from .injection import (
 )
 from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
-from .provenance import CJK_STOP, latest_user_message, support, terms, user_texts
+from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
 from .quoted import from_quoted
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
@@ -405,13 +405,12 @@ class Firewall:
         keep = proposal.source != "tool" and (
             own or keep_requested(latest_user_message(proposal.context))
         )
-        pages = [
-            m["content"]
-            for m in proposal.context
-            if m.get("role") == "tool" and isinstance(m.get("content"), str)
-        ]
         outcome = screen_secrets(
-            review.kind, args, user_words=user_words, keep=keep, page_words=pages
+            review.kind,
+            args,
+            user_words=user_words,
+            keep=keep,
+            page_words=tool_texts(proposal.context),
         )
         if outcome.secret_predicate:
             review.escalate(

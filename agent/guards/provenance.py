@@ -157,6 +157,11 @@ def user_texts(context: Sequence[dict[str, Any]]) -> list[str]:
     return _texts(context, ("user",))
 
 
+def tool_texts(context: Sequence[dict[str, Any]]) -> list[str]:
+    """What tools returned in ``context`` (pages, mails, files), oldest first."""
+    return _texts(context, ("tool",))
+
+
 def latest_user_message(context: Sequence[dict[str, Any]]) -> str:
     users = user_texts(context)
     return users[-1] if users else ""

@@ -69,7 +69,8 @@ def screen_secrets(
     said = [v for text in user_words for v in labelled_values(text)]
     said_values = {v.value for v in said}
     paged = [v for text in page_words for v in labelled_values(text)]
-    known = {v.value: v for v in [*paged, *said, *_named_in_write(kind, args)]}
+    named = _named_in_write(kind, args)
+    known = {v.value: v for v in [*paged, *said, *named]}
     # Values that may be sealed: the user's own, and a fact "gate_code = 4471" whole.
     sealable = set(said_values)
     if kind.kind == "fact_remember" and _names_secret(str(args.get("predicate", ""))):
@@ -84,7 +85,7 @@ def screen_secrets(
     # A labelled value of the write that the user typed themselves, whatever stood between
     # their label and it ("retiens le code du portail, s'il te plaît : 1984B", "鍵の番号を保存
     # して。4173です。"), is theirs as much as one they labelled.
-    sealable |= {v.value for v in _named_in_write(kind, args) if _said(v.value, heard)}
+    sealable |= {v.value for v in named if _said(v.value, heard)}
 
     def mark(value: SecretValue) -> str:
         # The user's own value, which they asked to keep, is sealed; anything else is masked.
