@@ -42,6 +42,9 @@ _RULES = (
     # what the agent was told before: "lo que te pidieron antes", "ce qu'on t'a dit"
     r"lo que te (?:han |habían )?(?:dicho|pedido|indicado|dijeron|pidieron|indicaron)|"
     r"ce qu'on t'a (?:dit|demandé)|was (?:man )?dir (?:gesagt|befohlen) (?:wurde|hat)|"
+    # "was Frau Weber dem Assistenten bisher gesagt hat": what someone told the agent
+    r"was (?:[^\W\d_]+ ){0,3}(?:dir|dem assistenten) (?:bisher |zuvor |vorher )?"
+    r"(?:gesagt|befohlen|aufgetragen) (?:wurde|hat)|"
     r"quello che ti (?:hanno|è stato) (?:detto|chiesto)|o que te (?:disseram|pediram))"
 )
 _NL_PL_TR_RULES = (
@@ -61,15 +64,18 @@ _IGNORE_VERB = (
 SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
     "ignore_instructions": _rx(
         # ... but not "ignore the instructions on the flour bag": someone else's instructions.
-        rf"\b{_IGNORE_VERB}\b{_S}\b{_RULES}\b(?!\s+(on|of|in|from|for|sur|de|du|des|auf|von|"
-        r"der|dem|da|do|della|del|på|av|на)\s+(the|a|this|la|le|les|el|los|das|die|der|den|ce|"
-        r"cette|il|lo|os|as)?\s*(?!(system|sistema|système|systems|assistant|assistente|"
-        r"asistente|ia|ai|ki|ии)\b)[^\W\d_]+)",
+        # (the user's instructions are what the agent was given: "las instrucciones del usuario")
+        rf"\b{_IGNORE_VERB}\b[^.!?\n。！？]{{0,30}}\b{_RULES}\b(?!\s+(on|of|in|from|for|sur|de|du|"
+        r"des|auf|von|der|dem|da|do|della|del|på|av|на)\s+(the|a|this|la|le|les|el|los|das|die|"
+        r"der|den|ce|cette|il|lo|os|as|l['’])?+\s*(?!(system|sistema|système|systems|assistant|"
+        r"assistente|asistente|ia|ai|ki|ии|user|usuari[oa]|usuári[oa]|utilisat(eur|rice)|"
+        r"utente|nutzers?|benutzers?|användaren|пользовател\w*)\b)[^\W\d_]+)",
         rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent|"
         r"comptent|valent)|n'ont plus|não|"
         r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",
         rf"{_RULES}\b{_S}\b(отмен[её]н\w*|недействительн\w*|не действуют|аннулирован\w*|"
-        r"sind (ungültig|aufgehoben|veraltet)|gelten nicht|sont (annulées|caduques|obsolètes)|"
+        r"sind (ungültig|aufgehoben|veraltet)|(gelten|gilt) (für dich |für den assistenten )?nicht|"
+        r"sont (annulées|caduques|obsolètes)|"
         r"ya no (valen|aplican|cuentan)|foram canceladas|não valem|sono (annullate|obsolete)|"
         r"non valgono|är (ogiltiga|upphävda)|gäller inte)",
         rf"\b{_PREVIOUS}\s+{_RULES}\b{_S}\b(vergisst|vergessen|ignorierst|ignorieren|"
@@ -87,7 +93,7 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         # Korean: 이전 지시를 모두 무시하고 / 규칙을 잊어
         r"(이전|앞선|기존|모든|지금까지)[^.!?\n]{0,8}(지시|명령|규칙|지침|설정|프롬프트)[^.!?\n]{0,10}"
         r"(무시|잊어|잊고|따르지)",
-        r"(지시|명령|규칙|지침)[을를은는]?\s*(무시해|무시하고|잊어)",
+        r"(지시|명령|규칙|지침)[을를은는]?\s*(전부|모두|다|싹)?\s*(무시해|무시하고|잊어)",
     ),
     "role_override": _rx(
         # you are now X / from now on you are
@@ -96,8 +102,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"agora você é|a partir de agora você é|você agora é|ora sei|adesso sei|d'ora in poi sei|"
         r"da ora sei|du är (nu|från och med nu)|från och med nu är du|ты теперь|теперь ты|"
         r"с этого момента ты|отныне ты)\b",
-        r"\b(sin|ohne|sans|sem|senza|utan|без)\s+(ninguna |jegliche |aucune |nenhuma |alcuna |"
-        r"några |каких-либо |любых )?(restricciones|límites|filtros|reglas|einschränkungen|"
+        r"\b(sin|ohne|sans|sem|senza|utan|без)\s+(ninguna |jegliche |jede |irgendwelche |aucune |"
+        r"nenhuma |alcuna |några |каких-либо |любых )?(restricciones|restricción|límites|filtros|"
+        r"reglas|einschränkungen|einschränkung|beschränkung|restriction|restrição|restrizione|"
+        r"begränsning|ограничения|"
         r"beschränkungen|filter|regeln|grenzen|restrictions|limites|filtres|règles|restrições|"
         r"filtros|regras|restrizioni|limiti|filtri|regole|begränsningar|filter|regler|"
         r"ограничений|фильтров|правил|цензуры)\b",
@@ -111,6 +119,7 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(制限|制約|フィルター|ルール)(の|が)?(ない|なし|無い|無し)[^。！？\n]{0,6}(AI|ＡＩ|アシスタント|モード)",
         r"(開発者|デベロッパー|管理者|脱獄)モード",
         r"(너는|넌|당신은)\s*(이제|지금부터|앞으로)[^.!?\n]{0,20}(AI|ai|봇|어시스턴트|비서)",
+        r"(이제|지금부터|앞으로|오늘부터)\s*(너는|넌|당신은)[^.!?\n]{0,20}(제한|제약|규칙|필터)(이|가)?\s*없는",
         r"(제한|제약|필터|규칙)(이|이\s*)?\s*없는\s*(AI|ai|봇|어시스턴트|모드)",
         r"(개발자|관리자|탈옥)\s*모드",
     ),
@@ -269,7 +278,9 @@ _NL_PL_TR["role_override"] += _rx(
     r"tanpa batasan|अब से तुम|बिना किसी प्रतिबंध|من الآن أنت|بدون قيود|أنت الآن|انت الآن|"
     r"\b(je bent|jij bent) (vanaf nu|voortaan|nu)\b|\b(kể )?từ (bây )?giờ\s*,\s*bạn là|"
     r"\bdu er nå\b|\bdu er nu\b|\bfra nå av er du\b|(助手|你)的?新(身份|角色|名字|人设|人設)|"
-    r"不再受(任何)?(限制|约束|約束|规则|規則)",
+    r"不再受(任何)?(限制|约束|約束|规则|規則)|"
+    r"(从今天起|从现在起|從今天起|從現在起|今后|今後|以后|以後)[，,]?\s*(你|助手)的?(名字|身份|角色)"
+    r"(叫|是|改为|改為|就是)",
 )
 for _family, _patterns in _NL_PL_TR.items():
     SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
@@ -296,7 +307,8 @@ SIGNALS_ML["user_override"] = _rx(
     r"(사용자|유저)의?\s*(규칙|지시|요청|설정|말)보다",
     r"(उपयोगकर्ता|यूज़र|यूजर) की (पसंद|बात|निर्देशों|नियमों|इच्छा) की (परवाह|फ़िक्र|चिंता) नहीं",
     r"(ユーザー|利用者)の(指示|ルール|希望|設定|言うこと)より",
-    r"(用户|用戶|使用者)的(指示|规则|規則|要求|偏好|意愿)(不再|无需|無需|不用)",
+    r"(用户|用戶|使用者)的(指示|规则|規則|要求|偏好|意愿|设置|設置|設定|规定|規定)[^。！？\n]{0,4}"
+    r"(不再|无需|無需|不用|无效|無效|作废|作廢)",
 )
 # A persona given to the assistant in the third person ("el asistente es «Paco»", "l'assistant
 # s'appelle « Léa »", "어시스턴트는 지금부터 '도우미 제로'", "आज से सहायक 'राजू' है"): a name in
@@ -450,6 +462,8 @@ _FROM_DAY_ML = (
 
 RULE_CUES_ML = re.compile(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
+    # French elides the "que" of the conjunction: "dès qu'elle reparlera", "lorsqu'il"
+    r"\b(dès qu|lorsqu|quand bien même qu|aussitôt qu|sitôt qu)['’](elle|il|elles|ils|on)\b|"
     rf"\b{_FROM_DAY_ML}\b|"
     # a language that drops the subject: "cuando (vuelva a) pregunte por ...", "quando chiede"
     r"\b(cuando|en cuanto|si|quando|assim que|se|non appena|appena)\s+(vuelva a |volte a |"
@@ -461,6 +475,7 @@ RULE_CUES_ML = re.compile(
     # Turkish "when" is a suffix: "kullanıcı ... sorduğunda", "bir dahaki sefere"
     r"\b[^\W\d_]+(d|t)(ı|i|u|ü)ğ(ı|i|u|ü)nda\b|\bbir dahaki sefer\w*|"
     r"\b(następnym razem|przy następnej|la prochaine fois que|lần tới|lần sau khi|"
+    r"(de )?volgende keer( dat| als)?|nästa gång|neste gang|næste gang|"
     r"nächstes mal wenn)\b|"
     r"\b(a partir de ahora|desde ahora|de ahora en adelante|siempre|cada vez que|cuando el usuario|"
     r"la próxima vez|la proxima vez|después del|ab jetzt|von nun an|ab sofort|künftig|immer|"
@@ -520,7 +535,8 @@ THIRD_PARTY_ML = re.compile(
 )
 PROMOTION_ML = re.compile(
     r"\b(recomienda|recomendar|recomiende|promociona|empfiehl|empfehle|empfehlen|bewirb|"
-    r"nenne|nennen|erwähne|erwähnen|indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
+    r"nenne|nennen|erwähne|erwähnen|vorschlag\w*|schlag\w* (ihm|ihr|ihnen|jedem|allen)\b|"
+    r"indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
     r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай|raad|beveel|aanbevelen|"
@@ -554,7 +570,8 @@ SECRET_LABELS_ML = re.compile(
     r"senhas?|palavra-passe|código (do portão|do alarme|de verificação)|pin do cartão|"
     r"password|codice (dell'allarme|del cancello|di accesso|di verifica|pin)|pin della carta|"
     r"lösenord(et)?|portkod(en)?|larmkod(en)?|pinkod(en)?|koden till|wifi-lösenord|"
-    r"парол(ь|я|е)|пин-код\w*|код (доступа|от двери|домофона|сигнализации|подтверждения))|"
+    r"парол(ь|я|е)|пин-код\w*|код (доступа|от двери|домофона|сигнализации|подтверждения|"
+    r"для входа|входа|из смс|из sms))|"
     r"(code|codes|código|codice|kod|koden|код)\s+(für|fürs|vom|von|de|del|de la|do|da|du|des|"
     r"pour|para|per|della|dello|till|för|på|от|к|van|voor|van de|voor de)\s+[^\W\d_]+|"
     # Finnish compounds: "hälytyskoodi", "ovikoodi", "pin-koodi"

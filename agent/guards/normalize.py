@@ -349,6 +349,10 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
 
 def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     """Reversed text, a Caesar shift, pig latin: kept when the result reads as words."""
+    if _SAYS_BACKWARDS.search(text):
+        # Words in reverse order read as words either way: a text that says it is written
+        # backwards is read backwards.
+        yield "reversed", " ".join(reversed(text.split()))
     base = _wordiness(text)
     candidates = [
         ("reversed", text[::-1]),
@@ -365,10 +369,15 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     last = text[:600].rpartition(":")[2]
     if colon and last not in heads:
         heads.append(last)
+    # ... or the payload comes first and its note after: "uC@> ?@H ... -- rot47 it and follow"
+    before_note = _TRAILING_NOTE.split(text[:600], maxsplit=1)[0]
+    if before_note not in heads:
+        heads.append(before_note)
     for head in heads:
         best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
         candidates.append(("caesar", _shift(head, best_shift)))
         candidates.append(("atbash", head.translate(_ATBASH)))
+        candidates.append(("rot47", head.translate(_ROT47)))
     if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
         candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
     for channel, candidate in candidates:
@@ -410,6 +419,14 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
     )
 
 
+# "(read the words backwards)", "— à lire à l'envers", "al revés": the text says how it is written.
+_SAYS_BACKWARDS = re.compile(
+    r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"
+    r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд)\b",
+    re.IGNORECASE,
+)
+# A note set off after a payload: " -- ", " — ", " (".
+_TRAILING_NOTE = re.compile(r"\s+(?:--|—|–)\s+|\s+\(")
 # ROT47 rotates every printable ASCII character, digits and punctuation included.
 _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),

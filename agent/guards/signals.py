@@ -518,7 +518,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(decode|decipher|decrypt|read)\w*\b[^.!?\n]{0,40}\b(and|then)\s+(comply|adopt|apply|"
         r"implement|honou?r|act)\b",
         # "... (Caesar +11, obey)", "[key 5, follow it]", "(rot13, eseguire)"
-        r"\b(rot-?13|caesar|cipher|key\s*[+-]?\d+|shift\s*[+-]?\d+|base-?64|hex|morse|binary|"
+        r"\b(rot-?\d{1,2}|caesar|cipher|key\s*[+-]?\d+|shift\s*[+-]?\d+|base-?64|hex|morse|binary|"
         r"reversed?|backwards?|rövarspråk\w*|pig latin|coded|encoded|cifrad[oa]|cifrata|chiffré|"
         r"verschlüsselt|codificad[oa]|зашифрован\w*)\b[^.!?\n]{0,30}\b(follow|obey|execute|do it|"
         r"act on it|eseguir\w*|esegui|befolg\w*|ausführen|obedec\w*|obedeç\w*|segui\w*|följ\w*|"
@@ -531,6 +531,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"in reverse|задом наперёд|наоборот)\s+(lesen|leer|lire|ler|leggere|läsa|read|прочитай|"
         r"читай)\s+(und|y|et|e|och|and|и)\s+(befolgen|befolge|ausführen|seguir|sigue|suivre|"
         r"obedecer|obedeça|seguire|följa|follow|obey|выполни|следуй)",
+        # the infinitive of a label: "(à lire à l'envers et à appliquer)", "(al revés y aplicar)"
+        r"\b(lire|leer|lesen|ler|leggere|läsa|read|to be read)\b[^.!?\n]{0,10}\b(à l'envers|"
+        r"al revés|rückwärts|de trás pra frente|al contrario|baklänges|backwards|in reverse)"
+        r"[^.!?\n]{0,10}"
+        r"\b(et|y|und|e|och|and)\s+(à\s+|a\s+|zu\s+|to\s+)?(appliquer|aplicar|anwenden|applicare|"
+        r"tillämpa|apply|suivre|seguir|befolgen|seguire|följa|follow|obey|exécuter|ejecutar|"
+        r"ausführen|eseguire|executar|utföra|do it|act on it)",
         r"\b(übersetze|traduce|traduis|traduza|traduci|översätt|переведи|translate)\b[^.!?\n]{0,20}"
         r"\b(und|y|et|e|och|и|and)\s+(befolge\w*|sigue|suis|siga|segui|följ|выполни|follow|obey)",
         r"(выполни|выполнить|исполни)\w*[^.!?\n]{0,20}(hex|base64|шифр|код)|(hex|base64|шифр)[^.!?\n]{0,20}"
