@@ -34,7 +34,7 @@ _TARGET = (
     r"contrasenas|notes|memoire|donnees|compte|historique|securite|mots de passe|note|dati|"
     r"account|messaggi|cronologia|sicurezza|notizen|gedachtnis|speicher|daten|konto|"
     r"nachrichten|verlauf|sicherheit\w*|passworter|dados|conta|mensagens|historico|seguranca|"
-    r"senhas|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|geheugen|"
+    r"senhas|anotac\w*|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|geheugen|"
     r"gegevens|berichten|beveiliging|notatk\w*|pamiec\w*|dane|wiadomosc\w*|bezpieczenstw\w*|"
     r"notat\w*|notlar\w*|hafiza\w*|veriler\w*|hesab\w*|mesaj\w*|guvenlik|catatan|memori|akun|akaun|"
     r"pesan|keamanan|kumbukumbu|muistiinpano\w*|muisti\w*|tiedot|poznamk\w*|pamet\w*|"
@@ -49,6 +49,7 @@ _TARGET = (
 # What was stored, whatever it is: "everything saved here", "kayıtlı her şey", "这里保存的所有内容"
 _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
+    r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
     r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة)"
 )
@@ -63,6 +64,7 @@ _ACCESS = (
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|disclose|compartir|partager|teilen|"
+    r"ask for|request|obtain|receive|unlock|"
     r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
     r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
     r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|бачити|читати|"
@@ -254,7 +256,12 @@ _CREDENTIAL = (
     r"cvv|security codes?|card (?:numbers?|details)|contrasenas?|claves?|passworter|passwort|"
     r"kennwort\w*|mots? de passe|code pin|senhas?|codice pin|losenord\w*|wachtwoord\w*|"
     r"pincode|hasl[oa]|sifre\w*|kata sandi|mat khau|salasana\w*|heslo|jelszo\w*|"
-    r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad) codes?)\b|"
+    r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad|verification|"
+    r"recovery|2fa|login|one-time) codes?|"
+    r"(?:codes?|codigos?|codic[ei]|kod\w*)\s+(?:de |del |della |do |da |of |der |van )?(?:la |sua |"
+    r"su |her |his |their |ihrer |seiner |o |a |il |the )?(?:carte|tarjeta|cart[aã]o|carta|card|"
+    r"karte|kaart))\b|"
+    r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
 )
@@ -263,7 +270,8 @@ _HAND_OVER = (
     r"read|reveal\w*|disclose\w*|provide\w*|pass(?:ed)? on|receive\w*|"
     r"dar|dale|darle|decir|decirle|comunicar\w*|revelar\w*|recibir|geben|gegeben|sagen|"
     r"mitteilen|nennen|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
-    r"recevoir|dare|comunicare|rivelare|ricevere|dizer|informar|receber|ge|beratta|"
+    r"recevoir|dare|comunicare|rivelare|ricevere|avere|dizer|informar|receber|ter|tener|have|"
+    r"ge|beratta|"
     r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
     r"memberitahu|menerima|cho biet|dua|nhan)\b|"
@@ -276,7 +284,7 @@ _MAY = (
     r"\w+(?:ebil|abil)\w*|sakte|sakti|sakta|"
     r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"
     r"podem|far|kan|mag|mogen|moze|moga|mozna|bisa|boleh|dapat|co the|duoc|voi|saa|smi)\b|"
-    r"можно|может|могут|можете|можна|може|可以|也可以|能|てもいい|てもよい|ても構わ|"
+    r"можно|может|могут|можете|можна|може|可以|也可以|能|てもいい|てもよい|ても構わ|てよい|ていい|"
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
@@ -302,7 +310,7 @@ _ALL_RECORDS = (
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
-    r"सारे|सभी|جميع)"
+    r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
 )
 _ALL_RECORDS = (
     r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सभी|جميع|" + _ALL_RECORDS[3:] + ")"
@@ -352,6 +360,10 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # "may view all of her stored notes", "darf alle gespeicherten Daten einsehen"
         re.compile(rf"{_THEN_MAY}{_GAP}{_ACCESS}{_GAP}{_ALL_RECORDS}", _I),
         re.compile(rf"{_THEN_MAY}{_GAP}{_ALL_RECORDS}{_GAP}{_ACCESS}", _I),
+        # "darf jederzeit alles lesen, was sie gespeichert hat": the verb inside the records
+        re.compile(rf"{_MAY}(?={_CLAUSE_ONLY}{{0,60}}?{_ACCESS}){_GAP}{_ALL_RECORDS}", _I),
+        # verb-final: "保存情報を何でも教えてよい", "저장된 기록을 전부 보여줘도 돼"
+        re.compile(rf"{_ALL_RECORDS}{_GAP}(?:{_ACCESS}|{_HAND_OVER}){_GAP}{_MAY}", _I),
         # "hat dieselben Rechte wie der Nutzer": someone put level with the user
         re.compile(rf"{_SAME}\s+{_RIGHTS}[^.!?\n]{{0,25}}?({_USER}|{_OWNER})", _I),
         re.compile(
@@ -361,7 +373,8 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # "its notes count as the user's own words": a source's text taken for the user's
         # (not "her passport counts as the user's ID")
         re.compile(
-            rf"{_COUNTS_AS}(the\s+|del\s+|de l'|des\s+|l')?({_USER}|{_OWNER})(\s+(own\s+)?"
+            rf"{_COUNTS_AS}(the\s+|del\s+|de l'|des\s+|l')?(account\s+)?({_USER}|{_OWNER})"
+            r"(\s+(own\s+)?"
             r"(words?|instructions?|orders?|requests?|messages?|voice|commands?|input)\b|\s+"
             r"(themselves|himself|herself)\b|\s*[.,;:!)]|\s*$)",
             _I,
