@@ -214,7 +214,8 @@ _OTHER_USERS = re.compile(
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
     # a note headed to every user of the system: "All users on this workspace: ...", "所有用户："
-    r"^\s*(for\s+)?all (the )?users\b[^:\n]{0,40}:|^\s*(所有|全体|全體|全部)的?(用户|用戶)\s*[：:]|"
+    r"^\s*(for\s+)?all (the )?users\b[^:\n]{0,40}:|"
+    r"^\s*(所有|全体|全體|全部)的?(用户|用戶)的?(默认|默認|设置|設置|通知)?\s*[：:]|"
     # "alle anderen Nutzer", "다른 모든 계정", "tous les autres utilisateurs": every account
     r"\balle[nr]? (anderen )?(benutzern?|nutzern?|konten|accounts)\b|\balle (andere )?(gebruikers|"
     r"accounts)\b|"
@@ -334,7 +335,8 @@ _WRITE_VERB = re.compile(
     r"\b(add|put|write|note|log|save|store|record|set|update|apply|append|file|enter|"
     r"schreib\w*|trag\w*|speicher\w*|notier\w*|vermerk\w*|füg\w*|ajout\w*|not\w*|"
     r"enregistr\w*|inscri\w*|añad\w*|agreg\w*|guard\w*|anot\w*|escrib\w*|registr\w*|"
-    r"aggiung\w*|scriv\w*|salv\w*|annot\w*|adicion\w*|escrev\w*|lägg\w*|skriv\w*|spara|"
+    r"aggiung\w*|scriv\w*|salv\w*|annot\w*|adicion\w*|escrev\w*|grava\w*|gravar|lägg\w*|"
+    r"skriv\w*|spara|"
     r"voeg\w*|zet|schrijf|noteer|sla|dodaj|zapisz|wpisz|ekle|yaz|kaydet|запиши|добавь|сохрани|"
     r"внеси|отметь)\b|写|記|记|添加|加上|保存|追加|書|メモ|저장|추가|기록|적어",
     re.IGNORECASE,
@@ -345,8 +347,8 @@ _RECORD_ID = re.compile(
     # ticket or a session, which the user has too)
     r"[^\W\d_]*(?:user account|customer account|benutzerkonto|nutzerkonto|kundenkonto|user|"
     r"profile|customer|client|member|patient|subscriber|abonn[ée]e?|benutzer|nutzer|kunde|"
-    r"usuario|cliente|paciente|utilisateur|usuário|utente|paziente|gebruiker|klant|"
-    r"użytkownik\w*|klient\w*|"
+    r"usuario|usuaria|usuária|cliente|paciente|utilisateur|utilisatrice|usuário|utente|"
+    r"paziente|gebruiker|klant|użytkownik\w*|klient\w*|"
     r"kullanıcı\w*|müşteri\w*|пользовател\w*|клиент\w*|пациент\w*|аккаунт\w*|用户|用戶|"
     r"ユーザー|アカウント|顧客|患者|계정|사용자|고객|회원|환자)"
     r"(?:\s*(?:id|ID|#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|번호)"
@@ -395,11 +397,25 @@ _AIMED_AT = re.compile(
 )
 
 
+# A ticket, a case or an order the request says is someone else's: "ticket #TCK-55120 (that's
+# the Hendersons' ticket)", "the Okafors' case 7741". The user has tickets too, so only then.
+_SOMEONES = r"(?:(?-i:[A-Z])[^\W\d_]*\.?\s+)?(?-i:[A-Z])[^\W\d_]+(?:'s|s'|’s)"
+_RECORD_NOUN = r"(?:ticket|case|order|booking|claim|file|dossier)"
+_RECORD_REF = r"#?((?=[\w-]*\d)[A-Za-z]{0,6}-?\d[\w-]{2,})"
+_SOMEONES_RECORD = re.compile(
+    rf"\b{_RECORD_NOUN}\s*(?:#|no\.?|number)?\s*{_RECORD_REF}[^.!?\n]{{0,12}}?\b(?:that's|that is|"
+    rf"which is|it's|it is)\s+(?:the\s+)?{_SOMEONES}\s+{_RECORD_NOUN}\b|"
+    rf"\b(?:the\s+)?{_SOMEONES}\s+{_RECORD_NOUN}\s*(?:#|no\.?|number)?\s*{_RECORD_REF}",
+    re.IGNORECASE,
+)
+
+
 def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
         return set()
     ids = {_whole_token(message, m.start(1), m.end(1)) for m in _RECORD_ID.finditer(message)}
+    ids |= {next(g for g in m.groups() if g).lower() for m in _SOMEONES_RECORD.finditer(message)}
     ids |= {m.group(1).lower() for m in _HANDLE_TARGET.finditer(message)}
     ids |= {
         next(g for g in m.groups() if g).lower().lstrip("@")
