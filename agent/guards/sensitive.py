@@ -22,7 +22,7 @@ _I = re.IGNORECASE
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
-        r"hiv|aids|vih|sida|seropositiv\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
+        r"hiv|aids|vih|sida|seropositi\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
         r"psychiatr\w*|medication|"
         r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
@@ -38,7 +38,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
         r"диагноз\w*|беремен\w*|диабет\w*|sjukskriv\w*|utbrand\w*|utmattning\w*|burn-?out|"
-        r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|infertil\w*|unfruchtbar\w*|"
+        r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|diyabet\w*|hastas[ıi]\w*|"
+        r"infertil\w*|unfruchtbar\w*|"
         r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
@@ -52,6 +53,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
+        r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
         r"inherit\w*|arrears|overdue|defaulted|paid \d|(?<![\d"
         r".,])\d+(\.\d+)?\s?k|"
@@ -64,7 +66,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
-        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|存款|负债|負債|贷款|貸款|給料|年収|借金|월급|연봉|빚|연체|대출",
+        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|월급|연봉|빚|연체|대출",
         _I,
     ),
     "religion": re.compile(
@@ -176,6 +178,9 @@ medicine meds prescription prescribed treatment doctor illness disease diagnosis
 chronic"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
+# which "我有抑郁症" grounds; "服用" is "takes", as "吃" says it.
+_CJK_RELATION = frozenset({"患有", "服用", "健康状况", "健康狀況"})
 
 
 # What people say for the word a model writes.
@@ -398,7 +403,8 @@ def _value_words(value: str) -> list[str]:
         for match in (m for reading in readings for m in pattern.finditer(reading)):
             span = match.group(0).strip()
             if _CJK.search(span):
-                found.append(span)
+                if span not in _CJK_RELATION:
+                    found.append(span)
                 continue
             words = _WORD.findall(span)
             # a match that is one short word ("gay", "гей") is the claim itself
