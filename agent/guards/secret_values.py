@@ -26,7 +26,10 @@ SECRET_LABELS = re.compile(
     r"[a-z0-9]+[_-](pass|password|passwd|pwd|secret|token|api_?key)|"
     r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
     r"pass(word|wd|code|phrase|key)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
-    r"pass)|wpa2? (key|password)|network key|router (admin )?password|(door|gate|alarm|garage|"
+    r"pass)|wpa2? (key|password)|"
+    # a config's bare key ("pass: 9fQ!..."), and a passport the user asks to keep
+    r"pass(?=\s*[:=])|passport( number| no)?|"
+    r"network key|router (admin )?password|(door|gate|alarm|garage|"
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
     r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"

@@ -72,7 +72,7 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     "national_id": re.compile(
         r"\b(ssn|social security( number)?)\b\D{0,12}\d{3}-?\d{2}-?\d{4}\b|\b\d{3}-\d{2}-\d{4}\b|"
         r"\b(personnummer|personal (identity|id) number|national id( number)?|passport( number)?)\b"
-        r"\D{0,12}[\dA-Z]{6,9}[-+]?\d{0,4}\b|"
+        r"\D{0,12}(?=[A-Z]{0,8}\d)[\dA-Z]{6,9}[-+]?\d{0,4}\b|"
         r"(身份证|身份證)(号码|號碼|号|號)?\D{0,4}\d{17}[\dXx]",
         re.IGNORECASE,
     ),
