@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import prefilter
 from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
 from .normalize import canonical, compact, skeleton, views
@@ -157,10 +158,10 @@ def _affirmed(name: str, pattern: re.Pattern[str], text: str) -> bool:
     """Does ``pattern`` match ``text`` other than right after a negation (for the families
     that a negation turns into the user's own restriction)?"""
     if name not in _NEGATABLE:
-        return bool(pattern.search(text))
+        return bool(prefilter.search(pattern, text))
     return any(
         not _NEGATED.search(text[max(0, m.start() - 30) : m.start()])
-        for m in pattern.finditer(text)
+        for m in prefilter.finditer(pattern, text)
     )
 
 

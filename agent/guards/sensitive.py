@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from . import prefilter
 from .normalize import skeleton
 from .provenance import user_texts
 
@@ -194,7 +195,7 @@ def categories(text: str) -> list[str]:
     return [
         name
         for name, pattern in CATEGORIES.items()
-        if pattern.search(text) or pattern.search(folded)
+        if prefilter.search(pattern, text) or prefilter.search(pattern, folded)
     ]
 
 

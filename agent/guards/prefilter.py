@@ -1,0 +1,307 @@
+"""A cheap test that a firewall pattern cannot match, run before the pattern itself.
+
+The firewall reads every write with a few hundred patterns, each over several readings of
+the text (``normalize.views``), and Python's regex engine tries each pattern's alternatives
+at every position: about 9 ms of a short write's check and 0.6 s of an 8,000-character one
+went to patterns that found nothing. Most patterns cannot match without one of a few words
+somewhere in the text ("ignore", "instructions", "anweisungen" ...). Those words are read
+off the compiled pattern itself (``required_words``), so a table edited tomorrow gets its
+gate without anyone writing one; a pattern with no such words is simply always run.
+
+The gate compares case-folded text with case-folded words, the way the regex engine's
+IGNORECASE compares characters: a pattern that matches always passes its gate (the tests
+check this over every red-team suite).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from typing import Any
+
+try:  # Python 3.11+
+    from re import _constants as _sre  # type: ignore[attr-defined]
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older layouts
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+# A gate of weaker words passes nearly every text and costs more than it saves: a word's
+# strength is its letters, a CJK or Hangul one counting three times (one ideograph, such as
+# 癌, is a word, and no text in another script holds it).
+MIN_STRENGTH = 3
+_WIDE = 0x2E80  # CJK radicals, kana, ideographs, Hangul and beyond
+_MAX_SPELLED = 512  # strings a stretch of a pattern may spell before it is let go
+_SPACES = re.compile(r"\s+")
+_EMPTY = frozenset({""})
+_SPACE = frozenset({" "})
+_ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
+_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None))
+
+# Characters the regex engine's IGNORECASE takes as equal although ``str.lower`` keeps them
+# apart (CPython's ``re._compiler._equivalences``), or lowers to two characters (U+0130):
+# each is folded to one representative, in the text and in the words alike.
+_FOLD = str.maketrans(
+    {
+        "\u0130": "i",  # İ (str.lower gives i + combining dot)
+        "\u0131": "i",  # ı
+        "\u017f": "s",  # ſ
+        "\u00b5": "\u03bc",  # µ -> μ
+        "\u0345": "\u03b9",
+        "\u1fbe": "\u03b9",
+        "\u1fd3": "\u0390",
+        "\u1fe3": "\u03b0",
+        "\u03d0": "\u03b2",
+        "\u03f5": "\u03b5",
+        "\u03d1": "\u03b8",
+        "\u03f0": "\u03ba",
+        "\u03d6": "\u03c0",
+        "\u03f1": "\u03c1",
+        "\u03c2": "\u03c3",
+        "\u03d5": "\u03c6",
+        "\u1e9b": "\u1e61",
+        "\ufb05": "\ufb06",
+        "\u212a": "k",  # Kelvin sign
+        "\u212b": "\u00e5",  # Ångström sign
+        "\u2126": "\u03c9",  # Ohm sign
+    }
+)
+
+
+class _Words:
+    """Every gate word of every pattern asked about so far, by its first three characters.
+
+    A text is checked for all of them once, the first time a gate reads it: only the words
+    whose head is one of the text's own three-character stretches are looked for, so the
+    cost follows the text's length, not the tens of thousands of words. Each gate is then one
+    set intersection. Thread-safe."""
+
+    HEAD = 3
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_head: dict[str, list[str]] = {}
+        self._short: list[str] = []  # words shorter than a head (one or two ideographs)
+        self._known: set[str] = set()
+        self._present: dict[str, tuple[int, frozenset[str]]] = {}  # text -> (known, found)
+
+    def add(self, words: frozenset[str]) -> None:
+        with self._lock:
+            for word in words - self._known:
+                self._known.add(word)
+                if len(word) < self.HEAD:
+                    self._short.append(word)
+                else:
+                    self._by_head.setdefault(word[: self.HEAD], []).append(word)
+
+    def present(self, text: str) -> frozenset[str]:
+        with self._lock:
+            known = len(self._known)
+            seen = self._present.get(text)
+            if seen is not None and seen[0] == known:
+                return seen[1]
+            folded = fold(text)
+            heads = {folded[n : n + self.HEAD] for n in range(len(folded) - self.HEAD + 1)}
+            found = {word for word in self._short if word in folded}
+            for head in heads & self._by_head.keys():
+                found.update(word for word in self._by_head[head] if word in folded)
+            if len(self._present) >= _TEXTS_KEPT:
+                self._present.clear()
+            self._present[text] = (known, frozenset(found))
+            return self._present[text][1]
+
+
+_TEXTS_KEPT = 32  # texts whose words are remembered: the readings of a write or two
+_WORDS = _Words()
+
+
+@lru_cache(maxsize=4096)
+def required_words(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Words of which any text the pattern matches holds at least one, folded; None when
+    no such words of ``MIN_STRENGTH`` or more can be read off it."""
+    try:
+        parsed = _sre_parse.parse(pattern.pattern, pattern.flags)
+    except (re.error, TypeError, ValueError, RecursionError):
+        return None
+    words = _Reading().sequence(parsed)
+    if not words or _weakest(words) < MIN_STRENGTH:
+        return None
+    _WORDS.add(words)
+    return words
+
+
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """False only when ``pattern`` cannot match ``text``."""
+    words = required_words(pattern)
+    return words is None or not words.isdisjoint(present_words(text))
+
+
+def present_words(text: str) -> frozenset[str]:
+    """The known gate words that ``text``, folded, holds."""
+    return _WORDS.present(text)
+
+
+def fold(text: str) -> str:
+    """``text`` as the gates compare it: case-folded, each run of whitespace one space.
+    Folded again after lowering: ``str.lower`` writes a word's last Σ as ς."""
+    return _SPACES.sub(" ", text.translate(_FOLD).lower().translate(_FOLD))
+
+
+def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    return pattern.search(text) if may_match(pattern, text) else None
+
+
+def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    return pattern.finditer(text) if may_match(pattern, text) else iter(())
+
+
+class _Reading:
+    """One pattern's parse tree read for the words its matches must hold. Sub-trees are
+    read once each (a branch is asked both what it spells and what it requires)."""
+
+    def __init__(self) -> None:
+        self._spelled: dict[int, frozenset[str] | None] = {}
+        self._required: dict[int, frozenset[str] | None] = {}
+
+    def sequence(self, items: Any) -> frozenset[str] | None:
+        r"""The most selective word set that a match of these items, in order, must
+        contain: a stretch of items that match finitely many strings ("ab" then ``\s+``
+        then "jetzt|sofort") gives each string they spell, else an item's own words."""
+        key = id(items)
+        if key not in self._required:
+            self._required[key] = self._sequence(items)
+        return self._required[key]
+
+    def _sequence(self, items: Any) -> frozenset[str] | None:
+        best: frozenset[str] | None = None
+        run: frozenset[str] = _EMPTY
+
+        def offer(words: frozenset[str] | None) -> None:
+            nonlocal best
+            if words and all(w.strip() for w in words) and (best is None or _better(words, best)):
+                best = words
+
+        for op, av in items:
+            spelled = self.spelled(op, av)
+            if spelled is not None:
+                joined = _joined(run, spelled)
+                if joined is not None:
+                    run = joined
+                    continue
+                offer(run)
+                run = spelled
+                continue
+            offer(run)
+            run = _EMPTY
+            offer(self._item(op, av))
+        offer(run)
+        return best
+
+    def _item(self, op: object, av: Any) -> frozenset[str] | None:
+        """The words a match of one item must hold (what it requires, not what it spells)."""
+        if op is _sre.SUBPATTERN:
+            return self.sequence(av[-1])
+        if op is _ATOMIC:
+            return self.sequence(av)
+        if op is _sre.BRANCH:
+            words: set[str] = set()
+            for alternative in av[1]:
+                found = self.sequence(alternative)
+                if not found:
+                    return None  # this alternative matches without any word we know
+                words |= found
+            return frozenset(words)
+        if op in _REPEATS:
+            low, _high, inner = av
+            return self.sequence(inner) if low >= 1 else None
+        return None  # classes, anchors, look-arounds, back-references: nothing required
+
+    def spelled(self, op: object, av: Any) -> frozenset[str] | None:
+        """Every string one item matches, folded (whitespace as one space), when they are
+        few; None when they are not. Zero-width items (anchors, look-arounds) spell ""."""
+        if op is _sre.LITERAL:
+            return _char(av)
+        if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
+            return _EMPTY
+        key = id(av)
+        if key not in self._spelled:
+            self._spelled[key] = self._spell(op, av)
+        return self._spelled[key]
+
+    def _spell(self, op: object, av: Any) -> frozenset[str] | None:
+        if op is _sre.IN:
+            if av == [(_sre.CATEGORY, _sre.CATEGORY_SPACE)]:
+                return _SPACE
+            if av and all(kind is _sre.LITERAL for kind, _ in av):
+                return frozenset().union(*(_char(code) for _, code in av))
+            return None
+        if op is _sre.SUBPATTERN:
+            return self._spelled_all(av[-1])
+        if op is _ATOMIC:
+            return self._spelled_all(av)
+        if op is _sre.BRANCH:
+            spelled: set[str] = set()
+            for alternative in av[1]:
+                one = self._spelled_all(alternative)
+                if one is None or len(spelled) + len(one) > _MAX_SPELLED:
+                    return None
+                spelled |= one
+            return frozenset(spelled)
+        if op in _REPEATS:
+            low, high, inner = av
+            once = self._spelled_all(inner)
+            if once is None:
+                return None
+            if once == _SPACE and low >= 1:
+                return _SPACE  # \s+: a run of whitespace, one space once folded
+            if (low, high) == (1, 1):
+                return once
+            if (low, high) == (0, 1):
+                return once | _EMPTY
+        return None
+
+    def _spelled_all(self, items: Any) -> frozenset[str] | None:
+        run = _EMPTY
+        for op, av in items:
+            spelled = self.spelled(op, av)
+            joined = None if spelled is None else _joined(run, spelled)
+            if joined is None:
+                return None
+            run = joined
+        return run
+
+
+@cache
+def _char(code: int) -> frozenset[str]:
+    return frozenset({fold(chr(code))})
+
+
+def _joined(left: frozenset[str], right: frozenset[str]) -> frozenset[str] | None:
+    """Each string of ``left`` followed by each of ``right``; None when too many. Folded
+    strings hold no two spaces in a row, so only the seam can."""
+    if len(left) * len(right) > _MAX_SPELLED:
+        return None
+    if right == _EMPTY:
+        return left
+    if left == _EMPTY:
+        return right
+    return frozenset(
+        a + b[1:] if a.endswith(" ") and b.startswith(" ") else a + b for a in left for b in right
+    )
+
+
+def _better(words: frozenset[str], than: frozenset[str]) -> bool:
+    """A stronger weakest word first (fewer texts hold it), then fewer words."""
+    return (_weakest(words), -len(words)) > (_weakest(than), -len(than))
+
+
+@lru_cache(maxsize=65536)
+def _weakest(words: frozenset[str]) -> int:
+    return min(map(_strength, words))
+
+
+def _strength(word: str) -> int:
+    word = word.strip()
+    return len(word) if word.isascii() else sum(3 if ord(ch) >= _WIDE else 1 for ch in word)

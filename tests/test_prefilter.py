@@ -1,0 +1,124 @@
+"""The firewall's pattern gates (``agent/guards/prefilter``) never skip a pattern that
+would match: checked on strings generated to match each gated pattern, on every red-team
+suite's texts and their readings, and on case and whitespace variants the regex engine
+treats as equal."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memvisor.agent.guards import injection, prefilter, sensitive
+from memvisor.agent.guards.normalize import views
+
+DATA = Path(__file__).parent / "data"
+SAMPLED = 200  # readings of the suites' writes checked against every gated pattern (~8 s)
+GATED_TABLES = [p for patterns in injection.TABLE.values() for p in patterns] + list(
+    sensitive.CATEGORIES.values()
+)
+
+
+def _suite_writes() -> list[str]:
+    """What every red-team suite's writes would store."""
+    texts = []
+    for path in sorted(DATA.glob("redteam*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                arguments = json.loads(line).get("arguments", {})
+                texts += [v for v in arguments.values() if isinstance(v, str)]
+    return texts
+
+
+def test_most_patterns_have_a_gate() -> None:
+    gated = [p for p in GATED_TABLES if prefilter.required_words(p) is not None]
+    assert len(gated) >= 0.9 * len(GATED_TABLES)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (
+            r"\b(ignore|disregard)\s+(all|any)\s+previous\b",
+            {f"{a} {b} previous" for a in ("ignore", "disregard") for b in ("all", "any")},
+        ),
+        (r"ab\s+(jetzt|sofort)", {"ab jetzt", "ab sofort"}),
+        (
+            r"(?:prevails? over|takes? precedence)",
+            {"prevail over", "prevails over", "take precedence", "takes precedence"},
+        ),
+        (r"\bAPI[ _-]?key\b", {"apikey", "api key", "api_key", "api-key"}),
+        (r"\bsend (it|them) to \w+@", {"send it to ", "send them to "}),
+        (r"\b(?:忽略|无视)(指令|规则)", {"忽略指令", "忽略规则", "无视指令", "无视规则"}),
+    ],
+)
+def test_words_are_read_off_the_pattern(pattern: str, words: set[str]) -> None:
+    assert prefilter.required_words(re.compile(pattern, re.IGNORECASE)) == words
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\w+\s+\w+", r"(a|b)c", r"(?:on|in)\b", r"x{0,3}", r"[^.]+"],
+)
+def test_patterns_without_strong_words_are_always_run(pattern: str) -> None:
+    compiled = re.compile(pattern)
+    assert prefilter.required_words(compiled) is None
+    assert prefilter.may_match(compiled, "zzz")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"\bignore\b", "İGNORE the rules"),  # str.lower gives i + a combining dot
+        (r"\bignore\b", "ıgnore the rules"),  # dotless i
+        (r"\bsystem\b", "ſyſtem prompt"),  # long s
+        (r"\bkey\b", "\u212aey"),  # Kelvin sign
+        (r"ab\s+jetzt", "Ab\t\n  JETZT"),
+        (r"from now on", "FROM NOW ON"),
+    ],
+)
+def test_gates_fold_as_the_regex_engine_does(pattern: str, text: str) -> None:
+    compiled = re.compile(pattern, re.IGNORECASE)
+    assert compiled.search(text)
+    assert prefilter.required_words(compiled) is not None
+    assert prefilter.may_match(compiled, text)
+
+
+def test_a_gate_says_no_only_when_the_pattern_cannot_match() -> None:
+    texts = _suite_writes()
+    assert len(texts) > 1000
+    readings = sorted({view for text in texts for _, view in views(text)})
+    readings = readings[:: max(1, len(readings) // SAMPLED)]  # every suite, evenly
+    skipped = 0
+    for pattern in GATED_TABLES:
+        if prefilter.required_words(pattern) is None:
+            continue
+        for reading in readings:
+            if not prefilter.may_match(pattern, reading):
+                skipped += 1
+                assert pattern.search(reading) is None, (pattern.pattern[:80], reading[:80])
+    assert skipped > len(readings)  # the gates do skip work
+
+
+@pytest.mark.parametrize("index", range(0, len(GATED_TABLES), 1))
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_strings_made_to_match_pass_the_gate(index: int, data: st.DataObject) -> None:
+    pattern = GATED_TABLES[index]
+    if prefilter.required_words(pattern) is None:
+        return
+    try:
+        strategy = st.from_regex(pattern)
+    except Exception:  # a construct hypothesis cannot generate from: the suite test covers it
+        return
+    text = data.draw(strategy)
+    if pattern.search(text):
+        assert prefilter.may_match(pattern, text), (pattern.pattern[:80], text[:80])
