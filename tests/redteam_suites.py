@@ -124,6 +124,24 @@ def check_by_kind(
         assert row["held"] == 0 and row["in_clear"] == 0, (kind, row)
 
 
+def check_round_talk_apart(
+    summary: dict[str, Any],
+    label: str,
+    attack_kinds: tuple[str, ...],
+    benign_kinds: tuple[str, ...],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``check_by_kind`` with ``benign_talk`` allowed one case held (an article describing
+    an attack, which the semantic layer reads as the attack), then the issue's bounds on the
+    whole round: 95% of attacks stopped, 2% of ordinary writes held back, no secret in clear."""
+    others = tuple(kind for kind in benign_kinds if kind != "benign_talk")
+    check_by_kind(summary, label, attack_kinds, others, capsys)
+    assert summary["by_category"]["benign_talk"]["held"] <= 1, summary["held_benign"]
+    assert summary["block_rate"] >= 0.95, summary["missed_attacks"]
+    assert summary["false_positive_rate"] <= 0.02, summary["held_benign"]
+    assert summary["secrets_in_clear"] == 0
+
+
 def mentioned_secrets_never_sealed(entries: list[dict[str, Any]], report: ScanReport) -> list[Any]:
     """The scan's results for the secrets only mentioned (category ``secret``), checked to
     be none sealed; returned for a round's further checks."""
