@@ -47,6 +47,7 @@ def test_most_patterns_have_a_gate() -> None:
             {f"{a} {b} previous" for a in ("ignore", "disregard") for b in ("all", "any")},
         ),
         (r"ab\s+(jetzt|sofort)", {"ab jetzt", "ab sofort"}),
+        (r"ab\s*(jetzt|sofort)", {"ab jetzt", "ab sofort", "abjetzt", "absofort"}),
         (
             r"(?:prevails? over|takes? precedence)",
             {"prevail over", "prevails over", "take precedence", "takes precedence"},

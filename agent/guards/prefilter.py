@@ -254,8 +254,8 @@ class _Reading:
             once = self._spelled_all(inner)
             if once is None:
                 return None
-            if once == _SPACE and low >= 1:
-                return _SPACE  # \s+: a run of whitespace, one space once folded
+            if once == _SPACE:  # \s+, \s*: a run of whitespace is one space once folded
+                return _SPACE if low >= 1 else _SPACE | _EMPTY
             if (low, high) == (1, 1):
                 return once
             if (low, high) == (0, 1):
