@@ -140,6 +140,7 @@ def create_app(
         return body
 
     _errors(app)
+    app.add_middleware(JsonBodies)
 
     @app.get("/v1/health", responses={401: documented(401)[401]})
     def health(request: Request) -> dict[str, Any]:
@@ -354,6 +355,27 @@ def _outcome(outcome: WriteOutcome) -> dict[str, Any]:
     forget removed."""
     record = to_jsonable_python(outcome.record, fallback=lambda _: None)
     return {**outcome.model_dump(mode="json"), "record": record}
+
+
+class JsonBodies:
+    """Every body this API takes is JSON, so one sent as a form or with no content type is
+    read as JSON: ``curl -d '{...}'`` (README's example) says
+    ``application/x-www-form-urlencoded``, which FastAPI would otherwise refuse as "not an
+    object". No cross-site risk: a browser's form post cannot carry the bearer key that
+    every route with a body needs."""
+
+    AS_JSON = (b"", b"application/x-www-form-urlencoded")
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            sent = dict(scope["headers"]).get(b"content-type", b"")
+            if sent.split(b";")[0].strip().lower() in self.AS_JSON:
+                scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        await self.app(scope, receive, send)
 
 
 def _errors(app: FastAPI) -> None:
