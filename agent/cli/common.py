@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -234,6 +235,24 @@ def write_report(
             kept = "the results above are complete"
         emit_error(f"{option} {path}: {reason} ({kept})")
         raise SystemExit(1) from None
+
+
+def check_listen(host: str, port: int, *, option: str) -> None:
+    """Refuse, in one line, an address a server could not listen on (a port in use, an
+    address not this machine's): uvicorn would log its own error and exit 3, the code of a
+    data directory in use."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise UserError(
+            f"cannot listen on {host}:{port}: {reason}; pass another {option}"
+        ) from None
 
 
 def program() -> str:

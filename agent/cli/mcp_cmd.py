@@ -6,7 +6,7 @@ import click
 
 from memvisor.errors import UserError
 
-from .common import data_dir_option, invocation, open_memory
+from .common import check_listen, data_dir_option, invocation, open_memory
 
 
 def parse_host_port(value: str) -> tuple[str, int]:
@@ -48,6 +48,8 @@ def mcp_cmd(data_dir: str | None, user: str | None, http: str | None, keys: bool
     if keys and user is not None:
         raise UserError("--keys takes each connection's user from its API key: drop --user")
     inv = invocation(data_dir, user, False)
+    if address is not None:
+        check_listen(*address, option="--http HOST:PORT")
     with open_memory(inv) as memory:
         if keys and address is not None:
             host = f"[{address[0]}]" if ":" in address[0] else address[0]

@@ -7,7 +7,15 @@ import click
 from memvisor.agent.models.names import model_from_name
 from memvisor.errors import UserError
 
-from .common import common_options, data_dir_option, emit_json, invocation, open_memory, open_store
+from .common import (
+    check_listen,
+    common_options,
+    data_dir_option,
+    emit_json,
+    invocation,
+    open_memory,
+    open_store,
+)
 
 
 @click.command("serve")
@@ -55,6 +63,7 @@ def serve_cmd(
     from memvisor.agent.servers.rest import create_app
 
     inv = invocation(data_dir, None, False)
+    check_listen(host, port, option="--host or --port")
     with open_memory(inv) as memory:
         if not memory.store.api_keys.list():
             click.echo(
