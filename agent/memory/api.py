@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -116,6 +116,8 @@ class Memory:
         ``extractor`` model, ``add`` also saves the facts the user stated. ``store`` is as
         ``Store.open``'s: a ``postgresql://`` URL for the records (default
         ``$MEMVISOR_STORE``)."""
+        if not isinstance(data_dir, str | Path) or not str(data_dir):
+            raise UserError("Memory.open: data_dir: input should be a directory's path")
         if guard is None:
             from memvisor.agent.guards.firewall import Firewall
 
@@ -155,6 +157,11 @@ class Memory:
         ``WriteRefused`` (the turn's write cap) or ``UserError`` (an invariant refused it).
         """
         require_user(user_id)
+        # Not ``checked``: the hot path of every write. What would fail deep inside instead.
+        if not isinstance(arguments, dict):
+            raise UserError(f"Memory.write: arguments: input should be a dict of {kind}'s fields")
+        if origin not in get_args(Origin):
+            raise UserError(f"Memory.write: origin: input should be one of {get_args(Origin)}")
         trace_id = trace_id or new_id("trc")
         sources = list(dict.fromkeys(source_event_ids))
         # Text that is not valid UTF-8 (a lone surrogate from a model's JSON) is repaired at
