@@ -142,3 +142,21 @@ def test_acknowledged_writes_survive_a_sigkill_and_cli_reads_watch_the_server(
         server.kill()
         server.wait(timeout=20)
     assert "Traceback" not in log.read_text()
+
+
+def test_a_patch_the_route_cannot_take_is_422_naming_the_field(
+    api: TestClient, memory: Memory
+) -> None:
+    auth = key(memory, "maya")
+    fact_id = api.post("/v1/memories", json=fact("Maya", "lives_in", "Oslo"), headers=auth)
+    fact_id = fact_id.json()["record_id"]
+    for path, body, field in (
+        (f"/v1/memories/{fact_id}", {"value": "Rome"}, "body.value"),  # a core block's field
+        ("/v1/memories/human", {"object": "Rome"}, "body.object"),  # a fact's field
+        ("/v1/memories/human", {"value": "Maya.", "confidence": 0.5}, "body.confidence"),
+    ):
+        response = api.patch(path, json=body, headers=auth)
+        assert response.status_code == 422, (path, body, response.text)
+        assert response.json()["field"] == field
+        assert response.json()["error"].startswith(f"{field}: ")
+    assert memory.store.facts.get(fact_id, user_id="maya").object == "Oslo"

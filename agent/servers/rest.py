@@ -60,6 +60,14 @@ class Unauthorized(Exception):
     pass
 
 
+class BadBody(Exception):
+    """A body the schema lets through that its route cannot take: a 422 naming the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
 class NoModel(Exception):
     pass
 
@@ -231,11 +239,14 @@ def create_app(
         given = body.model_dump(exclude_none=True)
         if record_id.startswith("fct_"):
             if not given or "value" in given:
-                raise UserError("a fact takes object, confidence or valid_until")
+                field = "body.value" if given else "body"
+                raise BadBody(field, "a fact takes object, confidence or valid_until")
             kind, arguments = "fact_edit", {"fact_id": record_id, **given}
         else:
             if set(given) != {"value"}:
-                raise UserError("a core block takes value only")
+                other = sorted(set(given) - {"value"})
+                field = f"body.{other[0]}" if other else "body.value"
+                raise BadBody(field, "a core block takes value only")
             kind, arguments = "core_memory_set", {"label": record_id, "value": body.value}
         guarded(user, lambda: memory.get(record_id, user=user))  # 404 before anything is judged
         return write(user, "PATCH /v1/memories", kind, arguments)
@@ -404,6 +415,10 @@ def _errors(app: FastAPI) -> None:
         response = reply(401, error=str(exc))
         response.headers["WWW-Authenticate"] = "Bearer"
         return response
+
+    @app.exception_handler(BadBody)
+    async def bad_body(_request: Request, exc: BadBody) -> JSONResponse:
+        return reply(422, error=str(exc), field=exc.field)
 
     @app.exception_handler(NoModel)
     async def no_model(_request: Request, exc: NoModel) -> JSONResponse:
