@@ -70,7 +70,7 @@ _THEIR_RECORDS = re.compile(
     # "may view u4's saved memories": an account id's own records
     r"\b[a-z]{1,4}\d{1,6}('s|’s)\s+(\w+\s+)?(memor(y|ies)|profile|account|notes|data|records|"
     r"history|messages|files)\b|"
-    r"(?:^|(?<=[\n.]\s))[^\W\d_]+('s|’s)\s+(account|profile|workspace|memory)\s*[:：]|"
+    r"(?:^|(?<=[\n.]\s))[^\W\d_]+('s|’s)\s+(profile|workspace|memory)\s*[:：]|"
     r"(?:^|(?<=[\n。]))(?!我)[^\W\d_\s：:]{1,6}的?(账号|帳號|账户|賬戶|帐户)\s*[：:]",
     re.IGNORECASE,
 )
@@ -417,6 +417,15 @@ _SOMEONES_RECORD = re.compile(
 )
 
 
+# The request aimed at someone's account by who they are: "save this to my manager's account
+# too" ("Mum's account: she said ..." is her story, not her account, unless asked so).
+_TO_SOMEONES_ACCOUNT = re.compile(
+    r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
+    r"memory|workspace)\b",
+    re.IGNORECASE,
+)
+
+
 def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
@@ -504,7 +513,9 @@ def cross_user_reasons(
     sessions = [m.group(1) for t in texts for p in _NAMED_SESSION for m in p.finditer(t)]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
-    if any(_THEIR_RECORDS.search(t) for t in texts):
+    if any(_THEIR_RECORDS.search(t) for t in texts) or (
+        _WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)
+    ):
         reasons.append("cross_user:names_other_user")
     if any(
         _OTHER_USERS.search(t)

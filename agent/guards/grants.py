@@ -281,7 +281,8 @@ _HAND_OVER = (
     r"बता|दे देना|दे दो|भेज|أعط|أخبر|قل)"
 )
 _MAY = (
-    r"(?:\b(?:may|can|could|is to be|are to be|is allowed|are allowed|is fine|it's fine|it is fine|is ok|is okay|"
+    r"(?:\b(?:may|can|could|is to be|are to be|is allowed|are allowed|"
+    r"is fine|it's fine|it is fine|is ok|is okay|"
     r"\w+(?:ebil|abil)\w*|sakte|sakti|sakta|"
     r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"
     r"podem|far|kan|mag|mogen|moze|moga|mozna|bisa|boleh|dapat|co the|duoc|voi|saa|smi)\b|"

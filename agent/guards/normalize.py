@@ -182,7 +182,7 @@ _SAYS_ALTERNATE = re.compile(
 _LONG_LETTERS = re.compile(r"[A-Za-z]{16,}")
 # Base85 (RFC 1924) and Ascii85: a long run of their printable alphabet with some of its
 # punctuation in it (a plain word has none)
-_B85_RUN = re.compile(r"[!-u{|}~]{20,}")
+_B85_RUN = re.compile(r"[!-~]{20,}")
 _B85_PUNCT = re.compile(r"[!#$%&()*+;<=>?@^_`{|}~-]")
 
 
@@ -385,8 +385,9 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         yield "layout", text.lower().translate(keyboards.RUSSIAN)
         yield "layout", keyboards.hangul(text)
     if len(_VOWELLESS_WORD.findall(text)) >= max(4, len(_LETTER_RUN.findall(text)) // 2):
-        yield "vowelless", _VOWELLESS_WORD.sub(
-            lambda m: _DISEMVOWELLED.get(m.group(0).lower(), m.group(0)), text
+        yield (
+            "vowelless",
+            _VOWELLESS_WORD.sub(lambda m: _DISEMVOWELLED.get(m.group(0).lower(), m.group(0)), text),
         )
     initials = _acrostic(text)
     if initials:

@@ -66,7 +66,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"endividad[oa]|endette\w*|indebitat[oa]|verschuldet|überschuldet|uberschuldet|"
         r"insolven\w*|privatinsolvenz|pfändung\w*|inkasso|sobreendeudad[oa]|surendett\w*|"
         r"sovraindebitat[oa]|faillissement|schuldsanering|upadłoś\w*|upadlos\w*|"
-        r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
+        r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|"
+        r"कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
@@ -165,7 +166,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(był|była|byli) karan[ya]|karany|karana|niekaran\w*|wyrok\w*|skazan\w*|"
         r"vorbestraft|strafregister|casier judiciaire|antecedentes penales|"
         r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
-        r"нелегал\w*|без документов|незаконн\w* мигрант\w*)\b|移民|签证状态|難民|前科|이민|난민|전과",
+        r"нелегал\w*|без документов|незаконн\w* мигрант\w*)\b|"
+        r"移民|签证状态|難民|前科|이민|난민|전과",
         _I,
     ),
     # trade-union membership: a special category of its own (GDPR art. 9)
