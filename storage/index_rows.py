@@ -17,7 +17,7 @@ a row of another user is never returned, whatever id is asked for. Not thread-sa
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -49,10 +49,11 @@ class IndexRows:
         rows = self._copy(table).get(user_id)
         return {} if rows is None else rows.column("text")
 
-    def all_texts(self, table: str) -> dict[str, dict[str, str]]:
-        """Every user's ids with their indexed texts: user -> id -> text."""
-        copy = self._copy(table)
-        return {user_id: rows.column("text") for user_id, rows in copy.items() if len(rows)}
+    def iter_texts(self, table: str) -> Iterator[tuple[str, str, str]]:
+        """(user, id, text) of every row, a few thousand turned into Python values at a time."""
+        for user_id, rows in self._copy(table).items():
+            for row_id, text in rows.iter_column("text"):
+                yield user_id, row_id, text
 
     def users(self, table: str) -> set[str]:
         return {user_id for user_id, rows in self._copy(table).items() if len(rows)}

@@ -57,7 +57,7 @@ from .lance_queries import (
 )
 from .lance_upkeep import TableState
 from .logger import logger
-from .reconcile_marks import Mark, ReconcileMarks, revisions_digest
+from .reconcile_marks import Mark, ReconcileMarks, rows_digest
 from .unfolded_vectors import merged
 from .users import require_user
 
@@ -273,17 +273,17 @@ class VectorIndex:
 
     def mark_clean(self, table: str) -> None:
         """Record the table's version and a digest of the rows it holds, for the next
-        process to trust instead of reconciling; the caller knows they match the records."""
+        process to trust instead of reconciling; the caller knows they match the records.
+        A mark this process found true and never changed the table under stays as it is."""
         with self._write_lock, self._lock:
+            if self.clean_mark(table) is not None:
+                return  # the same version holds the same rows: no digest to take again
             version = self._version(table)
             if version is None:
                 return
-            texts = self._rows.all_texts(table)
-            revisions = {
-                user: {row_id: text_revision(text) for row_id, text in rows.items()}
-                for user, rows in texts.items()
-            }
-            self._marks.put(table, Mark(version, revisions_digest(revisions)))
+            rows = self._rows.iter_texts(table)
+            digest = rows_digest((u, i, text_revision(t)) for u, i, t in rows)
+            self._marks.put(table, Mark(version, digest))
             self._unmarked.discard(table)
 
     def _version(self, table: str) -> str | None:
@@ -599,11 +599,10 @@ class VectorIndex:
         with self._lock:
             if self._state(table) is None:
                 return {}
-            texts = self._rows.all_texts(table)
-        return {
-            user_id: {row_id: text_revision(text) for row_id, text in rows.items()}
-            for user_id, rows in texts.items()
-        }
+            revisions: dict[str, dict[str, str]] = {}
+            for user_id, row_id, text in self._rows.iter_texts(table):
+                revisions.setdefault(user_id, {})[row_id] = text_revision(text)
+        return revisions
 
     def count(self, table: str, *, user_id: str) -> int:
         user_id = require_user(user_id)
