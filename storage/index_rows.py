@@ -83,6 +83,11 @@ class IndexRows:
         if rows is not None:
             rows.remove(ids)
 
+    def seed(self, table: str, data: pa.Table) -> None:
+        """Take ``data`` (every row of ``table``, just read) as the copy, if none is loaded."""
+        if table not in self._copies:
+            self._copies[table] = _copied(data)
+
     def forget(self, table: str) -> None:
         """Drop the copy of ``table``: it is read again on next use."""
         self._copies.pop(table, None)
@@ -90,9 +95,12 @@ class IndexRows:
     def _copy(self, table: str) -> dict[str, RowsById]:
         copy = self._copies.get(table)
         if copy is None:
-            parts = _by_user(self._load(table))
-            copy = self._copies[table] = {user: RowsById(part) for user, part in parts.items()}
+            copy = self._copies[table] = _copied(self._load(table))
         return copy
+
+
+def _copied(data: pa.Table) -> dict[str, RowsById]:
+    return {user: RowsById(part) for user, part in _by_user(data).items()}
 
 
 def _by_user(data: pa.Table) -> dict[str, pa.Table]:
