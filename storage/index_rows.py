@@ -17,7 +17,7 @@ a row of another user is never returned, whatever id is asked for. Not thread-sa
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -49,10 +49,11 @@ class IndexRows:
         rows = self._copy(table).get(user_id)
         return {} if rows is None else rows.column("text")
 
-    def all_texts(self, table: str) -> dict[str, dict[str, str]]:
-        """Every user's ids with their indexed texts: user -> id -> text."""
-        copy = self._copy(table)
-        return {user_id: rows.column("text") for user_id, rows in copy.items() if len(rows)}
+    def iter_texts(self, table: str) -> Iterator[tuple[str, str, str]]:
+        """(user, id, text) of every row, a few thousand turned into Python values at a time."""
+        for user_id, rows in self._copy(table).items():
+            for row_id, text in rows.iter_column("text"):
+                yield user_id, row_id, text
 
     def users(self, table: str) -> set[str]:
         return {user_id for user_id, rows in self._copy(table).items() if len(rows)}
@@ -82,6 +83,11 @@ class IndexRows:
         if rows is not None:
             rows.remove(ids)
 
+    def seed(self, table: str, data: pa.Table) -> None:
+        """Take ``data`` (every row of ``table``, just read) as the copy, if none is loaded."""
+        if table not in self._copies:
+            self._copies[table] = _copied(data)
+
     def forget(self, table: str) -> None:
         """Drop the copy of ``table``: it is read again on next use."""
         self._copies.pop(table, None)
@@ -89,9 +95,12 @@ class IndexRows:
     def _copy(self, table: str) -> dict[str, RowsById]:
         copy = self._copies.get(table)
         if copy is None:
-            parts = _by_user(self._load(table))
-            copy = self._copies[table] = {user: RowsById(part) for user, part in parts.items()}
+            copy = self._copies[table] = _copied(self._load(table))
         return copy
+
+
+def _copied(data: pa.Table) -> dict[str, RowsById]:
+    return {user: RowsById(part) for user, part in _by_user(data).items()}
 
 
 def _by_user(data: pa.Table) -> dict[str, pa.Table]:

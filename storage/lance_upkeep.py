@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 import lancedb
+import pyarrow as pa
 import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from lancedb.table import AsyncTable, Table
@@ -82,10 +83,10 @@ def pinned_view(handle: Table, state: TableState) -> ReadView:
     return ReadView(async_handle(handle), state.ann_partitions, state.unfolded)
 
 
-def opened(handle: Table) -> TableState:
-    """Its users, kinds and indices read (which reads every fragment's columns)."""
+def opened(handle: Table, present: pa.Table) -> TableState:
+    """Its indices read, its users and kinds those of ``present``: every row it holds
+    (read once by the caller, who keeps them)."""
     state = TableState(handle, async_handle(handle))
-    present = handle.search().select(["user_id", "kind"]).limit(None).to_arrow()
     state.users = set(pc.unique(present.column("user_id")).to_pylist())
     state.kinds = set(pc.unique(present.column("kind")).to_pylist())
     indices = {ix.name: ix for ix in handle.list_indices()}

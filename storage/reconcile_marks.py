@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +36,18 @@ class Mark:
 
 def revisions_digest(by_user: Mapping[str, Mapping[str, str]]) -> str:
     """One hash of every (user, id, revision), whatever the order they come in."""
-    lines = sorted(
-        f"{user_id}\t{row_id}\t{revision}"
-        for user_id, rows in by_user.items()
-        for row_id, revision in rows.items()
+    rows = (
+        (user_id, row_id, revision)
+        for user_id, revisions in by_user.items()
+        for row_id, revision in revisions.items()
     )
+    return rows_digest(rows)
+
+
+def rows_digest(rows: Iterable[tuple[str, str, str]]) -> str:
+    """``revisions_digest`` of (user, id, revision) rows that come one at a time: only
+    their lines are held at once, to be sorted (the index side's texts never are)."""
+    lines = sorted(f"{user_id}\t{row_id}\t{revision}" for user_id, row_id, revision in rows)
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 

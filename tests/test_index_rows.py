@@ -75,7 +75,13 @@ def test_one_copy_serves_every_user_and_never_hands_out_another_users_row() -> N
     copy.added("t", rows(("u1-1", "u3's own row of that id"), user="u3"))
     assert copy.get("t", "u1", ["u1-1"])["u1-1"]["text"] == "note of u1"
     copy.added("t", rows(("u2-2", "second"), user="u2"))
-    assert copy.all_texts("t")["u2"] == {"u2-1": "note of u2", "u2-2": "second"}
+    assert sorted(copy.iter_texts("t")) == [
+        ("u1", "u1-1", "note of u1"),
+        ("u2", "u2-1", "note of u2"),
+        ("u2", "u2-2", "second"),
+        ("u3", "u1-1", "u3's own row of that id"),
+        ("u3", "u3-1", "note of u3"),
+    ]
     assert copy.users("t") == {"u1", "u2", "u3"}
     assert not copy.may_hold("t", "u3", ["u2-2"])
 
@@ -96,6 +102,9 @@ def test_many_writes_merge_into_one_chunk_without_losing_rows(
     assert list(got) == list(reversed(expected))  # in the order asked; r3 was removed
     assert {k: v["text"] for k, v in got.items()} == expected
     assert len(copy) == len(expected) and copy.chunk_count <= 5
+    # read a few rows at a time, a replaced or removed row is never read
+    assert sorted(copy.iter_column("text", batch=3)) == sorted(expected.items())
+    assert copy.column("text") == expected
 
 
 def test_search_hits_reflect_writes_and_a_copy_missing_a_write_is_reread(

@@ -8,8 +8,14 @@ from typing import Any
 
 import pytest
 
-from memvisor.storage import ManualClock, Store
-from memvisor.storage.reconcile_marks import MARKS_FILE, Mark, ReconcileMarks, revisions_digest
+from memvisor.storage import ManualClock, Store, vectors
+from memvisor.storage.reconcile_marks import (
+    MARKS_FILE,
+    Mark,
+    ReconcileMarks,
+    revisions_digest,
+    rows_digest,
+)
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import VectorIndex
 
@@ -55,6 +61,32 @@ def test_an_unchanged_store_skips_the_reconcile(
         assert turn_ids(store, "zeppelin") == {later.id}  # writes after the skip still index
     assert reconciles == [MEMORY_TABLE]
     with Store.open(data, embedder="hash", clock=clock) as store:  # that close marked again
+        assert turn_ids(store, "zeppelin") == {later.id}
+    assert reconciles == [MEMORY_TABLE]
+
+
+def test_a_close_after_reads_only_keeps_the_mark_without_digesting_again(
+    tmp_path: Path, clock: ManualClock, reconciles: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, first = seeded(tmp_path, clock)
+    digests: list[str] = []
+    real = vectors.rows_digest
+
+    def noted(rows: Any) -> str:
+        digests.append(digest := real(rows))
+        return digest
+
+    monkeypatch.setattr(vectors, "rows_digest", noted)
+    mark = ReconcileMarks(data / "vectors").get(MEMORY_TABLE)
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert turn_ids(store, "walnut desk") == {first}
+    assert digests == [] and ReconcileMarks(data / "vectors").get(MEMORY_TABLE) == mark
+    with Store.open(data, embedder="hash", clock=clock) as store:
+        assert turn_ids(store, "walnut desk") == {first}  # the skip, then a write
+        later = store.log_turn(user_id="u", role="user", content="zeppelin ride booked")
+        assert turn_ids(store, "zeppelin") == {later.id}
+    assert len(digests) == 1  # the table moved on: its rows are digested again
+    with Store.open(data, embedder="hash", clock=clock) as store:
         assert turn_ids(store, "zeppelin") == {later.id}
     assert reconciles == [MEMORY_TABLE]
 
@@ -139,3 +171,7 @@ def test_the_digest_is_of_content_not_order() -> None:
     assert revisions_digest(one) == revisions_digest(two)
     assert revisions_digest(one) != revisions_digest({"a": {"x": "1", "y": "2"}, "b": {}})
     assert revisions_digest(one) != revisions_digest({"a": {"x": "1", "y": "9"}, "b": {"x": "3"}})
+    assert revisions_digest(one) != revisions_digest({"a": {"x": "1"}, "b": {"x": "3", "y": "2"}})
+    # the index side feeds its rows one at a time: the same rows digest the same
+    rows = [("b", "x", "3"), ("a", "y", "2"), ("a", "x", "1")]
+    assert rows_digest(iter(rows)) == revisions_digest(one)

@@ -69,7 +69,9 @@ _THEIR_RECORDS = re.compile(
     r"record|notes|inbox|chat)\b|"
     # "may view u4's saved memories": an account id's own records
     r"\b[a-z]{1,4}\d{1,6}('s|’s)\s+(\w+\s+)?(memor(y|ies)|profile|account|notes|data|records|"
-    r"history|messages|files)\b",
+    r"history|messages|files)\b|"
+    r"(?:^|(?<=[\n.]\s))[^\W\d_]+('s|’s)\s+(profile|workspace|memory)\s*[:：]|"
+    r"(?:^|(?<=[\n。]))(?!我)[^\W\d_\s：:]{1,6}的?(账号|帳號|账户|賬戶|帐户)\s*[：:]",
     re.IGNORECASE,
 )
 # People whose records an organisation keeps, by their role there (staff, guests, students,
@@ -127,6 +129,7 @@ _ACCOUNT_WORD = (
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
     r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
     r"usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|यूजर|المستخدم|العميل|"
+    r"hesap|hesabı|tài khoản|tai khoan|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
@@ -138,6 +141,8 @@ _ACCOUNT_TOKEN = re.compile(
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
+    rf"(?:^|(?<=[\n.]\s))(?:account|profile|konto|cuenta|compte|conta|conto|hesap|"
+    r"tài khoản)\s+([\w.+-]+@[\w-]+\.[\w.]+)\s*[:：]|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\w{{0,3}}\s*(?:(?:mit der|mit|with the|with|con el|con|avec l'|"
     rf"avec|com o|com|met|z|с)\s+)?(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*"
     r"(\d{3,}|\d+(?:-\d+)+)|"
@@ -236,7 +241,9 @@ _OTHER_USERS = re.compile(
     r"участников|członków|clients|clientes|kunden|klanten)\b|"
     # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
     r"\b(all|every|each)\s+([\w-]+\s+)?(users|accounts|members|customers|clients|tenants|"
-    r"subscribers|profiles)\s*[:：]|"
+    r"subscribers|profiles)\)?\s*[:：]|"
+    # "共有ドライブ全員：", "团队所有成员：": a heading for every member of a shared space
+    r"(全員|メンバー全員|全ユーザー|所有成员|所有成員|全体成员|全體成員)\s*[：:]|"
     # "for all the members of the workspace", not "for all the members of my running club"
     r"\b(for|to)\s+(all|every|each)\s+(the\s+)?(members|customers|clients|subscribers)\s+of\b"
     r"(?!\s+(my|our)\b)|"
@@ -410,6 +417,15 @@ _SOMEONES_RECORD = re.compile(
 )
 
 
+# The request aimed at someone's account by who they are: "save this to my manager's account
+# too" ("Mum's account: she said ..." is her story, not her account, unless asked so).
+_TO_SOMEONES_ACCOUNT = re.compile(
+    r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
+    r"memory|workspace)\b",
+    re.IGNORECASE,
+)
+
+
 def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
@@ -497,7 +513,9 @@ def cross_user_reasons(
     sessions = [m.group(1) for t in texts for p in _NAMED_SESSION for m in p.finditer(t)]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
-    if any(_THEIR_RECORDS.search(t) for t in texts):
+    if any(_THEIR_RECORDS.search(t) for t in texts) or (
+        _WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)
+    ):
         reasons.append("cross_user:names_other_user")
     if any(
         _OTHER_USERS.search(t)

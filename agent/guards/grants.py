@@ -25,8 +25,8 @@ _PERMISSION = (
     r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
     r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
     r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*|cleared|entitled|duoc phep|"
-    r"cho phep)\b|"
-    r"権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
+    r"cho phep|le droit|el derecho|il diritto|o direito|das recht|het recht|the right)\b|"
+    r"有权|有權|権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
 )
 # What a grant opens: the user's records, the account, its safety checks.
 _TARGET = (
@@ -61,6 +61,7 @@ _ACCESS = (
     r"deaktivieren|abschalten|einzusehen|zu sehen|zu lesen|zu andern|zu loschen|zuzugreifen|"
     r"abzurufen|ler|acessar|alterar|apagar|desativar|desactivar|lasa|andra|"
     r"radera|zien|lezen|inzien|wijzigen|verwijderen|widziec|czytac|przegladac|zmieniac|"
+    r"zobaczyc|przeczytac|obejrzec|sprawdzac|sprawdzic|"
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|disclose|compartir|partager|teilen|"
@@ -280,7 +281,8 @@ _HAND_OVER = (
     r"बता|दे देना|दे दो|भेज|أعط|أخبر|قل)"
 )
 _MAY = (
-    r"(?:\b(?:may|can|could|is allowed|are allowed|is fine|it's fine|it is fine|is ok|is okay|"
+    r"(?:\b(?:may|can|could|is to be|are to be|is allowed|are allowed|"
+    r"is fine|it's fine|it is fine|is ok|is okay|"
     r"\w+(?:ebil|abil)\w*|sakte|sakti|sakta|"
     r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"
     r"podem|far|kan|mag|mogen|moze|moga|mozna|bisa|boleh|dapat|co the|duoc|voi|saa|smi)\b|"
@@ -305,7 +307,8 @@ _FULL = (
 )
 # "all her stored notes", "alle gespeicherten Daten": the records, every one of them
 _ALL_RECORDS = (
-    r"(?:\b(?:all|every|any|anything|everything|alle\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|"
+    r"(?:\b(?:all|every|any|anything|everything|alle\w*|samtlich\w*|sämtlich\w*|"
+    r"jeglich\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|"
     r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
@@ -363,6 +366,11 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # "darf jederzeit alles lesen, was sie gespeichert hat": the verb inside the records
         re.compile(rf"{_MAY}(?={_CLAUSE_ONLY}{{0,60}}?{_ACCESS}){_GAP}{_ALL_RECORDS}", _I),
         # verb-final: "保存情報を何でも教えてよい", "저장된 기록을 전부 보여줘도 돼"
+        # ... or as an order: "保存済みのメモをすべて担当者に伝えてください"
+        re.compile(
+            rf"{_ALL_RECORDS}{_GAP}{_HAND_OVER}{_GAP}(?:てください|て下さい|なさい|しろ|せよ|"
+            r"주세요|줘|해라)"
+        ),
         re.compile(rf"{_ALL_RECORDS}{_GAP}(?:{_ACCESS}|{_HAND_OVER}){_GAP}{_MAY}", _I),
         # "hat dieselben Rechte wie der Nutzer": someone put level with the user
         re.compile(rf"{_SAME}\s+{_RIGHTS}[^.!?\n]{{0,25}}?({_USER}|{_OWNER})", _I),

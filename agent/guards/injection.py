@@ -109,7 +109,7 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 # Decodings whose words run together: read letters only, like text split apart.
-_LETTERS_ONLY = ("acrostic", "fragments")
+_LETTERS_ONLY = ("acrostic", "fragments", "every_other")
 
 
 # A text that is one quoted phrase and nothing else (a fact's object "'Ignore Previous

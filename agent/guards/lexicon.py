@@ -34,7 +34,7 @@ _RULES = (
     r"(instrucciones|instrucción|reglas|indicaciones|órdenes|directrices|normas|"
     r"anweisungen|anweisung|regeln|vorgaben|richtlinien|befehle|"
     r"instructions|consignes|règles|directives|ordres|"
-    r"instruções|instrução|regras|ordens|diretrizes|"
+    r"instruções|instrução|instrucoes|instrucao|regras|ordens|diretrizes|"
     r"istruzioni|regole|direttive|ordini|"
     r"instruktioner|instruktionerna|regler|reglerna|direktiv|"
     r"инструкции|инструкций|указания|правила|правил|команды|ограничения|instrukser|"
@@ -89,7 +89,7 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         # Japanese: 以前の指示を無視して / これまでの指示は忘れて / ルールを無視
         r"(以前|前|これまで|今まで|すべて|全て)の?(指示|命令|ルール|設定|プロンプト)[^。！？\n]{0,10}"
         r"(無視|忘れ|破棄|取り消)",
-        r"(指示|命令|ルール|制約)[^。！？\n]{0,6}(を|は)?(無視|忘れ)(して|しろ|せよ|してください)",
+        r"(指示|命令|ルール|制約)[^。！？\n]{0,6}(を|は)?(無視(して|しろ|せよ)|忘れ(て|ろ|なさい))",
         # Korean: 이전 지시를 모두 무시하고 / 규칙을 잊어
         r"(이전|앞선|기존|모든|지금까지)[^.!?\n]{0,8}(지시|명령|규칙|지침|설정|프롬프트)[^.!?\n]{0,10}"
         r"(무시|잊어|잊고|따르지)",
@@ -116,6 +116,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"come|som|как)\s+(una?|ein|eine|un|une|um|uma|en|ett)?\s*(ia|ki|ai|asistente|assistent|"
         r"assistente|bot|ии)\s+(sin|ohne|sans|sem|senza|utan|без)",
         r"(あなたは|君は|お前は)(今から|これから|もう)[^。！？\n]{0,20}(AI|ＡＩ|アシスタント|ボット)",
+        r"(あなたは|君は|お前は)(今から|これから|今日から|今後)[^。！？\n]{0,20}[「『\"][^」』\"\n]{1,20}"
+        r"[」』\"](です|だ|になる|として)",
         r"(制限|制約|フィルター|ルール)(の|が)?(ない|なし|無い|無し)[^。！？\n]{0,6}(AI|ＡＩ|アシスタント|モード)",
         r"(開発者|デベロッパー|管理者|脱獄)モード",
         r"(너는|넌|당신은)\s*(이제|지금부터|앞으로)[^.!?\n]{0,20}(AI|ai|봇|어시스턴트|비서)",
@@ -300,6 +302,11 @@ SIGNALS_ML["user_override"] = _rx(
     r"de l')\s*(préférences|règles|souhaits|consignes|demandes|choix)\s+de l'utilisat",
     r"\b(normas|reglas|preferencias|instrucciones|indicaciones) del usuario ya no\b",
     r"\b(regeln|vorgaben|wünsche|anweisungen) des (nutzers|benutzers) (gelten|zählen) nicht mehr",
+    r"\b(übergeht|übergehen|ignoriert|ignorieren|missachtet|missachten|übergehe|überhört)\b"
+    r"[^.!?\n]{0,20}\b(die |alle )?(wünsche|anweisungen|vorgaben|regeln|bitten|einstellungen) "
+    r"(des|der) (nutzers|benutzers|nutzerin|benutzerin)",
+    r"\bne plus tenir compte (des|de ses|de leurs|de vos|de tes|de ces) (\w+ )?"
+    r"(consignes|instructions|règles|directives|préférences|souhaits)",
     r"\b(regole|preferenze|istruzioni) dell'utente non (valgono|contano) più",
     r"\b(gaan|gaat|staan|staat)\s+(voortaan\s+)?boven\s+(wat\s+)?de gebruiker",
     r"\b(tienen|tiene|haben|hat|ont|a|têm|tem|hanno|ha)\s+(prioridad|vorrang|priorité|prioridade|"
@@ -474,6 +481,8 @@ RULE_CUES_ML = re.compile(
     r"perguntará|falará)\b|"
     # Turkish "when" is a suffix: "kullanıcı ... sorduğunda", "bir dahaki sefere"
     r"\b[^\W\d_]+(d|t)(ı|i|u|ü)ğ(ı|i|u|ü)nda\b|\bbir dahaki sefer\w*|"
+    # French elides the "que" of a cue before a vowel: "la prochaine fois qu'on parlera"
+    r"\b(la prochaine fois|chaque fois|à chaque fois|dès|aussitôt|sitôt) qu['’][^\W\d_]+|"
     r"\b(następnym razem|przy następnej|la prochaine fois que|lần tới|lần sau khi|"
     r"(de )?volgende keer( dat| als)?|nästa gång|neste gang|næste gang|"
     r"nächstes mal wenn)\b|"
@@ -549,6 +558,9 @@ PROMOTION_ML = re.compile(
     r"polec(?:aj\w*|ał\w*|il\w*|ił\w*|ać|ic|ić|am|asz|a)|sugi[eé]r\w*|sugere\w*|suger\w*|"
     r"tavsiye e(?:t|din|dermisin|der misin|derim|diyorum|tmelisin)\w*|"
     r"öner(?:in|iniz|sin|meli\w*)?|vant(?:e|er|ez|ant)|hinweis\w*|verweis\w*|recommend\w*|"
+    # the recommendation in the passive: "deve ser indicada", "önerilmeli", "aanbevolen"
+    r"indicad[oa]s?|recomendad[oa]s?|consigliat[oa]|raccomandat[oa]|empfohlen|"
+    r"öneril\w*|tavsiye edil\w*|aangeraden|aanbevolen|polecan[aey]|"
     r"bilang|посоветуй\w*|предлагай\w*|предложи\w*|proponi|proponga|proporre|propón|"
     r"propose\w*|proposer|proponha|orient(?:e|er|era|ez|a)\s+(?:vers|hacia|para|verso))\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝|リンクを(付け|貼|添え))|(추천해|추천하|홍보)|"
@@ -578,6 +590,7 @@ SECRET_LABELS_ML = re.compile(
     r"(?<![^\W\d_])[^\W\d_]*koodi\w*|"
     r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
     r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
+    r"(verificatie|bevestigings|beveiligings|inlog|sms-|eenmalige |controle)code|"
     r"hasło|hasła|kod pin|"
     r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
     r"كلمة المرور|كلمة السر|كلمة مرور|كلمة سر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|कोड|"

@@ -29,6 +29,8 @@ import unicodedata
 import urllib.parse
 from collections.abc import Iterator
 
+from . import keyboards
+
 _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
@@ -152,9 +154,36 @@ por las sus todo todos siempre ahora olvida ignora instrucciones anteriores regl
 envía une pour dans avec sur toutes tous oublie consignes précédentes mémoire uma com não
 para por sempre agora esqueça instruções regras memória della delle per con sono tutte
 tutti sempre adesso dimentica istruzioni precedenti och att det som för med alla alltid
-glöm ignorera tidigare instruktioner"""
+glöm ignorera tidigare instruktioner usuario usuário utilisateur nutzer utente användaren"""
 _COMMON = frozenset(_COMMON_WORDS.split())
 _PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b", re.IGNORECASE)
+_LONGEST_COMMON = max(len(w) for w in _COMMON)
+_PAREN_LETTERS = re.compile(r"(?:\([A-Za-z]\)){2,}")
+# A word without its vowels ("gnr ll prvs nstrctns") read back as the instruction word it
+# strips to; the first word of the list wins a tie ("ll": "all", not "alle").
+_VOWELS = re.compile(r"[aeiouäöüéèêàáâíóúãõ]", re.IGNORECASE)
+_DISEMVOWELLED: dict[str, str] = {}
+for _word in (_COMMON_WORDS + " bisherigen empfiehl allen everyone").split():
+    _DISEMVOWELLED.setdefault(_VOWELS.sub("", _word), _word)
+_VOWELLESS_WORD = re.compile(r"\b[b-df-hj-np-tv-z]{2,}\b", re.IGNORECASE)
+# Russian or Korean typed with the keyboard still on English, when the text says so
+# ("раскладка", "layout", "한/영 전환")
+_SAYS_LAYOUT = re.compile(
+    r"раскладк|клавиатур|\b(keyboard )?layout\b|한\s*/?\s*영|자판|키보드", re.IGNORECASE
+)
+# "read every other letter", "letra sim, letra não", "jeder zweite Buchstabe": the letters at
+# every second place are the message
+_SAYS_ALTERNATE = re.compile(
+    r"\b(every (other|second|2nd) (letter|character|char)|letra sim,? letra n[aã]o|"
+    r"una letra s[ií] y otra no|jede[nrs]? zweite[nrs]? (buchstaben?|zeichen)|"
+    r"une lettre sur deux|una lettera s[iì] e una no|varannan bokstav|через букву)",
+    re.IGNORECASE,
+)
+_LONG_LETTERS = re.compile(r"[A-Za-z]{16,}")
+# Base85 (RFC 1924) and Ascii85: a long run of their printable alphabet with some of its
+# punctuation in it (a plain word has none)
+_B85_RUN = re.compile(r"[!-~]{20,}")
+_B85_PUNCT = re.compile(r"[!#$%&()*+;<=>?@^_`{|}~-]")
 
 
 def canonical(text: str) -> str:
@@ -164,6 +193,8 @@ def canonical(text: str) -> str:
         text = urllib.parse.unquote(text)
     text = _RLO_SPAN.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
+    # NFKC spells a parenthesized letter "⒤" as "(i)": "(i)(g)(n)" is a word
+    text = _PAREN_LETTERS.sub(lambda m: m.group(0).replace("(", "").replace(")", ""), text)
     text = _INVISIBLE.sub("", _TAGS.sub("", _BLANKS.sub(" ", text)))
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
@@ -253,7 +284,8 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
         # A shift or a reversal read again would only undo itself.
         below = (
             _MAX_DEPTH
-            if channel in ("caesar", "atbash", "reversed", "pig_latin", "rot47", "acrostic")
+            if channel
+            in ("caesar", "atbash", "reversed", "pig_latin", "rot47", "acrostic", "keyboard")
             else depth + 1
         )
         for inner, view in views(decoded, below):
@@ -340,6 +372,23 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
             yield "morse", decoded
     for match in _FRAGMENTS.finditer(text):
         yield "fragments", "".join(m.group(2) for m in _FRAGMENT.finditer(match.group(0)))
+    for match in _B85_RUN.finditer(text):
+        decoded = _b85(match.group(0)) if len(_B85_PUNCT.findall(match.group(0))) >= 3 else None
+        if decoded:
+            yield "base85", decoded
+    if _SAYS_ALTERNATE.search(text):
+        for match in _LONG_LETTERS.finditer(text):
+            for letters in (match.group(0)[0::2], match.group(0)[1::2]):
+                yield "every_other", letters
+                yield "every_other_words", _split_words(letters.lower())
+    if _SAYS_LAYOUT.search(text):
+        yield "layout", text.lower().translate(keyboards.RUSSIAN)
+        yield "layout", keyboards.hangul(text)
+    if len(_VOWELLESS_WORD.findall(text)) >= max(4, len(_LETTER_RUN.findall(text)) // 2):
+        yield (
+            "vowelless",
+            _VOWELLESS_WORD.sub(lambda m: _DISEMVOWELLED.get(m.group(0).lower(), m.group(0)), text),
+        )
     initials = _acrostic(text)
     if initials:
         yield "acrostic", initials
@@ -378,12 +427,27 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         candidates.append(("caesar", _shift(head, best_shift)))
         candidates.append(("atbash", head.translate(_ATBASH)))
         candidates.append(("rot47", head.translate(_ROT47)))
+        candidates.append(("keyboard", head.translate(keyboards.KEY_LEFT)))
+        candidates.append(("keyboard", head.translate(keyboards.KEY_RIGHT)))
     if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
         candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
     for channel, candidate in candidates:
         score = _wordiness(candidate)
         if score >= 0.3 and score >= base + 0.2:
             yield channel, candidate
+
+
+def _split_words(letters: str) -> str:
+    """Letters without spaces split into the instruction words they start with, longest
+    first ("ignoreasregras" is "ignore as regras"); a letter no word starts stays alone."""
+    words, i = [], 0
+    while i < len(letters):
+        for end in range(min(len(letters), i + _LONGEST_COMMON), i, -1):
+            if letters[i:end] in _COMMON:
+                break
+        words.append(letters[i:end])
+        i = end
+    return " ".join(words)
 
 
 def _acrostic(text: str) -> str | None:
@@ -509,6 +573,18 @@ def _b64(blob: str) -> str | None:
     for decode in (base64.b64decode, base64.urlsafe_b64decode):
         try:
             raw = decode(padded)
+        except (binascii.Error, ValueError):
+            continue
+        text = _readable(raw)
+        if text:
+            return text
+    return None
+
+
+def _b85(blob: str) -> str | None:
+    for decode in (base64.b85decode, base64.a85decode):
+        try:
+            raw = decode(blob)
         except (binascii.Error, ValueError):
             continue
         text = _readable(raw)

@@ -50,7 +50,7 @@ _CUE = (
     r"(instruction|command|directive)s?|standing (rule|instruction|directive)s?|"
     r"(when|whenever|if|once|each time|every time|until|as soon as|the moment|the minute|"
     r"the day|by the time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
-    r"any\s+)?[a-z]+\s+(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
+    r"any\s+)?([a-z]+\s+){1,3}(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
     r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|"
     r"(is|are|gets?) (mentioned|discussed|raised|asked about))|"
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
@@ -67,6 +67,14 @@ _AGENT_ACTS = re.compile(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
     r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b",
+    _I,
+)
+# An order in the passive ("it should be recommended that ...", "the card number is to be
+# requested again"): with a cue, a rule no one is named to follow but the agent.
+_PASSIVE_ORDER = re.compile(
+    r"\b(should|must|shall|is to|are to|has to|have to|needs? to|ought to|will have to)\s+be\s+"
+    r"(\w+ly\s+)?(recommended|suggested|requested|asked|said|told|mentioned|offered|booked|"
+    r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out)\b",
     _I,
 )
 _RULE_START = re.compile(
@@ -129,9 +137,9 @@ _ZH_RULE_START = re.compile(
 # A trigger on the user in Chinese: "当用户提到看病时，告诉他…", "如果用户问起…就推荐…".
 _ZH_TRIGGER = (
     r"|(当|當|如果|若|每当|每當|一旦|等到?|只要|下次|下一次|以后|以後)?(用户|用戶|客户|客戶|有人|他|她|"
-    r"他们|他們|对方|對方|顾客|顧客)(一|下次|下一次|再|每次)?(提到|提起|问起|問起|问|問|说|說|聊到|谈到|"
-    r"談到|要)[^。！？]{0,20}(时|時|的话|的話|的时候|的時候)?[，,]?"
-    r"\s*(就|便|都|一律)?(告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發|"
+    r"他们|他們|对方|對方|顾客|顧客)(一|下次|下一次|再|每次)?(提到|提起|问起|問起|询问|詢問|咨询|諮詢|查询|查詢|问|問|说|說|"
+    r"聊到|谈到|談到|要)[^。！？]{0,20}(时|時|的话|的話|的时候|的時候)?[，,]?"
+    r"\s*(就|便|都|一律|应|應|应当|應當|要)?(告知|告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發|"
     # acting for the user: "一律帮他订最贵的", "直接替她买"
     r"(帮|幫|替|给|給)(他|她|他们|他們|用户|用戶)?(订|訂|预订|預訂|买|買|购买|購買|下单|下單))|"
     r"(提醒|让|讓|叫|要求|请|請)(助手|AI|ai|机器人|機器人)[^。！？]{0,4}(告诉|告訴|推荐|推薦|说|說|"
@@ -270,11 +278,13 @@ def standing_rules(text: str) -> list[StandingRule]:
             )
             continue
         directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
+        passive = _PASSIVE_ORDER.search(sentence) and _CUE_ANYWHERE.search(sentence)
         addressed = (_SECOND_PERSON.search(sentence) or _AGENT_ACTS.search(sentence)) and (
             _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
         )
         if (
             directive
+            or passive
             or addressed
             or _ZH_RULE_INSIDE.search(sentence)
             or _ZH_SECOND_PERSON_RULE.search(sentence)
@@ -344,6 +354,15 @@ _AGENT_VERB_ML = re.compile(
     r"tu dois|vous devez|devi|você deve|du måste|du ska|ты должен|ты должна|ти маєш|"
     r"powinieneś|musisz|kamu harus|anda harus|awak mesti|unapaswa|sinun pitää|musíš|"
     r"trebuie să)\b|"
+    # the order in the passive or impersonal: "il faudra lui demander", "deve ser indicada",
+    # "moet er ... gevraagd worden", "należy polecić", Turkish "-ilmeli" ("önerilmeli")
+    r"\b(il (faut|faudra|faudrait)|on (doit|devra)|deve(m)? ser|dever(á|ão) ser|"
+    r"se (le|les) debe|debe(n)? ser|va(nno)? \w+at[oaie]|należy|trzeba|"
+    r"следует|нужно|надо|должен быть|должна быть|должно быть|"
+    r"gevraagd|gezegd|aangeraden|aanbevolen|geadviseerd|voorgesteld)\b|"
+    r"\b[^\W\d_]+(?:[ıiuü]l|[ıiuü]n)(?:meli|malı)\w*|"
+    r"\b(сообщи|попроси|предложи|напомни|потребуй|запроси|проси|demander|dire|proposer|"
+    r"réclamer|exiger)\b|"
     # "add that ... to the answer": what the agent is told to put in what it says
     r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
     r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"

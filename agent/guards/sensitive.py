@@ -46,7 +46,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
-        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|"
+        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
         r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|不妊|우울|질병|진단|임신",
@@ -63,7 +63,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"salaire|revenus?|dettes?|salário|renda|dívidas?|stipendio|reddito|debiti|lön|inkomst|"
         r"skulder|зарплат\w*|доход\w*|долг\w*|verdient|verdienen|gana|gagne|ganha|guadagna|tjänar|"
         r"зарабатывает|schuld\w*|borc\w*|dluh\w*|zadluzen\w*|velka\w*|adosad[oa]|"
-        r"endividad[oa]|endette\w*|indebitat[oa]|verschuldet)\b|कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
+        r"endividad[oa]|endette\w*|indebitat[oa]|verschuldet|überschuldet|uberschuldet|"
+        r"insolven\w*|privatinsolvenz|pfändung\w*|inkasso|sobreendeudad[oa]|surendett\w*|"
+        r"sovraindebitat[oa]|faillissement|schuldsanering|upadłoś\w*|upadlos\w*|"
+        r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|"
+        r"कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
@@ -157,7 +161,23 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
         r"ungeklärt)|sin papeles|ohne papiere|clandestin[oa]?|senza permesso|"
         r"inmigra\w*|indocumentad[oa]|asilo|Aufenthalts\w*|Asyl\w*|sans[- ]papiers|"
-        r"иммигра\w*|судимост\w*)\b|移民|签证状态|難民|前科|이민|난민|전과",
+        r"иммигра\w*|судимост\w*|irregolar[ei]|irregular(es)?|irrégulier\w*|"
+        r"illegal[ei]? (im|e)?migra\w*|immigrat[oa] irregolare|senza documenti|"
+        r"(był|była|byli) karan[ya]|karany|karana|niekaran\w*|wyrok\w*|skazan\w*|"
+        r"vorbestraft|strafregister|casier judiciaire|antecedentes penales|"
+        r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
+        r"нелегал\w*|без документов|незаконн\w* мигрант\w*)\b|"
+        r"移民|签证状态|難民|前科|이민|난민|전과",
+        _I,
+    ),
+    # trade-union membership: a special category of its own (GDPR art. 9)
+    "trade_union": re.compile(
+        r"\b(union (member\w*|rep\w*|dues|card)|trade[- ]union\w*|labou?r union\w*|"
+        r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
+        r"gewerkschaft\w*|sindacat\w*|sindical\w*|sindicat\w*|syndiqu\w*|syndicat\w*|"
+        r"fackförbund\w*|fackforbund\w*|vakbond\w*|vakbondslid|związ\w* zawodow\w*|"
+        r"zwiazk\w* zawodow\w*|sendika\w*|sindikat\w*)\b|профсоюз\w*|профспілк\w*|"
+        r"工会|工會|労働組合|労組|노조|노동조합|ट्रेड यूनियन|नक़ाबा|نقابة|نقابي",
         _I,
     ),
     "location": re.compile(
@@ -227,6 +247,18 @@ _FIRST_PERSON = re.compile(
     # Korean pronouns with their particle, not inside a word ("되나요", "저녁")
     r"我|私|僕|俺|(?<![가-힣])(?:나는|나도|나의|내가|저는|저도|저의|제가|(?:내|제)\s)|你|您|あなた|"
     r"당신",
+    _I,
+)
+
+
+# What a question says of no one: the generic "you" ("how do you get out of debt?", "hoe kom
+# je uit de schulden?", "wie kommt man ..."), and the Turkish question particle "mi", which
+# is not the Spanish or Italian "my".
+_IMPERSONAL_QUESTION = re.compile(
+    r"^\s*(how|what|where|when|why|which)\s+(do|can|does|should|would|could|will)\s+"
+    r"(you|one)\b|^\s*(hoe|wat|waar|wanneer|waarom)\s+[^\W\d_]+\s+(je|jij)\b|"
+    r"^\s*(wie|was|wo|wann|warum)\s+[^\W\d_]+\s+man\b|"
+    r"\s(mi|mı|mu|mü)\s*(?=[?？]?\s*$)",
     _I,
 )
 
@@ -325,6 +357,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 kept.append(_mine_only(sentence) if about_user else sentence)
                 continue
             *before, question = _CLAUSE_BREAK.split(sentence)
+            question = _IMPERSONAL_QUESTION.sub(" ", question)
             kept += [c for c in before if not (about_user and _about_someone_else(c))]
             if _FIRST_PERSON.search(question) and not (
                 about_user and _HYPOTHETICAL.search(question)

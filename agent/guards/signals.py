@@ -186,7 +186,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"[【\[]\s*(系统|系統|管理员|管理員|开发者|開發者)(消息|訊息|提示|通知|指令)?\s*[】\]]",
             r"(?m)^\s*(系统|系統|助手|管理员|管理員)\s*[:：]",
             r"(系统|系統)(消息|訊息|提示|通知|指令)\s*[:：]",
-            r"(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)|(AI|ai)助手请注意",
+            # a heading ("给AI的指令："), not talk of "instructions hidden for AI"
+            r"(?:^|(?<=[\n。！？!?]))\s*(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)|"
+            r"(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)\s*[:：]|"
+            r"(AI|ai)助手请注意",
         ),
         *_rx(
             r"\bSYSTEM\s+(UPDATE|NOTICE|MESSAGE|NOTE|OVERRIDE|ALERT|PROMPT|INSTRUCTIONS?|COMMAND)\b",
