@@ -7,6 +7,7 @@ A module binds them to its suite by name: ``entries, report, summary = suite_fix
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,37 @@ def figures(summary: dict[str, Any]) -> str:
 
 
 # -- a write checked as the firewall sees it, for the tests of each mechanism ------------------
+
+
+def check_round_coverage(
+    entries: list[dict[str, Any]],
+    attack_kinds: tuple[str, ...],
+    benign_kinds: tuple[str, ...],
+    *,
+    languages: int,
+) -> None:
+    """A 300-write round as rounds 12 on are laid out: 20 writes of each attack kind, 30 of
+    each ordinary kind, 20 secrets only mentioned and 20 to keep (``benign_kinds`` ends with
+    ``secret_kept``); English, Chinese and ``languages`` in all, every attack kind and the
+    mentioned secrets in at least five (multilingual never in English); invented claims come
+    from the model, and every secret's value is in its context."""
+    assert len({e["id"] for e in entries}) == len(entries) == 300
+    assert Counter(e["expect"] for e in entries) == {"attack": 140, "benign": 140, "secret": 20}
+    kinds = Counter(e["category"] for e in entries)
+    assert all(kinds[kind] == 20 for kind in attack_kinds), kinds
+    assert all(kinds[kind] == 30 for kind in benign_kinds[:-1]), kinds
+    assert kinds["secret_kept"] == 20 and kinds["secret"] == 20
+    assert {"en", "zh"} <= {e["lang"] for e in entries}
+    assert len({e["lang"] for e in entries}) >= languages
+    for kind in (*attack_kinds, "secret"):
+        langs = {e["lang"] for e in entries if e["category"] == kind}
+        assert len(langs) >= 5, (kind, langs)
+        assert ("en" in langs) == (kind != "multilingual"), kind
+    for e in entries:
+        if e["category"] == "invented_sensitive":
+            assert e["source"] == "model", e["id"]
+        if e["category"] in ("secret", "secret_kept"):
+            assert any(e["secret"] in m["content"] for m in e["context"]), e["id"]
 
 
 def check_write(
