@@ -15,6 +15,7 @@ from memvisor.errors import UserError
 from .clock import Clock
 from .database import Database, DuckDBDatabase, db_time, from_db_time
 from .group_commit import GroupedAppends
+from .write_behind import WriteBehind
 from .ids import new_id
 from .records import Event
 from .users import require_user
@@ -50,9 +51,10 @@ class EventLog:
         # Events held for the next insert of this thread's open transaction (``hold_in``).
         self._held = threading.local()
         # Lone appends that arrive together commit together (``storage/group_commit.py``).
-        self._grouped = (
-            GroupedAppends(db, self._insert_rows) if isinstance(db, DuckDBDatabase) else None
-        )
+        embedded = isinstance(db, DuckDBDatabase)
+        self._grouped = GroupedAppends(db, self._insert_rows) if embedded else None
+        # A read's event commits after the read has answered (``storage/write_behind.py``).
+        self._behind = WriteBehind(db, self._insert_rows) if embedded else None
 
     def append(
         self,
@@ -98,6 +100,40 @@ class EventLog:
             kind=kind,
             payload=payload,
         )
+
+    def append_behind(
+        self,
+        *,
+        user_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        trace_id: str | None = None,
+        session_id: str | None = None,
+    ) -> Event:
+        """An event that records a read: returned at once and committed right after
+        (``storage/write_behind.py``); a reader of this user's events waits for it. Inside
+        a transaction of this thread it joins that transaction, as ``append`` does."""
+        behind = self._behind
+        if behind is None or self._held_events() or behind.joins_open():
+            return self.append(
+                user_id=user_id, kind=kind, payload=payload, trace_id=trace_id,
+                session_id=session_id,
+            )  # fmt: skip
+        event = self._build(
+            user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
+        )
+        behind.add(event.user_id, event)
+        return event
+
+    def settle(self, user_id: str) -> None:
+        """Wait for this user's read events still being committed (``append_behind``)."""
+        if self._behind is not None:
+            self._behind.settle(user_id)
+
+    def close(self) -> None:
+        """Commit the read events still queued; the store closes its database after."""
+        if self._behind is not None:
+            self._behind.close()
 
     def append_in(self, conn: Any, **kwargs: Any) -> Event:
         """Append inside a caller's open transaction (the write and its event commit together)."""
@@ -161,6 +197,7 @@ class EventLog:
         self._insert_rows(conn, [event])
 
     def get(self, event_id: str, *, user_id: str) -> Event | None:
+        self.settle(user_id)
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND id = ?",
             [require_user(user_id), event_id],
@@ -170,6 +207,7 @@ class EventLog:
     def many(self, event_ids: Sequence[str], *, user_id: str) -> builtins.list[Event]:
         if not event_ids:
             return []
+        self.settle(user_id)
         rows = self._db.query(
             f"SELECT {_COLUMNS} FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "
             "ORDER BY seq",
@@ -187,6 +225,7 @@ class EventLog:
         limit: int | None = None,
         newest_first: bool = False,
     ) -> builtins.list[Event]:
+        self.settle(user_id)
         sql = f"SELECT {_COLUMNS} FROM events WHERE user_id = ?"
         params: list[Any] = [require_user(user_id)]
         if kinds:
@@ -243,6 +282,7 @@ class EventLog:
         ]
 
     def count(self, *, user_id: str) -> int:
+        self.settle(user_id)
         return int(
             self._db.query(
                 "SELECT count(*) FROM events WHERE user_id = ?", [require_user(user_id)]

@@ -232,6 +232,7 @@ class Store:
             self._sweeper.stop()
         if self._index is not None:
             self._index.close()  # a fold of the index under way finishes first
+        self.events.close()  # the read events still queued commit first
         self.db.close()
         if self._lock is not None:
             self._lock.release()

@@ -361,7 +361,7 @@ class Memory:
     def _log_read(
         self, what: str, query: str, ids: list[str], *, user_id: str, trace_id: str
     ) -> None:
-        self.store.events.append(
+        self.store.events.append_behind(
             user_id=user_id,
             kind="memory_read",
             trace_id=trace_id,

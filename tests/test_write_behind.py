@@ -1,0 +1,117 @@
+"""A read's event commits after the read has answered (``storage/write_behind.py``): the
+read never queues behind writers for it, and whoever reads the log still finds it
+(``tests/test_python_api.py``: a search's trace id leads to its ``memory_read`` event)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvisor.errors import StorageError
+from memvisor.storage import Store
+from memvisor.storage import events as events_module
+from memvisor.storage.logger import logger
+
+
+def _read_event(store: Store, user: str) -> Any:
+    return store.events.append_behind(user_id=user, kind="memory_read", payload={"q": "x"})
+
+
+def test_a_read_event_does_not_wait_for_a_writer_and_is_found_once_it_commits(
+    tmp_path: Path,
+) -> None:
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        returned = threading.Event()
+        results: dict[str, Any] = {}
+
+        def read() -> None:
+            results["event"] = _read_event(store, "ana")
+            returned.set()
+
+        with store.db.transaction():  # a writer holds the lock
+            thread = threading.Thread(target=read)
+            thread.start()
+            assert returned.wait(10)  # the read answered while the writer held the lock
+        thread.join(10)
+        # Reading the log waits for the queued event: it is there, stored once.
+        assert [e.id for e in store.events.list(user_id="ana")] == [results["event"].id]
+        assert store.events.get(results["event"].id, user_id="ana") == results["event"]
+
+
+def test_a_reader_of_another_user_does_not_wait_for_queued_events(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        holding = threading.Event()
+        release = threading.Event()
+
+        def writer() -> None:
+            with store.db.transaction():
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        assert holding.wait(10)
+        _read_event(store, "ana")  # queued behind the writer
+        started = time.monotonic()
+        assert store.events.count(user_id="bo") == 0  # nothing of bo's is queued: no wait
+        waited = time.monotonic() - started
+        release.set()
+        thread.join(10)
+        assert waited < 5
+        assert store.events.count(user_id="ana") == 1
+
+
+def test_inside_a_transaction_a_read_event_joins_it(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        with pytest.raises(RuntimeError), store.db.transaction():
+            _read_event(store, "ana")
+            raise RuntimeError("rolled back")
+        assert store.events.list(user_id="ana") == []  # it went with its transaction
+
+
+def test_closing_the_store_commits_what_is_queued(tmp_path: Path) -> None:
+    ids = []
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        for n in range(50):
+            ids.append(_read_event(store, f"u{n % 5}").id)
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        stored = [e.id for n in range(5) for e in store.events.list(user_id=f"u{n}")]
+        assert sorted(stored) == sorted(ids)
+
+
+def test_after_close_a_read_event_is_refused_not_lost_silently(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "store", embedder="hash")
+    store.close()
+    with pytest.raises(StorageError, match="closed"):
+        _read_event(store, "ana")
+
+
+def test_an_event_that_cannot_be_stored_is_dropped_alone_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    row = events_module._row
+
+    def refusing(event: Any) -> list[Any]:
+        if event.user_id == "bad":
+            raise StorageError("this row cannot be written")
+        return row(event)
+
+    monkeypatch.setattr(events_module, "_row", refusing)
+    warnings: list[str] = []
+    sink = logger.add(warnings.append, level="WARNING", format="{message}")
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        with store.db.transaction():  # all three queue, then commit as one batch
+            thread = threading.Thread(
+                target=lambda: [_read_event(store, user) for user in ("good1", "bad", "good2")]
+            )
+            thread.start()
+            thread.join(10)
+        assert store.events.count(user_id="good1") == 1
+        assert store.events.count(user_id="good2") == 1
+        assert store.events.count(user_id="bad") == 0
+    logger.remove(sink)
+    assert any("could not be logged: StorageError" in w for w in warnings), warnings
