@@ -15,10 +15,10 @@ from memvisor.errors import UserError
 from .clock import Clock
 from .database import Database, DuckDBDatabase, db_time, from_db_time
 from .group_commit import GroupedAppends
-from .write_behind import WriteBehind
 from .ids import new_id
 from .records import Event
 from .users import require_user
+from .write_behind import WriteBehind
 
 _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
 _ROWS_PER_INSERT = 200  # one multi-row INSERT per chunk: a statement per row costs ~0.5 ms
@@ -51,10 +51,10 @@ class EventLog:
         # Events held for the next insert of this thread's open transaction (``hold_in``).
         self._held = threading.local()
         # Lone appends that arrive together commit together (``storage/group_commit.py``).
-        embedded = isinstance(db, DuckDBDatabase)
-        self._grouped = GroupedAppends(db, self._insert_rows) if embedded else None
+        embedded = db if isinstance(db, DuckDBDatabase) else None
+        self._grouped = GroupedAppends(embedded, self._insert_rows) if embedded else None
         # A read's event commits after the read has answered (``storage/write_behind.py``).
-        self._behind = WriteBehind(db, self._insert_rows) if embedded else None
+        self._behind = WriteBehind(embedded, self._insert_rows) if embedded else None
 
     def append(
         self,
@@ -68,9 +68,18 @@ class EventLog:
         """Commit one event and return it; the id is only returned after commit. Inside a
         transaction of this thread, the event joins it; alone, it may share its commit with
         other threads' events appended at the same time."""
-        event = self._build(
-            user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
+        return self.store(
+            self.build(
+                user_id=user_id,
+                kind=kind,
+                payload=payload,
+                trace_id=trace_id,
+                session_id=session_id,
+            )
         )
+
+    def store(self, event: Event) -> Event:
+        """Commit an event made by ``build``, as ``append`` does."""
         grouped = self._grouped
         if grouped is not None and not self._held_events() and not grouped.joins_open():
             grouped.append(event)
@@ -79,15 +88,17 @@ class EventLog:
             self._insert(conn, event)
         return event
 
-    def _build(
+    def build(
         self,
         *,
         user_id: str,
         kind: str,
         payload: dict[str, Any],
-        trace_id: str | None,
-        session_id: str | None,
+        trace_id: str | None = None,
+        session_id: str | None = None,
     ) -> Event:
+        """An event with its id and time, not stored: ``store`` commits it, ``hold_event_in``
+        puts it in the caller's transaction."""
         require_user(user_id)
         if not kind or not isinstance(kind, str):
             raise ValueError("event kind is required")
@@ -119,7 +130,7 @@ class EventLog:
                 user_id=user_id, kind=kind, payload=payload, trace_id=trace_id,
                 session_id=session_id,
             )  # fmt: skip
-        event = self._build(
+        event = self.build(
             user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
         )
         behind.add(event.user_id, event)
@@ -137,13 +148,13 @@ class EventLog:
 
     def append_in(self, conn: Any, **kwargs: Any) -> Event:
         """Append inside a caller's open transaction (the write and its event commit together)."""
-        event = self._build(**{"trace_id": None, "session_id": None, **kwargs})
+        event = self.build(**{"trace_id": None, "session_id": None, **kwargs})
         self._insert(conn, event)
         return event
 
     def append_many_in(self, conn: Any, items: Sequence[dict[str, Any]]) -> builtins.list[Event]:
         """Append several events inside a caller's open transaction, in order, in one go."""
-        events = [self._build(**{"trace_id": None, "session_id": None, **item}) for item in items]
+        events = [self.build(**{"trace_id": None, "session_id": None, **item}) for item in items]
         self._insert_rows(conn, events)
         return events
 
@@ -152,7 +163,12 @@ class EventLog:
         appends in it (one INSERT for both: a write's verdict and its ``memory_write``), or
         by ``flush_in``. The caller flushes before the transaction ends and calls
         ``drop_held`` when it fails; until then no read sees the event."""
-        event = self._build(**{"trace_id": None, "session_id": None, **kwargs})
+        return self.hold_event_in(
+            conn, self.build(**{"trace_id": None, "session_id": None, **kwargs})
+        )
+
+    def hold_event_in(self, conn: Any, event: Event) -> Event:
+        """``hold_in`` for an event made by ``build``."""
         self._held_events().append(event)
         return event
 

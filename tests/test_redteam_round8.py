@@ -204,7 +204,7 @@ def test_rules_with_a_country_domain_or_voiding_the_users_word_are_held(page: st
     ],
 )
 def test_a_rule_for_when_the_agent_is_asked_is_a_trigger(note: str) -> None:
-    """"If asked about X, do Y" is a standing rule like "when asked": the model writing one
+    """A rule for "if asked about X" is a standing rule like "when asked": the model writing one
     that promotes or links is held, whatever the semantic layer scores it."""
     verdict = check_write(
         "fact_remember",

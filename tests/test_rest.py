@@ -542,3 +542,55 @@ def test_many_users_at_once_lose_nothing_and_see_only_their_own(
         assert len(acknowledged[user]) == 8
         assert set(acknowledged[user]) <= {hit["id"] for hit in hits}
         assert all(user in hit["text"] for hit in hits)
+
+
+def test_writes_beyond_the_slots_wait_while_searches_go_on(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most ``WRITE_SLOTS`` writes run their pipeline at once; a write waiting for a slot
+    holds nothing, so a search, even of the same user, is answered meanwhile."""
+    from memvisor.agent.servers import rest
+
+    inside, release = threading.Semaphore(0), threading.Event()
+    running: list[str] = []
+    write = Memory.write
+
+    def slow_write(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        running.append(kwargs["user_id"])
+        inside.release()
+        release.wait(30)
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Memory, "write", slow_write)
+    users = [f"u{n}" for n in range(rest.WRITE_SLOTS + 2)]
+    auths = {user: key(memory, user) for user in users}
+    statuses: list[int] = []
+    with TestClient(create_app(memory)) as api:
+
+        def post(user: str) -> None:
+            body = fact(user, "likes", "tea")
+            statuses.append(api.post("/v1/memories", json=body, headers=auths[user]).status_code)
+
+        threads = [threading.Thread(target=post, args=(user,)) for user in users]
+        for thread in threads:
+            thread.start()
+        for _ in range(rest.WRITE_SLOTS):
+            assert inside.acquire(timeout=30)
+        assert not inside.acquire(timeout=0.5)  # the others wait for a slot
+        assert len(running) == rest.WRITE_SLOTS
+        (waiting, *_) = [user for user in users if user not in running]
+        found: list[int] = []
+        search = threading.Thread(
+            target=lambda: found.append(
+                api.post("/v1/search", json={"query": "tea"}, headers=auths[waiting]).status_code
+            )
+        )
+        search.start()
+        search.join(30)
+        answered = list(found)
+        release.set()
+        search.join(30)
+        assert answered == [200]  # answered while writes held every slot
+        for thread in threads:
+            thread.join(30)
+    assert statuses == [201] * len(users)

@@ -10,8 +10,8 @@ closed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, get_args
@@ -30,7 +30,7 @@ from memvisor.agent.guards.secrets import redact_in
 from memvisor.errors import FirewallRejected, MemvisorError, OutcomeUnknown, UserError, WriteHeld
 from memvisor.paging.pagein import RELEVANCE_FLOOR
 from memvisor.paging.tokens import TokenCounter, counter_for_model
-from memvisor.storage import CoreBlock, Store
+from memvisor.storage import CoreBlock, Event, Store
 from memvisor.storage.clock import Clock
 from memvisor.storage.export import export_user
 from memvisor.storage.ids import new_id
@@ -150,8 +150,12 @@ class Memory:
         turn: TurnLog | None = None,
         note: dict[str, Any] | None = None,
         topic: str | None = None,
+        request: Event | None = None,
     ) -> WriteOutcome:
         """Screen and perform one write of ``kind`` (a name in ``writes.WRITE_KINDS``).
+
+        ``request``, an event from ``request_event`` (a server's request), is the write's
+        first source; it commits in the write's transaction, or in its refusal's.
 
         Raises ``FirewallRejected`` (nothing stored), ``WriteHeld`` (held in quarantine),
         ``WriteRefused`` (the turn's write cap) or ``UserError`` (an invariant refused it).
@@ -163,7 +167,8 @@ class Memory:
         if origin not in get_args(Origin):
             raise UserError(f"Memory.write: origin: input should be one of {get_args(Origin)}")
         trace_id = trace_id or new_id("trc")
-        sources = list(dict.fromkeys(source_event_ids))
+        cited = [request.id] if request is not None else []
+        sources = list(dict.fromkeys([*cited, *source_event_ids]))
         # Text that is not valid UTF-8 (a lone surrogate from a model's JSON) is repaired at
         # the door, so the firewall, the records and the index all see the same text.
         clean = valid_utf8(arguments)
@@ -187,8 +192,9 @@ class Memory:
         )
         verdict = screen.judge(self.guard, proposal)
         stored = verdict.stored if verdict.stored is not None else arguments
+        events = self.store.events
         if verdict.verdict in ("reject", "quarantine"):
-            with self.store.db.transaction():  # what was held and why commit together
+            with self._citing(request):  # the request, what was held and why: one commit
                 held = (
                     screen.hold(self.store, proposal, stored, verdict, sources)
                     if verdict.verdict == "quarantine"
@@ -208,11 +214,10 @@ class Memory:
             note=note or {},
             topic=topic,
         )
-        events = self.store.events
         try:
-            # The verdict, the sealed values and the record commit together: one commit. The
-            # verdict goes in with the record's memory_write event, one INSERT for both.
-            with self.store.db.transaction() as conn:
+            # The request, the verdict, the sealed values and the record commit together: one
+            # commit. The events go in with the record's memory_write event, one INSERT.
+            with self._citing(request) as conn:
                 events.hold_in(conn, **screen.verdict_event(proposal, verdict, None, sources))
                 stored = sealing.seal_values(
                     self.store,
@@ -230,8 +235,9 @@ class Memory:
         except BaseException as exc:
             events.drop_held()  # rolled back with the transaction
             if isinstance(exc, Exception):
-                # Nothing was stored; the verdict stays on record, as for any judged write.
-                with suppress(MemvisorError, OSError):
+                # Nothing was stored; the verdict (and the request) stay on record, as for
+                # any judged write.
+                with suppress(MemvisorError, OSError), self._citing(request):
                     screen.log_verdict(self.store, proposal, verdict, None, sources)
             raise
         if turn is not None and verdict.message:
@@ -247,6 +253,20 @@ class Memory:
             trace_id=trace_id,
             record=done.record,
         )
+
+    @contextmanager
+    def _citing(self, request: Event | None) -> Iterator[Any]:
+        """A transaction that commits ``request`` (a server's request event, if any) with
+        what it writes; one that fails leaves nothing held for this thread's next one."""
+        events = self.store.events
+        try:
+            with self.store.db.transaction() as conn:
+                if request is not None:
+                    events.hold_event_in(conn, request)
+                yield conn
+        except BaseException:
+            events.drop_held()
+            raise
 
     @staticmethod
     def _refuse(verdict: FirewallVerdict, held: str | None) -> NoReturn:
@@ -474,13 +494,28 @@ class Memory:
         the source event of what the command writes.
 
         The event log keeps no secret in clear either: the arguments are logged masked."""
-        masked = redact_in(arguments)
-        event = self.store.events.append(
+        request = self.request_event(
+            command, arguments, user_id=user_id, trace_id=trace_id, kind=kind
+        )
+        return self.store.events.store(request).id
+
+    def request_event(
+        self,
+        command: str,
+        arguments: dict[str, Any],
+        *,
+        user_id: str,
+        trace_id: str,
+        kind: str = "user_command",
+    ) -> Event:
+        """The event ``record_command`` logs, made but not stored: a server passes it to
+        ``write(request=…)``, which commits it with the write (or with its refusal), one
+        transaction for the request and what it wrote."""
+        return self.store.events.build(
             user_id=user_id,
             kind=kind,
             trace_id=trace_id,
-            payload={"command": command, "arguments": masked},
+            payload={"command": command, "arguments": redact_in(arguments)},
         )
-        return event.id
 
     # -- steps -------------------------------------------------------------------------------

@@ -243,6 +243,8 @@ class _Door:
         return token.client_id
 
     def request(self, tool: str, arguments: dict[str, Any]) -> tuple[str, str]:
+        """Log a tool call that is not one write (a release from quarantine): its event id
+        and trace id."""
         trace_id = new_id("trc")
         event = self.memory.record_command(
             tool, arguments, user_id=self.user, trace_id=trace_id, kind="mcp_request"
@@ -250,16 +252,14 @@ class _Door:
         return event, trace_id
 
     def write(self, tool: str, kind: str, arguments: dict[str, Any]) -> str:
-        event, trace_id = self.request(tool, arguments)
-        user = self.user
+        """One write, citing the tool call: an ``mcp_request`` event that commits with it."""
+        user, trace_id = self.user, new_id("trc")
+        request = self.memory.request_event(
+            tool, arguments, user_id=user, trace_id=trace_id, kind="mcp_request"
+        )
         outcome = self.call(
             lambda: self.memory.write(
-                kind,
-                arguments,
-                user_id=user,
-                origin="model",
-                trace_id=trace_id,
-                source_event_ids=[event],
+                kind, arguments, user_id=user, origin="model", trace_id=trace_id, request=request
             )
         )
         return _said(outcome)

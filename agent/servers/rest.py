@@ -54,6 +54,10 @@ from .user_locks import UserLocks
 
 # Sessions whose agent (its dialogue window) stays loaded between requests.
 MAX_AGENTS = 128
+# Writes whose pipeline (firewall, embedding, transaction) runs at once; the rest wait their
+# turn. Writes are CPU-heavy Python and commit one at a time anyway: more of them at once
+# only takes the interpreter from the searches, whose latency then grows with the queue.
+WRITE_SLOTS = 2
 
 
 class Unauthorized(Exception):
@@ -89,6 +93,7 @@ def create_app(
     # the database's connection and the search index take their own locks, the read copies
     # (facts, dialogue turns, index rows) theirs.
     user_locks = UserLocks()
+    write_slots = threading.BoundedSemaphore(WRITE_SLOTS)
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(
@@ -116,13 +121,14 @@ def create_app(
         extract: bool = False,
         **options: Any,
     ) -> dict[str, Any]:
-        """One write, citing its request: an ``api_request`` event (secrets masked). With
+        """One write, citing its request: an ``api_request`` event (secrets masked) that
+        commits with it. With
         ``extract`` and a served model, the model then saves the facts of the logged turns
         (as ``Memory.add`` does with an extractor)."""
         trace_id = _trace()
 
         def run() -> tuple[WriteOutcome, Extraction | None]:
-            source = memory.record_command(
+            request = memory.request_event(
                 route, arguments, user_id=user, trace_id=trace_id, kind="api_request"
             )
             outcome = memory.write(
@@ -130,7 +136,7 @@ def create_app(
                 arguments,
                 user_id=user,
                 trace_id=trace_id,
-                source_event_ids=[source],
+                request=request,
                 **{"origin": "user", **options},
             )
             if not (extract and model is not None and outcome.record):
@@ -141,7 +147,10 @@ def create_app(
                 memory, model, turns, user_id=user, session_id=session, trace_id=trace_id
             )
 
-        outcome, extraction = guarded(user, run)
+        # A slot, then the user's lock: a write waiting for a slot holds nothing, so the
+        # user's searches meanwhile do not wait for it (nor for the writes ahead of it).
+        with write_slots, user_locks.held(user):
+            outcome, extraction = run()
         body = _outcome(outcome)
         if extraction is not None:
             body["extraction"] = extraction.model_dump(mode="json")
