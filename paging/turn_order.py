@@ -34,9 +34,9 @@ class TurnOrder:
             self._rewrites = events.rewrites
             for kept in (self._turns, self._pos, self._last_seq, self._generation, self._speakers):
                 kept.clear()
-        generation = events.generation
+        generation = events.message_generation(user_id)
         if self._generation.get(user_id) == generation:
-            return  # no event was committed since the last look
+            return  # none of the user's messages was committed since the last look
         messages = events.messages_after(self._last_seq.get(user_id, 0), user_id=user_id)
         self._generation[user_id] = generation
         if not messages:

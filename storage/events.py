@@ -55,6 +55,11 @@ class EventLog:
         self._grouped = GroupedAppends(embedded, self._insert_rows) if embedded else None
         # A read's event commits after the read has answered (``storage/write_behind.py``).
         self._behind = WriteBehind(embedded, self._insert_rows) if embedded else None
+        # Per user, how many transactions committed dialogue messages of theirs (embedded:
+        # this process is the only writer): readers of the dialogue read again only when
+        # their user's moved, not whenever anyone's event commits.
+        self._messages: dict[str, int] = {}
+        self._messages_lock = threading.Lock()
 
     def append(
         self,
@@ -191,11 +196,36 @@ class EventLog:
         if held := self._held_events():
             events = [*held, *events]
             self._held.events = []
+        self._insert_chunks(conn, events)
+        self._mark_messages({e.user_id for e in events if e.kind in MESSAGE_KINDS})
+
+    def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> None:
         for start in range(0, len(events), _ROWS_PER_INSERT):
             chunk = events[start : start + _ROWS_PER_INSERT]
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
             params = [value for event in chunk for value in _row(event)]
             conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
+
+    def _mark_messages(self, users: set[str]) -> None:
+        """Move these users' message generations once the open transaction commits."""
+        if not users:
+            return
+
+        def moved() -> None:
+            with self._messages_lock:
+                for user in users:
+                    self._messages[user] = self._messages.get(user, 0) + 1
+
+        self._db.after_commit(moved)
+
+    def message_generation(self, user_id: str) -> int:
+        """A number that changes whenever messages of ``user_id`` were committed (read it
+        before the messages). On PostgreSQL, where other processes write too, the events
+        table's generation: it moves with any event."""
+        if self._grouped is None:
+            return self.generation
+        with self._messages_lock:
+            return self._messages.get(user_id, 0)
 
     def restore_many_in(self, conn: Any, events: Sequence[Event], *, user_id: str) -> None:
         """Insert events exactly as exported (same id, ts, kind, payload), in order, inside a
@@ -203,11 +233,8 @@ class EventLog:
         for event in events:
             if event.user_id != user_id:
                 raise UserError(f"event {event.id} belongs to another user")
-        for start in range(0, len(events), _ROWS_PER_INSERT):
-            chunk = events[start : start + _ROWS_PER_INSERT]
-            rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
-            params = [value for event in chunk for value in _row(event)]
-            conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
+        self._insert_chunks(conn, events)
+        self._mark_messages({user_id} if events else set())
 
     def _insert(self, conn: Any, event: Event) -> None:
         self._insert_rows(conn, [event])

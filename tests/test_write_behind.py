@@ -1,6 +1,8 @@
 """A read's event commits after the read has answered (``storage/write_behind.py``): the
 read never queues behind writers for it, and whoever reads the log still finds it
-(``tests/test_python_api.py``: a search's trace id leads to its ``memory_read`` event)."""
+(``tests/test_python_api.py``: a search's trace id leads to its ``memory_read`` event).
+And what a server's commits no longer cost a search: a user's dialogue is read again only
+when that user's messages moved."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 
 from memvisor.errors import StorageError
+from memvisor.paging.turn_order import turn_order_for
 from memvisor.storage import Store
 from memvisor.storage import events as events_module
 from memvisor.storage.logger import logger
@@ -115,3 +118,26 @@ def test_an_event_that_cannot_be_stored_is_dropped_alone_with_a_warning(
         assert store.events.count(user_id="bad") == 0
     logger.remove(sink)
     assert any("could not be logged: StorageError" in w for w in warnings), warnings
+
+
+def test_a_users_message_generation_moves_with_their_messages_only(tmp_path: Path) -> None:
+    """Dialogue readers (``TurnOrder``) read again when their user's messages moved, not when
+    anyone's event commits (a read's event, another user's message, a passage)."""
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        events = store.events
+        start = events.message_generation("ana")
+        store.log_turn(user_id="bo", role="user", content="Bo's own words")
+        _read_event(store, "ana")
+        events.append(user_id="ana", kind="api_request", payload={})
+        events.settle("ana")
+        assert events.message_generation("ana") == start
+        with pytest.raises(RuntimeError), store.db.transaction():  # rolled back: no move
+            store.log_turn(user_id="ana", role="user", content="never stored")
+            raise RuntimeError("rolled back")
+        assert events.message_generation("ana") == start
+        order = turn_order_for(store)
+        first = store.log_turn(user_id="ana", role="user", content="Ana moved to Lisbon")
+        assert events.message_generation("ana") != start
+        assert order.around([first.id], user_id="ana") == {first.id: (None, None)}
+        reply = store.log_turn(user_id="ana", role="assistant", content="Noted: Lisbon.")
+        assert order.around([first.id], user_id="ana")[first.id][1].id == reply.id
