@@ -29,6 +29,7 @@ from .injection import (
     untitled,
     without_questions,
 )
+from .learned import LearnedDetector
 from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
@@ -135,6 +136,7 @@ class Firewall:
             for name, p in self.config.extra_injection_patterns.items()
         }
         self._semantic: SemanticDetector | None = None
+        self._learned: LearnedDetector | None = None
 
     def __call__(self, proposal: WriteProposal) -> FirewallVerdict:
         return self.check(proposal)
@@ -291,12 +293,12 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
-        if (
-            not reasons
-            and claim
-            and self._semantic_match(review, _unforbidden(review, report, text))
-        ):
-            reasons.append("injection:semantic")
+        if not reasons and claim:
+            read = _unforbidden(review, report, text)
+            if self._semantic_match(review, read):
+                reasons.append("injection:semantic")
+            elif self._learned_match(review, read):
+                reasons.append("injection:learned")
         if not reasons:
             return
         if review.proposal.source == "user_confirmed":
@@ -369,6 +371,35 @@ class Firewall:
                 found.attack,
             )
         return found is not None
+
+    def _learned_match(self, review: _Review, text: str) -> bool:
+        """Does the learned classifier score the write as steering? Never fails the write: on
+        any error the other steps' verdict stands."""
+        if not self.config.learned:
+            return False
+        try:
+            if self._learned is None:
+                self._learned = LearnedDetector()
+            model = self._learned.model
+            cut = (
+                model.threshold
+                if self.config.learned_threshold is None
+                else self.config.learned_threshold
+            )
+            # The user's own words get the wider margin, as for the semantic step.
+            cut += model.margin_user_words if review.users_own else 0.0
+            best = self._learned.best(text)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "learned injection check skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
+        if best is None or best.score < cut:
+            return False
+        logger.bind(trace_id=review.proposal.trace_id).debug(
+            "learned match {:.2f}: {!r}", best.score, redact_secrets(best.text)[0]
+        )
+        return True
 
     def _completes_split(self, text: str, context: list[dict[str, Any]]) -> bool:
         """Does this write finish an instruction begun in a recent message?
