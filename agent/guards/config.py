@@ -102,6 +102,20 @@ class FirewallConfig(BaseModel):
         le=2.0,
         description="Added to the threshold when the user's own words support the write.",
     )
+    learned: bool = Field(
+        default=True,
+        description=(
+            "Also score steering text with the learned classifier over multilingual "
+            "embeddings (learned.py)."
+        ),
+    )
+    learned_threshold: float | None = Field(
+        default=None,
+        ge=-50.0,
+        le=50.0,
+        description="The learned layer's logit at which a write counts as steering; None: "
+        "the threshold shipped with its weights.",
+    )
     extra_injection_patterns: dict[str, str] = Field(
         default_factory=dict, description="name -> regex, reported as injection:<name>."
     )

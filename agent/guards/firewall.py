@@ -29,6 +29,7 @@ from .injection import (
     untitled,
     without_questions,
 )
+from .learned import LearnedDetector
 from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
@@ -39,6 +40,7 @@ from .secret_screen import screen_secrets
 from .secret_values import keep_requested
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
+from .semantic import unread as semantic_unread
 from .sensitive import RELATIONAL, categories, grounded, names_entity
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
@@ -135,6 +137,7 @@ class Firewall:
             for name, p in self.config.extra_injection_patterns.items()
         }
         self._semantic: SemanticDetector | None = None
+        self._learned: LearnedDetector | None = None
 
     def __call__(self, proposal: WriteProposal) -> FirewallVerdict:
         return self.check(proposal)
@@ -291,12 +294,12 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
-        if (
-            not reasons
-            and claim
-            and self._semantic_match(review, _unforbidden(review, report, text))
-        ):
-            reasons.append("injection:semantic")
+        if not reasons and claim:
+            read = _unforbidden(review, report, text)
+            if self._semantic_match(review, read):
+                reasons.append("injection:semantic")
+            elif self._learned_match(review, read):
+                reasons.append("injection:learned")
         if not reasons:
             return
         if review.proposal.source == "user_confirmed":
@@ -369,6 +372,35 @@ class Firewall:
                 found.attack,
             )
         return found is not None
+
+    def _learned_match(self, review: _Review, text: str) -> bool:
+        """Does the learned classifier score the write as steering? Never fails the write: on
+        any error the other steps' verdict stands."""
+        if not self.config.learned or not semantic_unread(text):
+            return False  # English throughout: the semantic step has read it all
+        try:
+            if self._learned is None:
+                self._learned = LearnedDetector()
+            model = self._learned.model
+            cut = (
+                model.threshold
+                if self.config.learned_threshold is None
+                else self.config.learned_threshold
+            )
+            # The user's own words get the wider margin, as for the semantic step.
+            cut += model.margin_user_words if review.users_own else 0.0
+            best = self._learned.best(text)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "learned injection check skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
+        if best is None or best.score < cut:
+            return False
+        logger.bind(trace_id=review.proposal.trace_id).debug(
+            "learned match {:.2f}: {!r}", best.score, redact_secrets(best.text)[0]
+        )
+        return True
 
     def _completes_split(self, text: str, context: list[dict[str, Any]]) -> bool:
         """Does this write finish an instruction begun in a recent message?

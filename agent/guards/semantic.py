@@ -84,6 +84,49 @@ def sentences(text: str) -> list[str]:
     return parts
 
 
+def unread(text: str) -> bool:
+    """Whether ``text`` holds a sentence this layer leaves out for not being English (another
+    language, another script, an encoded run): the learned multilingual layer reads those
+    writes, and only those, since its embedding costs several times this one."""
+    for part in _SENTENCE_END.split(text):
+        part = part.strip(" \t-*•>\"'")
+        if sum(c.isalpha() for c in part) >= _UNREAD_LETTERS and not _plainly_english(part):
+            return True
+    return False
+
+
+_UNREAD_LETTERS = 8  # fewer letters ("Oslo", "OK", a date) say nothing in any language
+# Common English words that other Latin-script languages do not also use ("as", "do", "we",
+# "me", "so", "over", "was", "die", "in", "also", "will" are Portuguese, Dutch, German ...).
+_PLAIN_ENGLISH_TEXT = """\
+the and are to of for you your my with this that be it it's from any now always never must
+should can not at by or they she he her his their our user users about what when which
+would have has had been were there here just than then them these those into only other
+some such very after before more most please every each who how why where because while if
+until since again once mine its i'm i've i'll you're you'll you've that's there's here's
+let's don't doesn't didn't won't can't isn't aren't wasn't it'll we're they're he's she's
+what's thanks thank great good nice awesome cool yeah yes sure really love like know think
+feel hope glad sounds looks keep make made going get got did does well much many way
+things thing time day life work help new old big little lot lots out up too back even"""
+_PLAIN_ENGLISH_WORDS = frozenset(_PLAIN_ENGLISH_TEXT.split())
+_UNREAD_MIN_WORDS = 5  # a shorter all-ASCII sentence ("Count me in, John!") is let be
+
+
+def _plainly_english(sentence: str) -> bool:
+    """Not plainly English: letters of another alphabet or accents (three at least, a tenth
+    of its letters: a "café" near "José's" is still English), a run of letters longer than
+    any English word (an encoding), or five words or more none of them common English
+    ones. Doubt counts as not English: the price of a wrong "no" is one more embedding."""
+    letters = [c for c in sentence if c.isalpha()]
+    foreign = sum(not c.isascii() for c in letters)
+    if foreign >= 3 and foreign >= 0.1 * len(letters):
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z']+", sentence)]
+    if any(len(w) > 24 for w in words):
+        return False
+    return len(words) < _UNREAD_MIN_WORDS or any(w in _PLAIN_ENGLISH_WORDS for w in words)
+
+
 def _english(sentence: str) -> bool:
     """MiniLM was trained on English: elsewhere its similarities are noise (other languages are
     the regex lexicons' job, ``lexicon.py``)."""
