@@ -129,15 +129,12 @@ class EventLog:
         """An event that records a read: returned at once and committed right after
         (``storage/write_behind.py``); a reader of this user's events waits for it. Inside
         a transaction of this thread it joins that transaction, as ``append`` does."""
-        behind = self._behind
-        if behind is None or self._held_events() or behind.joins_open():
-            return self.append(
-                user_id=user_id, kind=kind, payload=payload, trace_id=trace_id,
-                session_id=session_id,
-            )  # fmt: skip
         event = self.build(
             user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
         )
+        behind = self._behind
+        if behind is None or self._held_events() or behind.joins_open():
+            return self.store(event)
         behind.add(event.user_id, event)
         return event
 
