@@ -63,7 +63,8 @@ SCALED: dict[tuple[str, ...], dict[str, str]] = {
     ("bench", "storage"): {"--sizes": "200", "--queries": "2", "--writes": "5", "--turns": "20",
                            "--embedder": "hash"},
     ("bench", "paging"): {"--memories": "200", "--queries": "2", "--embedder": "hash"},
-    ("bench", "text"): {"--sizes": "800,1600"},
+    ("bench", "startup"): {"--memories": "40", "--runs": "1", "--embedder": "hash"},
+    ("bench", "text"): {"--sizes": "800,1600", "--limit": "3200"},
     ("bench", "serve"): {"--clients": "1", "--seconds": "0.5", "--users": "2"},
     ("bench", "chaos"): {"--trials": "1", "--fuzz": "30", "--fault": "fuzzed tool calls"},
 }  # fmt: skip

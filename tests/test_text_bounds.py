@@ -26,6 +26,7 @@ from memvisor.storage import Store
 from memvisor.tools.builtin import builtin_registry
 from memvisor.tools.context import ToolContext
 from memvisor.tools.registry import MAX_ARGUMENT_CHARS
+from tests.cli_helpers import run_cli
 
 _PIECES = st.sampled_from(
     [
@@ -122,3 +123,14 @@ def test_the_bench_reports_each_step_at_both_sizes_and_at_its_limit() -> None:
     for step in result["steps"].values():
         assert len(step["ms"]) == 2 and step["piece"] and step["growth"] >= 0
         assert step["at_limit"]["chars"] == 1600 and step["at_limit"]["ms"] >= 0
+
+
+def test_the_cli_measures_at_the_limit_it_is_given_and_prints_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    table = run_cli(capsys, "bench", "text", "--sizes", "100,300", "--limit", "600")
+    assert table.code == 0, table.err
+    rows = [line for line in table.out.splitlines() if " worst " in line]
+    assert len(rows) == len(STEPS) and all(line.endswith(" at 600") for line in rows)
+    refused = run_cli(capsys, "bench", "text", "--sizes", "100,300", "--limit", "0")
+    assert refused.code == 2 and "--limit" in refused.err

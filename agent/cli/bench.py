@@ -563,15 +563,23 @@ def _percentiles(figures: dict[str, float | None]) -> str:
     show_default=True,
     help="Two input lengths in characters, the second the larger.",
 )
-def text_bench(as_json: bool, sizes: str) -> None:
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 2_000_000),
+    default=None,
+    help="The length of the third figure, at the limit (default: the longest message "
+    "accepted, 100,000 characters, or a step's own smaller limit).",
+)
+def text_bench(as_json: bool, sizes: str, limit: int | None) -> None:
     """Each regex-based text step on long adversarial inputs at two sizes: the slowest input
-    and how its time grew (linear grows like the size ratio)."""
+    and how its time grew (linear grows like the size ratio), then its time at the limit."""
     from memvisor.evals.bench_text import run_text_bench
+    from memvisor.paging.text_limits import MAX_MESSAGE_CHARS
 
     counts = parse_sizes(sizes)
     if len(counts) != 2 or not 0 < counts[0] < counts[1] <= 2_000_000:
         raise UserError(f"--sizes takes two lengths, the second larger, got {sizes!r}")
-    result = run_text_bench(sizes=(counts[0], counts[1]))
+    result = run_text_bench(sizes=(counts[0], counts[1]), limit=limit or MAX_MESSAGE_CHARS)
     if as_json:
         emit_json(result)
         return
@@ -581,7 +589,8 @@ def text_bench(as_json: bool, sizes: str) -> None:
         click.echo(
             f"{name:<18} worst {step['piece']!r:<10} {step['ms'][0]:8.2f} ms -> "
             f"{step['ms'][1]:8.2f} ms  (x{step['growth']:g} for "
-            f"{step['lengths'][0]:,} -> {step['lengths'][1]:,})"
+            f"{step['lengths'][0]:,} -> {step['lengths'][1]:,}); "
+            f"{step['at_limit']['ms']:.2f} ms at {step['at_limit']['chars']:,}"
         )
 
 
