@@ -33,9 +33,10 @@ demo: $(STAMP)
 	@echo "  .venv/bin/memvisor --help"
 	@echo "or first 'source .venv/bin/activate', then type just 'memvisor ...'."
 
-# The PostgreSQL tests fail (not skip) when their server cannot start.
+# The PostgreSQL tests fail (not skip) when their server cannot start. One worker per CPU
+# (at most 4); a module's tests stay together on one worker, so its fixtures are made once.
 test: $(STAMP)
-	MEMVISOR_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest
+	MEMVISOR_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -n logical --maxprocesses 4 --dist loadscope
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent tools paging storage evals tests

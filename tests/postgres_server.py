@@ -32,6 +32,7 @@ import pytest
 
 REQUIRE_ENV = "MEMVISOR_REQUIRE_POSTGRES"
 SHARED = "memvisor_test"
+NOT_STARTED = "PostgreSQL could not start"
 _numbers = itertools.count(1)
 _not_started: list[str] = []
 
@@ -113,10 +114,9 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
         cluster = _start(root)
     except Exception as exc:  # no binaries, no useradd, a broken wheel: say which
         shutil.rmtree(root, ignore_errors=True)
-        reason = f"PostgreSQL could not start: {type(exc).__name__}: {exc}"
+        reason = f"{NOT_STARTED}: {type(exc).__name__}: {exc}"
         if os.environ.get(REQUIRE_ENV) == "1":
             pytest.fail(f"{reason} ({REQUIRE_ENV}=1)", pytrace=False)
-        _not_started.append(reason)
         pytest.skip(reason)
     try:
         yield cluster
@@ -149,6 +149,15 @@ BEGIN
     UPDATE memvisor_revisions SET generation = 0, deletions = 0;
 END $$;
 """
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Note a test skipped for want of the server: in the process that prints the summary
+    (under ``pytest-xdist`` the workers' reports come to it)."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+        if reason.startswith(NOT_STARTED) and not _not_started:
+            _not_started.append(reason)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

