@@ -544,12 +544,46 @@ def test_many_users_at_once_lose_nothing_and_see_only_their_own(
         assert all(user in hit["text"] for hit in hits)
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread priority is Linux's")
+def test_writes_run_at_a_lower_priority_than_the_searches(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write's pipeline runs on a write thread made nicer than the request threads, so a
+    search wanting a core gets it first; the write still answers, acknowledged."""
+    import os
+
+    from memvisor.agent.servers.write_pool import WRITE_NICENESS
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    seen: dict[str, int] = {}
+    write, search = Memory.write, Memory.search
+
+    def noted_write(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        seen["write"] = niceness()
+        return write(self, *args, **kwargs)
+
+    def noted_search(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        seen["search"] = niceness()
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(Memory, "write", noted_write)
+    monkeypatch.setattr(Memory, "search", noted_search)
+    auth = key(memory, "maya")
+    with TestClient(create_app(memory)) as api:
+        saved = api.post("/v1/memories", json=fact("maya", "likes", "tea"), headers=auth)
+        found = api.post("/v1/search", json={"query": "tea"}, headers=auth)
+    assert saved.status_code == 201 and found.status_code == 200
+    assert seen["write"] == min(seen["search"] + WRITE_NICENESS, 19)
+
+
 def test_writes_beyond_the_slots_wait_while_searches_go_on(
     memory: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """At most ``WRITE_SLOTS`` writes run their pipeline at once; a write waiting for a slot
-    holds nothing, so a search, even of the same user, is answered meanwhile."""
-    from memvisor.agent.servers import rest
+    """At most ``WRITE_THREADS`` writes run their pipeline at once; a write waiting for a
+    thread holds nothing, so a search, even of the same user, is answered meanwhile."""
+    from memvisor.agent.servers.write_pool import WRITE_THREADS
 
     inside, release = threading.Semaphore(0), threading.Event()
     running: list[str] = []
@@ -562,7 +596,7 @@ def test_writes_beyond_the_slots_wait_while_searches_go_on(
         return write(self, *args, **kwargs)
 
     monkeypatch.setattr(Memory, "write", slow_write)
-    users = [f"u{n}" for n in range(rest.WRITE_SLOTS + 2)]
+    users = [f"u{n}" for n in range(WRITE_THREADS + 2)]
     auths = {user: key(memory, user) for user in users}
     statuses: list[int] = []
     with TestClient(create_app(memory)) as api:
@@ -574,10 +608,10 @@ def test_writes_beyond_the_slots_wait_while_searches_go_on(
         threads = [threading.Thread(target=post, args=(user,)) for user in users]
         for thread in threads:
             thread.start()
-        for _ in range(rest.WRITE_SLOTS):
+        for _ in range(WRITE_THREADS):
             assert inside.acquire(timeout=30)
         assert not inside.acquire(timeout=0.5)  # the others wait for a slot
-        assert len(running) == rest.WRITE_SLOTS
+        assert len(running) == WRITE_THREADS
         (waiting, *_) = [user for user in users if user not in running]
         found: list[int] = []
         search = threading.Thread(

@@ -51,13 +51,10 @@ from .rest_models import (
 )
 from .rest_stream import turn_events
 from .user_locks import UserLocks
+from .write_pool import WritePool
 
 # Sessions whose agent (its dialogue window) stays loaded between requests.
 MAX_AGENTS = 128
-# Writes whose pipeline (firewall, embedding, transaction) runs at once; the rest wait their
-# turn. Writes are CPU-heavy Python and commit one at a time anyway: more of them at once
-# only takes the interpreter from the searches, whose latency then grows with the queue.
-WRITE_SLOTS = 2
 
 
 class Unauthorized(Exception):
@@ -93,7 +90,7 @@ def create_app(
     # the database's connection and the search index take their own locks, the read copies
     # (facts, dialogue turns, index rows) theirs.
     user_locks = UserLocks()
-    write_slots = threading.BoundedSemaphore(WRITE_SLOTS)
+    writes_pool = WritePool()
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(
@@ -147,10 +144,13 @@ def create_app(
                 memory, model, turns, user_id=user, session_id=session, trace_id=trace_id
             )
 
-        # A slot, then the user's lock: a write waiting for a slot holds nothing, so the
-        # user's searches meanwhile do not wait for it (nor for the writes ahead of it).
-        with write_slots, user_locks.held(user):
-            outcome, extraction = run()
+        def locked() -> tuple[WriteOutcome, Extraction | None]:
+            with user_locks.held(user):
+                return run()
+
+        # A write thread, then the user's lock: a write waiting for a thread holds nothing,
+        # so the user's searches meanwhile do not wait for it (nor for the writes ahead).
+        outcome, extraction = writes_pool.run(locked)
         body = _outcome(outcome)
         if extraction is not None:
             body["extraction"] = extraction.model_dump(mode="json")
