@@ -109,6 +109,32 @@ def test_poisoning_is_held_and_secrets_masked_and_the_result_says_why(memory: Me
     assert AWS_KEY not in passage.text
 
 
+def test_writes_run_on_the_write_threads_and_refusals_still_reach_the_client(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As REST's: a write's pipeline runs on a write thread (at a lower priority, see
+    tests/test_rest.py), and what it raises there reaches the client as before."""
+    import threading
+
+    threads: list[str] = []
+    write = Memory.write
+
+    def noted(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Memory, "write", noted)
+
+    async def session(client: Client) -> None:
+        saved = await client.call_tool("memory_save", {"content": "Maya's bike is green."})
+        assert not saved.is_error and text(saved).startswith("saved psg_")
+        held = await client.call_tool("memory_save", {"content": INJECTION})
+        assert held.is_error and "held in quarantine as qtn_" in text(held)
+
+    run(session, build_server(memory, user="maya"))
+    assert len(threads) == 2 and all(t.startswith("memvisor-write") for t in threads)
+
+
 def test_two_users_on_one_store_never_see_each_other(memory: Memory) -> None:
     async def maya(client: Client) -> str:
         saved = await client.call_tool(

@@ -29,6 +29,8 @@ from memvisor.errors import MemvisorError, WriteHeld
 from memvisor.storage.clock import iso
 from memvisor.storage.ids import new_id
 
+from .write_pool import WritePool
+
 INSTRUCTIONS = (
     "Long-term memory of one user, guarded by a write firewall. Search it (memory_search) or "
     "fetch the context for a message (memory_context) before answering from memory; save "
@@ -231,6 +233,7 @@ class _Door:
     def __init__(self, memory: Memory, user: str | None) -> None:
         self.memory = memory
         self._user = user
+        self._writes = WritePool()  # over HTTP, many connections' writes: as REST's
 
     @property
     def user(self) -> str:
@@ -258,8 +261,15 @@ class _Door:
             tool, arguments, user_id=user, trace_id=trace_id, kind="mcp_request"
         )
         outcome = self.call(
-            lambda: self.memory.write(
-                kind, arguments, user_id=user, origin="model", trace_id=trace_id, request=request
+            lambda: self._writes.run(
+                lambda: self.memory.write(
+                    kind,
+                    arguments,
+                    user_id=user,
+                    origin="model",
+                    trace_id=trace_id,
+                    request=request,
+                )
             )
         )
         return _said(outcome)

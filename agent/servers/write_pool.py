@@ -14,6 +14,7 @@ Only the threads' own work is lowered: what a write hands to a library's thread 
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 import threading
@@ -45,8 +46,9 @@ def _lower_priority() -> None:
 
 
 class WritePool:
-    """``run(write)`` on one of the pool's threads; the caller waits for its result (or
-    its exception, raised in the caller as it would have been there)."""
+    """``run(write)`` on one of the pool's threads, in a copy of the caller's context (its
+    context variables: a request's, an MCP connection's); the caller waits for its result
+    (or its exception, raised in the caller as it would have been there)."""
 
     def __init__(self, threads: int = WRITE_THREADS) -> None:
         self._pool = ThreadPoolExecutor(
@@ -54,4 +56,4 @@ class WritePool:
         )
 
     def run(self, write: Callable[[], T]) -> T:
-        return self._pool.submit(write).result()
+        return self._pool.submit(contextvars.copy_context().run, write).result()
