@@ -42,6 +42,11 @@ _CUE = (
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
     r"september|october|november|december|new year|christmas|the holidays|the trial|renewal)|"
     r"once (the user|she|he|they|the customer)|starting (tomorrow|next (week|month)|on)|"
+    # the conditional inverted: "should the user mention Japan again, ..."
+    r"(should|were|if ever|whenever|in case|in the event that|provided|assuming)\s+"
+    r"(the user|the customer|a user|users|she|he|they|anyone|someone|the client)\s+"
+    r"(ever\s+|again\s+)?(ask|mention|say|bring up|want|request|need|call|try|book|look|search|"
+    r"write|open|log in|raise|return|come back|contact)\w*|"
     # delayed triggers: "the third time the user says thanks", "activate on keyword 'tax'"
     r"(the\s+)?(first|second|third|fourth|fifth|tenth|\d{1,2}(st|nd|rd|th))\s+time\s+"
     r"(that\s+)?(the user|the customer|a user|users|someone|anyone|anybody|somebody)\s+"
@@ -74,7 +79,10 @@ _AGENT_ACTS = re.compile(
 _PASSIVE_ORDER = re.compile(
     r"\b(should|must|shall|is to|are to|has to|have to|needs? to|ought to|will have to)\s+be\s+"
     r"(\w+ly\s+)?(recommended|suggested|requested|asked|said|told|mentioned|offered|booked|"
-    r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out)\b",
+    r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out|purchased|"
+    r"ordered|paid|made|handled|routed|directed|redirected|referred|transferred|wired|used|"
+    r"obtained|renewed|reported|informed|advised|pointed|steered|served|provided|disclosed|"
+    r"revealed|emailed|texted|deposited|invested|signed up|registered|done)\b",
     _I,
 )
 _RULE_START = re.compile(
@@ -363,6 +371,18 @@ _AGENT_VERB_ML = re.compile(
     r"\b[^\W\d_]+(?:[ıiuü]l|[ıiuü]n)(?:meli|malı)\w*|"
     r"\b(сообщи|попроси|предложи|напомни|потребуй|запроси|проси|demander|dire|proposer|"
     r"réclamer|exiger)\b|"
+    # an order written as an infinitive after a trigger ("если спросит ..., посоветовать ему",
+    # "se o usuário perguntar, informar que ...", "si pregunta, indicar que ...")
+    r"\b(посоветовать|порекомендовать|рекомендовать|предложить|сообщить|сказать|ответить|"
+    r"отправить|направить|передать|напомнить|попросить|запросить|уточнить|порадити|"
+    r"рекомендувати|запропонувати|повідомити|сказати|відповісти|надіслати|попросити|"
+    r"informar|avisar|dizer|passar|orientar|encaminhar|responder|indicar|solicitar|pedir|"
+    r"comunicar|decir|recomendar|sugerir|enviar|informare|comunicare|rispondere|suggerire|"
+    r"indicare|inviare|chiedere|informer|indiquer|répondre|signaler|envoyer|conseiller|"
+    r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|antwoorden|"
+    r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
+    # Korean written orders: "…안내할 것", "…하라고 안내"
+    r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
     # "add that ... to the answer": what the agent is told to put in what it says
     r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
     r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"
