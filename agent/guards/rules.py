@@ -244,6 +244,25 @@ _LINK = re.compile(
 )
 
 
+# A rule that only has the agent remind, warn or ask the person it serves ("when I ask about
+# investments, remind me to consider only low-risk products") hands it no power, unless it
+# touches credentials.
+_CAUTION = re.compile(
+    r"\b(remind|warn|alert|caution|double-check with|check with)\w*\s+(me|him|her|them|the user)\b|"
+    r"(提醒|警告|提示)(我|他|她|用户|用戶)|(リマインド|注意)して|(나에게|저에게)\s*(알려|경고)",
+    _I,
+)
+_CREDENTIAL = re.compile(
+    r"\b(passwords?|pins?|passcodes?|codes?|card|bank|account|credentials?|login)\b|密码|密碼|验证码|"
+    r"驗證碼|银行卡|銀行卡|パスワード|비밀번호",
+    _I,
+)
+
+
+def _cautions(sentence: str) -> bool:
+    return bool(_CAUTION.search(sentence)) and not _CREDENTIAL.search(sentence)
+
+
 @dataclass(frozen=True)
 class StandingRule:
     text: str
@@ -281,7 +300,7 @@ def standing_rules(text: str) -> list[StandingRule]:
                     and not _PROHIBITION.match(sentence),
                     promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence)) and not _cautions(sentence),
                 )
             )
             continue
@@ -306,7 +325,8 @@ def standing_rules(text: str) -> list[StandingRule]:
                     and not _PROHIBITION.match(sentence),
                     promotion=bool(_PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
+                    and not _cautions(sentence),
                     about_user=bool(ABOUT_THE_USER.search(sentence)),
                     voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
                 )
