@@ -347,7 +347,9 @@ _NAMING = re.compile(
 
 # "uses the Spotify account 'dj_rafa'", "her Instagram profile @mia.k": an account on another
 # service, named by the brand before it, is how someone is known there, not an account here.
-_SERVICE_BEFORE = re.compile(r"(?:^|\s)(?!(?:User|Customer|Client|Member|Admin)\b)[A-Z][\w+.-]*\s+$")
+_SERVICE_BEFORE = re.compile(
+    r"(?:^|\s)(?!(?:User|Customer|Client|Member|Admin)\b)[A-Z][\w+.-]*\s+$"
+)
 _ACCOUNT_START = re.compile(r"(?:account|profile|konto|cuenta|compte|conta)\b", re.I)
 
 

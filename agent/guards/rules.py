@@ -399,7 +399,7 @@ _AGENT_VERB_ML = re.compile(
     r"informar|avisar|dizer|passar|orientar|encaminhar|responder|indicar|solicitar|pedir|"
     r"comunicar|decir|recomendar|sugerir|enviar|informare|comunicare|rispondere|suggerire|"
     r"indicare|inviare|chiedere|informer|indiquer|répondre|signaler|envoyer|conseiller|"
-    r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|antwoorden|"
+    r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|"
     r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
     # Korean written orders: "…안내할 것", "…하라고 안내"
     r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
