@@ -15,7 +15,8 @@ model invented is an ordinary sentence; only the conversation tells); the ordina
 the user's own messages before them are the negatives. The threshold is set without the
 scored round: five folds by suite give out-of-fold scores, and the threshold is the highest of
 the 99.5th percentile of the ordinary writes, the 99.9th of every negative, and (just above) the
-score of any ordinary write the final model was trained on.
+score of any ordinary write the final model was trained on and would read (``semantic.unread``:
+a write in English throughout never reaches the layer).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from memvisor.agent.guards.learned import WEIGHTS, clean, units
+from memvisor.agent.guards.semantic import unread as semantic_unread
 from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 
 SUITES = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -157,7 +159,10 @@ def train(files: Sequence[Path], embed: Callable[[list[str]], np.ndarray]) -> di
     cut = threshold(scorer, y, suites, is_write)
     w, b = fit(scorer.whole, y)
     # Nor may it hold an ordinary write it was trained on: the fitted suites' tests hold none.
-    cut = max(cut, float(scorer.scores(w, b)[(y == 0) & is_write].max()) + 0.01)
+    # Only the writes the layer reads count: one in English throughout never reaches it
+    # (``semantic.unread``), so it cannot be held by it and sets no threshold.
+    read = np.array([bool(semantic_unread(t)) for t in texts])
+    cut = max(cut, float(scorer.scores(w, b)[(y == 0) & is_write & read].max()) + 0.01)
     return {
         "weights": [round(float(x), 6) for x in w],
         "bias": round(b, 6),

@@ -19,6 +19,16 @@ _NAMED_USER = [
         re.I,
     ),
     re.compile(rf"\buser:{_ID}", re.IGNORECASE),
+    # an id in brackets after a name, or a "uid" anywhere: "Javier (id jav_88)", "王磊（uid
+    # wanglei_07）", "Li (user id li_3)", "uid mk-2201"
+    re.compile(
+        r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
+        r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
+        r"conta|compte|аккаунт|логин|id пользователя)\s*[:=：#]?\s*"
+        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})\s*[)）\]]|"
+        r"\buid\s*[:=：#]?\s*((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})",
+        re.I,
+    ),
     # "uid=44120", "acct_id: 7731", "customer_id=..."
     re.compile(
         r"\b(?:uid|userid|acct(?:_?id)?|account_?id|customer_?id|client_?id|member_?id)"
@@ -59,6 +69,11 @@ _THEIR_RECORDS = re.compile(
     r"\b(ticket|case|claim|file|dossier|record|order|booking|session)\s*(#|no\.?|nr\.?|n°|"
     r"number)?\s*[\w-]*\d[\w-]*\W{0,3}\s*(for\s+|of\s+)?(the\s+)?(client|customer|patient|"
     r"tenant|member|cliente|kunde|kundin|paciente)\s+[A-Z]|"
+    # "Customer on ticket #48213", "the patient from case 5512": whoever a numbered record is for
+    r"\b(customer|client|patient|caller|requester|guest|tenant|cliente|kunde|kundin|paciente)\s+"
+    r"(on|of|in|from|behind|for|with|at|del|de|do|da|von|vom|aus)\s+(the\s+)?(ticket|case|order|"
+    r"booking|claim|request|chat|call|pedido|caso|fall|bestellung|commande|dossier)\s*(#|no\.?|nr\.?|"
+    r"n°|number)?\s*[\w-]*\d|"
     # "update Maria K.'s (maria.k) memory profile": a verb that edits records works the same
     r"\b(in|into|to|on|under|onto|for|update|edit|modify|overwrite|wipe|clear|access)\s+"
     r"(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
@@ -202,6 +217,24 @@ _NAMED_SESSION = [
         re.IGNORECASE,
     ),
 ]
+# Every one of a group, and the groups an organisation keeps records of, for the headings above.
+_ALL_WORD = (
+    r"(?:all|every|each|tutti|tutte|todos|todas|tous|toutes|alle|allen|aller|alla|wszystkich|"
+    r"wszyscy|всех|всем|усіх|всіх|tüm|bütün|semua|tất cả|todos os|todas as)"
+)
+_GROUP_WORD = (
+    r"(?:users|customers|clients|employees|staff|members|students|colleagues|parents|tenants|"
+    r"residents|guests|subscribers|patients|volunteers|workers|team members|"
+    r"i clienti|clienti|dipendenti|utenti|membri|studenti|colleghi|soci|ospiti|"
+    r"clientes|empleados|usuarios|miembros|alumnos|colegas|socios|funcionários|usuários|"
+    r"membros|alunos|les clients|employés|salariés|utilisateurs|membres|élèves|collègues|"
+    r"mitarbeiter\w*|kunden|nutzer\w*|mitglieder\w*|kollegen|kolleginnen|schüler\w*|"
+    r"medewerkers|klanten|gebruikers|leden|collega's|studenten|werknemers|"
+    r"pracowników|klientów|użytkowników|członków|anställda|kunder|användare|medlemmar|"
+    r"сотрудник\w*|клиент\w*|пользовател\w*|участник\w*|співробітник\w*|"
+    r"çalışan\w*|müşteri\w*|kullanıcı\w*|üye\w*|karyawan|pelanggan|pengguna|nhân viên|"
+    r"khách hàng)"
+)
 _OTHER_USERS = re.compile(
     r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
     r"partner'?s?|wife'?s|husband'?s)\s+(accounts?|profiles?)\b|"
@@ -218,6 +251,16 @@ _OTHER_USERS = re.compile(
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    # a team's or a workspace's memory, every member's assistant
+    r"\b(workspace|team|channel|org|organi[sz]ation|company|group|department)\b[^.!?\n]{0,30}"
+    r"\bshared\s+memor(y|ies)\b|\b(team|workspace|company|org|organi[sz]ation)(-wide)?\s+"
+    r"memor(y|ies)\b|\beveryone'?s\s+(assistants?|ai|bots?|memor(y|ies))\b|"
+    r"(memoria compartida|mémoire partagée|gemeinsame[nrs]? (speicher|gedächtnis)|"
+    r"memoria condivisa|memória compartilhada|gedeeld\w* geheugen|общ\w+ памят\w*|"
+    r"共享记忆|共享記憶|共有メモリ|공유 메모리)|"
+    # a note headed to a whole group in any language: "Per tutti i clienti del negozio:",
+    # "Voor alle medewerkers:", "Für alle Mitarbeiter:", "Для всех сотрудников:"
+    rf"^\s*(?:\w+\s+)?{_ALL_WORD}\s+(?:\w+\s+)?{_GROUP_WORD}\b[^:：\n]{{0,40}}[:：]|"
     # a note headed to every user of the system: "All users on this workspace: ...", "所有用户："
     r"^\s*(for\s+)?all (the )?users\b[^:\n]{0,40}:|"
     r"^\s*(所有|全体|全體|全部)的?(用户|用戶)的?(默认|默認|设置|設置|通知)?\s*[：:]|"
@@ -302,12 +345,24 @@ _NAMING = re.compile(
 )
 
 
+# "uses the Spotify account 'dj_rafa'", "her Instagram profile @mia.k": an account on another
+# service, named by the brand before it, is how someone is known there, not an account here.
+_SERVICE_BEFORE = re.compile(
+    r"(?:^|\s)(?!(?:User|Customer|Client|Member|Admin)\b)[A-Z][\w+.-]*\s+$"
+)
+_ACCOUNT_START = re.compile(r"(?:account|profile|konto|cuenta|compte|conta)\b", re.I)
+
+
 def _named_ids(text: str) -> list[str]:
     found = []
     for pattern in _NAMED_USER:
         for m in pattern.finditer(text):
-            if not _NAMING.search(text[max(0, m.start() - 24) : m.start()]):
-                found.append(m.group(1))
+            before = text[max(0, m.start() - 24) : m.start()]
+            if _NAMING.search(before):
+                continue
+            if _ACCOUNT_START.match(text, m.start()) and _SERVICE_BEFORE.search(before):
+                continue
+            found.append(next(g for g in m.groups() if g))
     return found
 
 
@@ -421,7 +476,11 @@ _SOMEONES_RECORD = re.compile(
 # too" ("Mum's account: she said ..." is her story, not her account, unless asked so).
 _TO_SOMEONES_ACCOUNT = re.compile(
     r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
-    r"memory|workspace)\b",
+    r"memory|workspace)\b|"
+    # "store on that customer's memory", "in this client's profile"
+    r"\b(to|into|in|on|under|onto)\s+(that|this|the|each|every)\s+(customer|client|patient|"
+    r"caller|member|tenant|guest|student|employee|colleague|subscriber)('s|’s|s')\s+(account|"
+    r"profile|memory|memories|workspace|notes|record)\b",
     re.IGNORECASE,
 )
 

@@ -359,6 +359,12 @@ class Firewall:
                 self.config.semantic_margin_user_words if review.users_own else 0.0
             )
             found = best if best is not None and best.score >= cut else None
+            if found is not None and review.users_own:
+                # The write restates the user's own words: it reads as an attack only if what
+                # the user said does ("always ask me before you save anything about my kids"
+                # is a preference, however its restatement embeds).
+                said = self._semantic.best(latest_user_message(review.proposal.context))
+                found = found if said is not None and said.score >= cut else None
         except Exception as exc:
             logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
                 "semantic injection check skipped: {}: {}", type(exc).__name__, exc

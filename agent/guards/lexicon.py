@@ -37,7 +37,8 @@ _RULES = (
     r"instruções|instrução|instrucoes|instrucao|regras|ordens|diretrizes|"
     r"istruzioni|regole|direttive|ordini|"
     r"instruktioner|instruktionerna|regler|reglerna|direktiv|"
-    r"инструкции|инструкций|указания|правила|правил|команды|ограничения|instrukser|"
+    r"инструкции|инструкций|указания|правила|правил|команды|ограничения|настройки|установки|"
+    r"інструкції|вказівки|налаштування|instrukser|"
     r"instruksjoner|instruksjonene|instrukserne|"
     # what the agent was told before: "lo que te pidieron antes", "ce qu'on t'a dit"
     r"lo que te (?:han |habían )?(?:dicho|pedido|indicado|dijeron|pidieron|indicaron)|"
@@ -73,7 +74,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent|"
         r"comptent|valent)|n'ont plus|não|"
         r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",
-        rf"{_RULES}\b{_S}\b(отмен[её]н\w*|недействительн\w*|не действуют|аннулирован\w*|"
+        rf"{_RULES}\b{_G}\b(отмен[её]н\w*|недействительн\w*|не действуют|аннулирован\w*|"
+        r"скасован\w*|не діють|недійсн\w*|втратил\w* чинність|"
         r"sind (ungültig|aufgehoben|veraltet)|(gelten|gilt) (für dich |für den assistenten )?nicht|"
         r"sont (annulées|caduques|obsolètes)|"
         r"ya no (valen|aplican|cuentan)|foram canceladas|não valem|sono (annullate|obsolete)|"
@@ -94,6 +96,17 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(이전|앞선|기존|모든|지금까지)[^.!?\n]{0,8}(지시|명령|규칙|지침|설정|프롬프트)[^.!?\n]{0,10}"
         r"(무시|잊어|잊고|따르지)",
         r"(지시|명령|규칙|지침)[을를은는]?\s*(전부|모두|다|싹)?\s*(무시해|무시하고|잊어)",
+        # the rules the agent had, said void: Hebrew, Arabic, Dutch, Polish, Turkish, Greek
+        r"(ה?הנחיות|ה?כללים|ה?הוראות|ה?חוקים|ה?הגדרות)[^.!?\n]{0,30}"
+        r"(בוטל\w*|מבוטל\w*|אינ[ןם] בתוקף|לא בתוקף|לא תקפ\w*|אינ[ןם] תקפ\w*)",
+        r"(التعليمات|القواعد|الإعدادات|الأوامر)[^.!?\n]{0,30}(أُ?لغيت|ألغيت|ملغاة|ملغية|لم تعد "
+        r"(سارية|صالحة|تنطبق))",
+        r"\b(vorige|eerdere|oude|poprzednie|wcześniejsze|önceki|eski|προηγούμενες|παλιές)\s+"
+        r"([^\W\d_]+\s+){0,2}(instructies|regels|richtlijnen|instellingen|instrukcje|zasady|"
+        r"ustawienia|polecenia|talimatlar\w*|kurallar\w*|ayarlar\w*|οδηγίες|κανόνες|ρυθμίσεις)"
+        r"[^.!?\n]{0,40}\b(vervallen|gelden niet meer|zijn ongeldig|ingetrokken|nieważne|"
+        r"anulowane|przestają obowiązywać|nie obowiązują|geçersiz|iptal edildi|kaldırıldı|"
+        r"ακυρώθηκαν|δεν ισχύουν)",
     ),
     "role_override": _rx(
         # you are now X / from now on you are
@@ -102,6 +115,16 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"agora você é|a partir de agora você é|você agora é|ora sei|adesso sei|d'ora in poi sei|"
         r"da ora sei|du är (nu|från och med nu)|från och med nu är du|ты теперь|теперь ты|"
         r"с этого момента ты|отныне ты)\b",
+        # "Відтепер асистент — консультант «X»", "מעכשיו העוזר הוא נציג של": the agent given
+        # a job for someone else
+        r"(відтепер|отныне|теперь|с этого момента|від сьогодні|מעכשיו|מהיום|من الآن فصاعدا|"
+        r"\bfrom now on|\bde ahora en adelante|\bà partir de maintenant|\bab jetzt|"
+        r"\ba partir de agora|\bd'ora in poi)[^.!?\n]{0,30}(асистент|ассистент|помічник|помощник|"
+        r"העוזר|אתה|المساعد|أنت|assistant|asistente|assistent|assistente|ты|ти)[^.!?\n]{0,10}"
+        r"(—|-|–|:|є|является|הוא|هو|is|es|est|ist|é|è)?\s*[^.!?\n]{0,10}(консультант\w*|"
+        r"представител\w*|представник\w*|агент\w*|נציג\w*|יועץ\w*|سفير|ممثل|مستشار|"
+        r"consultant|representative|ambassador|agent|sales|consultor\w*|representante|"
+        r"repr[ée]sentant|berater|vertreter|consulente|rappresentante)",
         r"\b(sin|ohne|sans|sem|senza|utan|без)\s+(ninguna |jegliche |jede |irgendwelche |aucune |"
         r"nenhuma |alcuna |några |каких-либо |любых )?(restricciones|restricción|límites|filtros|"
         r"reglas|einschränkungen|einschränkung|beschränkung|restriction|restrição|restrizione|"
@@ -136,7 +159,7 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         # user's own rule uses ("demander avant d'envoyer un e-mail")
         r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)\b"
         rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|facturas?|correos?|mensajes|"
-        r"contactos|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
+        r"contactos|contrase(?:ñ|n)as?|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
         r"facture\w*|courriels?|messages|copie|fatura\w*|mensagens|contatos|cópia|fattur\w*|"
         r"messaggi|contatti|copia|faktur\w*|meddelanden|kontakter|kopia|сч[её]т\w*|письма|"
         r"сообщения|контакты|копи\w*|gespeichert\w*|speicher|gedächtnis|"

@@ -62,6 +62,50 @@ _LOOKALIKES = {
     "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ғ": "f",
 }  # fmt: skip
 _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
+# Letters that only ever stand for a Latin letter in a Latin text, mapped whatever the word:
+# the ones Unicode names after it (regional indicators, negative circled and squared letters,
+# small capitals and modifier letters NFKC leaves alone), the Lisu capitals (the Fraser
+# alphabet is the Latin capitals, some turned) and Braille's letters (grade 1, with its
+# number sign). Flags read as their two letters, which names no instruction.
+_NAMED_LETTER = re.compile(
+    r"^(?:REGIONAL INDICATOR SYMBOL LETTER|NEGATIVE (?:CIRCLED|SQUARED) LATIN CAPITAL LETTER|"
+    r"SQUARED LATIN CAPITAL LETTER|LATIN LETTER SMALL CAPITAL|LATIN CAPITAL LETTER SMALL "
+    r"CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$"
+)
+_LETTER_BLOCKS = ((0x1D00, 0x1DBF), (0xA700, 0xA7FF), (0x1F100, 0x1F1FF))
+_LISU = "BPPDTTGKKJCCZFFMNLSRRVVHGZWXYBAAEEIOUULD"  # U+A4D0..U+A4F7 by the letter each draws
+_BRAILLE_LETTERS = "a⠁b⠃c⠉d⠙e⠑f⠋g⠛h⠓i⠊j⠚k⠅l⠇m⠍n⠝o⠕p⠏q⠟r⠗s⠎t⠞u⠥v⠧w⠺x⠭y⠽z⠵"
+_BRAILLE = {b: a for a, b in zip(_BRAILLE_LETTERS[::2], _BRAILLE_LETTERS[1::2], strict=True)}
+_BRAILLE.update({"⠂": ",", "⠲": ".", "⠖": "!", "⠦": "?", "⠄": "'", "⠤": "-", "⠠": ""})
+_BRAILLE_DIGITS = re.compile("⠼([⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]+)")
+
+
+def _named_letters() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for low, high in _LETTER_BLOCKS:
+        for cp in range(low, high + 1):
+            found = _NAMED_LETTER.match(unicodedata.name(chr(cp), ""))
+            if found and chr(cp) not in _LOOKALIKES:
+                table[cp] = found.group(1)
+    table.update({0xA4D0 + i: letter for i, letter in enumerate(_LISU)})
+    table.update({ord(b): a for b, a in _BRAILLE.items()})
+    return table
+
+
+_LETTER_FOLD = _named_letters()
+_FOLDABLE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_LETTER_FOLD)) + "]")
+
+
+def _fold_letters(text: str) -> str:
+    """Letters from the blocks above read as the Latin letters they draw."""
+    if not _FOLDABLE.search(text):
+        return text
+    text = _BRAILLE_DIGITS.sub(
+        lambda m: "".join(str("abcdefghij".index(_BRAILLE[c]) + 1)[-1] for c in m.group(1)), text
+    )
+    return text.translate(_LETTER_FOLD)
+
+
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _TO_CYRILLIC = str.maketrans(
     {
@@ -80,6 +124,9 @@ _LEET_WORD = re.compile(r"[\w@$!']{2,}")
 _SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+){3,}\b")
 # Three or more single letters joined by one separator: "i g n o r e", "D.A.N", "r-u-l-e-s".
 _SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
+# A word spelled letter by letter with a separator that is not a space ("N-O-W", "U-S-E-R-'-S",
+# two letters too: "O-N"); read only where three such words stand in the text.
+_SPELLED = re.compile(r"(?<![\w'.\-_*·])[A-Za-z](?:[.\-_*·][A-Za-z'])+(?![\w])")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
@@ -106,6 +153,8 @@ _LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
 # More ways a program prints bytes: octal escapes (\151\147), quoted-printable (=69=67),
 # decimal character codes ("105 103 110 111 ...").
 _OCTAL = re.compile(r"(?:\\[0-3][0-7]{2}){4,}")
+# ... or octal codes written out as numbers ("151 147 156 157 ..."), eight or more
+_OCTAL_CODES = re.compile(r"(?<![\d.,:-])(?:[0-3][0-7]{2}[ ,]+){7,}[0-3][0-7]{2}(?![\d.,:-])")
 _QP = re.compile(r"(?:=[0-9A-Fa-f]{2}){4,}")
 _CODE = r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])"
 _DECIMAL = re.compile(rf"(?<![\d.,:-]){_CODE}(?:[ ,]+{_CODE}){{7,}}(?![\d.,:-])")
@@ -195,6 +244,7 @@ def canonical(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     # NFKC spells a parenthesized letter "⒤" as "(i)": "(i)(g)(n)" is a word
     text = _PAREN_LETTERS.sub(lambda m: m.group(0).replace("(", "").replace(")", ""), text)
+    text = _fold_letters(text)
     text = _INVISIBLE.sub("", _TAGS.sub("", _BLANKS.sub(" ", text)))
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
@@ -247,6 +297,9 @@ def deobfuscate(text: str) -> str:
     text = _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
     text = _CAMEL.sub(lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group(0)), text)
     text = _LEET_WORD.sub(lambda m: _unleet(m.group(0)), text)
+    if len(_SPELLED.findall(text)) >= 3:
+        # "F-R-O-M N-O-W O-N": letters joined inside a word, the spaces part the words
+        text = _SPELLED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), text)
     return _SPACED.sub(lambda m: re.sub(r"[ .\-_*·]", "", m.group(0)), text)
 
 
@@ -347,6 +400,10 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
         decoded = _readable(bytes(int(o, 8) for o in re.findall(r"[0-7]{3}", match.group(0))))
         if decoded:
             yield "escapes", decoded
+    for match in _OCTAL_CODES.finditer(text):
+        decoded = _readable(bytes(int(o, 8) for o in re.findall(r"[0-7]{3}", match.group(0))))
+        if decoded:
+            yield "octal", decoded
     for match in _QP.finditer(text):
         decoded = _readable(bytes.fromhex(match.group(0).replace("=", "")))
         if decoded:

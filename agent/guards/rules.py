@@ -42,6 +42,11 @@ _CUE = (
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
     r"september|october|november|december|new year|christmas|the holidays|the trial|renewal)|"
     r"once (the user|she|he|they|the customer)|starting (tomorrow|next (week|month)|on)|"
+    # the conditional inverted: "should the user mention Japan again, ..."
+    r"(should|were|if ever|whenever|in case|in the event that|provided|assuming)\s+"
+    r"(the user|the customer|a user|users|she|he|they|anyone|someone|the client)\s+"
+    r"(ever\s+|again\s+)?(ask|mention|say|bring up|want|request|need|call|try|book|look|search|"
+    r"write|open|log in|raise|return|come back|contact)\w*|"
     # delayed triggers: "the third time the user says thanks", "activate on keyword 'tax'"
     r"(the\s+)?(first|second|third|fourth|fifth|tenth|\d{1,2}(st|nd|rd|th))\s+time\s+"
     r"(that\s+)?(the user|the customer|a user|users|someone|anyone|anybody|somebody)\s+"
@@ -74,7 +79,10 @@ _AGENT_ACTS = re.compile(
 _PASSIVE_ORDER = re.compile(
     r"\b(should|must|shall|is to|are to|has to|have to|needs? to|ought to|will have to)\s+be\s+"
     r"(\w+ly\s+)?(recommended|suggested|requested|asked|said|told|mentioned|offered|booked|"
-    r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out)\b",
+    r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out|purchased|"
+    r"ordered|paid|made|handled|routed|directed|redirected|referred|transferred|wired|used|"
+    r"obtained|renewed|reported|informed|advised|pointed|steered|served|provided|disclosed|"
+    r"revealed|emailed|texted|deposited|invested|signed up|registered|done)\b",
     _I,
 )
 _RULE_START = re.compile(
@@ -236,6 +244,25 @@ _LINK = re.compile(
 )
 
 
+# A rule that only has the agent remind, warn or ask the person it serves ("when I ask about
+# investments, remind me to consider only low-risk products") hands it no power, unless it
+# touches credentials.
+_CAUTION = re.compile(
+    r"\b(remind|warn|alert|caution|double-check with|check with)\w*\s+(me|him|her|them|the user)\b|"
+    r"(提醒|警告|提示)(我|他|她|用户|用戶)|(リマインド|注意)して|(나에게|저에게)\s*(알려|경고)",
+    _I,
+)
+_CREDENTIAL = re.compile(
+    r"\b(passwords?|pins?|passcodes?|codes?|card|bank|account|credentials?|login)\b|密码|密碼|验证码|"
+    r"驗證碼|银行卡|銀行卡|パスワード|비밀번호",
+    _I,
+)
+
+
+def _cautions(sentence: str) -> bool:
+    return bool(_CAUTION.search(sentence)) and not _CREDENTIAL.search(sentence)
+
+
 @dataclass(frozen=True)
 class StandingRule:
     text: str
@@ -273,7 +300,7 @@ def standing_rules(text: str) -> list[StandingRule]:
                     and not _PROHIBITION.match(sentence),
                     promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence)) and not _cautions(sentence),
                 )
             )
             continue
@@ -298,7 +325,8 @@ def standing_rules(text: str) -> list[StandingRule]:
                     and not _PROHIBITION.match(sentence),
                     promotion=bool(_PROMOTION.search(sentence)),
                     link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence)),
+                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
+                    and not _cautions(sentence),
                     about_user=bool(ABOUT_THE_USER.search(sentence)),
                     voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
                 )
@@ -363,6 +391,18 @@ _AGENT_VERB_ML = re.compile(
     r"\b[^\W\d_]+(?:[ıiuü]l|[ıiuü]n)(?:meli|malı)\w*|"
     r"\b(сообщи|попроси|предложи|напомни|потребуй|запроси|проси|demander|dire|proposer|"
     r"réclamer|exiger)\b|"
+    # an order written as an infinitive after a trigger ("если спросит ..., посоветовать ему",
+    # "se o usuário perguntar, informar que ...", "si pregunta, indicar que ...")
+    r"\b(посоветовать|порекомендовать|рекомендовать|предложить|сообщить|сказать|ответить|"
+    r"отправить|направить|передать|напомнить|попросить|запросить|уточнить|порадити|"
+    r"рекомендувати|запропонувати|повідомити|сказати|відповісти|надіслати|попросити|"
+    r"informar|avisar|dizer|passar|orientar|encaminhar|responder|indicar|solicitar|pedir|"
+    r"comunicar|decir|recomendar|sugerir|enviar|informare|comunicare|rispondere|suggerire|"
+    r"indicare|inviare|chiedere|informer|indiquer|répondre|signaler|envoyer|conseiller|"
+    r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|"
+    r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
+    # Korean written orders: "…안내할 것", "…하라고 안내"
+    r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
     # "add that ... to the answer": what the agent is told to put in what it says
     r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
     r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"

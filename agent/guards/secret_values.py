@@ -29,6 +29,9 @@ SECRET_LABELS = re.compile(
     r"pass)|wpa2? (key|password)|"
     # a config's bare key ("pass: 9fQ!..."), and a passport the user asks to keep
     r"pass(?=\s*[:=])|passport( number| no)?|"
+    # a loyalty account's number logs into it (miles, points): "BA frequent flyer number"
+    r"(frequent[- ]fl(y|i)er|loyalty|membership|rewards|mileage|executive club|miles ?& ?more)"
+    r"( programme| program| club| account| card)? (numbers?|no\.?|ids?)|"
     r"network key|router (admin )?password|(door|gate|alarm|garage|"
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
     r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
@@ -197,6 +200,9 @@ _NUMBER_VALUE = re.compile(
 )
 
 
+_ASIDE = re.compile(r"\([^\W\d_][^\W\d_'’ -]*\)")
+
+
 def _trim(token: str) -> str:
     """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
     password may end with ("Spring!", "x?") is kept."""
@@ -217,6 +223,8 @@ def _trim(token: str) -> str:
 
 
 def _is_value(token: str) -> bool:
+    if _ASIDE.fullmatch(token):
+        return False  # "(Annecy)", "(Казань)": a place or a name in brackets is an aside
     if len(token) < 3 or token.lower() in _NOT_A_VALUE or _DOMAIN.fullmatch(token):
         return False
     # A word of letters only ("l'immeuble", "wi-fi") is a value only when it looks made up

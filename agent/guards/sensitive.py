@@ -29,6 +29,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
         r"fertility|ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
+        r"obes\w*|overweight|morbidly|ozempic|wegovy|mounjaro|semaglutid\w*|"
+        r"hepatit\w*|epatit\w*|hepatite|cirrhos\w*|herpes|syphilis|chlamydia|"
+        r"cannabis|marijuana|marihuana|thc|stoner|cocaine|coca[ií]na|kokain|heroin\w*|"
+        r"opioid\w*|mdma|ecstasy|drug (use|user|habit|problem)|recreational drugs|"
+        r"kiff\w*|porro|maconha|maconheir[oa]|canapa|spinell\w*|"
         r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
         r"heart (condition|disease|murmur|attack|failure|problems?)|murmur|cardiac|arrhythmi\w*|"
         r"stroke|hypertension|hypertensive|(high|low) blood pressure|blood pressure|"
@@ -43,6 +48,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"infertil\w*|unfruchtbar\w*|"
         r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
+        r"ожирен\w*|гепатит\w*|ВИЧ|СПИД|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
+        r"肥胖|肥満|비만|肝炎|乙肝|丙肝|携带者|攜帶者|艾滋|愛滋|大麻|吸毒|毒品|麻薬|마약|대마|"
+        r"בשמנת|השמנה|קנאביס|סמים|السمنة|الحشيش|مخدرات|मोटापा|गांजा|"
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
@@ -80,7 +88,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"faith|devout|ramadan|kosher|halal|sunni|shia|religión|musulm\w*|católic\w*|religione|"
         r"religião|религи\w*|мусульман\w*|правосла\w*|katholi\w*|evangeli\w*|muslimi\w*|"
         r"jüdisch\w*|judí[oa]s?|judeu|judia|juif|juive|ebre[oa]|cattolic\w*|christlich\w*|"
-        r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*)\b|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
+        r"chrétien\w*|cristian[oa]s?|cristã[oa]?|misa|gottesdienst\w*|jehov\w*|scientolog\w*|"
+        r"adventist\w*|quaker\w*|pentecostal\w*|baptist\w*|"
+        r"иегов\w*|єгов\w*|христиан\w*|католи\w*|протестант\w*|иуде\w*|буддист\w*|"
+        r"атеист\w*|церк\w*|мечет\w*|синагог\w*|сект\w*|верующ\w*|релігі\w*|"
+        r"християн\w*|віруюч\w*)\b|耶和华|耶和華|エホバ|여호와|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
         r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|"
         r"धर्म|مسلم|مسيحي|يهودي|ملحد",
         _I,
@@ -241,7 +253,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 _CLAUSE_BREAK = re.compile(r"[,;:¿，；：]")
 _FIRST_PERSON = re.compile(
-    r"\b(i|i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
+    # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
+    r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
+    r"need|want|can|could|should|will|would|just|really|also|still|never|always|might|may|must|"
+    r"live|work|[a-z]+ed)\b)|"
+    r"\b(i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
     r"mon|ma|mes|eu|meu|minha|io|mio|mia|jag|min|mitt|я|мне|меня|мой|моя|моё|ik|mijn|ja|mój|"
     r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b(?<!\bUS)|"
     # Korean pronouns with their particle, not inside a word ("되나요", "저녁")
