@@ -119,8 +119,10 @@ _ASCII_LETTER = re.compile(r"[A-Za-z]")
 _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 )
-# Words that may mix letters with leet symbols, e.g. "1gn0r3", "pr3v10u5", "4ll".
-_LEET_WORD = re.compile(r"[\w@$!']{2,}")
+# Words that may mix letters with leet symbols, e.g. "1gn0r3", "pr3v10u5", "4ll", "adm!n".
+# A "!" ending a word ends its sentence ("Cool! Stay motivated"): read as an "i", it would
+# join two sentences into one that reads as a rule.
+_LEET_WORD = re.compile(r"[\w@$!']+[\w@$']")
 _SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+){3,}\b")
 # Three or more single letters joined by one separator: "i g n o r e", "D.A.N", "r-u-l-e-s".
 _SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
