@@ -188,6 +188,7 @@ def test_every_command_of_the_readme_runs(
     (tmp_path / "writes.jsonl").write_text(json.dumps({"id": "w1", "user_id": "maya",
         "tool": "fact_remember", "source": "user", "arguments": {"subject": "maya",
         "predicate": "lives_in", "object": "Oslo"}}) + "\n")  # fmt: skip
+    (tmp_path / "firewall.json").write_text(json.dumps({"semantic_margin_user_words": 0.08}))
     scratch = Scratch(tmp_path, capsys)
     ran, skipped = [], []
     for line in command_lines():

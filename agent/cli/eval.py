@@ -149,6 +149,62 @@ def locomo(
         err.print(f"stores kept in {Path(inv.data_dir) / 'evals' / run_id}")
 
 
+@eval_group.command("firewall")
+@click.option(
+    "--data",
+    "data_file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="A LoCoMo JSON file (e.g. locomo10.json): its turns are the ordinary writes.",
+)
+@click.option(
+    "--limit-conversations",
+    type=click.IntRange(1),
+    default=None,
+    help="Only the first N conversations.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Firewall settings (.json or .toml) overriding the defaults, as `firewall scan`'s.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only on stdout.")
+def firewall_ordinary(
+    data_file: str, limit_conversations: int | None, config_path: str | None, as_json: bool
+) -> None:
+    """How much ordinary conversation the write firewall holds back: every LoCoMo turn
+    proposed as the user's own note and as the model's note of it (target: at most 2%)."""
+    from rich.table import Table
+
+    from memvisor.agent.guards import FirewallConfig
+    from memvisor.evals.firewall_ordinary import run_firewall_ordinary
+
+    config = FirewallConfig.load(config_path) if config_path else None
+    with progress_bars() as progress:
+        result = run_firewall_ordinary(
+            data_file, limit_conversations=limit_conversations, config=config, progress=progress
+        )
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(
+        f"{result['turns']:,} turns of {result['conversations']} conversations, each proposed "
+        f"twice; target: at most {result['target_held_rate']:.0%} held back"
+    )
+    table = Table("proposed as", "held back", "rate", "reasons (most frequent first)")
+    for way, figures in result["ways"].items():
+        reasons = ", ".join(f"{name} {count}" for name, count in figures["reasons"].items())
+        table.add_row(way, str(figures["held"]), f"{figures['held_rate']:.1%}", reasons or "-")
+    print_table(table)
+    for way, figures in result["ways"].items():
+        for example in figures["examples"]:
+            click.echo(
+                f"{way} {example['turn']}: {example['text']!r} ({', '.join(example['reasons'])})"
+            )
+
+
 def parse_ks(text: str) -> list[int]:
     try:
         ks = sorted({int(part) for part in text.split(",") if part.strip()})
