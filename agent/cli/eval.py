@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,19 +30,27 @@ CATEGORY_NAMES = {
 }
 
 
+def _locomo_data(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "--data", "data_file", required=True, type=click.Path(dir_okay=False), help=help_text
+    )
+
+
+_LIMIT_CONVERSATIONS = click.option(
+    "--limit-conversations",
+    type=click.IntRange(1),
+    default=None,
+    help="Only the first N conversations.",
+)
+
+
 @click.group("eval", cls=MemvisorGroup)
 def eval_group() -> None:
     """Evaluations of retrieval and answers on public benchmarks."""
 
 
 @eval_group.command("locomo")
-@click.option(
-    "--data",
-    "data_file",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="A LoCoMo JSON file (e.g. locomo10.json).",
-)
+@_locomo_data("A LoCoMo JSON file (e.g. locomo10.json).")
 @click.option("--k", "ks", default="5,10,25", show_default=True, help="Cut-offs for recall@k.")
 @click.option(
     "--budget",
@@ -58,12 +67,7 @@ def eval_group() -> None:
     default=None,
     help="Also write an HTML report with plots to this file.",
 )
-@click.option(
-    "--limit-conversations",
-    type=click.IntRange(1),
-    default=None,
-    help="Only the first N conversations.",
-)
+@_LIMIT_CONVERSATIONS
 @click.option(
     "--answer-model",
     default=None,
@@ -150,19 +154,8 @@ def locomo(
 
 
 @eval_group.command("firewall")
-@click.option(
-    "--data",
-    "data_file",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="A LoCoMo JSON file (e.g. locomo10.json): its turns are the ordinary writes.",
-)
-@click.option(
-    "--limit-conversations",
-    type=click.IntRange(1),
-    default=None,
-    help="Only the first N conversations.",
-)
+@_locomo_data("A LoCoMo JSON file (e.g. locomo10.json): its turns are the ordinary writes.")
+@_LIMIT_CONVERSATIONS
 @click.option(
     "--config",
     "config_path",
