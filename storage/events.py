@@ -117,21 +117,10 @@ class EventLog:
             payload=payload,
         )
 
-    def append_behind(
-        self,
-        *,
-        user_id: str,
-        kind: str,
-        payload: dict[str, Any],
-        trace_id: str | None = None,
-        session_id: str | None = None,
-    ) -> Event:
-        """An event that records a read: returned at once and committed right after
-        (``storage/write_behind.py``); a reader of this user's events waits for it. Inside
-        a transaction of this thread it joins that transaction, as ``append`` does."""
-        event = self.build(
-            user_id=user_id, kind=kind, payload=payload, trace_id=trace_id, session_id=session_id
-        )
+    def store_behind(self, event: Event) -> Event:
+        """Commit an event made by ``build`` that records a read, right after the read has
+        answered (``storage/write_behind.py``); a reader of this user's events waits for it.
+        Inside a transaction of this thread it joins that transaction, as ``store`` does."""
         behind = self._behind
         if behind is None or self._held_events() or behind.joins_open():
             return self.store(event)
@@ -139,7 +128,7 @@ class EventLog:
         return event
 
     def settle(self, user_id: str) -> None:
-        """Wait for this user's read events still being committed (``append_behind``)."""
+        """Wait for this user's read events still being committed (``store_behind``)."""
         if self._behind is not None:
             self._behind.settle(user_id)
 

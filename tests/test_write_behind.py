@@ -21,7 +21,9 @@ from memvisor.storage.logger import logger
 
 
 def _read_event(store: Store, user: str) -> Any:
-    return store.events.append_behind(user_id=user, kind="memory_read", payload={"q": "x"})
+    return store.events.store_behind(
+        store.events.build(user_id=user, kind="memory_read", payload={"q": "x"})
+    )
 
 
 def test_a_read_event_does_not_wait_for_a_writer_and_is_found_once_it_commits(

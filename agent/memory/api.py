@@ -381,11 +381,10 @@ class Memory:
     def _log_read(
         self, what: str, query: str, ids: list[str], *, user_id: str, trace_id: str
     ) -> None:
-        self.store.events.append_behind(
-            user_id=user_id,
-            kind="memory_read",
-            trace_id=trace_id,
-            payload={"tool": f"api:{what}", "query": query[:500], "ids": ids},
+        events = self.store.events
+        payload = {"tool": f"api:{what}", "query": query[:500], "ids": ids}
+        events.store_behind(
+            events.build(user_id=user_id, kind="memory_read", trace_id=trace_id, payload=payload)
         )
 
     @checked
