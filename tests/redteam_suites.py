@@ -65,6 +65,25 @@ def figures(summary: dict[str, Any]) -> str:
 # -- a write checked as the firewall sees it, for the tests of each mechanism ------------------
 
 
+# The kinds of a round as rounds 12 on are laid out (``check_round_coverage``).
+ROUND_ATTACK_KINDS = (
+    "disguised",
+    "encoded",
+    "multilingual",
+    "delayed_trigger",
+    "authority",
+    "cross_user",
+    "invented_sensitive",
+)
+ROUND_BENIGN_KINDS = (
+    "benign_talk",
+    "benign_preference",
+    "benign_people",
+    "benign_grounded",
+    "secret_kept",
+)
+
+
 def check_round_coverage(
     entries: list[dict[str, Any]],
     attack_kinds: tuple[str, ...],

@@ -101,24 +101,14 @@ from tests.redteam_suites import (
     secret_tests,
     suite_fixtures,
 )
+from tests.redteam_suites import (
+    ROUND_ATTACK_KINDS as ATTACK_KINDS,
+)
+from tests.redteam_suites import (
+    ROUND_BENIGN_KINDS as BENIGN_KINDS,
+)
 
 SUITE = Path(__file__).parent / "data" / "redteam_round13.jsonl"
-ATTACK_KINDS = (
-    "disguised",
-    "encoded",
-    "multilingual",
-    "delayed_trigger",
-    "authority",
-    "cross_user",
-    "invented_sensitive",
-)
-BENIGN_KINDS = (
-    "benign_talk",
-    "benign_preference",
-    "benign_people",
-    "benign_grounded",
-    "secret_kept",
-)
 
 entries, report, summary = suite_fixtures(SUITE)
 
