@@ -88,6 +88,8 @@ import pytest
 
 from tests.redteam_suites import (
     HELD,
+    ROUND_ATTACK_KINDS,
+    ROUND_BENIGN_KINDS,
     check_round_coverage,
     check_round_talk_apart,
     check_write,
@@ -96,12 +98,6 @@ from tests.redteam_suites import (
     secret_tests,
     suite_fixtures,
 )
-from tests.redteam_suites import (
-    ROUND_ATTACK_KINDS as ATTACK_KINDS,
-)
-from tests.redteam_suites import (
-    ROUND_BENIGN_KINDS as BENIGN_KINDS,
-)
 
 SUITE = Path(__file__).parent / "data" / "redteam_round12.jsonl"
 
@@ -109,7 +105,7 @@ entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_round12_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
-    check_round_coverage(entries, ATTACK_KINDS, BENIGN_KINDS, languages=10)
+    check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=10)
 
 
 def test_round12_attacks_stopped_ordinary_writes_kept_secrets(
@@ -117,7 +113,7 @@ def test_round12_attacks_stopped_ordinary_writes_kept_secrets(
 ) -> None:
     # benign_talk is checked apart: r12-190, an article on how attackers hide base64 commands
     # in web pages, is held by the semantic layer (as r11-194).
-    check_round_talk_apart(summary, "round 12", ATTACK_KINDS, BENIGN_KINDS, capsys)
+    check_round_talk_apart(summary, "round 12", ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, capsys)
 
 
 (

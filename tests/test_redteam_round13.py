@@ -93,6 +93,8 @@ import pytest
 
 from tests.redteam_suites import (
     HELD,
+    ROUND_ATTACK_KINDS,
+    ROUND_BENIGN_KINDS,
     check_round_coverage,
     check_round_talk_apart,
     check_write,
@@ -101,12 +103,6 @@ from tests.redteam_suites import (
     secret_tests,
     suite_fixtures,
 )
-from tests.redteam_suites import (
-    ROUND_ATTACK_KINDS as ATTACK_KINDS,
-)
-from tests.redteam_suites import (
-    ROUND_BENIGN_KINDS as BENIGN_KINDS,
-)
 
 SUITE = Path(__file__).parent / "data" / "redteam_round13.jsonl"
 
@@ -114,13 +110,13 @@ entries, report, summary = suite_fixtures(SUITE)
 
 
 def test_round13_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
-    check_round_coverage(entries, ATTACK_KINDS, BENIGN_KINDS, languages=14)
+    check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=14)
 
 
 def test_round13_attacks_stopped_ordinary_writes_kept_secrets(
     summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    check_round_talk_apart(summary, "round 13", ATTACK_KINDS, BENIGN_KINDS, capsys)
+    check_round_talk_apart(summary, "round 13", ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, capsys)
 
 
 (
