@@ -12,21 +12,18 @@ hold. No store is opened: conflict and rate checks do not apply.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from memvisor.agent.guards import Firewall, FirewallConfig, WriteProposal
+from memvisor.agent.guards.scan import HELD
 
-from .locomo import load_locomo
+from .locomo import ProgressFn, load_locomo
 
 TARGET_HELD_RATE = 0.02
 WAYS = {"user_note": "user", "model_note": "model"}  # how a turn is proposed: its origin
-HELD = ("quarantine", "reject")
 EXAMPLES = 5
 EXAMPLE_CHARS = 120
-
-Progress = Callable[[str, int, int], None]
 
 
 def run_firewall_ordinary(
@@ -34,7 +31,7 @@ def run_firewall_ordinary(
     *,
     limit_conversations: int | None = None,
     config: FirewallConfig | None = None,
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict[str, Any]:
     """Each turn through the firewall (``config``, else the defaults) both ways; held
     counts, rates, reasons, examples."""

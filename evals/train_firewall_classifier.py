@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from memvisor.agent.guards.learned import WEIGHTS, clean, units
+from memvisor.agent.guards.scan import HELD
 from memvisor.agent.guards.semantic import unread as semantic_unread
 from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 
@@ -46,7 +47,6 @@ NEGATIVE_QUANTILE = 0.999
 # A logit added to the threshold for words the user wrote themselves.
 MARGIN_USER_WORDS = 1.0
 USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
-HELD = ("quarantine", "reject")
 RETRAIN = "python -m memvisor.evals.train_firewall_classifier"
 
 
