@@ -105,6 +105,25 @@ def test_a_gate_says_no_only_when_the_pattern_cannot_match() -> None:
     assert skipped > len(readings)  # the gates do skip work
 
 
+def test_a_gated_table_offers_exactly_the_patterns_whose_gate_passes() -> None:
+    table = prefilter.GatedTable(injection.TABLE)
+    texts = _suite_writes()
+    readings = sorted(
+        {view for text in texts[:: max(1, len(texts) // SAMPLED)] for _, view in views(text)}
+    )
+    offered_somewhere = 0
+    for reading in readings:
+        offered = table.candidates(reading)
+        expected = {
+            name: [p for p in patterns if prefilter.may_match(p, reading)]
+            for name, patterns in injection.TABLE.items()
+        }
+        assert offered == {name: found for name, found in expected.items() if found}, reading[:80]
+        offered_somewhere += sum(map(len, offered.values()))
+    # the table narrows: far fewer patterns offered than asked of every reading
+    assert 0 < offered_somewhere < len(readings) * len(GATED_TABLES) / 4
+
+
 @pytest.mark.parametrize("index", range(0, len(GATED_TABLES), 1))
 @settings(
     max_examples=8,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from . import prefilter
 from .grants import SIGNALS_GRANTS
@@ -156,19 +157,34 @@ _NEGATED = re.compile(
 
 def _affirmed(name: str, pattern: re.Pattern[str], text: str) -> bool:
     """Does ``pattern`` match ``text`` other than right after a negation (for the families
-    that a negation turns into the user's own restriction)?"""
+    that a negation turns into the user's own restriction)? The caller has gated it."""
     if name not in _NEGATABLE:
-        return bool(prefilter.search(pattern, text))
+        return pattern.search(text) is not None
     return any(
         not _NEGATED.search(text[max(0, m.start() - 30) : m.start()])
-        for m in prefilter.finditer(pattern, text)
+        for m in pattern.finditer(text)
     )
+
+
+@cache
+def _gated() -> prefilter.GatedTable:
+    return prefilter.GatedTable(TABLE)  # reads every pattern's gate words: once, when first used
+
+
+def _may_match(
+    text: str, extra: dict[str, re.Pattern[str]] | None
+) -> dict[str, list[re.Pattern[str]]]:
+    """Name -> the patterns (the table's, then the config's) that may match ``text``."""
+    found = _gated().candidates(text)
+    for name, pattern in (extra or {}).items():
+        if prefilter.may_match(pattern, text):
+            found.setdefault(name, []).append(pattern)
+    return found
 
 
 def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[str, str]:
     """Steering signals in any reading of ``text``: name -> first channel seen."""
     found: dict[str, str] = {}
-    table = {**TABLE, **{k: [v] for k, v in (extra or {}).items()}}
     baseline: tuple[int, int] | None = None
     for channel, view in views(text):
         if channel == "unicode_tags" and len(_HIDDEN_WORDS.findall(view)) >= 2:
@@ -176,9 +192,13 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
             # (a flag emoji's tags spell one region code, not words).
             found.setdefault("hidden_text", channel)
         untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
-        for name, patterns in table.items():
-            reading = untitled if name in _TITLE_SAFE else view
-            if name not in found and any(_affirmed(name, p, reading) for p in patterns):
+        as_seen = _may_match(view, extra)
+        titles_out = as_seen if untitled == view else _may_match(untitled, extra)
+        for name in as_seen.keys() | titles_out.keys():
+            reading, patterns = (untitled, titles_out) if name in _TITLE_SAFE else (view, as_seen)
+            if name not in found and any(
+                _affirmed(name, p, reading) for p in patterns.get(name, ())
+            ):
                 found[name] = "plain" if channel in _AS_WRITTEN else channel
         rules = standing_rules(view)
         counts = (len(rules), sum(r.hostile for r in rules))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -148,6 +148,36 @@ def fold(text: str) -> str:
     """``text`` as the gates compare it: case-folded, each run of whitespace one space.
     Folded again after lowering: ``str.lower`` writes a word's last Σ as ς."""
     return _SPACES.sub(" ", text.translate(_FOLD).lower().translate(_FOLD))
+
+
+class GatedTable:
+    """Named lists of patterns, each pattern filed under its gate words: the patterns that
+    may match a text come from the words the text holds (a few), not from asking every
+    pattern's gate (hundreds, the firewall's steering table, over each reading of a write).
+    ``candidates(text)`` is exactly the patterns whose ``may_match(pattern, text)`` holds."""
+
+    def __init__(self, table: Mapping[str, Sequence[re.Pattern[str]]]) -> None:
+        self._entries = [(name, pattern) for name, listed in table.items() for pattern in listed]
+        self._always: list[int] = []  # no gate words: always run
+        self._by_word: dict[str, list[int]] = {}
+        for n, (_, pattern) in enumerate(self._entries):
+            words = required_words(pattern)  # files the words with ``present_words`` too
+            if words is None:
+                self._always.append(n)
+            else:
+                for word in words:
+                    self._by_word.setdefault(word, []).append(n)
+
+    def candidates(self, text: str) -> dict[str, list[re.Pattern[str]]]:
+        """Name -> its patterns that may match ``text``, in the table's order."""
+        chosen = set(self._always)
+        for word in present_words(text):
+            chosen.update(self._by_word.get(word, ()))
+        found: dict[str, list[re.Pattern[str]]] = {}
+        for n in sorted(chosen):
+            name, pattern = self._entries[n]
+            found.setdefault(name, []).append(pattern)
+        return found
 
 
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
