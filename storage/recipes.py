@@ -23,6 +23,7 @@ from .clock import Clock, to_utc
 from .database import Database, db_time
 from .ids import new_id
 from .records import Record
+from .user_rows import UsersWithRows
 from .users import require_user
 
 if TYPE_CHECKING:  # a store that only reads records loads no embedder (nor numpy)
@@ -110,6 +111,7 @@ class RecipeStore:
         self._retire_min_failures = retire_min_failures
         self._retire_failure_rate = retire_failure_rate
         self._active: dict[str, tuple[int, builtins.list[Recipe]]] = {}
+        self._owners = UsersWithRows(db, "recipes")  # most users have none
 
     def should_retire(self, successes: int, failures: int) -> bool:
         runs = successes + failures
@@ -267,6 +269,8 @@ class RecipeStore:
 
     def candidates(self, *, user_id: str) -> builtins.list[Recipe]:
         """What may be offered for a task: active recipes only, never retired ones."""
+        if not self._owners.has_rows(require_user(user_id)):
+            return []
         generation = self._db.generation("recipes")
         cached = self._active.get(user_id)
         if cached is None or cached[0] != generation:  # page-in asks on every turn

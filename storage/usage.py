@@ -11,6 +11,7 @@ from memvisor.errors import UserError
 from .clock import Clock
 from .database import Database, db_time, from_db_time
 from .records import Record
+from .user_rows import UsersWithRows
 from .users import require_user
 
 Outcome = Literal["paged_in", "cited", "corrected"]
@@ -41,6 +42,7 @@ class MemoryUsage:
         # Per user: every row, and the table generation it was read at (page-in reads
         # this on every turn; rows change only when an answer cites or is corrected).
         self._cache: dict[str, tuple[int, dict[str, UsageStats]]] = {}
+        self._users = UsersWithRows(db, "memory_usage")  # a user never paged in has none
 
     def record(self, ids: Iterable[str], outcome: Outcome, *, user_id: str) -> None:
         ids = [i for i in dict.fromkeys(ids) if i]
@@ -60,7 +62,8 @@ class MemoryUsage:
 
     def stats(self, ids: Sequence[str], *, user_id: str) -> dict[str, UsageStats]:
         """Use of each of these ids that has any."""
-        require_user(user_id)
+        if not self._users.has_rows(require_user(user_id)):
+            return {}
         generation = self._db.generation("memory_usage")
         cached = self._cache.get(user_id)
         if cached is None or cached[0] != generation:

@@ -348,3 +348,20 @@ def test_matching_recipe_pages_in_ranked_by_success(store: Store) -> None:
     recipes.retire(ids["export invoices via api"], user_id="u")  # retired never pages in
     again = [i.id for i in pagein.retrieve("export invoices to CSV", user_id="u")]
     assert ids["export invoices via api"] not in again and ids["export invoices via web"] in again
+
+
+def test_users_without_recipes_are_answered_and_a_first_recipe_is_seen(store: Store) -> None:
+    """Users with no recipe are answered from one set of owners (no query each); the set
+    is read again once the table moves, so a first recipe is offered at once."""
+    recipes = store.recipes
+    assert recipes.candidates(user_id="u") == [] and recipes.candidates(user_id="v") == []
+    recipes.save(user_id="u", name="brew", trigger="make coffee", steps=["grind"], trace_id="t1")
+    assert [r.name for r in recipes.candidates(user_id="u")] == ["brew"]
+    assert recipes.candidates(user_id="v") == []
+
+
+def test_usage_of_a_user_with_none_then_with_some(store: Store) -> None:
+    assert store.usage.stats(["mem_1"], user_id="u") == {}
+    store.usage.record(["mem_1"], "cited", user_id="u")
+    assert store.usage.stats(["mem_1"], user_id="u")["mem_1"].cited == 1
+    assert store.usage.stats(["mem_1"], user_id="v") == {}
