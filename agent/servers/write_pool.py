@@ -26,8 +26,10 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Writes whose pipeline runs at once. Writes commit one at a time anyway: more of them at
-# once only takes the interpreter from the searches.
-WRITE_THREADS = 2
+# once only takes the interpreter (the GIL: a write's firewall is Python) from the searches.
+# bench serve, 32 clients, quiet 2 cores: search p95 39-46 ms with one thread, 51-67 ms
+# with two, requests/s 71-83 against 70-86.
+WRITE_THREADS = 1
 # Added to the writes' nice value: at +15 a write gets about 3.5% of a core a search keeps
 # busy (the kernel's weights: 1024 at 0, 36 at 15). Search p95 under 32 clients fell with it
 # (0: 222 ms, 5: 182, 10: 180, 15: 129, README's performance section); writes slow, never stop.
