@@ -24,6 +24,7 @@ _COLUMNS = "id, trace_id, user_id, session_id, ts, kind, payload"
 _ROWS_PER_INSERT = 200  # one multi-row INSERT per chunk: a statement per row costs ~0.5 ms
 # The dialogue: what the user and the assistant said (``Store.log_turn``).
 MESSAGE_KINDS = ("user_message", "assistant_message")
+FORGET_KIND = "memory_forget"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class EventLog:
         # their user's moved, not whenever anyone's event commits.
         self._messages: dict[str, int] = {}
         self._messages_lock = threading.Lock()
+        # Embedded: the users who have a forget event (``may_have_forgotten``), read at the
+        # first ask, then kept as events are inserted.
+        self._forgetters: set[str] | None = None
+        self._forgetters_lock = threading.Lock()
 
     def append(
         self,
@@ -186,6 +191,7 @@ class EventLog:
         self._mark_messages({e.user_id for e in events if e.kind in MESSAGE_KINDS})
 
     def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> None:
+        self._note_forgetters({e.user_id for e in events if e.kind == FORGET_KIND})
         for start in range(0, len(events), _ROWS_PER_INSERT):
             chunk = events[start : start + _ROWS_PER_INSERT]
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
@@ -203,6 +209,30 @@ class EventLog:
                     self._messages[user] = self._messages.get(user, 0) + 1
 
         self._db.after_commit(moved)
+
+    def may_have_forgotten(self, user_id: str) -> bool:
+        """False only when ``user_id`` has no ``memory_forget`` event. On the embedded store,
+        which this process alone writes, the users who have one are read once and kept as
+        events are inserted (before they commit: a rollback only leaves a needless yes); on
+        PostgreSQL, where other processes forget too, always True."""
+        if self._grouped is None:
+            return True
+        with self._forgetters_lock:
+            return user_id in self._forgetters_read()
+
+    def _note_forgetters(self, users: set[str]) -> None:
+        if users and self._grouped is not None:
+            with self._forgetters_lock:
+                self._forgetters_read().update(users)
+
+    def _forgetters_read(self) -> set[str]:
+        """The users with a forget event; the caller holds ``_forgetters_lock``."""
+        if self._forgetters is None:
+            rows = self._db.query(
+                "SELECT DISTINCT user_id FROM events WHERE kind = ?", [FORGET_KIND]
+            )
+            self._forgetters = {row[0] for row in rows}
+        return self._forgetters
 
     def message_generation(self, user_id: str) -> int:
         """A number that changes whenever messages of ``user_id`` were committed (read it

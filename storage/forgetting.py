@@ -25,7 +25,7 @@ from typing import Any
 
 from memvisor.errors import NotFound, UserError
 
-from .events import MESSAGE_KINDS
+from .events import FORGET_KIND, MESSAGE_KINDS, EventLog
 from .records import Fact
 
 FORGOTTEN = "[forgotten]"
@@ -89,19 +89,21 @@ def value_hashes(values: Iterable[str]) -> list[str]:
 def forgotten_value_hashes(conn: Any, user_id: str) -> set[str]:
     """Every value hash the user's forgets recorded (``value_hashes`` of ``memory_forget``)."""
     rows = conn.execute(
-        "SELECT payload FROM events WHERE user_id = ? AND kind = 'memory_forget' "
+        "SELECT payload FROM events WHERE user_id = ? AND kind = ? "
         "AND payload->>'$.value_hashes' IS NOT NULL",
-        [user_id],
+        [user_id, FORGET_KIND],
     ).fetchall()
     return {h for (payload,) in rows for h in json.loads(payload).get("value_hashes", [])}
 
 
-def forgotten_in(conn: Any, user_id: str, source_event_ids: Sequence[str]) -> set[str]:
+def forgotten_in(
+    conn: Any, events: EventLog, user_id: str, source_event_ids: Sequence[str]
+) -> set[str]:
     """The value hashes a new record must not state (``redact_hashed``): the user's forgotten
     values when the record derives from a message a forget redacted (a replay of the same
     words: its turns are logged redacted, and what the model writes from them must not state
-    the value again); none otherwise."""
-    if not source_event_ids:
+    the value again); none otherwise, and no query for a user who never forgot anything."""
+    if not source_event_ids or not events.may_have_forgotten(user_id):
         return set()
     redacted = conn.execute(
         "SELECT count(*) FROM events WHERE user_id = ? AND id IN (SELECT unnest(?)) "

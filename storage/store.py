@@ -448,7 +448,9 @@ class Store:
             with work.transaction() as conn:
                 passage = self.passages.insert(
                     user_id=user_id,
-                    text=redact_hashed(text, forgotten_in(conn, user_id, source_event_ids)),
+                    text=redact_hashed(
+                        text, forgotten_in(conn, self.events, user_id, source_event_ids)
+                    ),
                     trace_id=trace_id,
                     session_id=session_id,
                     source_event_ids=source_event_ids,
@@ -574,7 +576,7 @@ class Store:
         with self.indexed_write(user_id) as work:
             with work.transaction() as conn:
                 forgotten = forgotten_in(
-                    conn, user_id, [*evicted_event_ids, *episode.source_event_ids]
+                    conn, self.events, user_id, [*evicted_event_ids, *episode.source_event_ids]
                 )
                 summary = redact_hashed(summary, forgotten)
                 episode = _episode_without(episode, forgotten)
@@ -601,7 +603,9 @@ class Store:
         """Commit an episode written outside eviction (session end, on demand)."""
         with self.indexed_write(episode.user_id) as work:
             with work.transaction() as conn:
-                forgotten = forgotten_in(conn, episode.user_id, episode.source_event_ids)
+                forgotten = forgotten_in(
+                    conn, self.events, episode.user_id, episode.source_event_ids
+                )
                 episode = _episode_without(episode, forgotten)
                 self.episodes.insert(episode, conn=conn)
                 self.events.append_in(

@@ -370,6 +370,9 @@ def test_a_forgotten_value_stays_out_of_turns_after_a_replay(tmp_path: Path) -> 
 
 
 def test_a_note_from_a_new_message_keeps_a_value_once_forgotten(store: Store) -> None:
+    tea = store.log_turn(user_id="v", role="user", content="I like tea.")
+    # the embedded store now knows who ever forgot anything (nobody): a forget must add "u"
+    store.insert_passage(user_id="v", text="Likes tea.", trace_id="t", source_event_ids=[tea.id])
     said = store.log_turn(user_id="u", role="user", content="My partner is Jonas Berg.")
     fact = store.remember_fact(
         user_id="u", subject="u", predicate="has_partner", object="Jonas Berg", trace_id="t",
