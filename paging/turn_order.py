@@ -37,6 +37,9 @@ class TurnOrder:
         generation = events.message_generation(user_id)
         if self._generation.get(user_id) == generation:
             return  # none of the user's messages was committed since the last look
+        if not events.may_have_messages(user_id):  # a user who only saved notes, or no one
+            self._generation[user_id] = generation
+            return
         messages = events.messages_after(self._last_seq.get(user_id, 0), user_id=user_id)
         self._generation[user_id] = generation
         if not messages:

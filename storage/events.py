@@ -61,10 +61,10 @@ class EventLog:
         # their user's moved, not whenever anyone's event commits.
         self._messages: dict[str, int] = {}
         self._messages_lock = threading.Lock()
-        # Embedded: the users who have a forget event (``may_have_forgotten``), read at the
-        # first ask, then kept as events are inserted.
-        self._forgetters: set[str] | None = None
-        self._forgetters_lock = threading.Lock()
+        # Embedded: who has a forget event, who has dialogue messages (read at the first ask,
+        # then kept as events are inserted); None on PostgreSQL, where others write too.
+        self._with_forgets = _UsersWithKinds(embedded, (FORGET_KIND,)) if embedded else None
+        self._with_messages = _UsersWithKinds(embedded, MESSAGE_KINDS) if embedded else None
 
     def append(
         self,
@@ -191,7 +191,9 @@ class EventLog:
         self._mark_messages({e.user_id for e in events if e.kind in MESSAGE_KINDS})
 
     def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> None:
-        self._note_forgetters({e.user_id for e in events if e.kind == FORGET_KIND})
+        for users in (self._with_forgets, self._with_messages):
+            if users is not None:
+                users.note(events)
         for start in range(0, len(events), _ROWS_PER_INSERT):
             chunk = events[start : start + _ROWS_PER_INSERT]
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
@@ -211,28 +213,13 @@ class EventLog:
         self._db.after_commit(moved)
 
     def may_have_forgotten(self, user_id: str) -> bool:
-        """False only when ``user_id`` has no ``memory_forget`` event. On the embedded store,
-        which this process alone writes, the users who have one are read once and kept as
-        events are inserted (before they commit: a rollback only leaves a needless yes); on
-        PostgreSQL, where other processes forget too, always True."""
-        if self._grouped is None:
-            return True
-        with self._forgetters_lock:
-            return user_id in self._forgetters_read()
+        """False only when ``user_id`` has no ``memory_forget`` event (always True on
+        PostgreSQL)."""
+        return self._with_forgets is None or self._with_forgets.has(user_id)
 
-    def _note_forgetters(self, users: set[str]) -> None:
-        if users and self._grouped is not None:
-            with self._forgetters_lock:
-                self._forgetters_read().update(users)
-
-    def _forgetters_read(self) -> set[str]:
-        """The users with a forget event; the caller holds ``_forgetters_lock``."""
-        if self._forgetters is None:
-            rows = self._db.query(
-                "SELECT DISTINCT user_id FROM events WHERE kind = ?", [FORGET_KIND]
-            )
-            self._forgetters = {row[0] for row in rows}
-        return self._forgetters
+    def may_have_messages(self, user_id: str) -> bool:
+        """False only when ``user_id`` has no dialogue message (always True on PostgreSQL)."""
+        return self._with_messages is None or self._with_messages.has(user_id)
 
     def message_generation(self, user_id: str) -> int:
         """A number that changes whenever messages of ``user_id`` were committed (read it
@@ -371,3 +358,35 @@ def _event(row: tuple[Any, ...]) -> Event:
         kind=row[5],
         payload=json.loads(row[6]),
     )
+
+
+class _UsersWithKinds:
+    """The users who have an event of one of ``kinds``, on the embedded store, which this
+    process alone writes: read once at the first ask, then kept as events are inserted
+    (before they commit: a rollback only leaves a needless yes)."""
+
+    def __init__(self, db: DuckDBDatabase, kinds: Sequence[str]) -> None:
+        self._db = db
+        self._kinds = frozenset(kinds)
+        self._users: set[str] | None = None
+        self._lock = threading.Lock()
+
+    def has(self, user_id: str) -> bool:
+        with self._lock:
+            return user_id in self._read()
+
+    def note(self, events: Sequence[Event]) -> None:
+        users = {e.user_id for e in events if e.kind in self._kinds}
+        if users:
+            with self._lock:
+                self._read().update(users)
+
+    def _read(self) -> set[str]:
+        """The users; the caller holds ``_lock``."""
+        if self._users is None:
+            rows = self._db.query(
+                "SELECT DISTINCT user_id FROM events WHERE list_contains(?, kind)",
+                [sorted(self._kinds)],
+            )
+            self._users = {row[0] for row in rows}
+        return self._users

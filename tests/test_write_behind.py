@@ -143,3 +143,22 @@ def test_a_users_message_generation_moves_with_their_messages_only(tmp_path: Pat
         assert order.around([first.id], user_id="ana") == {first.id: (None, None)}
         reply = store.log_turn(user_id="ana", role="assistant", content="Noted: Lisbon.")
         assert order.around([first.id], user_id="ana")[first.id][1].id == reply.id
+
+
+def test_who_has_messages_is_known_without_a_query_each_and_kept_up(tmp_path: Path) -> None:
+    """A user with no dialogue (only notes, or nothing) is answered from one read of who has
+    any; the first message of theirs, even one logged before that read committed, is seen."""
+    data = tmp_path / "store"
+    with Store.open(data, embedder="hash") as store:
+        store.log_turn(user_id="bo", role="user", content="Bo's own words")
+    with Store.open(data, embedder="hash") as store:  # read from the table, not this process
+        events, order = store.events, turn_order_for(store)
+        assert events.may_have_messages("bo") and not events.may_have_messages("ana")
+        assert order.speakers(user_id="ana") == frozenset()
+        with store.db.transaction():  # noted before it commits
+            store.log_turn(
+                user_id="ana", role="user", content="Ana here", payload={"speaker": "Ana"}
+            )
+            assert events.may_have_messages("ana")
+        assert order.speakers(user_id="ana") == {"Ana"}
+        assert not events.may_have_forgotten("ana")
