@@ -1,4 +1,4 @@
-"""Where a server's writes run: a few threads of their own, at a lower CPU priority.
+"""Where a server's writes run: a thread of their own, at a lower CPU priority.
 
 A write (firewall, embedding, index append, commit) costs tens of milliseconds of CPU, a
 search a few. Run in the request threads, writes take the cores from the searches, whose
