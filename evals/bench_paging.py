@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,8 @@ from memvisor.storage import ManualClock, Store
 from memvisor.storage.backends import chosen_store
 from memvisor.storage.store import MEMORY_TABLE
 
+from .progress import ProgressFn
+
 # Issue 17's targets (2 cores): page-in p95 at 100k memories, and no more than these
 # ratios: to the floor measured in the same run, of the largest size to the smallest, and of
 # page-in right after a turn's writes to the steady one.
@@ -50,7 +52,6 @@ USER = "bench-user"
 # second is quicker than anyone types (the model's own reply takes longer still).
 USER_REPLY_SECONDS = 0.2
 MIX = (("turn", 0.5), ("fact", 0.2), ("passage", 0.2), ("episode", 0.1))
-ProgressFn = Callable[[str, int, int], None]
 
 
 def run_paging_bench(

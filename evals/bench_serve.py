@@ -28,7 +28,7 @@ import shutil
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from http.client import HTTPConnection, HTTPException
 from pathlib import Path
@@ -40,9 +40,9 @@ from memvisor.errors import NotFound
 from memvisor.storage import Store
 from memvisor.storage.ids import new_id
 
+from .progress import ProgressFn
 from .serve_processes import ServerProcess, scratch_schema, servers
 
-Progress = Callable[[str, int, int], None]
 TARGET_SEARCH_P95_MS = 50.0
 TARGET_AT_CLIENTS = 32
 WRITE_SHARE = 0.5
@@ -58,7 +58,7 @@ def run_serve_bench(
     seconds: float,
     users: int,
     embedder: str = "minilm",
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
     seed: int = 7,
     store: str | None = None,
     workers: list[int] | None = None,

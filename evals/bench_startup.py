@@ -39,6 +39,7 @@ from memvisor.evals.bench_storage import (
     _fill,
     _scratch_dir,
 )
+from memvisor.evals.progress import ProgressFn
 
 # Issue 17's start-up targets, wall seconds on 2 cores.
 TARGETS_S = {
@@ -52,7 +53,6 @@ TARGET_SEARCH_AT = 10_000  # memories in the store
 USER = "bench-user"
 OTHER_USER = "nobody-yet"
 MIX = (("turn", 0.5), ("fact", 0.2), ("passage", 0.3))
-ProgressFn = Callable[[str, int, int], None]
 
 
 def run_startup_bench(

@@ -45,6 +45,8 @@ from memvisor.storage.search_index import SearchIndex
 from memvisor.storage.store import MEMORY_TABLE
 from memvisor.storage.vectors import MODES, IndexedText, VectorIndex
 
+from .progress import ProgressFn
+
 T = TypeVar("T")
 
 # What issue 17 asks of a 2-core laptop; the CLI shows each figure against these.
@@ -60,7 +62,6 @@ USERS = ("bench-a", "bench-b")  # share the archive half/half; searches run as t
 KINDS = ["passage"]  # archival search, filtered by kind in the store's one table
 
 # (stage, done, total): the CLI draws it; the library never prints.
-ProgressFn = Callable[[str, int, int], None]
 
 
 def _words(text: str, sep: str | None = None) -> tuple[str, ...]:

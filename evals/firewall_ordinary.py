@@ -18,7 +18,8 @@ from typing import Any
 from memvisor.agent.guards import Firewall, FirewallConfig, WriteProposal
 from memvisor.agent.guards.scan import HELD
 
-from .locomo import ProgressFn, load_locomo
+from .locomo import load_locomo
+from .progress import ProgressFn
 
 TARGET_HELD_RATE = 0.02
 WAYS = {"user_note": "user", "model_note": "model"}  # how a turn is proposed: its origin

@@ -34,6 +34,8 @@ from memvisor.storage.embedders import Embedder, embedder_from_name
 from memvisor.storage.ids import new_id
 from memvisor.storage.logger import logger
 
+from .progress import ProgressFn
+
 SYSTEMS = ("memvisor", "bm25", "dense", "recency")
 DEFAULT_KS = (5, 10, 25)
 DEFAULT_BUDGET = 1_000
@@ -43,8 +45,6 @@ _DIA_ID = re.compile(r"^D\d+:\d+$")
 _SESSION = re.compile(r"^session_(\d+)$")
 _UNSAFE_USER_CHARS = re.compile(r"[^A-Za-z0-9_.@-]")
 _DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
-
-ProgressFn = Callable[[str, int, int], None]  # (conversation, done, total)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ steps (import, prune).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-ProgressFn = Callable[[str, int, int], None]
+from memvisor.evals.progress import ProgressFn
 
 
 @contextmanager

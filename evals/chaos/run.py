@@ -6,11 +6,11 @@ import platform
 import random
 import shutil
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..progress import ProgressFn
 from .common import FaultResult
 from .corrupt import CORRUPT_FAULTS, run_corruption
 from .disk import run_full_disk
@@ -25,7 +25,6 @@ FAULTS = (
     *CORRUPT_FAULTS,
     "fuzzed tool calls",
 )
-Progress = Callable[[str, int, int], None]
 
 
 def run_chaos(
@@ -37,7 +36,7 @@ def run_chaos(
     embedder: str = "hash",
     faults: tuple[str, ...] = FAULTS,
     jobs: int = 1,
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
 ) -> dict[str, Any]:
     """Run ``faults`` (``trials`` each, ``fuzz`` tool calls) in a scratch directory under
     ``data_dir``, removed afterwards; the figures of each, and the seed to run it again.
