@@ -140,3 +140,19 @@ def test_search_hits_reflect_writes_and_a_copy_missing_a_write_is_reread(
     hits = index.search("t", "espresso", user_id="alice", mode="fts")
     assert [(h.id, h.text) for h in hits] == [("p9", "espresso shot")]
     assert reads == ["t"]
+
+
+@pytest.mark.parametrize("tz", [None, "UTC", "Europe/Stockholm"])
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+def test_rows_by_id_give_the_datetimes_arrow_gives(unit: str, tz: str | None) -> None:
+    """Timestamps are read through numpy (faster); the values are Arrow's own, nulls too."""
+    when = [datetime(2025, 3, 30, 1, 59, 59, 0 if unit in ("s", "ms") else 123456), None]
+    aware = [w.replace(tzinfo=UTC) if w and tz else w for w in when]
+    table = pa.table(
+        {"id": ["a", "b"], "ts": pa.array(aware, pa.timestamp(unit, tz=tz)), "n": [1, None]}
+    )
+    rows = RowsById(table).get(["b", "a", "gone"])
+    assert list(rows) == ["b", "a"]
+    assert rows == {r["id"]: r for r in table.to_pylist()}  # as Arrow converts each row
+    assert rows["a"]["ts"] == aware[0]
+    assert (rows["a"]["ts"].tzinfo is None) == (tz is None) and rows["b"]["ts"] is None
