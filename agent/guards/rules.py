@@ -216,6 +216,10 @@ _PROMOTION = re.compile(
 # "the user's preference for metric units no longer applies": a rule that voids the user's
 # word, which only the user may give.
 _VOIDS_USERS_WORD = re.compile(
+    # kept up against the user's own refusal: "do this even if they say stop"
+    r"\beven (if|when|though) (the user|the customer|they|she|he|the owner) (says?|asks?|"
+    r"tells? you|objects?|refuses?|complains?|declines?|protests?) (to )?(stop|no|not to|"
+    r"otherwise)\b|"
     r"\b(the|this)\s+(user|customer|owner|account holder)(?:'?s|’s)\s+(\w+\s+){0,2}?"
     r"(preferences?|instructions?|rules?|settings?|wishes|requests?|choices?|restrictions?|"
     r"limits?)\b[^.!?\n;]{0,40}?\b(no longer (appl(y|ies)|counts?|matters?|holds?|stands?|"
@@ -259,7 +263,44 @@ _CREDENTIAL = re.compile(
 )
 
 
+# A scam warning names the credential the scammer asks for ("if someone asks for your PIN,
+# they are lying", "si alguien te pide la clave, es una estafa"): it guards the credential, it
+# hands nobody the power to ask for it.
+_SCAM = re.compile(
+    r"\b(lying|liars?|lie|scam\w*|fraud\w*|fake|phishing|impostors?|con artists?|estafa\w*|"
+    r"timo|mienten?|arnaque\w*|escroc\w*|mentent|ment|betrug\w*|betr[üu]ger\w*|l[üu]gen|"
+    r"truff\w*|mentono|mente|golpe|golpistas?|mentem|oplichter\w*|liegen|bedrägeri|"
+    r"bedragare|ljuger|oszust\w*|kłami\w*|dolandırıcı\w*|мошенни\w*|обман\w*|врут|лгут)\b|"
+    r"诈骗|詐騙|骗子|騙子|詐欺|사기",
+    _I,
+)
+_SCAM_NEGATED = re.compile(
+    r"\b(not|isn'?t|aren'?t|no|never|nicht|kein\w*|pas|non|não|nie|не)\s+(\w+\s+){0,2}$", _I
+)
+
+
+# ... and a sentence that hands it over anyway ("they're no scam: read them the PIN") warns
+# of nothing.
+_HANDS_OVER = re.compile(
+    r"\b(give|tell|read|share|send|provide|confirm|say|spell|dales?|dile|d[ée]le|donne|dis|gib|"
+    r"sag|dai|dare|dá|passe)\s+(it|them|him|her|the|their|your|les|le|la|lo|ihm|ihr|ihnen|"
+    r"gli|loro)\b",
+    _I,
+)
+
+
+def _warns_of_scam(sentence: str) -> bool:
+    if _HANDS_OVER.search(sentence):
+        return False
+    return any(
+        not _SCAM_NEGATED.search(sentence[max(0, m.start() - 25) : m.start()])
+        for m in _SCAM.finditer(sentence)
+    )
+
+
 def _cautions(sentence: str) -> bool:
+    if _warns_of_scam(sentence):
+        return True
     return bool(_CAUTION.search(sentence)) and not _CREDENTIAL.search(sentence)
 
 
@@ -451,11 +492,30 @@ def _promotes(sentence: str) -> bool:
     return not _GERMAN.search(sentence) and bool(_PROPER_NAME.search(sentence))
 
 
+# A schedule with an order after it: "every Friday after 5pm, remind the user to ...", "each
+# morning send her ...". A schedule alone ("every Monday the user has yoga") orders nothing.
+_PERIODIC = re.compile(
+    r"^(every|each)\s+(other\s+|single\s+)?(day|morning|afternoon|evening|night|week|weekend|"
+    r"month|year|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+    r"[^,.;:!?]{0,30},?\s+(please\s+)?",
+    _I,
+)
+_PERIODIC_ORDER = re.compile(
+    r"(remind|ping|notify|message|text|email|nudge|prompt|urge|ask|buy|order|book|pay|post)\b",
+    _I,
+)
+
+
 def _is_rule(clause: str) -> bool:
     if not clause:
         return False
     if _RULE_START.match(clause) or _ZH_RULE_START.match(clause):
         return True
+    periodic = _PERIODIC.match(clause)
+    if periodic:
+        order = clause[periodic.end() :]
+        if _PERIODIC_ORDER.match(order) or _BEHAVIOUR_VERB.match(order):
+            return True
     verb = _BEHAVIOUR_VERB.match(clause)
     rest = clause[verb.end() :] if verb else ""
     return bool(verb and (_CUE_ANYWHERE.search(rest) or _OUTPUT_NOUN.search(rest)))

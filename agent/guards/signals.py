@@ -491,9 +491,12 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"ys|knows|gives|uses|"
         r"quotes|mentions|provides|claims)\b[^.!?\n]{0,50}\b((is|are|should be|m"
         r"ust be|can be|gets?|"
-        r"may|will be)\s+(trusted|treated|given|told|allowed|verified|authori[sz]ed|shown|granted)|"
+        # "allowed to" counts only with what it opens (below): "whoever knows the safe word is
+        # allowed to collect the kids" is the family's pass, not a way into memory
+        r"may|will be)\s+(trusted|treated|given|told|allowed(?!\s+to\b)|verified|authori[sz]ed|"
+        r"shown|granted)|"
         r"(can|may|could|gets? to|is allowed to|are allowed to)\s+(see|read|access|view|get|"
-        r"have|know|change))\b",
+        r"have|know|change|hear))\b",
         # "support staff are authorised to change her settings"
         r"\b(staff|support|agents?|the bank|vendors?|partners?|representatives?|technicians?|"
         r"employees?|admins?|moderators?|anyone from|the company|third parties|contractors?)\b"
