@@ -54,7 +54,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
-        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
+        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
         r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|不妊|우울|질병|진단|임신",
@@ -208,7 +208,7 @@ working employed employer job salary income earns earn earning wage wages year m
 annual annually per condition health medical finances savings religion religious faith
 political politics sexuality marital family party parti partei partido partito medication
 medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
-chronic"""
+chronic مصاب مصابة"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
@@ -251,7 +251,7 @@ def names_entity(value: str) -> bool:
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
 _SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
-_CLAUSE_BREAK = re.compile(r"[,;:¿，；：]")
+_CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]")
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
@@ -467,6 +467,42 @@ def _value_words(value: str) -> list[str]:
 # A claim the user's words imply without its word: "my husband and I" says "married".
 _IMPLIED = [
     (re.compile(r"^(laid|lay)", _I), re.compile(r"\b(lay-?offs?|laid off|let go)\b", _I)),
+    # sobriety says the addiction it recovers from: "two years sober", "seco desde 2019"
+    (
+        re.compile(
+            r"^(alcohol\w*|addict\w*|alkohol\w*|adicci\w*|sucht\w*|alcool\w*|dipenden\w*|"
+            r"verslav\w*|алкогол\w*|зависим\w*|酗酒|成瘾|成癮|アルコール依存|依存症|알코올|중독)",
+            _I,
+        ),
+        re.compile(
+            r"\b(sober|sobriety|(in|from) recovery|aa meetings?|alcoholics anonymous|"
+            r"(stopped|quit|gave up) drinking|sobri[oa]|sobriedad|nüchtern|trocken|abstinent\w*|"
+            r"sobre|sobriété|astemio|sobrio|sóbri[oa]|nuchter|nykter|трезв\w*|не пью)\b|"
+            r"戒酒|断酒|禁酒|금주|단주",
+            _I,
+        ),
+    ),
+    # an observance says the faith that keeps it: "I keep kosher", "我信佛", "I fast for Ramadan"
+    (
+        re.compile(r"^(jew\w*|judaism|jüdisch\w*|judí[oa]s?|juif|juive|ebre[oa]|judeu|judia)", _I),
+        re.compile(
+            r"\b(keep(s|ing)? kosher|eat(s|ing)? (only )?kosher|observ\w* (the )?(shabbat|sabbath)|"
+            r"keep(s|ing)? (the )?(shabbat|shabbos)|"
+            r"koscher (leben|essen)|mange casher|como kosher|como kasher)\b",
+            _I,
+        ),
+    ),
+    (
+        re.compile(r"^(muslim\w*|islam\w*|musulm\w*)", _I),
+        re.compile(
+            r"\b(fast(ing)? (for|during) ramadan|pray(ing)? (five times|salah)|"
+            r"observ\w* ramadan)\b",
+            _I,
+        ),
+    ),
+    (re.compile(r"^(佛教|佛)"), re.compile(r"信佛|拜佛|学佛|學佛|念佛|皈依")),
+    (re.compile(r"^(基督|天主教)"), re.compile(r"信主|信耶稣|信耶穌|信基督|受洗")),
+    (re.compile(r"^(伊斯兰|伊斯蘭|穆斯林)"), re.compile(r"信真主|信伊斯兰|信伊斯蘭|做礼拜|做禮拜")),
     (
         re.compile(
             r"^(married|casad[oa]|verheiratet|mari[ée]e?|sposat[oa]|gift|женат\w*|замужем|"
