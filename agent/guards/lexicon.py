@@ -597,8 +597,12 @@ PROMOTION_ML = re.compile(
 
 SECRET_LABELS_ML = re.compile(
     r"\b(contraseñas?|clave( del wifi| de acceso| wifi)?|código (de acceso|de la puerta|de la "
-    r"alarma|de verificación|pin)|pin( de la tarjeta)?|combinación|"
-    r"passw(o|ö)rt|kennwort|pin-code|pin|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
+    r"alarma|de verificación|pin)|pin(?![^\W\d_])( de la tarjeta)?|combinación|"
+    # a combination lock's numbers: "Tresor-Kombination", "la combinaison du cadenas"
+    r"(?:[^\W\d_]+-)?kombination|zahlenkombination|combinaison|combinazione|combinação|"
+    r"комбинаци\w*|kombinasjon|kombinationen|"
+    # (not "pinned", "pine", "pink")
+    r"passw(o|ö)rt|kennwort|pin-code|pin(?![^\W\d_])|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
     r"wiederherstellungscode\w*|bestätigungscode|sicherheitscode|"
     r"mot de passe|mots de passe|code (d'accès|de la porte|de l'alarme|de vérification|pin|"
     r"wifi|secret)|digicode|clé wifi|"
