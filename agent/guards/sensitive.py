@@ -64,6 +64,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
         r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
+        r"financial (difficult\w*|trouble|hardship|problems?|struggles?|distress|situation)|"
+        r"behind (on|with) (\w+ )?(payments|rent|bills|mortgage|loans?)|can'?t afford|"
+        r"dificultades (econ[oó]micas|financieras)|difficult[ée]s financi[eè]res|"
+        r"finanzielle (schwierigkeiten|probleme|not)|difficolt[aà] economiche|"
+        r"dificuldades financeiras|финансов\w* (трудност\w*|проблем\w*)|"
         r"inherit\w*|arrears|overdue|defaulted|paid \d|(?<![\d"
         r".,])\d+(\.\d+)?\s?k|"
         r"per (year|month|"
@@ -112,7 +117,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"左翼|右翼|左派|右派|"
         # "supports the AfD", "backs the SNP": a party named by its initials
         r"\b(supports?|backs?|sympathi[sz]es with|(is )?a member of|votes? for)\s+(the\s+)?"
-        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
+        r"\b(mitglied|membre|miembro|membro|iscritt[oa]|lid|cz[łl]onk\w*|[üu]ye\w*)\s+"
+        r"(der|des|du|de la|de l'|del|de|do|da|della|dell'|al|van de|van|partii)?\s*"
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|член\w* (партии )?(?-i:[А-ЯA-Z]{2,})|"
+        r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
         _I,
     ),
     "sexuality": re.compile(
@@ -168,6 +177,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "legal_status": re.compile(
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
+        r"work (permit|visa)|legal status|immigration status|permiso de (trabajo|residencia)|"
+        r"arbeitserlaubnis|permis de (travail|s[ée]jour)|permesso di (lavoro|soggiorno)|"
+        r"autoriza[cç][aã]o de (trabalho|resid[eê]ncia)|arbetstillst[aå]nd|"
+        r"uppeh[aå]llstillst[aå]nd|разрешени\w* на (работу|жительство)|"
         r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
         r"(situaci[oó]n|estatus|status|statut|situa[cç][aã]o|situazione|aufenthaltsstatus) "
         r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
@@ -195,7 +208,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "location": re.compile(
         r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
         r"lives_in|home_city|home_town|located in|vive en|wohnt in|habite (à|a|en)|mora (em|no|na)|"
-        r"abita (a|in)|bor (i|på)|живёт в|живет в)\b|住在|住址|家庭地址|に住んで|에 살",
+        r"abita (a|in)|vive (a|in|em|no|na)|woont (in|op)|mieszka w|bor (i|på)|живёт в|"
+        r"живет в)\b|住在|住址|家庭地址|に住んで|에 살",
         _I,
     ),
 }
@@ -272,7 +286,12 @@ _FIRST_PERSON = re.compile(
 # is not the Spanish or Italian "my".
 _IMPERSONAL_QUESTION = re.compile(
     r"^\s*(how|what|where|when|why|which)\s+(do|can|does|should|would|could|will)\s+"
-    r"(you|one)\b|^\s*(hoe|wat|waar|wanneer|waarom)\s+[^\W\d_]+\s+(je|jij)\b|"
+    r"(you|one)\b|"
+    # "is it true you shouldn't eat sushi ...?", "should you ...?": anyone, not the user
+    r"^\s*(is it (really )?(true|ok|okay|safe|fine|bad|normal)( that)?|(should|shouldn'?t|must|"
+    r"mustn'?t|can|can'?t) (you|one) (really )?(not )?(eat|drink|take|have|get|do|use|go|fly|"
+    r"travel|exercise))\s+((that )?(you|one)\b)?|"
+    r"^\s*(hoe|wat|waar|wanneer|waarom)\s+[^\W\d_]+\s+(je|jij)\b|"
     r"^\s*(wie|was|wo|wann|warum)\s+[^\W\d_]+\s+man\b|"
     r"\s(mi|mı|mu|mü)\s*(?=[?？]?\s*$)",
     _I,
