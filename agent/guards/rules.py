@@ -129,7 +129,7 @@ _SENSITIVE = re.compile(
     # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
     r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
-    r"開發者|密码|密碼|验证码|驗證碼|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
+    r"開發者|密码|密碼|验证码|驗證碼|パスワード|暗証番号|비밀번호|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
 )
 _NEGATION = re.compile(r"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免", _I)
@@ -416,6 +416,8 @@ _AGENT_VERB_ML = re.compile(
     r"fråga|спроси|vraag|zapytaj|sor|si at|si til|sig at|sig til|fortell|fortæl)\b|"
     # the written order "…すること", "…止めて"
     r"((する|しておく|しない|止める|送る|見せる|教える|伝える|読み上げる|残す)こと|止めて)|"
+    # ... any verb in its plain form before a final こと: "返信に含めること。"
+    r"[うくぐすつぬぶむる]こと(?=\s*[。.!！]|\s*$)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
     # "moet je ReisDeal noemen", "tu dois", "musst du": an obligation put on the agent
@@ -441,6 +443,10 @@ _AGENT_VERB_ML = re.compile(
     r"comunicar|decir|recomendar|sugerir|enviar|informare|comunicare|rispondere|suggerire|"
     r"indicare|inviare|chiedere|informer|indiquer|répondre|signaler|envoyer|conseiller|"
     r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|"
+    # ... or buys, books and recommends in the infinitive ("altijd bij X bestellen")
+    r"bestellen|reserveren|aanraden|aanbevelen|doorverwijzen|empfehlen|vorschlagen|"
+    r"comprar|encargar|acheter|commander|réserver|recommander|prenotare|comprare|"
+    r"raccomandare|consigliare|encomendar|beställa|rekommendera|"
     r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
     # Korean written orders: "…안내할 것", "…하라고 안내"
     r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
