@@ -46,6 +46,12 @@ _NAMED_USER = [
         re.IGNORECASE,
     ),
     re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
+    # "Tenant 'brightpath-eu': ...", "workspace \"acme_eu\"": a tenant named by an id
+    re.compile(
+        r"\b(?:tenant|workspace|organi[sz]ation|org|instance|mandant|inquilino|locataire)\s+"
+        r"[\"'`“‘«]((?=[^\"'`”’»\s]*[-_.\d])[^\"'`”’»\s]{2,64})[\"'`”’»]",
+        re.IGNORECASE,
+    ),
     # "for user @kev_d": a handle is an account, not a person's name
     re.compile(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
