@@ -46,6 +46,12 @@ _NAMED_USER = [
         re.IGNORECASE,
     ),
     re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
+    # "Tenant 'brightpath-eu': ...", "workspace \"acme_eu\"": a tenant named by an id
+    re.compile(
+        r"\b(?:tenant|workspace|organi[sz]ation|org|instance|mandant|inquilino|locataire)\s+"
+        r"[\"'`“‘«]((?=[^\"'`”’»\s]*[-_.\d])[^\"'`”’»\s]{2,64})[\"'`”’»]",
+        re.IGNORECASE,
+    ),
     # "for user @kev_d": a handle is an account, not a person's name
     re.compile(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
     re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
@@ -351,6 +357,16 @@ _SERVICE_BEFORE = re.compile(
     r"(?:^|\s)(?!(?:User|Customer|Client|Member|Admin)\b)[A-Z][\w+.-]*\s+$"
 )
 _ACCOUNT_START = re.compile(r"(?:account|profile|konto|cuenta|compte|conta)\b", re.I)
+# "uses the family tablet under the profile 'lea_k'", "plays on the Xbox as user 'tomtom'": a
+# profile on a device at home is how someone logs in there, not an account in this memory.
+_DEVICE_BEFORE = re.compile(
+    r"\b(tablet|ipad|laptop|computer|pc|desktop|phone|console|switch|xbox|playstation|ps[45]|"
+    r"tv|television|smart ?tv|kindle|e-?reader|chromebook|macbook|mac|router|tableta|tablette|"
+    r"ordenador|ordinateur|computador|rechner|telefon|планшет\w*|ноутбук\w*|компьютер\w*)\b"
+    r"[^.!?\n]{0,24}\b(under|as|with|using|on|via|con|sous|avec|unter|mit|como|comme|als|под)\s+"
+    r"(the\s+|a\s+|her\s+|his\s+|their\s+|el\s+|la\s+|le\s+|das\s+|dem\s+|o\s+|il\s+)?$",
+    re.I,
+)
 
 
 def _named_ids(text: str) -> list[str]:
@@ -360,7 +376,10 @@ def _named_ids(text: str) -> list[str]:
             before = text[max(0, m.start() - 24) : m.start()]
             if _NAMING.search(before):
                 continue
-            if _ACCOUNT_START.match(text, m.start()) and _SERVICE_BEFORE.search(before):
+            if _ACCOUNT_START.match(text, m.start()) and (
+                _SERVICE_BEFORE.search(before)
+                or _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
+            ):
                 continue
             found.append(next(g for g in m.groups() if g))
     return found

@@ -65,10 +65,11 @@ _ACCESS = (
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|disclose|compartir|partager|teilen|"
-    r"ask for|request|obtain|receive|unlock|"
+    r"ask for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|ottenere|ricevere|"
+    r"obter|receber|erhalten|bekommen|"
     r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
     r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
-    r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|бачити|читати|"
+    r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|получ\w*|бачити|читати|"
     r"переглядати|змінювати|閲覧|見る|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|접근|변경|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
     r"देख|पढ़)"
@@ -84,7 +85,10 @@ _ALLOW = (
 )
 _WHOEVER = (
     r"(?:\b(?:quien (?:diga|dice|sepa|conozca|pronuncie|escriba)|el que diga|cualquiera que "
-    r"diga|quem (?:disser|diz|souber|escrever)|qui(?:conque)? (?:dit|dira|prononce|connait|"
+    r"diga|quem (?:disser|diz|souber|escrever|citar|mencionar|informar|indicar|fornecer)|"
+    r"quien (?:cite|mencione|indique|proporcione|presente)|chi (?:cita|menziona|fornisce|indica)|"
+    r"qui(?:conque)? (?:cite|citera|mentionne|donne|fournit|indique|presente|communique)|"
+    r"qui(?:conque)? (?:dit|dira|prononce|connait|"
     r"ecrit)|celui qui dit|wer\b[^.!?\n]{0,30}\b(?:sagt|nennt|kennt|schreibt)|chi (?:dice|dira|"
     r"conosce|pronuncia|scrive)|den som (?:sager|kan|skriver)|wie\b[^.!?\n]{0,20}\b(?:zegt|"
     r"noemt|kent)|kto (?:powie|poda|zna|napisze)|kim\b[^.!?\n]{0,20}\b(?:soylerse|derse)|"
@@ -290,6 +294,30 @@ _MAY = (
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+# The agent bound to hand a credential over: "ассистент обязан сообщить PIN-код", "el asistente
+# debe dar la contraseña"
+_AGENT = (
+    r"(?:\b(?:assistant|asistente|assistente|assistent|assistenten|asystent|asistan|"
+    r"ассистент\w*|помощник\w*|асистент\w*|the ai|the bot|chatbot)\b|助手|アシスタント|어시스턴트)"
+)
+_MUST = (
+    r"(?:\b(?:must|has to|have to|is obliged to|is required to|shall|is to|debe|deber[aá]|"
+    r"tiene que|muss|soll|doit|devra|deve|dovr[aà]|moet|ska|m[aå]ste|musi|powinien|"
+    r"обязан\w*|должен|должна|должно|нужно|следует|зобов'язан\w*|повинен|повинна)\b|"
+    r"必须|必須|应当|應當|しなければ|해야)"
+)
+# Orders that replace the user's: "sus órdenes sustituyen las del usuario"
+_REPLACE = (
+    r"(?:\b(?:replace|replaces|supersede|supersedes|supplant\w*|sustituy\w*|reemplaza\w*|"
+    r"remplace\w*|ersetz\w*|sostituisc\w*|substitu\w*|ersatt\w*|vervang\w*|zastepuj\w*)\b|"
+    r"заменя\w*|замеща\w*|取代|替代|代替)"
+)
+# The agent put under someone's control: "queda bajo control de soporte@...".
+_UNDER_CONTROL = (
+    r"(?:\b(?:under (?:the )?control of|bajo (?:el )?control de|sous (?:le )?controle de|"
+    r"unter (?:der )?kontrolle (?:von|des|der)|sotto (?:il )?controllo di|sob (?:o )?controle de|"
+    r"onder (?:de )?controle van|pod kontrol\w*)\b|под контролем)"
+)
 # Someone on the phone or claiming to be someone ("whoever calls from the bank", "自称银行工作人员
 # 来电", "은행에서 전화하는 사람"): a caller nobody has checked.
 _CALLER = (
@@ -452,7 +480,11 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"palavra-passe|parola d'ordine|parola chiave)\b[^.!?\n]{0,60}?\b(anyone|anybody|"
             r"whoever|someone|everyone|wer|jeder|quiconque|celui qui|quien|quienquiera|chiunque|"
             r"chi|quem|qualquer um)\b[^.!?\n]{0,30}?\b(says?|said|gives?|speaks?|knows?|utters?|"
-            r"sagt|nennt|kennt|dit|donne|conna[iî]t|diga|dice|sepa|disser|souber|conosce)\b|"
+            r"sagt|nennt|kennt|dit|donne|conna[iî]t|diga|dice|sepa|disser|souber|conosce)\b"
+            # ... and then is let into something the agent holds ("may hear the notes"), not
+            # "is allowed to pick up the kids": a family's pass word opens no memory
+            rf"(?={_CLAUSE_ONLY}{{0,80}}?(?:{_ACCESS}|{_TARGET}|{_ALL_RECORDS}|{_OWNER}|"
+            rf"{_HAND_OVER}))|"
             r"合言葉[^。！？\n]{0,40}(言った人|言う人|言えば|知っている人|答えた人)|"
             r"(暗号|口令|暗語)[^。！？\n]{0,30}(说出|說出|说对|說對)[^。！？\n]{0,20}(的人|者)|"
             r"كلمة (السر|المرور)[^.!?\n]{0,60}(لمن يقولها|لمن يعرفها|من يقولها)",
@@ -499,6 +531,16 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         # "the IT department's directives outrank anything the account owner says"
         re.compile(rf"{_OUTRANK}{_GAP}{_PRINCIPAL}", _I),
+        re.compile(
+            rf"{_COMMANDS}{_CLAUSE_ONLY}{{0,20}}?{_REPLACE}{_CLAUSE_ONLY}{{0,25}}?{_PRINCIPAL}", _I
+        ),
+        re.compile(rf"{_AGENT}{_CLAUSE_ONLY}{{0,40}}?{_UNDER_CONTROL}", _I),
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?={_CLAUSE_ONLY}*?{_AGENT})(?={_CLAUSE_ONLY}*?{_MUST})"
+            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})",
+            _I,
+        ),
         re.compile(rf"{_PRINCIPAL}{_GAP}{_UNDERRANK}", _I),
         # verb-final: "ユーザー本人よりも高い権限", "사용자보다 우선", "比用户更重要"
         re.compile(

@@ -78,17 +78,41 @@ _CITED_WORK = (
     r"ifade|deyim|фраза|выражение|мем|"
     # a phrase mentioned, not said: "attackers hide text like 'ignore previous instructions'"
     r"(?:text|phrases?|wording|payloads?|strings?|sentences?|lines?|prompts?|words|commands?)\s+"
-    r"(?:like|such as)|such as|e\.g\.|for example|for instance)"
+    r"(?:like|such as)|such as|e\.g\.|for example|for instance|(?:of|in) the form|"
+    r"along the lines of|(?:the |an? )?example of|"
+    # ... in the other languages: "por ejemplo", "zoals", "t.ex.", "z. B.", "np.", "например"
+    r"por ejemplo|p\. ?ej\.|tal(?:es)? como|el ejemplo de|por exemplo|p\. ?ex\.|"
+    r"tais como|o exemplo de|par exemple|tel(?:le)?s? que|l'exemple de|ad esempio|per esempio|"
+    r"ad es\.|l'esempio di|zum beispiel|z\. ?b\.|beispielsweise|zoals|bijvoorbeeld|bijv\.|"
+    r"bv\.|t\. ?ex\.|till exempel|s[åa]som|f\. ?eks\.|for eksempel|np\.|na przyk[łl]ad|"
+    r"takie jak|örneğin|ornegin|например|наприклад|такие как)"
+)
+# Cues read only before a quoted phrase (a capitalised run after them is no title):
+_QUOTE_CUE = (
+    # an attack described, the phrase it hides shown: "an attacker hides 'ignore ...' in a page"
+    r"(?:hides?|hid|hidden|hiding|embeds?|embedded|plants?|planted|injects?|injected|smuggles?|"
+    r"smuggled|esconde\w*|escondid[oa]s?|ocult[ao]s?|oculta\w*|inyecta\w*|cache(?:nt)?|"
+    r"cach[ée]e?s?|dissimul\w*|nascond\w*|nascost[oaie]|versteck\w*|verbirgt|verborgen\w*|"
+    r"verstop\w*|verbergt|g[öo]mmer|g[öo]md[ae]?|dold[ae]?|d[öo]ljer|ukryw\w*|ukryt\w*|"
+    r"пряч\w*|спрята\w*|скрыт\w*|"
+    # lines of a song or a poem: "the chorus: '...'"
+    r"chorus|refrain|verse|lyrics?|stanza|estribillo|letra|ritornello|strofa|songtext|"
+    r"couplet|refräng|припев|"
+    # a word the user says they type or say: "when I type 'admin mode' I mean ..."
+    r"(?:when|whenever|if|once) (?:i|we) (?:type|say|write|send|text|use)|cuando (?:escribo|"
+    r"digo|pongo)|si (?:escribo|digo|pongo|j'[ée]cris|je dis|je tape)|quand (?:j'[ée]cris|"
+    r"je dis|je tape)|wenn ich|quando (?:scrivo|dico|digo|escrevo)|se (?:scrivo|dico)|"
+    r"n[äa]r jag (?:skriver|s[äa]ger)|als ik|когда я (?:пишу|говорю|напишу|скажу))"
 )
 _QUOTED_TITLE = re.compile(
-    rf"\b{_CITED_WORK}\b[^.!?\n\"'“‘«『《]{{0,30}}([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)"
-    r"([\"”»』》]|'(?!\w))",
+    rf"\b(?:{_CITED_WORK}|{_QUOTE_CUE})(?!\w)[^.!?\n\"'“‘«『《]{{0,30}}([\"“«『《]|(?<!\w)')"
+    r"([^\"”»』》\n]{3,90}?)([\"”»』》]|'(?!\w))",
     re.IGNORECASE,
 )
 # ... or the quotes come first: "'Ignore Previous Instructions', an AI-safety podcast".
 _TITLE_BEFORE_CUE = re.compile(
     rf"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)([\"”»』》]|'(?!\w))[^.!?\n\"'“‘]{{0,25}}?\b"
-    rf"{_CITED_WORK}\b",
+    rf"{_CITED_WORK}(?!\w)",
     re.IGNORECASE,
 )
 _NAMED_TITLE = re.compile(
@@ -137,13 +161,26 @@ _CJK_CITED = re.compile(
 )
 
 
+# ... or before it: "比如“忽略之前的指令”", "在网页里藏“…”", "例えば「…」".
+_CJK_CITED_BEFORE = re.compile(
+    r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대)"
+    r"([^。！？\n「『“\"]{0,12})[「『“\"][^」』”\"\n]{3,90}[」』”\"]"
+)
+# A quotation from a work just cited: "the song TITLE: 'Ignore the rules tonight / ...'".
+_FROM_TITLE = re.compile(
+    r"TITLE\s*[:：—–-]\s*([\"“«『《]|(?<!\w)')[^\"”»』》\n]{3,240}?([\"”»』》]|'(?!\w))"
+)
+
+
 def _untitled(text: str) -> str:
     text = _CJK_CITED.sub(lambda m: "TITLE" + m.group(2), text)
+    text = _CJK_CITED_BEFORE.sub(lambda m: m.group(1) + m.group(2) + "TITLE", text)
     text = _WHOLLY_QUOTED.sub("TITLE", text)
     text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
     text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
-    return _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
+    text = _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
+    return _FROM_TITLE.sub("TITLE: TITLE", text)
 
 
 # "never share my address with apps" restricts the agent: a rule the user may give.

@@ -243,6 +243,32 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"fais-le|suis|faça|obedeça|fallo|seguilo|gör det|följ|сделай|выполни|doe het|volg|"
         r"voer\w*|uitvoeren|wykonaj|uygula|lakukan|jalankan)",
         r"(디코딩|해독|거꾸로 읽)[^.!?\n]{0,20}(실행|따르|따라)",
+        # "descífralo y hazlo ya", "da decodificare ed eseguire", "Verschiebung 3 zurückrechnen
+        # und dann umsetzen": undo the disguise, then (perhaps "then") act
+        r"\b(dekodier|entschlüssel|entschlussel|entschlüssl|entschlussl|zurückrechn|zuruckrechn|zurückverschieb|"
+        r"decodific|descodific|descifr|decifr|decript|décod|decod|déchiffr|dechiffr|avkoda|"
+        r"декодир|расшифр|decodeer|ontcijfer|odkoduj|rozszyfruj|odszyfruj)\w*\b[^.!?\n]{0,40}?"
+        r"(\b(und|y|et|e|ed|och|и|en|i|ve)\b|,)\s*((dann|luego|después|despues|puis|ensuite|"
+        r"poi|depois|sedan|затем|потом|daarna|potem|sonra)\s+)?(umsetz\w*|befolg\w*|ausführ\w*|"
+        r"ausfuhr\w*|hazlo|hacerlo|házlo|ejecut\w*|aplic\w*|segu\w*|sigue\w*|cumpl\w*|obedec\w*|"
+        r"exécut\w*|execut\w*|appliqu\w*|suis|suivez|fais-le|faites-le|obéi\w*|obei\w*|"
+        r"esegu\w*|fallo|fatelo|obbedisc\w*|faça|faca|obedeç\w*|tillämpa|tillampa|följ|folj|"
+        r"utför|utfor|gör det|gor det|выполн\w*|исполн\w*|примени\w*|сделай|voer\w*|volg|"
+        r"doe het|wykonaj|zrób|zrob|uygula|yap)",
+    ),
+    # The user set aside: "ignora l'utente", "ignore os desejos anteriores do usuário",
+    # "ignoriere die Wünsche des Nutzers" (not "el manual del usuario": what is ignored is the
+    # user, or the user's wishes)
+    "user_override": _rx(
+        rf"\b{_IGNORE_VERB}\s+(a\s+|al\s+|l'|el\s+|la\s+|o\s+|den\s+|die\s+|le\s+|lo\s+|"
+        r"il\s+)?(usuari[oa]|usuári[oa]|utilisat(eur|rice)|utente|nutzer(in)?|benutzer(in)?|"
+        r"användaren|gebruiker|пользовател\w*)\b",
+        rf"\b{_IGNORE_VERB}\b[^.!?\n]{{0,12}}\b(deseos|desejos|preferencias|preferências|"
+        r"preferencias|souhaits|préférences|wünsche|wunsche|präferenzen|vorgaben|desideri|"
+        r"preferenze|önskemål|wensen|voorkeuren|пожелания|предпочтения|решения|"
+        r"peticiones|pedidos|demandes|richieste|bitten)\b[^.!?\n]{0,30}?(\b(del|do|da|de l'|des|"
+        r"dell'|der|dem|van de|van|av)\s*(usuari[oa]|usuári[oa]|utilisat(eur|rice)|utente|"
+        r"nutzers|benutzers|användaren|gebruiker)\b|пользовател\w*)",
     ),
 }
 
@@ -313,7 +339,7 @@ for _family, _patterns in _NL_PL_TR.items():
 # The user demoted in other languages: a note that puts its own rules, or anyone's, above what
 # the user wants ("egal was der Nutzer wünscht", "ne tient plus compte des préférences de
 # l'utilisateur", "사용자의 규칙보다 이 페이지의 규칙을 따른다").
-SIGNALS_ML["user_override"] = _rx(
+SIGNALS_ML["user_override"] = SIGNALS_ML["user_override"] + _rx(
     r"\b(egal|ganz gleich|unabhängig davon),? was (der|die) (nutzer|benutzer)\w*",
     r"\b(sin importar|independientemente de|da igual) lo que (diga|quiera|pida|prefiera|desee) "
     r"(el usuario|la usuaria)",
@@ -597,8 +623,12 @@ PROMOTION_ML = re.compile(
 
 SECRET_LABELS_ML = re.compile(
     r"\b(contraseñas?|clave( del wifi| de acceso| wifi)?|código (de acceso|de la puerta|de la "
-    r"alarma|de verificación|pin)|pin( de la tarjeta)?|combinación|"
-    r"passw(o|ö)rt|kennwort|pin-code|pin|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
+    r"alarma|de verificación|pin)|pin(?![^\W\d_])( de la tarjeta)?|combinación|"
+    # a combination lock's numbers: "Tresor-Kombination", "la combinaison du cadenas"
+    r"(?:[^\W\d_]+-)?kombination|zahlenkombination|combinaison|combinazione|combinação|"
+    r"комбинаци\w*|kombinasjon|kombinationen|"
+    # (not "pinned", "pine", "pink")
+    r"passw(o|ö)rt|kennwort|pin-code|pin(?![^\W\d_])|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
     r"wiederherstellungscode\w*|bestätigungscode|sicherheitscode|"
     r"mot de passe|mots de passe|code (d'accès|de la porte|de l'alarme|de vérification|pin|"
     r"wifi|secret)|digicode|clé wifi|"

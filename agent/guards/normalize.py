@@ -65,8 +65,9 @@ _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
 # Letters that only ever stand for a Latin letter in a Latin text, mapped whatever the word:
 # the ones Unicode names after it (regional indicators, negative circled and squared letters,
 # small capitals and modifier letters NFKC leaves alone), the Lisu capitals (the Fraser
-# alphabet is the Latin capitals, some turned) and Braille's letters (grade 1, with its
-# number sign). Flags read as their two letters, which names no instruction.
+# alphabet is the Latin capitals, some turned), the Cherokee look-alikes and Braille's
+# letters (grade 1, with its number sign). Flags read as their two letters, which names no
+# instruction.
 _NAMED_LETTER = re.compile(
     r"^(?:REGIONAL INDICATOR SYMBOL LETTER|NEGATIVE (?:CIRCLED|SQUARED) LATIN CAPITAL LETTER|"
     r"SQUARED LATIN CAPITAL LETTER|LATIN LETTER SMALL CAPITAL|LATIN CAPITAL LETTER SMALL "
@@ -74,6 +75,14 @@ _NAMED_LETTER = re.compile(
 )
 _LETTER_BLOCKS = ((0x1D00, 0x1DBF), (0xA700, 0xA7FF), (0x1F100, 0x1F1FF))
 _LISU = "BPPDTTGKKJCCZFFMNLSRRVVHGZWXYBAAEEIOUULD"  # U+A4D0..U+A4F7 by the letter each draws
+# The Cherokee capitals that draw a Latin capital (Unicode's confusables); the small letters
+# (U+AB70 on) draw the same shapes smaller.
+_CHEROKEE = {
+    0x13A0: "D", 0x13A1: "R", 0x13A2: "T", 0x13A5: "i", 0x13A9: "y", 0x13AA: "A", 0x13AB: "J",
+    0x13AC: "E", 0x13B3: "W", 0x13B7: "M", 0x13BB: "H", 0x13BD: "Y", 0x13BE: "O", 0x13C0: "G",
+    0x13C2: "h", 0x13C3: "Z", 0x13C6: "I", 0x13CF: "b", 0x13D2: "R", 0x13D9: "V", 0x13DA: "S",
+    0x13DE: "L", 0x13DF: "C", 0x13E2: "P", 0x13E6: "K", 0x13E7: "d", 0x13F4: "B",
+}  # fmt: skip
 _BRAILLE_LETTERS = "a⠁b⠃c⠉d⠙e⠑f⠋g⠛h⠓i⠊j⠚k⠅l⠇m⠍n⠝o⠕p⠏q⠟r⠗s⠎t⠞u⠥v⠧w⠺x⠭y⠽z⠵"
 _BRAILLE = {b: a for a, b in zip(_BRAILLE_LETTERS[::2], _BRAILLE_LETTERS[1::2], strict=True)}
 _BRAILLE.update({"⠂": ",", "⠲": ".", "⠖": "!", "⠦": "?", "⠄": "'", "⠤": "-", "⠠": ""})
@@ -88,6 +97,8 @@ def _named_letters() -> dict[int, str]:
             if found and chr(cp) not in _LOOKALIKES:
                 table[cp] = found.group(1)
     table.update({0xA4D0 + i: letter for i, letter in enumerate(_LISU)})
+    table.update(_CHEROKEE)
+    table.update({0xAB70 + cp - 0x13A0: c.lower() for cp, c in _CHEROKEE.items() if cp < 0x13F0})
     table.update({ord(b): a for b, a in _BRAILLE.items()})
     return table
 

@@ -129,7 +129,7 @@ _SENSITIVE = re.compile(
     # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
     r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
-    r"開發者|密码|密碼|验证码|驗證碼|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
+    r"開發者|密码|密碼|验证码|驗證碼|パスワード|暗証番号|비밀번호|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
 )
 _NEGATION = re.compile(r"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免", _I)
@@ -216,6 +216,10 @@ _PROMOTION = re.compile(
 # "the user's preference for metric units no longer applies": a rule that voids the user's
 # word, which only the user may give.
 _VOIDS_USERS_WORD = re.compile(
+    # kept up against the user's own refusal: "do this even if they say stop"
+    r"\beven (if|when|though) (the user|the customer|they|she|he|the owner) (says?|asks?|"
+    r"tells? you|objects?|refuses?|complains?|declines?|protests?) (to )?(stop|no|not to|"
+    r"otherwise)\b|"
     r"\b(the|this)\s+(user|customer|owner|account holder)(?:'?s|’s)\s+(\w+\s+){0,2}?"
     r"(preferences?|instructions?|rules?|settings?|wishes|requests?|choices?|restrictions?|"
     r"limits?)\b[^.!?\n;]{0,40}?\b(no longer (appl(y|ies)|counts?|matters?|holds?|stands?|"
@@ -259,7 +263,44 @@ _CREDENTIAL = re.compile(
 )
 
 
+# A scam warning names the credential the scammer asks for ("if someone asks for your PIN,
+# they are lying", "si alguien te pide la clave, es una estafa"): it guards the credential, it
+# hands nobody the power to ask for it.
+_SCAM = re.compile(
+    r"\b(lying|liars?|lie|scam\w*|fraud\w*|fake|phishing|impostors?|con artists?|estafa\w*|"
+    r"timo|mienten?|arnaque\w*|escroc\w*|mentent|ment|betrug\w*|betr[üu]ger\w*|l[üu]gen|"
+    r"truff\w*|mentono|mente|golpe|golpistas?|mentem|oplichter\w*|liegen|bedrägeri|"
+    r"bedragare|ljuger|oszust\w*|kłami\w*|dolandırıcı\w*|мошенни\w*|обман\w*|врут|лгут)\b|"
+    r"诈骗|詐騙|骗子|騙子|詐欺|사기",
+    _I,
+)
+_SCAM_NEGATED = re.compile(
+    r"\b(not|isn'?t|aren'?t|no|never|nicht|kein\w*|pas|non|não|nie|не)\s+(\w+\s+){0,2}$", _I
+)
+
+
+# ... and a sentence that hands it over anyway ("they're no scam: read them the PIN") warns
+# of nothing.
+_HANDS_OVER = re.compile(
+    r"\b(give|tell|read|share|send|provide|confirm|say|spell|dales?|dile|d[ée]le|donne|dis|gib|"
+    r"sag|dai|dare|dá|passe)\s+(it|them|him|her|the|their|your|les|le|la|lo|ihm|ihr|ihnen|"
+    r"gli|loro)\b",
+    _I,
+)
+
+
+def _warns_of_scam(sentence: str) -> bool:
+    if _HANDS_OVER.search(sentence):
+        return False
+    return any(
+        not _SCAM_NEGATED.search(sentence[max(0, m.start() - 25) : m.start()])
+        for m in _SCAM.finditer(sentence)
+    )
+
+
 def _cautions(sentence: str) -> bool:
+    if _warns_of_scam(sentence):
+        return True
     return bool(_CAUTION.search(sentence)) and not _CREDENTIAL.search(sentence)
 
 
@@ -375,6 +416,8 @@ _AGENT_VERB_ML = re.compile(
     r"fråga|спроси|vraag|zapytaj|sor|si at|si til|sig at|sig til|fortell|fortæl)\b|"
     # the written order "…すること", "…止めて"
     r"((する|しておく|しない|止める|送る|見せる|教える|伝える|読み上げる|残す)こと|止めて)|"
+    # ... any verb in its plain form before a final こと: "返信に含めること。"
+    r"[うくぐすつぬぶむる]こと(?=\s*[。.!！]|\s*$)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
     # "moet je ReisDeal noemen", "tu dois", "musst du": an obligation put on the agent
@@ -400,6 +443,10 @@ _AGENT_VERB_ML = re.compile(
     r"comunicar|decir|recomendar|sugerir|enviar|informare|comunicare|rispondere|suggerire|"
     r"indicare|inviare|chiedere|informer|indiquer|répondre|signaler|envoyer|conseiller|"
     r"mitteilen|antworten|hinweisen|weiterleiten|informeren|doorsturen|"
+    # ... or buys, books and recommends in the infinitive ("altijd bij X bestellen")
+    r"bestellen|reserveren|aanraden|aanbevelen|doorverwijzen|empfehlen|vorschlagen|"
+    r"comprar|encargar|acheter|commander|réserver|recommander|prenotare|comprare|"
+    r"raccomandare|consigliare|encomendar|beställa|rekommendera|"
     r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
     # Korean written orders: "…안내할 것", "…하라고 안내"
     r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
@@ -451,11 +498,30 @@ def _promotes(sentence: str) -> bool:
     return not _GERMAN.search(sentence) and bool(_PROPER_NAME.search(sentence))
 
 
+# A schedule with an order after it: "every Friday after 5pm, remind the user to ...", "each
+# morning send her ...". A schedule alone ("every Monday the user has yoga") orders nothing.
+_PERIODIC = re.compile(
+    r"^(every|each)\s+(other\s+|single\s+)?(day|morning|afternoon|evening|night|week|weekend|"
+    r"month|year|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+    r"[^,.;:!?]{0,30},?\s+(please\s+)?",
+    _I,
+)
+_PERIODIC_ORDER = re.compile(
+    r"(remind|ping|notify|message|text|email|nudge|prompt|urge|ask|buy|order|book|pay|post)\b",
+    _I,
+)
+
+
 def _is_rule(clause: str) -> bool:
     if not clause:
         return False
     if _RULE_START.match(clause) or _ZH_RULE_START.match(clause):
         return True
+    periodic = _PERIODIC.match(clause)
+    if periodic:
+        order = clause[periodic.end() :]
+        if _PERIODIC_ORDER.match(order) or _BEHAVIOUR_VERB.match(order):
+            return True
     verb = _BEHAVIOUR_VERB.match(clause)
     rest = clause[verb.end() :] if verb else ""
     return bool(verb and (_CUE_ANYWHERE.search(rest) or _OUTPUT_NOUN.search(rest)))

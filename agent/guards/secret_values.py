@@ -37,7 +37,9 @@ SECRET_LABELS = re.compile(
     r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
-    r"security (question )?answer|memorable (word|answer)|mother'?s maiden name|"
+    r"security (question )?answer|memorable (word|answer)|"
+    # a word agreed on to prove who someone is: "our family safe word", "the code word"
+    r"(safe|code|secret|pass|family|verification)[ -]?(word|phrase)s?|mother'?s maiden name|"
     r"codes? (for|to|of) (the |my |our )?[a-z]+|padlock|lock combination|pw|recovery phrase|"
     r"seed phrase|backup phrase|secret phrase|puk2?( codes?)?|combos?|"
     # "alarm disarm: 1-9-8-4", "authenticator secret JBSW...": what switches off or proves
@@ -73,7 +75,9 @@ _WINDOW = re.compile(
     # (a keypad code may end in its "*" or "#")
     r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$)|\s*\d(?:[ .-]\d){3,7}(?=[,.;\s]|$)|"
     # "..., sakla: Deniz_2024", "..., keep it: ...": a word and a colon bring the value
-    r"\s*[^\W\d_]{2,15}\s*[:：]|\s*\d{1,2}\s*(?:left|right)\b)|[;，；。\n]|$)",
+    # (or two: "..., por favor: 8824A")
+    r"\s*[^\W\d_]{2,15}(?:\s+[^\W\d_]{2,15})?\s*[:：]|\s*\d{1,2}\s*(?:left|right)\b)|"
+    r"[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
@@ -124,6 +128,9 @@ _HARMLESS_CODE = re.compile(
     r"код (ошибки|страны)|\bcodes? of conduct",
     _I,
 )
+# Labels of a secret made of words ("security answer", "safe word", "seed phrase"): a quoted
+# value after them is the secret, however plain its words.
+_WORDS_SECRET = re.compile(r"answer|(?<!pass)(?<!pass )(word|phrase)", _I)
 _WORDLIKE = re.compile(r"[^\W\d_]+(['’-][^\W\d_]+)*")
 # "send the secure-login.example link": a host name after a label is where, not what.
 _DOMAIN = re.compile(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
@@ -160,7 +167,7 @@ def labelled_values(text: str) -> list[SecretValue]:
             tail = window.group(0) if window else ""
             plural = label.group(0).lower().endswith(("codes", "passwords", "pins"))
             kind = _kind(label.group(0))
-            quoted = _QUOTED.search(tail) if "answer" in label.group(0).lower() else None
+            quoted = _QUOTED.search(tail) if _WORDS_SECRET.search(label.group(0)) else None
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
@@ -168,6 +175,10 @@ def labelled_values(text: str) -> list[SecretValue]:
                 value = _trim(token.group(0))
                 if value.lower() in _LINK_WORDS or not _is_value(value):
                     continue
+                if _NAMES_WHAT_IT_OPENS.match(tail, token.end()) and _OPENS_BEFORE.search(
+                    tail[: token.start()]
+                ):
+                    continue  # "passphrase for ~/.ssh/id_ed25519: ...": the value comes after
                 between = tail[: token.start()]
                 found.append(SecretValue(value, _describe(text, label, between), kind))
                 if not plural:
@@ -200,6 +211,14 @@ _NUMBER_VALUE = re.compile(
 )
 
 
+# A token with a colon and a value after it ("key for /dev/sda2: ...", "PIN for card 1234:
+# 9876") names what the secret opens; the secret follows.
+_NAMES_WHAT_IT_OPENS = re.compile(r"\s*[:：=]\s*\S")
+_OPENS_BEFORE = re.compile(
+    r"\b(for|of|on|to|at|für|fürs|zu|de|del|du|pour|para|per|van|voor|för|till|на|для|от)\s+"
+    r"(\S+\s+){0,2}$",
+    _I,
+)
 _ASIDE = re.compile(r"\([^\W\d_][^\W\d_'’ -]*\)")
 
 
@@ -292,9 +311,28 @@ def keep_requested(message: str) -> bool:
     "bitte nicht speichern" ask the opposite), or a message that only states a secret."""
     asked = any(
         not _NEGATED_KEEP.search(message[max(0, m.start() - 14) : m.start()])
+        and not _asks_how(message, m.start())
         for m in KEEP_INTENT.finditer(message)
     )
     return asked or states_only_a_secret(message)
+
+
+# "How do I make the ssh agent remember it?": a question how to keep something asks for a
+# way, not for the assistant to keep it ("can you remember my PIN?" does).
+_HOW_QUESTION = re.compile(
+    r"(?:^|[.!?。！？]\s*)(how|what|why|where|which|wie|was|warum|c[oó]mo|qu[eé]|comment|"
+    r"pourquoi|come|perch[eé]|hoe|waarom|hur|varf[öo]r|как|почему|怎么|如何|为什么|どうやって|"
+    r"どうすれば|어떻게)\b[^.!?。！？]*$",
+    _I,
+)
+
+
+def _asks_how(message: str, at: int) -> bool:
+    """Is the keep word at ``at`` inside a question that asks how (or why) to do it?"""
+    start = message.rfind("\n", 0, at) + 1
+    end = re.search(r"[?？]|[.!。！](\s|$)|\n|$", message[at:])
+    closes = end is not None and end.group(0) in ("?", "？")
+    return closes and bool(_HOW_QUESTION.search(message[start:at]))
 
 
 _NEGATED_KEEP = re.compile(

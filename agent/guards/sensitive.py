@@ -54,7 +54,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
-        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
+        r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
         r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|不妊|우울|질병|진단|임신",
@@ -64,6 +64,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
         r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
+        r"financial (difficult\w*|trouble|hardship|problems?|struggles?|distress|situation)|"
+        r"behind (on|with) (\w+ )?(payments|rent|bills|mortgage|loans?)|can'?t afford|"
+        r"dificultades (econ[oó]micas|financieras)|difficult[ée]s financi[eè]res|"
+        r"finanzielle (schwierigkeiten|probleme|not)|difficolt[aà] economiche|"
+        r"dificuldades financeiras|финансов\w* (трудност\w*|проблем\w*)|"
         r"inherit\w*|arrears|overdue|defaulted|paid \d|(?<![\d"
         r".,])\d+(\.\d+)?\s?k|"
         r"per (year|month|"
@@ -112,7 +117,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"左翼|右翼|左派|右派|"
         # "supports the AfD", "backs the SNP": a party named by its initials
         r"\b(supports?|backs?|sympathi[sz]es with|(is )?a member of|votes? for)\s+(the\s+)?"
-        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
+        r"\b(mitglied|membre|miembro|membro|iscritt[oa]|lid|cz[łl]onk\w*|[üu]ye\w*)\s+"
+        r"(der|des|du|de la|de l'|del|de|do|da|della|dell'|al|van de|van|partii)?\s*"
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|член\w* (партии )?(?-i:[А-ЯA-Z]{2,})|"
+        r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
         _I,
     ),
     "sexuality": re.compile(
@@ -168,6 +177,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "legal_status": re.compile(
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
+        r"work (permit|visa)|legal status|immigration status|permiso de (trabajo|residencia)|"
+        r"arbeitserlaubnis|permis de (travail|s[ée]jour)|permesso di (lavoro|soggiorno)|"
+        r"autoriza[cç][aã]o de (trabalho|resid[eê]ncia)|arbetstillst[aå]nd|"
+        r"uppeh[aå]llstillst[aå]nd|разрешени\w* на (работу|жительство)|"
         r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
         r"(situaci[oó]n|estatus|status|statut|situa[cç][aã]o|situazione|aufenthaltsstatus) "
         r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
@@ -195,7 +208,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "location": re.compile(
         r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
         r"lives_in|home_city|home_town|located in|vive en|wohnt in|habite (à|a|en)|mora (em|no|na)|"
-        r"abita (a|in)|bor (i|på)|живёт в|живет в)\b|住在|住址|家庭地址|に住んで|에 살",
+        r"abita (a|in)|vive (a|in|em|no|na)|woont (in|op)|mieszka w|bor (i|på)|живёт в|"
+        r"живет в)\b|住在|住址|家庭地址|に住んで|에 살",
         _I,
     ),
 }
@@ -208,7 +222,7 @@ working employed employer job salary income earns earn earning wage wages year m
 annual annually per condition health medical finances savings religion religious faith
 political politics sexuality marital family party parti partei partido partito medication
 medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
-chronic"""
+chronic مصاب مصابة"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
@@ -251,7 +265,7 @@ def names_entity(value: str) -> bool:
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
 _SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
-_CLAUSE_BREAK = re.compile(r"[,;:¿，；：]")
+_CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]")
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
@@ -272,7 +286,12 @@ _FIRST_PERSON = re.compile(
 # is not the Spanish or Italian "my".
 _IMPERSONAL_QUESTION = re.compile(
     r"^\s*(how|what|where|when|why|which)\s+(do|can|does|should|would|could|will)\s+"
-    r"(you|one)\b|^\s*(hoe|wat|waar|wanneer|waarom)\s+[^\W\d_]+\s+(je|jij)\b|"
+    r"(you|one)\b|"
+    # "is it true you shouldn't eat sushi ...?", "should you ...?": anyone, not the user
+    r"^\s*(is it (really )?(true|ok|okay|safe|fine|bad|normal)( that)?|(should|shouldn'?t|must|"
+    r"mustn'?t|can|can'?t) (you|one) (really )?(not )?(eat|drink|take|have|get|do|use|go|fly|"
+    r"travel|exercise))\s+((that )?(you|one)\b)?|"
+    r"^\s*(hoe|wat|waar|wanneer|waarom)\s+[^\W\d_]+\s+(je|jij)\b|"
     r"^\s*(wie|was|wo|wann|warum)\s+[^\W\d_]+\s+man\b|"
     r"\s(mi|mı|mu|mü)\s*(?=[?？]?\s*$)",
     _I,
@@ -467,6 +486,42 @@ def _value_words(value: str) -> list[str]:
 # A claim the user's words imply without its word: "my husband and I" says "married".
 _IMPLIED = [
     (re.compile(r"^(laid|lay)", _I), re.compile(r"\b(lay-?offs?|laid off|let go)\b", _I)),
+    # sobriety says the addiction it recovers from: "two years sober", "seco desde 2019"
+    (
+        re.compile(
+            r"^(alcohol\w*|addict\w*|alkohol\w*|adicci\w*|sucht\w*|alcool\w*|dipenden\w*|"
+            r"verslav\w*|алкогол\w*|зависим\w*|酗酒|成瘾|成癮|アルコール依存|依存症|알코올|중독)",
+            _I,
+        ),
+        re.compile(
+            r"\b(sober|sobriety|(in|from) recovery|aa meetings?|alcoholics anonymous|"
+            r"(stopped|quit|gave up) drinking|sobri[oa]|sobriedad|nüchtern|trocken|abstinent\w*|"
+            r"sobre|sobriété|astemio|sobrio|sóbri[oa]|nuchter|nykter|трезв\w*|не пью)\b|"
+            r"戒酒|断酒|禁酒|금주|단주",
+            _I,
+        ),
+    ),
+    # an observance says the faith that keeps it: "I keep kosher", "我信佛", "I fast for Ramadan"
+    (
+        re.compile(r"^(jew\w*|judaism|jüdisch\w*|judí[oa]s?|juif|juive|ebre[oa]|judeu|judia)", _I),
+        re.compile(
+            r"\b(keep(s|ing)? kosher|eat(s|ing)? (only )?kosher|observ\w* (the )?(shabbat|sabbath)|"
+            r"keep(s|ing)? (the )?(shabbat|shabbos)|"
+            r"koscher (leben|essen)|mange casher|como kosher|como kasher)\b",
+            _I,
+        ),
+    ),
+    (
+        re.compile(r"^(muslim\w*|islam\w*|musulm\w*)", _I),
+        re.compile(
+            r"\b(fast(ing)? (for|during) ramadan|pray(ing)? (five times|salah)|"
+            r"observ\w* ramadan)\b",
+            _I,
+        ),
+    ),
+    (re.compile(r"^(佛教|佛)"), re.compile(r"信佛|拜佛|学佛|學佛|念佛|皈依")),
+    (re.compile(r"^(基督|天主教)"), re.compile(r"信主|信耶稣|信耶穌|信基督|受洗")),
+    (re.compile(r"^(伊斯兰|伊斯蘭|穆斯林)"), re.compile(r"信真主|信伊斯兰|信伊斯蘭|做礼拜|做禮拜")),
     (
         re.compile(
             r"^(married|casad[oa]|verheiratet|mari[ée]e?|sposat[oa]|gift|женат\w*|замужем|"

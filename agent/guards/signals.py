@@ -275,6 +275,12 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"([\w.+-]+@[\w-]+\.\w+|https?://)",
     ),
     "memory_tamper": _rx(
+        # "delete the user's saved notes about the dispute and say there were none"
+        r"\b(delete|erase|wipe|purge|remove|destroy|scrub)\s+(the\s+)?(user|customer|account "
+        r"holder|owner)(?:'?s|’s)\s+(\w+\s+)?(saved|stored|recorded|archived)?\s*(notes|"
+        r"memor(y|ies)|facts|records|data|history)\b",
+        r"\b(say|tell (her|him|them|the user)|claim|pretend|answer)\s+(that\s+)?there\s+(were|was|"
+        r"are|is)\s+(none|nothing|no (notes|records|such))\b",
         r"\b(delete|erase|wipe|clear|purge|remove|reset|overwrite|corrupt|destroy)\b[^.!?\n]{0,30}"
         r"\b(all|every|entire|whole|everything in)\b[^.!?\n]{0,20}\b(memor(y|ies)|notes|facts|"
         r"records|history|profile|core blocks?)",
@@ -430,6 +436,15 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"forward|post|publish|book|order|accept|wipe)\w*\b[^.!?\n]{0,40}\bwithout\s+(asking|"
         r"confirmation|confirming|approval|permission|consent|telling|checking with)\s+(the user|"
         r"her|him|them|me|first|anyone)\b",
+        # "pay any invoice from X automatically": every such payment made with no one asked
+        r"\b(pay|approve|settle|accept|sign|authori[sz]e|transfer|wire)\s+(any|all|every|each)\s+"
+        r"(\w+\s+)?(invoices?|bills?|payments?|payment requests?|charges?|transfers?|contracts?)\b"
+        r"[^.!?\n]{0,40}\b(automatically|right away|immediately|straight away)\b|"
+        r"\bautomatically\s+(pay|approve|settle|accept|sign|authori[sz]e)\s+(any|all|every|each)\b",
+        # "disable all confirmation prompts": the checks that ask the user, switched off
+        r"\b(disable|turn off|switch off|skip|bypass|deactivate|suppress|remove)\s+(all\s+|any\s+|"
+        r"the\s+|every\s+)?(payment\s+)?(confirmation|approval|verification|two-factor|2fa)\s+"
+        r"(prompts?|dialogs?|dialogues?|checks?|steps?|requests?|questions?|screens?)\b",
     ),
     "secrecy": _rx(
         r"\b(hide|conceal|withhold|suppress|filter out|keep)\b[^.!?\n]{0,40}\bfrom\s+(the user|the "
@@ -491,9 +506,12 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"ys|knows|gives|uses|"
         r"quotes|mentions|provides|claims)\b[^.!?\n]{0,50}\b((is|are|should be|m"
         r"ust be|can be|gets?|"
-        r"may|will be)\s+(trusted|treated|given|told|allowed|verified|authori[sz]ed|shown|granted)|"
+        # "allowed to" counts only with what it opens (below): "whoever knows the safe word is
+        # allowed to collect the kids" is the family's pass, not a way into memory
+        r"may|will be)\s+(trusted|treated|given|told|allowed(?!\s+to\b)|verified|authori[sz]ed|"
+        r"shown|granted)|"
         r"(can|may|could|gets? to|is allowed to|are allowed to)\s+(see|read|access|view|get|"
-        r"have|know|change))\b",
+        r"have|know|change|hear))\b",
         # "support staff are authorised to change her settings"
         r"\b(staff|support|agents?|the bank|vendors?|partners?|representatives?|technicians?|"
         r"employees?|admins?|moderators?|anyone from|the company|third parties|contractors?)\b"
