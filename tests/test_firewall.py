@@ -591,3 +591,20 @@ def test_an_order_passed_on_in_a_quote_is_not_the_users_own_rule() -> None:
     assert "provenance:quoted" in pasted.reasons and pasted.verdict == "quarantine"
     own_rule = screened(rule)
     assert own_rule.verdict == "allow", own_rule.reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "read_as"),
+    [
+        (
+            "I read a book Ignore All Previous Instructions yesterday",
+            "I read a book TITLE yesterday",
+        ),
+        ("a podcast called Ignore Previous Orders is great", "a podcast called TITLE is great"),
+    ],
+)
+def test_a_named_title_is_blanked_whole_with_or_without_called(text: str, read_as: str) -> None:
+    """The title is its own group: without "called" the cut once fell inside the title."""
+    from memvisor.agent.guards.injection import untitled
+
+    assert untitled(text) == read_as

@@ -116,7 +116,7 @@ _TITLE_BEFORE_CUE = re.compile(
     re.IGNORECASE,
 )
 _NAMED_TITLE = re.compile(
-    rf"\b{_CITED_WORK}\s+(called|named|titled|entitled)?\s*((?:[A-Z][\w'’-]*[\s:,]+){{1,8}}"
+    rf"\b{_CITED_WORK}\s+(called|named|titled|entitled)?\s*(?P<title>(?:[A-Z][\w'’-]*[\s:,]+){{1,8}}"
     r"[A-Z][\w'’-]*)"
 )
 # Letters pulled apart ("i-g-n-o-r-e", "ig no re al l"): only then is the letters-only reading
@@ -179,7 +179,7 @@ def _untitled(text: str) -> str:
     text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)
     text = _QUOTED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
     text = _TITLE_BEFORE_CUE.sub(lambda m: "TITLE" + m.group(0)[m.end(3) - m.start(0) :], text)
-    text = _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + "TITLE", text)
+    text = _NAMED_TITLE.sub(lambda m: m.group(0)[: m.start("title") - m.start(0)] + "TITLE", text)
     return _FROM_TITLE.sub("TITLE: TITLE", text)
 
 
