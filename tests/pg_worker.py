@@ -11,8 +11,10 @@
   version it read; a ``VersionConflict`` (another process wrote in between) is counted and
   the step retried on a fresh read; ``ACK <step>`` after commit.
 
-It stops when STOP_FILE exists, or after LIMIT steps. Lines are flushed one by one: what
-the test reads was acknowledged before the process could be killed.
+It starts writing once ``go`` exists beside STOP_FILE (the test touches it when every
+worker is READY), and stops when STOP_FILE exists, or after LIMIT steps. Lines are
+flushed one by one: what the test reads was acknowledged before the process could be
+killed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ SHARED_USER = "shared"
 def main(url: str, data_dir: str, mode: str, name: str, stop: str, limit: int) -> None:
     with Store.open(data_dir, embedder="hash", store=url) as store:
         say("READY")
+        go = Path(stop).with_name("go")  # the test's start signal: every worker writes at once
+        while not go.exists() and not Path(stop).exists():
+            time.sleep(0.01)
         step = 0
         while step < limit and not Path(stop).exists():
             try:

@@ -73,6 +73,9 @@ def workers(
     stop = tmp_path / "stop"
     started = [Worker(url, tmp_path / n, mode, n, stop, limit) for n in names]
     try:
+        for w in started:  # all opened their store: they start writing together
+            w.wait_for(lambda w=w: "READY" in w.lines)
+        (tmp_path / "go").touch()
         yield started, stop
     finally:
         stop.touch()
