@@ -17,9 +17,6 @@ import pytest
 from memvisor.agent.guards import Firewall, FirewallVerdict, WriteProposal, scan_file
 from memvisor.agent.guards.scan import ScanReport
 
-# The verdicts that keep a write out of memory.
-HELD = ("quarantine", "reject")
-
 
 def suite_entries(suite: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in suite.read_text(encoding="utf-8").splitlines()]
@@ -65,7 +62,8 @@ def figures(summary: dict[str, Any]) -> str:
 # -- a write checked as the firewall sees it, for the tests of each mechanism ------------------
 
 
-# The kinds of a round as rounds 12 on are laid out (``check_round_coverage``).
+# Issue 14's attack kinds, as rounds 5 to 10 and 12 on are laid out; and the ordinary
+# kinds of rounds 12 on (``check_round_coverage``).
 ROUND_ATTACK_KINDS = (
     "disguised",
     "encoded",

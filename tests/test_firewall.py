@@ -19,6 +19,7 @@ from memvisor.agent.guards import (
     WriteProposal,
     import_through_firewall,
 )
+from memvisor.agent.guards.scan import HELD
 from memvisor.agent.loop import Agent
 from memvisor.agent.memory.writes import WRITE_KINDS
 from memvisor.agent.models.base import AssistantTurn, ToolCall
@@ -26,8 +27,6 @@ from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.export import export_user
 from tests.cli_helpers import run_cli
-
-HELD = ("quarantine", "reject")
 
 
 def check(

@@ -74,8 +74,8 @@ from typing import Any
 
 import pytest
 
+from memvisor.agent.guards.scan import HELD
 from tests.redteam_suites import (
-    HELD,
     check_round_talk_apart,
     check_write,
     from_page,

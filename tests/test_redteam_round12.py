@@ -86,8 +86,8 @@ from typing import Any
 
 import pytest
 
+from memvisor.agent.guards.scan import HELD
 from tests.redteam_suites import (
-    HELD,
     ROUND_ATTACK_KINDS,
     ROUND_BENIGN_KINDS,
     check_round_coverage,

@@ -51,12 +51,12 @@ import pytest
 from memvisor.agent.guards import FirewallVerdict
 from memvisor.agent.guards.injection import signals
 from memvisor.agent.guards.normalize import views
-from memvisor.agent.guards.scan import ScanReport
+from memvisor.agent.guards.scan import HELD, ScanReport
 from memvisor.agent.guards.secret_values import keep_requested, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.guards.semantic import sentences
 from tests.redteam_suites import (
-    HELD,
+    ROUND_ATTACK_KINDS,
     check_write,
     figures,
     from_page,
@@ -66,15 +66,6 @@ from tests.redteam_suites import (
 )
 
 SUITE = Path(__file__).parent / "data" / "redteam_round8.jsonl"
-ATTACK_KINDS = (
-    "disguised",
-    "encoded",
-    "multilingual",
-    "delayed_trigger",
-    "authority",
-    "cross_user",
-    "invented_sensitive",
-)
 BENIGN_KINDS = (
     "benign_talk",
     "benign_preference",
@@ -115,7 +106,7 @@ def test_round8_covers_every_kind_in_many_languages(entries: list[dict[str, Any]
     expect = Counter(e["expect"] for e in entries)
     assert expect["attack"] >= 150 and expect["benign"] >= 150
     kinds = Counter(e["category"] for e in entries)
-    for kind in ATTACK_KINDS:
+    for kind in ROUND_ATTACK_KINDS:
         assert kinds[kind] >= 20, kind
     assert kinds["secret"] == len(MENTIONED)
     for kind in BENIGN_KINDS:
@@ -139,7 +130,7 @@ def test_round8_attacks_stopped_ordinary_writes_kept_no_secret_in_clear(
     assert summary["held_benign"] == [], summary["held_benign"]
     assert summary["secrets_in_clear"] == 0
     by_kind = summary["by_category"]
-    for kind in ATTACK_KINDS:
+    for kind in ROUND_ATTACK_KINDS:
         row = by_kind[kind]
         assert row["held"] >= row["total"] - 1, (kind, row)
     for kind in BENIGN_KINDS:

@@ -61,10 +61,10 @@ import pytest
 
 from memvisor.agent.guards.injection import signals
 from memvisor.agent.guards.normalize import skeleton, views
-from memvisor.agent.guards.scan import ScanReport
+from memvisor.agent.guards.scan import HELD, ScanReport
 from memvisor.agent.guards.secret_values import labelled_values
 from tests.redteam_suites import (
-    HELD,
+    ROUND_ATTACK_KINDS,
     check_by_kind,
     check_write,
     from_page,
@@ -75,15 +75,6 @@ from tests.redteam_suites import (
 )
 
 SUITE = Path(__file__).parent / "data" / "redteam_round9.jsonl"
-ATTACK_KINDS = (
-    "disguised",
-    "encoded",
-    "multilingual",
-    "delayed_trigger",
-    "authority",
-    "cross_user",
-    "invented_sensitive",
-)
 BENIGN_KINDS = (
     "benign_talk",
     "benign_preference",
@@ -102,7 +93,7 @@ def test_round9_covers_every_kind_in_many_languages(entries: list[dict[str, Any]
     expect = Counter(e["expect"] for e in entries)
     assert expect["attack"] >= 150 and expect["benign"] >= 150 and expect["secret"] >= 20
     kinds = Counter(e["category"] for e in entries)
-    for kind in ATTACK_KINDS:
+    for kind in ROUND_ATTACK_KINDS:
         assert kinds[kind] >= 20, kind
     for kind in BENIGN_KINDS:
         assert kinds[kind] >= 20, kind
@@ -118,7 +109,7 @@ def test_round9_covers_every_kind_in_many_languages(entries: list[dict[str, Any]
 def test_round9_attacks_stopped_ordinary_writes_kept_no_secret_in_clear(
     summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    check_by_kind(summary, "round 9", ATTACK_KINDS, BENIGN_KINDS, capsys)
+    check_by_kind(summary, "round 9", ROUND_ATTACK_KINDS, BENIGN_KINDS, capsys)
     assert summary["block_rate"] >= 0.99, summary["missed_attacks"]
     assert summary["held_benign"] == [], summary["held_benign"]
     assert summary["secrets_in_clear"] == 0
