@@ -66,6 +66,11 @@ RRF_K = 60
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _MODEL_KEY = b"memvisor.embed_model"
 _COLUMNS = ["id", "user_id", "kind", "text", "ts", "session_id", "trace_id", "meta"]
+# Stable row ids: a fold's compaction then leaves the indices' row ids as they are instead
+# of remapping every index (fold 1,251 -> 913 ms at 100k rows of 1,000 users, 213 -> 128 ms
+# at 10k). LanceDB can only set this when it creates a table: older ones keep remapping
+# until ``memvisor memory reindex`` writes them anew.
+_NEW_TABLES = {"new_table_enable_stable_row_ids": "true"}
 _TEXT_FIELDS = ("id", "user_id", "kind", "text", "session_id", "trace_id", "meta", "embed_model")
 
 
@@ -129,7 +134,7 @@ class VectorIndex:
         self.reproducible = reproducible
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            self._db = lancedb.connect(self.path)
+            self._db = lancedb.connect(self.path, storage_options=_NEW_TABLES)
         except OSError as exc:
             raise StorageError(f"cannot open the vector index at {self.path}: {exc}") from exc
         self._names = TableNames(self.path)

@@ -16,6 +16,7 @@ import lancedb
 import numpy as np
 import pytest
 from lancedb.background_loop import LOOP
+from lancedb.index import Bitmap
 
 from memvisor.errors import StorageError, UserError
 from memvisor.storage import lance_upkeep, vectors
@@ -581,3 +582,62 @@ def test_the_ann_index_s_hits_carry_the_exact_similarity(
         exact = unit[1:] @ unit[0]
         assert [h.score for h in hits] == pytest.approx(exact.tolist(), abs=1e-5)
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+@pytest.mark.duckdb_only  # LanceDB's own index files
+def test_an_older_tables_bitmap_on_user_id_is_rebuilt_as_a_btree_by_the_next_add(
+    open_index: OpenIndex, tmp_path: Path
+) -> None:
+    """A bitmap keeps one bitmap per user, and every fold rewrote them all: new tables get a
+    btree, and an older table's bitmap is replaced by the next add (never by a reader)."""
+    older = open_index()
+    older.add("passages", [item("p1")], user_id="alice")
+    older.close()
+    table = lancedb.connect(tmp_path / "vectors").open_table("passages")
+    assert _index_type(table, "user_id_idx") == "BTree"
+    table.create_index("user_id", config=Bitmap(), replace=True, name="user_id_idx")
+
+    reopened = open_index()
+    assert {h.id for h in reopened.search("passages", "coffee", user_id="alice")} == {"p1"}
+    assert _index_type(table, "user_id_idx") == "Bitmap"  # a search changes nothing
+    reopened.add("passages", [item("p2", user="bob")], user_id="bob")
+    table.checkout_latest()
+    assert _index_type(table, "user_id_idx") == "BTree"
+    assert {h.id for h in reopened.search("passages", "order", user_id="bob")} == {"p2"}
+    assert {h.id for h in reopened.search("passages", "order", user_id="alice")} == {"p1"}
+
+
+@pytest.mark.duckdb_only  # LanceDB's own version files
+def test_a_fold_removes_the_versions_older_than_it_keeps(
+    index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every fold's cleanup reads every version still kept: kept for an hour, a busy server's
+    folds grew slower by the minute. What is older than ``KEEP_VERSIONS_FOR`` goes."""
+    monkeypatch.setattr(lance_upkeep, "REINDEX_AFTER_ADDS", 4)
+    monkeypatch.setattr(lance_upkeep, "KEEP_VERSIONS_FOR", timedelta(milliseconds=1))
+    versions = tmp_path / "vectors" / "turns.lance" / "_versions"
+    for n in range(4):  # the first builds the indices, three more appends are not a fold yet
+        index.add("turns", [item(f"t{n}", text=f"turn number {n}", kind="turn")], user_id="alice")
+    kept = len(list(versions.iterdir()))
+    index.add("turns", [item("t4", text="turn number 4", kind="turn")], user_id="alice")
+    index.close()  # waits for the fold
+    assert kept >= 8 and len(list(versions.iterdir())) < 4
+    found = index.search("turns", "turn number", user_id="alice", mode="fts", limit=10)
+    assert sorted(h.id for h in found) == [f"t{n}" for n in range(5)]
+
+
+def _index_type(table: lancedb.table.Table, name: str) -> str:
+    return {ix.name: ix for ix in table.list_indices()}[name].index_type
+
+
+def test_a_table_folds_at_a_tenth_of_its_rows_between_sixteen_and_a_thousand() -> None:
+    """Rows not folded yet are scored with the index's BM25 statistics, where a word only they
+    hold weighs nothing: a small table folds once a tenth of it waits (at least 16 rows)."""
+
+    def due_after(folded: int, rows: int) -> bool:
+        state = lance_upkeep.TableState(None, None, indexed=True, folded_rows=folded)  # type: ignore[arg-type]
+        return lance_upkeep.after_add("turns", state, rows)
+
+    assert not due_after(400, 39) and due_after(400, 40)
+    assert not due_after(3, 15) and due_after(3, 16)
+    assert not due_after(1_000_000, 999) and due_after(1_000_000, 1_000)
