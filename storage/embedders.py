@@ -466,6 +466,8 @@ class EmbedAhead:
         self._then = then
         self._texts: list[str] = []
         self._again = False  # ``then`` once more, with nothing new to embed
+        self._waiters = 0  # callers of ``wait`` waiting now: ``pause`` returns at once
+        self._hurry = threading.Event()  # set while there are any
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
 
@@ -490,11 +492,26 @@ class EmbedAhead:
             self._worker.start()
 
     def wait(self) -> None:
-        """Until every text added so far is embedded (or failed)."""
+        """Until every text added so far is embedded (or failed), and ``then`` has run."""
         with self._lock:
             worker = self._worker
-        if worker is not None and worker is not threading.current_thread():
+            if worker is None or worker is threading.current_thread():
+                return
+            self._waiters += 1
+            self._hurry.set()
+        try:
             worker.join()
+        finally:
+            with self._lock:
+                self._waiters -= 1
+                if not self._waiters:
+                    self._hurry.clear()
+
+    def pause(self, seconds: float) -> None:
+        """For ``then``, on the thread: wait ``seconds`` (what is added meanwhile waits with
+        it), or not at all while someone ``wait``s for the thread."""
+        if seconds > 0:
+            self._hurry.wait(seconds)
 
     def _run(self) -> None:
         while True:

@@ -7,6 +7,7 @@ import glob
 import json
 import shutil
 import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from lancedb.table import LanceTable
 
 from memvisor.errors import StorageError
-from memvisor.storage import ManualClock, Store
+from memvisor.storage import ManualClock, Store, indexing
 from memvisor.storage.index_tables import POINTER_FILE
 from memvisor.storage.indexing import IndexSync
 from memvisor.storage.pg_vectors import PgVectorIndex
@@ -174,6 +175,37 @@ def test_the_write_behind_appends_nothing_while_a_search_is_under_way(
     store.index.settle()
     assert appended_by == ["memvisor-embed-ahead"]  # after the search, off the reader's thread
     assert meanwhile[0] in store.index.index.ids(MEMORY_TABLE, user_id="alice")
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_writes_within_the_append_gap_share_one_append_and_nobody_waits_it_out(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each append is a fragment every query pays for until a fold: the write-behind appends
+    at most every ``APPEND_GAP_S``, what is written meanwhile joins it, and whoever waits
+    for the write-behind (``settle``, a search's sync) cuts the gap short."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    monkeypatch.setattr(indexing, "APPEND_GAP_S", 600.0)
+    appended: list[set[str]] = []
+    real_add = VectorIndex.add_many
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended.append({i.id for items in by_user.values() for i in items})
+        real_add(self, table, by_user)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
+    store.index.settle()  # the first append has no gap before it
+    box = store.insert_passage(user_id="alice", text="A pine box", trace_id="t").id
+    stool = store.insert_passage(user_id="bob", text="A birch stool", trace_id="t").id
+    started = time.monotonic()
+    store.index.settle()
+    assert time.monotonic() - started < 300  # not the gap's ten minutes
+    assert appended == [{chest}, {box, stool}]
+    assert found(store, "pine box") == {box}
+    assert found(store, "birch stool", user="bob") == {stool}
+    assert len(appended) == 2  # both were indexed already: the searches appended nothing
 
 
 @pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
