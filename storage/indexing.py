@@ -20,7 +20,6 @@ files damaged) builds a new table from the records and swaps it in when complete
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import defaultdict
@@ -37,13 +36,17 @@ from .search_index import SearchIndex
 from .vectors import IndexedText, RouteHits, SearchHit
 
 REBUILD_BATCH = 2_000  # items embedded and appended at once by a rebuild or a reconcile
-# The write-behind appends at most this often; writes that come meanwhile share the append.
-# Each append is an index fragment every query pays for (~0.1 ms) until a fold, and a fold
-# (the whole table: 0.2-0.5 s at 10k rows) is due every 32 appends: under 32 clients a server
-# made 0.65 appends a write and folded a third of the time. bench serve, 4 x 45 s of 32
-# clients: search p95 43-60 ms with no gap, 33-64 at 0.1 s, 32-43 at 0.5 s, 31-47 at 1 s.
-# No reader waits for it: a search appends its own user's queued writes itself.
-APPEND_GAP_S = 0.5
+# The write-behind's appends: a burst of APPEND_BURST, then APPENDS_PER_S sustained; writes
+# that come while it waits share the next append. Each append is an index fragment every
+# query pays for (~0.1 ms) until a fold, and a fold (the whole table: 0.2-0.5 s at 10k rows)
+# is due every 32 appends: under 32 clients a server made 0.65 appends a write and folded a
+# third of the time. bench serve, 4 x 45 s of 32 clients, search p95 with one append at most
+# every 0.1 s: 33-64 ms; 0.5 s: 32-43; 1 s: 31-47; none: 43-60. The default bench serve at
+# 2/s (burst 4): 37 ms at 32 clients, but bench paging's next turn, its writes 0.2 s before
+# it, found them unappended (p50 30 ms, 2.3x steady); at 4/s (burst 8): 44 ms and 17 ms
+# (1.6x). No reader waits for the write-behind: a search appends its own user's writes.
+APPENDS_PER_S = 4.0
+APPEND_BURST = 8
 
 T = TypeVar("T")
 
@@ -61,6 +64,24 @@ class IndexSource:
 
 # Told of a rebuild the index did by itself: the items per user, and the damage found.
 Healed = Callable[[dict[str, int], str], None]
+
+
+class AppendBudget:
+    """A token bucket: how long the write-behind waits before its next append."""
+
+    def __init__(self) -> None:
+        self._tokens = float(APPEND_BURST)
+        self._at = time.monotonic()
+
+    def wait(self) -> float:
+        """Seconds until an append is due (0: now)."""
+        now = time.monotonic()
+        self._tokens = min(APPEND_BURST, self._tokens + (now - self._at) * APPENDS_PER_S)
+        self._at = now
+        return max(0.0, (1 - self._tokens) / APPENDS_PER_S)
+
+    def spend(self) -> None:
+        self._tokens -= 1
 
 
 class IndexSync:
@@ -91,7 +112,7 @@ class IndexSync:
         self._reconciling: set[str] = set()
         self._writing: set[tuple[str, str]] = set()  # keys whose queued items are being written
         self._reads = 0  # searches under way: the write-behind waits until they are done
-        self._appended_at = -math.inf  # time.monotonic() of the write-behind's last append
+        self._appends = AppendBudget()
         # Queued items are embedded and appended while the writer goes on: the next read
         # finds them indexed (or, if it comes first, computed).
         self._ahead = EmbedAhead(index.embedder, then=self._write_behind)
@@ -195,13 +216,12 @@ class IndexSync:
         thread). Never while a search is under way: it syncs what it needs itself, and an
         append beside it held its rows' lock and took its CPU (the agent logs the user's
         message, then pages in without it: that append is the search's to start, after)."""
-        self._ahead.pause(self._appended_at + APPEND_GAP_S - time.monotonic())
+        self._ahead.pause(self._appends.wait())
         with self._queue_lock:
             if self._reads:
                 return
         if not self._lock.acquire(blocking=False):
             return
-        self._appended_at = time.monotonic()
         try:
             with self._queue_lock:
                 tables = {
@@ -209,6 +229,8 @@ class IndexSync:
                     for key, items in self._pending.items()
                     if items and key[0] in self._reconciled and key[0] not in self._reconciling
                 }
+            if tables:
+                self._appends.spend()
             for table in sorted(tables):
                 self._write_pending(table)
         except Exception as exc:  # still queued: the next read's sync writes them, or says why

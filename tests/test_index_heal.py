@@ -178,15 +178,17 @@ def test_the_write_behind_appends_nothing_while_a_search_is_under_way(
 
 
 @pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
-def test_writes_within_the_append_gap_share_one_append_and_nobody_waits_it_out(
+def test_writes_past_the_append_burst_share_one_append_and_nobody_waits_for_it(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each append is a fragment every query pays for until a fold: the write-behind appends
-    at most every ``APPEND_GAP_S``, what is written meanwhile joins it, and whoever waits
-    for the write-behind (``settle``, a search's sync) cuts the gap short."""
+    """Each append is a fragment every query pays for until a fold: past a burst, the
+    write-behind appends at ``APPENDS_PER_S``, what is written meanwhile joins the next
+    append, and whoever waits for the write-behind (``settle``, a search's sync) cuts the
+    wait short."""
     first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
     assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
-    monkeypatch.setattr(indexing, "APPEND_GAP_S", 600.0)
+    monkeypatch.setattr(indexing, "APPEND_BURST", 1)  # one append, then one per ten minutes
+    monkeypatch.setattr(indexing, "APPENDS_PER_S", 1 / 600)
     appended: list[set[str]] = []
     real_add = VectorIndex.add_many
 
@@ -196,12 +198,12 @@ def test_writes_within_the_append_gap_share_one_append_and_nobody_waits_it_out(
 
     monkeypatch.setattr(VectorIndex, "add_many", noted)
     chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
-    store.index.settle()  # the first append has no gap before it
+    store.index.settle()  # the burst's append: no wait
     box = store.insert_passage(user_id="alice", text="A pine box", trace_id="t").id
     stool = store.insert_passage(user_id="bob", text="A birch stool", trace_id="t").id
     started = time.monotonic()
     store.index.settle()
-    assert time.monotonic() - started < 300  # not the gap's ten minutes
+    assert time.monotonic() - started < 300  # not the ten minutes
     assert appended == [{chest}, {box, stool}]
     assert found(store, "pine box") == {box}
     assert found(store, "birch stool", user="bob") == {stool}
