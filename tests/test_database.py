@@ -185,6 +185,7 @@ def test_close_waits_for_a_read_under_way(tmp_path: Path) -> None:
     while not db._reads and reader.is_alive():  # until the read holds its cursor
         pass
     db.close()
+    reader.join()  # the read's rows reach ``got`` after it let go of its cursor
     assert got == [(200000000,)]  # it finished on an open connection, then close went on
     reader.join(10)
 
