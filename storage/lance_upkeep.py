@@ -153,6 +153,8 @@ def optimize(state: TableState) -> None:
         table.create_index("kind", config=Bitmap(), replace=True, name="kind_idx")
         table.create_index("text", config=_FTS, replace=True, name="text_idx")
         state.indexed = True
+        if state.ann_partitions:  # an older table's vector index: fold in the rows it lacks
+            table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
     else:
         table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
     rows = table.count_rows()

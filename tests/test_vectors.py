@@ -607,6 +607,31 @@ def test_an_older_tables_bitmap_on_user_id_is_rebuilt_as_a_btree_by_the_next_add
     assert {h.id for h in reopened.search("passages", "order", user_id="alice")} == {"p1"}
 
 
+@pytest.mark.duckdb_only  # LanceDB's own index files
+def test_the_rebuild_of_an_older_tables_user_index_folds_its_vector_index_too(
+    open_index: OpenIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows appended since the vector index's last fold are searched beside it; rebuilding
+    the user index must fold them in before the table counts as fully indexed."""
+    monkeypatch.setattr(lance_upkeep, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(lance_upkeep, "ROWS_PER_PARTITION", 25)
+    older = open_index()
+    rows = [item(f"a{n}", text=f"note {n} about the garden shed") for n in range(320)]
+    older.add("passages", rows, user_id="alice")
+    late = [item("late", text="the violin lesson moved to Thursday")]
+    older.add("passages", late, user_id="alice")
+    older.close()
+    table = lancedb.connect(tmp_path / "vectors").open_table("passages")
+    assert any(ix.name.startswith("vector_ivfsq") for ix in table.list_indices())
+    table.create_index("user_id", config=Bitmap(), replace=True, name="user_id_idx")
+
+    reopened = open_index()
+    reopened.add("passages", [item("p1")], user_id="alice")  # rebuilds the user index
+    reopened.add("passages", [item("p3")], user_id="alice")
+    hits = reopened.search("passages", "violin lesson Thursday", user_id="alice", mode="vector")
+    assert hits and hits[0].id == "late"
+
+
 @pytest.mark.duckdb_only  # LanceDB's own version files
 def test_a_fold_removes_the_versions_older_than_it_keeps(
     index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

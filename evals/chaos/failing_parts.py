@@ -71,8 +71,8 @@ def run_failing_part(
             for k, word in enumerate(words):
                 switch.on = 0 < k < len(words) - 1  # the first and the last turn work
                 acks += _turn(result, agent, word)
-                # the turn's writes reach the index (appended behind it, at most every
-                # half second) while the part is as it was during the turn
+                # the turn's writes reach the index (appended behind it, at a bounded rate)
+                # while the part is as it was during the turn
                 store.index.settle()
             result.injected += switch.failed
             for ack in acks:  # the same process, the part working again
