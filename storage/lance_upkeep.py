@@ -12,6 +12,7 @@ when the table has doubled since it was trained or when optimize has stacked mor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -62,6 +63,7 @@ class TableState:
     model_checked: bool = False
     pending_rows: int = 0
     folded_rows: int = 0  # the table's rows at its last fold (or open)
+    bitmap_users: bool = False  # an older table's bitmap on user_id: the next add replaces it
     pending_adds: int = 0
     # The users and kinds the table holds, or may hold: rows are noted before they are
     # written and deletes never shrink these, so a filter is only left out if no row fails it.
@@ -105,8 +107,8 @@ def opened(handle: Table, present: pa.Table) -> TableState:
     state.users = set(pc.unique(present.column("user_id")).to_pylist())
     state.kinds = set(pc.unique(present.column("kind")).to_pylist())
     indices = {ix.name: ix for ix in handle.list_indices()}
-    # A bitmap on user_id (an older table's) is rebuilt as a btree by the next add.
-    state.indexed = set(indices) >= _INDEX_NAMES and _btree(indices["user_id_idx"])
+    state.indexed = set(indices) >= _INDEX_NAMES
+    state.bitmap_users = state.indexed and not _btree(indices["user_id_idx"])
     for name in indices:
         if match := _ANN_NAME.match(name):
             state.ann_partitions = int(match.group(1))
@@ -117,7 +119,7 @@ def opened(handle: Table, present: pa.Table) -> TableState:
         stats = handle.index_stats("text_idx")
         state.pending_rows = stats.num_unindexed_rows if stats else 0
     state.folded_rows = present.num_rows - state.pending_rows
-    if not set(indices) >= _INDEX_NAMES and handle.count_rows():  # a crash before indexing
+    if not state.indexed and handle.count_rows():  # a crash between create and indexing
         optimize(state)
     return state
 
@@ -129,12 +131,10 @@ def after_add(table: str, state: TableState, added: int) -> bool:
     state.pending_rows += added
     state.pending_adds += 1
     if not state.indexed:
-        try:
-            optimize(state)
-        except (OSError, RuntimeError, ValueError) as exc:
-            # The rows are stored and flat-searchable; the next add tries again.
-            logger.warning("vector table {!r}: index upkeep failed: {}", table, short(exc))
+        _upkeep_now(table, lambda: optimize(state))
         return False
+    if state.bitmap_users:
+        _upkeep_now(table, lambda: _replace_bitmap(state))
     share = max(REINDEX_MIN_ROWS, int(state.folded_rows * REINDEX_SHARE))
     due = min(REINDEX_AFTER_ROWS, share)
     return state.pending_rows >= due or state.pending_adds >= REINDEX_AFTER_ADDS
@@ -143,18 +143,13 @@ def after_add(table: str, state: TableState, added: int) -> bool:
 def optimize(state: TableState) -> None:
     table = state.table
     if not state.indexed:
-        # A btree, not a bitmap: a bitmap keeps one bitmap per user and a fold rewrote them
-        # all (124-167 ms at 10k rows of 1,000 users, against 6 ms for the btree, whose
-        # prefiltered queries are no slower: 2.65 against 3.29 ms).
-        table.create_index("user_id", config=BTree(), replace=True, name="user_id_idx")
+        _index_users(table)
         table.create_index("id", config=BTree(), replace=True, name="id_idx")
         # Page-in filters by kind: without an index the prefilter scans the column
         # (p50 14.7 -> 10.2 ms for a vector query at 100k rows).
         table.create_index("kind", config=Bitmap(), replace=True, name="kind_idx")
         table.create_index("text", config=_FTS, replace=True, name="text_idx")
         state.indexed = True
-        if state.ann_partitions:  # an older table's vector index: fold in the rows it lacks
-            table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
     else:
         table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
     rows = table.count_rows()
@@ -166,6 +161,27 @@ def optimize(state: TableState) -> None:
     state.folded_rows = rows
     # Every row is in the vector index now (optimize adds the appended ones to it).
     state.unfolded = UnfoldedVectors() if state.ann_partitions else None
+
+
+def _upkeep_now(table: str, step: Callable[[], None]) -> None:
+    """Index upkeep an add does at once; a failure is only logged: the rows are stored and
+    flat-searchable, and the next add tries again."""
+    try:
+        step()
+    except (OSError, RuntimeError, ValueError) as exc:
+        logger.warning("vector table {!r}: index upkeep failed: {}", table, short(exc))
+
+
+def _index_users(table: Table) -> None:
+    # A btree, not a bitmap: a bitmap keeps one bitmap per user and a fold rewrote them
+    # all (124-167 ms at 10k rows of 1,000 users, against 6 ms for the btree, whose
+    # prefiltered queries are no slower: 2.65 against 3.29 ms).
+    table.create_index("user_id", config=BTree(), replace=True, name="user_id_idx")
+
+
+def _replace_bitmap(state: TableState) -> None:
+    _index_users(state.table)
+    state.bitmap_users = False
 
 
 def _btree(index: Any) -> bool:
