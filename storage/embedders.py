@@ -455,7 +455,9 @@ class EmbedAhead:
     compute it again. ``then`` runs on the thread after each batch (the index appends what
     was embedded), once no text came meanwhile: a turn's message and fact, written while
     the first was embedded, are appended together (each append is an index fragment until
-    the fold). Failures are only logged: whoever needs the vector embeds it.
+    the fold). ``then_again(linger=...)`` holds ``then`` back until the next text comes (or
+    the linger ends, or someone waits), so that it runs once for both. Failures are only
+    logged: whoever needs the vector embeds it.
     """
 
     def __init__(
@@ -466,6 +468,8 @@ class EmbedAhead:
         self._then = then
         self._texts: list[str] = []
         self._again = False  # ``then`` once more, with nothing new to embed
+        self._linger = 0.0  # seconds ``then`` waits for the next text first (``then_again``)
+        self._woken = threading.Event()  # a text added or a waiter: the linger ends
         self._waiters = 0  # callers of ``wait`` waiting now: ``pause`` returns at once
         self._hurry = threading.Event()  # set while there are any
         self._lock = threading.Lock()
@@ -476,12 +480,17 @@ class EmbedAhead:
             if len(self._texts) >= self._limit:
                 return
             self._texts.append(text)
+            self._woken.set()
             self._start()
 
-    def then_again(self) -> None:
-        """Run ``then`` on the thread once more (a read left queued work to it)."""
+    def then_again(self, *, texts: Sequence[str] = (), linger: float = 0.0) -> None:
+        """Run ``then`` on the thread once more (a read left queued work to it), after
+        embedding ``texts``; with ``linger``, ``then`` first waits up to that many seconds
+        for the next text to be added, and runs once for both."""
         with self._lock:
             self._again = True
+            self._texts.extend(texts[: max(0, self._limit - len(self._texts))])
+            self._linger = max(self._linger, linger)
             self._start()
 
     def _start(self) -> None:
@@ -499,6 +508,7 @@ class EmbedAhead:
                 return
             self._waiters += 1
             self._hurry.set()
+            self._woken.set()
         try:
             worker.join()
         finally:
@@ -518,9 +528,12 @@ class EmbedAhead:
             with self._lock:
                 texts, self._texts = self._texts, []
                 again, self._again = self._again, False
+                linger, self._linger = self._linger, 0.0
                 if not texts and not again:
                     self._worker = None
                     return
+                if not self._waiters:
+                    self._woken.clear()  # set again by the next add or waiter
             try:
                 if texts:
                     self._embedder.embed(texts)
@@ -529,6 +542,9 @@ class EmbedAhead:
                 continue
             with self._lock:
                 more = bool(self._texts)
+            if not more and linger > 0 and self._woken.wait(linger):
+                with self._lock:
+                    more = bool(self._texts)
             if more:  # a turn's next write came meanwhile: ``then`` once for both
                 continue
             if self._then is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -314,3 +315,28 @@ def test_what_runs_after_embedding_ahead_waits_for_texts_added_during_a_batch() 
     release.set()
     ahead.wait()
     assert ran == [["the answer", "a fact of the same turn"]]  # one append for both
+
+
+def test_then_again_with_a_linger_embeds_now_and_runs_then_once_with_the_next_text() -> None:
+    ran: list[list[str]] = []
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=lambda: ran.append(list(embedder.computed)))
+    ahead.then_again(texts=["the user's message"], linger=600)
+    deadline = time.monotonic() + 10
+    while embedder.computed != ["the user's message"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert embedder.computed == ["the user's message"]  # embedded at once
+    time.sleep(0.05)
+    assert ran == []  # ``then`` lingers for the next text
+    ahead.add("the model's answer")
+    ahead.wait()
+    assert ran == [["the user's message", "the model's answer"]]  # once, for both
+
+
+def test_a_waiter_ends_the_linger_and_then_runs_without_a_next_text() -> None:
+    ran: list[str] = []
+    ahead = EmbedAhead(_Counted(), then=lambda: ran.append("then"))
+    ahead.then_again(texts=["a message"], linger=600)
+    started = time.monotonic()
+    ahead.wait()  # a close, or a search that needs the append
+    assert ran == ["then"] and time.monotonic() - started < 60

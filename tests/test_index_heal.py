@@ -454,3 +454,42 @@ def test_reindex_replaces_a_damaged_index_and_what_earlier_builds_left(
         assert found(store, "walnut desk") == {ids["desk"]}
     [left] = [p.name for p in vectors.glob("*.lance")]
     assert left == json.loads((vectors / POINTER_FILE).read_text())[MEMORY_TABLE] + ".lance"
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_a_message_left_out_of_its_read_is_appended_with_the_turns_next_writes(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One append a turn, not two: the message a page-in left out is embedded after the
+    read and appended with the answer that follows it, or alone once the linger ends."""
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
+    store.index.settle()
+    appended: list[set[str]] = []
+    real_add = VectorIndex.add_many
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended.append({i.id for items in by_user.values() for i in items})
+        real_add(self, table, by_user)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    monkeypatch.setattr(indexing, "DEFERRED_LINGER", 600.0)
+    text = "where is the oak shelf?"
+    message = store.log_turn(user_id="alice", role="user", content=text, paged_in_next=True)
+    kinds = ("passage", "turn")
+    store.memory_routes(text, user_id="alice", limit=10, kinds=kinds, unwanted={message.id})
+    time.sleep(0.2)
+    assert appended == []  # lingering for the turn's answer
+    answer = store.log_turn(user_id="alice", role="assistant", content="In the hall.").id
+    store.index.settle()
+    assert appended == [{message.id, answer}]
+    assert {message.id, answer} <= store.index.index.ids(MEMORY_TABLE, user_id="alice")
+
+    monkeypatch.setattr(indexing, "DEFERRED_LINGER", 0.05)  # no answer comes: alone, later
+    again = store.log_turn(user_id="alice", role="user", content="and the box?", paged_in_next=True)
+    store.memory_routes("and the box?", user_id="alice", limit=10, kinds=kinds, unwanted={again.id})
+    deadline = time.monotonic() + 30
+    while again.id not in store.index.index.ids(MEMORY_TABLE, user_id="alice"):
+        assert time.monotonic() < deadline, "the lingering message was never appended"
+        time.sleep(0.05)
+    assert appended[-1] == {again.id}
