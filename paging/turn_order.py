@@ -54,6 +54,13 @@ class TurnOrder:
                 speakers.add(message.speaker)
         self._last_seq[user_id] = messages[-1].seq
 
+    def warm(self, user_id: str) -> None:
+        """Read the user's new messages now, if the user's turns are held (after a write,
+        off the reader's path)."""
+        with self._lock:
+            if user_id in self._generation:
+                self._refresh(user_id)
+
     def neighbours(self, event_ids: list[str], *, user_id: str) -> dict[str, list[LoggedMessage]]:
         """For each id, the previous and next message of the same session (0 to 2)."""
         return {
@@ -98,4 +105,5 @@ def turn_order_for(store: Store) -> TurnOrder:
     order = _SHARED.get(store)
     if order is None:
         order = _SHARED[store] = TurnOrder(store)
+        store.warm_after_writes(order.warm)
     return order

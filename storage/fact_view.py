@@ -77,26 +77,43 @@ class FactView:
         found.update({i: (self._to_fact(row), live) for i, (row, live) in changed.items()})
         return {i: found[i] for i in dict.fromkeys(ids) if i in found}
 
+    def warm(self, user_id: str) -> None:
+        """Read the user's changed rows now, if the user's copy is held and needs no whole
+        read (after a write, off the reader's path): a user nobody reads gets no copy, and
+        a copy due to be read again whole waits for a reader."""
+        with self._lock:
+            copy = self._users.get(user_id)
+            if copy is not None and len(copy.changed) <= MAX_CHANGED and not self._reset_due():
+                self._catch_up(copy, user_id)
+
+    def _reset_due(self) -> bool:
+        return self._reset_key() != self._reset_at
+
+    def _reset_key(self) -> tuple[int, int]:
+        return (self._db.deletions("facts"), self._db.generation("archived"))
+
     def _copy(self, user_id: str) -> _Copy:
-        reset = (self._db.deletions("facts"), self._db.generation("archived"))
-        if reset != self._reset_at:  # rows went away or were hidden: start afresh
+        if self._reset_due():  # rows went away or were hidden: start afresh
             self._users.clear()
-            self._reset_at = reset
-        generation = self._db.generation("facts")
+            self._reset_at = self._reset_key()
         copy = self._users.get(user_id)
         if copy is not None and len(copy.changed) > MAX_CHANGED:
             copy = None
         if copy is None:
-            copy = self._read_all(user_id, generation)
+            copy = self._read_all(user_id, self._db.generation("facts"))
             self._users[user_id] = copy
             while len(self._users) > MAX_USERS:
                 self._users.popitem(last=False)
         else:
             self._users.move_to_end(user_id)
-            if copy.generation != generation:
-                self._read_changed(copy, user_id)
-                copy.generation = generation
+            self._catch_up(copy, user_id)
         return copy
+
+    def _catch_up(self, copy: _Copy, user_id: str) -> None:
+        generation = self._db.generation("facts")
+        if copy.generation != generation:
+            self._read_changed(copy, user_id)
+            copy.generation = generation
 
     def _read_all(self, user_id: str, generation: int) -> _Copy:
         # Read before the facts: an archive change between the two resets the copy anyway.

@@ -279,6 +279,10 @@ class FactStore:
             sql += f" LIMIT {int(limit)}"
         return [self._effective(_fact(r)) for r in self._db.query(sql, params)]
 
+    def warm(self, user_id: str) -> None:
+        """Read the user's newly written facts into page-in's copy now (``FactView.warm``)."""
+        self._view.warm(user_id)
+
     def valid_among(
         self, ids: Sequence[str], *, user_id: str, as_of: datetime | None = None
     ) -> dict[str, Fact]:

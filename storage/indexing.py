@@ -71,6 +71,9 @@ class IndexSource:
 
 # Told of a rebuild the index did by itself: the items per user, and the damage found.
 Healed = Callable[[dict[str, int], str], None]
+# Told, on the embed-ahead thread, which users' writes were just queued: read copies that
+# follow the records (page-in's facts and turns) catch up there, not in the next read.
+Written = Callable[[set[str]], None]
 
 
 class AppendBudget:
@@ -103,11 +106,13 @@ class IndexSync:
         sources: dict[str, IndexSource],
         *,
         on_healed: Healed | None = None,
+        on_written: Written | None = None,
         writable: bool = True,
     ) -> None:
         self.index = index
         self._sources = sources
         self._on_healed = on_healed
+        self._on_written = on_written
         # A read-only store's index is searched as it is: nothing synced, healed or rebuilt.
         self.writable = writable
         self._lock = threading.RLock()
@@ -222,7 +227,9 @@ class IndexSync:
         that a turn's writes are indexed before its next read (the fold stays on its own
         thread). Never while a search is under way: it syncs what it needs itself, and an
         append beside it held its rows' lock and took its CPU (the agent logs the user's
-        message, then pages in without it: that append is the search's to start, after)."""
+        message, then pages in without it: that append is the search's to start, after).
+        First, the read copies of the users written catch up (``on_written``)."""
+        self._written()
         self._ahead.pause(self._appends.wait())
         with self._queue_lock:
             if self._reads:
@@ -244,6 +251,18 @@ class IndexSync:
             logger.debug("search index: appending ahead of the next read failed: {}", exc)
         finally:
             self._lock.release()
+
+    def _written(self) -> None:
+        if self._on_written is None:
+            return
+        with self._queue_lock:
+            users = {key[1] for key, items in self._pending.items() if items}
+        if not users:
+            return
+        try:
+            self._on_written(users)
+        except Exception as exc:  # the next read brings its copies up to date itself
+            logger.debug("search index: read copies not brought up to date ahead: {}", exc)
 
     def _warm(self, table: str, query: str) -> None:
         self._ahead.wait()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -132,6 +132,7 @@ class Store:
         self._embedder = embedder
         self._index: IndexSync | None = None
         self._index_opening = threading.Lock()  # threads' first searches open one index
+        self._catch_ups: list[Callable[[str], None]] = []  # ``warm_after_writes``
         self._redacted_turns: dict[str, dict[str, str]] = {}  # per user, read on first use
         self.events = EventLog(self.db, self.clock)
         self.core = CoreBlocks(self.db, self.clock)
@@ -283,12 +284,24 @@ class Store:
                     vectors,
                     {MEMORY_TABLE: source},
                     on_healed=self._healed,
+                    on_written=self._catch_up,
                     writable=not self.read_only,
                 )
                 if self.shared and not self.read_only:  # what a dead writer left unindexed
                     self._sweeper = Sweeper(self.db, self._reconcile_user)
                     self._sweeper.start()
             return self._index
+
+    def warm_after_writes(self, catch_up: Callable[[str], None]) -> None:
+        """``catch_up(user_id)`` runs on the index's embed-ahead thread after that user's
+        writes: a read copy (page-in's turn order) reads them there, not in the next read."""
+        self._catch_ups.append(catch_up)
+
+    def _catch_up(self, user_ids: set[str]) -> None:
+        for user_id in sorted(user_ids):
+            self.facts.warm(user_id)
+            for catch_up in list(self._catch_ups):
+                catch_up(user_id)
 
     def _reconcile_user(self, user_id: str) -> None:
         self.index.recheck(MEMORY_TABLE, user_id=user_id)

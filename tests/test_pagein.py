@@ -260,3 +260,41 @@ def test_coverage_lifts_the_turn_whose_exchange_holds_the_query_words(
     # groceries, alone in their session, none
     assert gain[said[1]] > gain[said[2]] > 0.0
     assert gain[said[3]] == pytest.approx(0.0)
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns: no embed-ahead
+def test_a_turns_writes_reach_page_ins_copies_off_the_readers_path(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Page-in's copies of the facts and of the turn order read a turn's writes on the
+    embed-ahead thread, while the user reads the answer; the next page-in reads nothing."""
+    import threading
+
+    from memvisor.storage.fact_view import FactView
+
+    pagein = PageIn(store, floor=0.0)
+    fact(store, "drinks", "green tea")
+    store.log_turn(user_id="u", role="user", content="I drink green tea", session_id="s")
+    assert pagein.retrieve("green tea", user_id="u")  # copies held, index reconciled
+    store.index.settle()
+    readers: list[str] = []
+    real_changed, real_after = FactView._read_changed, store.events.messages_after
+
+    def changed(self: FactView, copy: object, user_id: str) -> None:
+        readers.append("facts on " + threading.current_thread().name)
+        real_changed(self, copy, user_id)  # type: ignore[arg-type]
+
+    def after(*args: object, **kwargs: object) -> object:
+        readers.append("turns on " + threading.current_thread().name)
+        return real_after(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FactView, "_read_changed", changed)
+    monkeypatch.setattr(store.events, "messages_after", after)
+    store.log_turn(user_id="u", role="assistant", content="Oolong is close too", session_id="s")
+    oolong = fact(store, "drinks", "oolong tea")
+    store.index.settle()
+    assert readers and {r.split(" on ")[1] for r in readers} == {"memvisor-embed-ahead"}
+    readers.clear()
+    items = pagein.retrieve("oolong tea", user_id="u")
+    assert oolong in {item.id for item in items}
+    assert readers == []  # nothing left to read on the reader's path
