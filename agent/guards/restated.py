@@ -112,8 +112,8 @@ def _stated_words(said: str) -> list[str]:
 def _script(word: str) -> str:
     """The Unicode script of a word's first letter, as its name's first word ("LATIN",
     "HANGUL", "CJK")."""
-    letter = next((c for c in word if c.isalpha()), "")
-    return unicodedata.name(letter, "").split(" ")[0]
+    letter = next((c for c in word if c.isalpha()), None)
+    return unicodedata.name(letter, "").split(" ")[0] if letter else ""
 
 
 def _readable(text: str) -> bool:
