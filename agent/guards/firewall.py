@@ -38,7 +38,7 @@ from .restated import restated
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
-from .secret_values import keep_requested
+from .secret_values import keep_requested_in
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
@@ -457,8 +457,9 @@ class Firewall:
         user_words = user_texts(proposal.context)
         if own:  # typed by the user, or saved by the user's app: the write is their words
             user_words += [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
+        stored = "\n".join(s for n in review.kind.stored_text for s in strings_in(args.get(n)))
         keep = proposal.source != "tool" and (
-            own or keep_requested(latest_user_message(proposal.context))
+            own or keep_requested_in(user_texts(proposal.context), stored)
         )
         outcome = screen_secrets(
             review.kind,

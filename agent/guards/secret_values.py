@@ -322,6 +322,18 @@ def keep_requested(message: str) -> bool:
     return asked or states_only_a_secret(message)
 
 
+def keep_requested_in(user_messages: list[str], stored: str) -> bool:
+    """Did the user ask to keep what ``stored`` holds: in their latest message, or in the
+    message where they gave a secret it holds ("the gate code is 4471, remember it", then
+    "thanks!")?"""
+    if user_messages and keep_requested(user_messages[-1]):
+        return True
+    return any(
+        keep_requested(message) and any(v.value in stored for v in labelled_values(message))
+        for message in user_messages[:-1]
+    )
+
+
 # "How do I make the ssh agent remember it?": a question how to keep something asks for a
 # way, not for the assistant to keep it ("can you remember my PIN?" does).
 _HOW_QUESTION = re.compile(
