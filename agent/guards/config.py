@@ -102,6 +102,13 @@ class FirewallConfig(BaseModel):
         le=2.0,
         description="Added to the threshold when the user's own words support the write.",
     )
+    restated: bool = Field(
+        default=True,
+        description=(
+            "Also ground a sensitive claim the user stated in other words or another language, "
+            "by meaning over multilingual embeddings (restated.py)."
+        ),
+    )
     learned: bool = Field(
         default=True,
         description=(

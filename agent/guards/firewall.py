@@ -34,10 +34,11 @@ from .lexicon import ADDRESSED_TO_AGENT
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
 from .quoted import from_quoted
+from .restated import restated
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
-from .secret_values import keep_requested
+from .secret_values import keep_requested_in
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
@@ -260,12 +261,28 @@ class Firewall:
         relational = all(c in RELATIONAL for c in found)
         if grounded(value, review.proposal.context, supported=supported, relational=relational):
             return
+        if self._restated(review, value):
+            review.reasons.append("provenance:restated_sensitive")
+            return
         review.escalate(
             "quarantine",
             [f"provenance:ungrounded_sensitive:{c}" for c in found],
             f"The user did not say this ({', '.join(found)}); sensitive facts are saved only "
             "from the user's own words. Ask the user instead of guessing.",
         )
+
+    def _restated(self, review: _Review, value: str) -> bool:
+        """Did the user state the claim in other words or another language (by meaning)? On
+        any error the claim stays ungrounded: it is held."""
+        if not self.config.restated:
+            return False
+        try:
+            return restated(value, review.proposal.context)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "restated grounding skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
         text = "\n".join(texts)
@@ -440,8 +457,9 @@ class Firewall:
         user_words = user_texts(proposal.context)
         if own:  # typed by the user, or saved by the user's app: the write is their words
             user_words += [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
+        stored = "\n".join(s for n in review.kind.stored_text for s in strings_in(args.get(n)))
         keep = proposal.source != "tool" and (
-            own or keep_requested(latest_user_message(proposal.context))
+            own or keep_requested_in(user_texts(proposal.context), stored)
         )
         outcome = screen_secrets(
             review.kind,

@@ -85,7 +85,9 @@ _CITED_WORK = (
     r"tais como|o exemplo de|par exemple|tel(?:le)?s? que|l'exemple de|ad esempio|per esempio|"
     r"ad es\.|l'esempio di|zum beispiel|z\. ?b\.|beispielsweise|zoals|bijvoorbeeld|bijv\.|"
     r"bv\.|t\. ?ex\.|till exempel|s[åa]som|f\. ?eks\.|for eksempel|np\.|na przyk[łl]ad|"
-    r"takie jak|örneğin|ornegin|например|наприклад|такие как)"
+    r"takie jak|örneğin|ornegin|например|наприклад|такие как|"
+    # a paper cited by its authors and year: "Perez & Ribeiro 2022, '...'", "Lee et al. (2023)"
+    r"[^\W\d_]+(?:\s+et al\.?|\s*(?:&|and|und|et|y|e)\s+[^\W\d_]+),?\s*\(?(?:19|20)\d\d[a-z]?\)?)"
 )
 # Cues read only before a quoted phrase (a capitalised run after them is no title):
 _QUOTE_CUE = (

@@ -204,10 +204,14 @@ _PROMOTION = re.compile(
     r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
     r"download (\S+ ){0,2}(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
-    r"affiliate|referral (link|code)|(move|moving|transfer\w*|put|putting|switch\w*|shift\w*|"
-    r"invest\w*|roll\w* over)\s+(all|everything|most|half|the rest)?\s*(of\s"
-    r"+)?(it|her|his|their|the|"
-    r"your|my)?\s*(money|savings|pension|funds|portfolio|assets)?\s*(in)?to\s+[A-Z][\w-]+|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
+    r"affiliate|referral (link|code)|"
+    # money moved somewhere: "move all her savings to X", "invest everything into Y"; moving
+    # house ("my move to Valencia") moves no money
+    r"(move|moving|transfer\w*|put|putting|switch\w*|shift\w*|invest\w*|roll\w* over)\s+"
+    r"(?=(all|everything|most|half|the rest|(\w+\s+){0,3}(money|savings|pension|funds|"
+    r"portfolio|assets))\b)(all|everything|most|half|the rest)?\s*(of\s+)?(it|her|his|"
+    r"their|the|your|my)?\s*(money|savings|pension|funds|portfolio|assets)?\s*(in)?to\s+"
+    r"[A-Z][\w-]+|(steer|nudge|funnel|push|lead|direct)\w*\s+(\w+\s+)?"
     r"(toward|towards|to)\b)\b|引导到|引導到|导流|導流|"
     r"推销|推銷|推广|推廣|宣传|宣傳|广告|廣告|稳赚|穩賺|投资|投資|下载链接|下載鏈接|注册链接|優惠碼|优惠码|"
     r"返利|" + _PROMOTION_ZH,
@@ -491,8 +495,10 @@ def _promotes(sentence: str) -> bool:
             or _LINK.search(sentence)
             or _JA_NAME.search(_JA_COMMON.sub("", sentence))
         )
-    if not _CASED.search(sentence):  # Korean, Arabic, Hindi: no capitals to read
-        return True
+    if not _CASED.search(sentence):
+        # Korean, Arabic, Hindi: no capitals to read, so a name is one in quotes or a link;
+        # "추천해 줘" alone asks for advice ("recommend me workouts that spare my knee")
+        return bool(_QUOTED_NAME.search(sentence) or _LINK.search(sentence))
     if _QUOTED_NAME.search(sentence) or _MADE_UP_NAME.search(sentence) or _LINK.search(sentence):
         return True
     return not _GERMAN.search(sentence) and bool(_PROPER_NAME.search(sentence))

@@ -24,6 +24,9 @@ SECRET_LABELS = re.compile(
     r"\b("
     # a config's key for a credential: "SMTP_PASS=...", '"db_password": "..."'
     r"[a-z0-9]+[_-](pass|password|passwd|pwd|secret|token|api_?key)|"
+    # ... and in prose: "the API key for my weather station is ...", "my access token"
+    r"api[ -]?(keys?|tokens?|secrets?)|(access|auth|authentication|bearer|personal access) "
+    r"tokens?|client secrets?|"
     r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
     r"pass(word|wd|code|phrase|key)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
@@ -164,7 +167,9 @@ def labelled_values(text: str) -> list[SecretValue]:
             if _HARMLESS_CODE.search(text[max(0, label.start() - 16) : label.end()]):
                 continue
             window = _WINDOW.match(text, label.end())
-            tail = window.group(0) if window else ""
+            # a clause longer than the window still holds its value in the window's reach:
+            # "the API key for my weather station upload is 7c1e… and the station ID is …"
+            tail = window.group(0) if window else text[label.end() : label.end() + 80]
             plural = label.group(0).lower().endswith(("codes", "passwords", "pins"))
             kind = _kind(label.group(0))
             quoted = _QUOTED.search(tail) if _WORDS_SECRET.search(label.group(0)) else None
@@ -315,6 +320,18 @@ def keep_requested(message: str) -> bool:
         for m in KEEP_INTENT.finditer(message)
     )
     return asked or states_only_a_secret(message)
+
+
+def keep_requested_in(user_messages: list[str], stored: str) -> bool:
+    """Did the user ask to keep what ``stored`` holds: in their latest message, or in the
+    message where they gave a secret it holds ("the gate code is 4471, remember it", then
+    "thanks!")?"""
+    if user_messages and keep_requested(user_messages[-1]):
+        return True
+    return any(
+        keep_requested(message) and any(v.value in stored for v in labelled_values(message))
+        for message in user_messages[:-1]
+    )
 
 
 # "How do I make the ssh agent remember it?": a question how to keep something asks for a

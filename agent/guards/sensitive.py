@@ -401,6 +401,22 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
     return " ".join(kept)
 
 
+def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
+    """What the user stated that may ground the claim ``value``: for a claim about the user,
+    nothing the user said of someone else."""
+    return _statements(context, about_user=_ABOUT_USER.search(value) is not None)
+
+
+def without_subject(claim: str) -> str:
+    """The claim without its subject ("User", "用户"): what it says of the user."""
+    return _ABOUT_USER.sub("", claim).strip()
+
+
+def unheard_words(value: str, said: str) -> list[str]:
+    """The sensitive words of the claim ``value`` that are not in ``said``, in any form."""
+    return _missing(_value_words(value), said)
+
+
 def grounded(
     value: str,
     context: Sequence[dict[str, Any]],
@@ -414,7 +430,7 @@ def grounded(
     at: a film company"); the value must be in what the user *stated*, since a place or a
     company named in a question ("what time does the pharmacy on Elm Street close?") is the
     topic, not where the user lives."""
-    said = _statements(context, about_user=_ABOUT_USER.search(value) is not None)
+    said = statements(value, context)
     if not said.strip():  # only questions and requests: the topic came up, nothing was stated
         return False
     words = _value_words(value)
@@ -549,7 +565,9 @@ def _implied(word: str, said: str) -> bool:
     return any(claim.search(word) and by.search(said) for claim, by in _IMPLIED)
 
 
-_ARABIC_PREFIX = re.compile(r"^(?:[وفبكل]?ال|لل)(?=[\u0600-\u06ff]{2,})")
+# Arabic writes the article, a conjunction or a preposition into the word: "بالسكري",
+# "بسكري" and "وسكري" say "سكري"
+_ARABIC_PREFIX = re.compile(r"^(?:[وفبكل]?ال|لل|[وفبكل])(?=[\u0600-\u06ff]{3,})")
 
 
 def _missing(words: list[str], said: str) -> list[str]:
@@ -557,7 +575,6 @@ def _missing(words: list[str], said: str) -> list[str]:
     said_lower = said.lower()
     said_words = _WORD.findall(said)
     heard = {_key(w) for w in said_words}
-    # Arabic writes the article and a preposition into the word: "بالسكري" says "سكري"
     heard |= {_key(_ARABIC_PREFIX.sub("", w)) for w in said_words if _ARABIC_PREFIX.match(w)}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)

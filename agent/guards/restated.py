@@ -1,0 +1,131 @@
+"""A sensitive claim the user stated in other words or in another language.
+
+``sensitive.grounded`` reads words: the claim's sensitive words must be in what the user said.
+The model often notes in one language what the user said in another ("User is 8 weeks
+pregnant" after "지금 임신 8주차예요"), or in its own words ("verdient €5.500" after "zit op
+€5.500 bruto per maand"), and words miss both. This step reads meaning with the multilingual
+embedder the learned layer uses (USE multilingual v3, ``storage/multilingual.py``). A claim is
+restated when each of its sentences in a sensitive category is close to a sentence or a
+clause the user *stated* (``sensitive.statements``: no questions, requests, hypotheticals or
+what the user said of someone else, so a topic that only came up still grounds nothing), or
+when each sensitive word it claims that the user did not say is close to a word the user
+stated (a translation: "pregnant" / "임신", "VIH" / "HIV").
+
+Measured on the red-team suites' model notes in a sensitive category (round 16 among them):
+no invented claim read by the embedder reaches either bound, and most claims the user stated
+in other words do. Text in a script the embedder was not trained on (Devanagari, Greek,
+Hebrew, ...) embeds close to any other text in it: such a claim or statement is not read, and
+the words decide.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .sensitive import categories, statements, unheard_words, without_subject
+
+# Cosine similarity at which a claim's sentence restates what the user stated, and a word
+# translates one the user said (round 16's notes of claims stated in another language reach
+# 0.6 and 0.7; the suites' invented claims stay under, their stated topics included).
+SENTENCE_SIMILARITY = 0.6
+WORD_SIMILARITY = 0.7
+
+_SENTENCE = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
+_CLAUSE = re.compile(r"[,，、]\s*")
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# Letters of the scripts USE multilingual v3 was trained on: Latin, Cyrillic, Arabic, Thai,
+# CJK, kana and Hangul.
+_READ_SCRIPTS = re.compile(
+    r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0400-\u04ff\u0600-\u06ff\u0e00-\u0e7f"
+    r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+
+
+def restated(value: str, context: Sequence[dict[str, Any]], *, embedder: Any = None) -> bool:
+    """Did the user state the sensitive claim ``value`` in other words or another language?"""
+    said = statements(value, context)
+    if not said.strip() or not _readable(value) or not _readable(said):
+        return False
+    embedder = embedder or _embedder()
+    stated = _parts(said, _SENTENCE)
+    stated += [c for s in stated for c in _parts(s, _CLAUSE) if c != s]
+    claimed = [s for s in _parts(value, _SENTENCE) if categories(s)]
+    if claimed and all(_sentence_restated(embedder, s, stated) for s in claimed):
+        return True
+    missing = unheard_words(value, said)
+    if not missing:
+        return False
+    # A translation is written in another script ("pregnant" / "임신"); a word of the same
+    # script that the lexical step did not match is another word, however many pieces of it
+    # the embedder shares ("해고" / "해서").
+    for word in missing:
+        heard = [w for w in _stated_words(said) if _script(w) != _script(word)]
+        if not heard or _closest(embedder, [word], heard)[0] < WORD_SIMILARITY:
+            return False
+    return True
+
+
+def _sentence_restated(embedder: Any, sentence: str, stated: list[str]) -> bool:
+    """Is a sentence of the claim, or else each of its clauses in a sensitive category, close
+    to something the user stated?"""
+    clauses = [without_subject(c) for c in _parts(sentence, _CLAUSE) if categories(c)]
+    units = [without_subject(sentence), *clauses]
+    closest = _closest(embedder, units, stated)
+    return bool(
+        closest[0] >= SENTENCE_SIMILARITY or (clauses and closest[1:].min() >= SENTENCE_SIMILARITY)
+    )
+
+
+def _closest(embedder: Any, texts: list[str], candidates: list[str]) -> np.ndarray:
+    """For each of ``texts``, its highest cosine similarity to one of ``candidates``."""
+    vectors = embedder.embed([*texts, *candidates])
+    return np.asarray((vectors[: len(texts)] @ vectors[len(texts) :].T).max(axis=1))
+
+
+def _parts(text: str, boundary: re.Pattern[str]) -> list[str]:
+    return [p.strip() for p in boundary.split(text) if len(p.strip()) > 1]
+
+
+def _stated_words(said: str) -> list[str]:
+    """The user's words, a run of Han or kana (written without spaces) as its pieces of two
+    to four characters."""
+    out: dict[str, None] = {}
+    for word in _WORD.findall(said):
+        runs = _HAN_KANA.findall(word)
+        if not runs:
+            out[word] = None
+        for run in runs:
+            out.update(
+                dict.fromkeys(run[i : i + n] for n in (2, 3, 4) for i in range(len(run) - n + 1))
+            )
+            out[run] = None
+    return list(out)
+
+
+def _script(word: str) -> str:
+    """The Unicode script of a word's first letter, as its name's first word ("LATIN",
+    "HANGUL", "CJK")."""
+    letter = next((c for c in word if c.isalpha()), None)
+    return unicodedata.name(letter, "").split(" ")[0] if letter else ""
+
+
+def _readable(text: str) -> bool:
+    """Are most of ``text``'s letters in a script the embedder was trained on?"""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(bool(_READ_SCRIPTS.match(c)) for c in letters) >= 0.9 * len(
+        letters
+    )
+
+
+@lru_cache(maxsize=1)
+def _embedder() -> Any:
+    from memvisor.storage.multilingual import USEMultilingualEmbedder
+
+    return USEMultilingualEmbedder()
