@@ -31,6 +31,7 @@ from .injection import (
 )
 from .learned import LearnedDetector
 from .lexicon import ADDRESSED_TO_AGENT
+from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
 from .quoted import from_quoted
@@ -312,7 +313,9 @@ class Firewall:
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
         if not reasons and claim:
-            read = _unforbidden(review, report, text)
+            # As a reader sees it: an embedding reads look-alike letters, small capitals and
+            # invisible characters as other tokens, not as the words they draw.
+            read = canonical(_unforbidden(review, report, text))
             if self._semantic_match(review, read):
                 reasons.append("injection:semantic")
             elif self._learned_match(review, read):
@@ -379,9 +382,12 @@ class Firewall:
             if found is not None and review.users_own:
                 # The write restates the user's own words: it reads as an attack only if what
                 # the user said does ("always ask me before you save anything about my kids"
-                # is a preference, however its restatement embeds).
-                said = self._semantic.best(latest_user_message(review.proposal.context))
-                found = found if said is not None and said.score >= cut else None
+                # is a preference, however its restatement embeds), in any message of theirs:
+                # a pasted text is often followed by "remember that".
+                said = (
+                    self._semantic.best(canonical(t)) for t in user_texts(review.proposal.context)
+                )
+                found = found if any(s is not None and s.score >= cut for s in said) else None
         except Exception as exc:
             logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
                 "semantic injection check skipped: {}: {}", type(exc).__name__, exc

@@ -54,13 +54,19 @@ _LOOKALIKES = {
     "α": "a", "ο": "o", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u",
     "χ": "x", "γ": "y", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
     "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-    # Armenian and Latin letters that pass for ASCII
-    "օ": "o", "ս": "u", "ց": "g", "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ʋ": "u",
-    # Small capitals
+    # Armenian (Unicode's confusables for Latin letters) and Latin letters that pass for ASCII
+    "օ": "o", "ս": "u", "ց": "g", "ո": "n", "հ": "h", "զ": "q", "յ": "j", "Օ": "O", "Ս": "U",
+    "Տ": "S", "Լ": "L",
+    "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ʋ": "u", "ғ": "f",
+}  # fmt: skip
+# Small capitals spell no word of any language (IPA uses a few as symbols): always read as
+# the letters they draw, in two-letter words too ("ɴᴏ", "ʙʏ").
+_SMALL_CAPITALS = {
     "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
     "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ꞯ": "q", "ʀ": "r",
-    "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ғ": "f",
+    "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
 }  # fmt: skip
+_LOOKALIKES.update(_SMALL_CAPITALS)
 _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
 # Letters that only ever stand for a Latin letter in a Latin text, mapped whatever the word:
 # the ones Unicode names after it (regional indicators, negative circled and squared letters,
@@ -96,6 +102,7 @@ def _named_letters() -> dict[int, str]:
             found = _NAMED_LETTER.match(unicodedata.name(chr(cp), ""))
             if found and chr(cp) not in _LOOKALIKES:
                 table[cp] = found.group(1)
+    table.update({ord(small): letter for small, letter in _SMALL_CAPITALS.items()})
     table.update({0xA4D0 + i: letter for i, letter in enumerate(_LISU)})
     table.update(_CHEROKEE)
     table.update({0xAB70 + cp - 0x13A0: c.lower() for cp, c in _CHEROKEE.items() if cp < 0x13F0})
