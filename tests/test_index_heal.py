@@ -35,6 +35,19 @@ def found(store: Store, query: str, user: str = "alice") -> set[str]:
     return {h.id for h in hits}
 
 
+def appends_recorded(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
+    """The ids of each append to the embedded index from now on, one set an append."""
+    appended: list[set[str]] = []
+    real_add = VectorIndex.add_many
+
+    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
+        appended.append({i.id for items in by_user.values() for i in items})
+        real_add(self, table, by_user)
+
+    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    return appended
+
+
 def failing_index_add(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     """Index appends fail (a full disk: LanceDB's, or the PostgreSQL server's) until the
     returned function is called."""
@@ -189,14 +202,7 @@ def test_writes_past_the_append_burst_share_one_append_and_nobody_waits_for_it(
     assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
     monkeypatch.setattr(indexing, "APPEND_BURST", 1)  # one append, then one per ten minutes
     monkeypatch.setattr(indexing, "APPENDS_PER_S", 1 / 600)
-    appended: list[set[str]] = []
-    real_add = VectorIndex.add_many
-
-    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
-        appended.append({i.id for items in by_user.values() for i in items})
-        real_add(self, table, by_user)
-
-    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    appended = appends_recorded(monkeypatch)
     chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
     store.index.settle()  # the burst's append: no wait
     box = store.insert_passage(user_id="alice", text="A pine box", trace_id="t").id
@@ -465,14 +471,7 @@ def test_a_message_left_out_of_its_read_is_appended_with_the_turns_next_writes(
     first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
     assert found(store, "teak bookshelf") == {first}  # reconciled: later writes are queued
     store.index.settle()
-    appended: list[set[str]] = []
-    real_add = VectorIndex.add_many
-
-    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
-        appended.append({i.id for items in by_user.values() for i in items})
-        real_add(self, table, by_user)
-
-    monkeypatch.setattr(VectorIndex, "add_many", noted)
+    appended = appends_recorded(monkeypatch)
     monkeypatch.setattr(indexing, "DEFERRED_LINGER", 600.0)
     text = "where is the oak shelf?"
     message = store.log_turn(user_id="alice", role="user", content=text, paged_in_next=True)
