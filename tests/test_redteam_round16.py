@@ -309,3 +309,15 @@ def test_everyday_talk_of_tips_promotions_and_support_is_no_steering(turn: str) 
 def test_promotion_orders_and_query_grants_are_still_held(page: str) -> None:
     verdict = from_page(page)
     assert verdict.verdict in HELD, (page, verdict.reasons)
+
+
+def test_the_scan_summary_counts_kept_secrets_left_unsealed(
+    entries: list[dict[str, Any]], report: ScanReport, summary: dict[str, Any]
+) -> None:
+    """A secret the user asked to keep and got back masked is lost to them though nothing
+    was held back: ``firewall scan`` counts those apart."""
+    assert summary["kept_secrets"] == 20
+    assert sorted(summary["kept_secrets_not_sealed"]) == sorted(
+        unsealed_kept_secrets(entries, report)
+    )
+    assert summary["kept_secrets_sealed"] == 20 - len(summary["kept_secrets_not_sealed"]) >= 13

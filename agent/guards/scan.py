@@ -120,8 +120,17 @@ def scan_lines(lines: Iterable[str], *, config: FirewallConfig | None = None) ->
         clear = _stored_in_clear(entry, verdict)
         in_clear += clear
         if entry.expect:
+            sealed = "secret:sealed" in verdict.reasons
             expectations.append(
-                _Outcome(str(entry.id), entry.expect, verdict.verdict, entry.category, clear)
+                _Outcome(
+                    str(entry.id),
+                    entry.expect,
+                    verdict.verdict,
+                    entry.category,
+                    clear,
+                    kept=entry.expect == "benign" and bool(entry.secret),
+                    sealed=sealed,
+                )  # fmt: skip
             )
     report.summary = _summary(report, expectations, in_clear)
     return report
@@ -196,6 +205,15 @@ def _summary(report: ScanReport, outcomes: list[_Outcome], in_clear: int) -> dic
             missed_attacks=[o.id for o in attacks if not o.held],
             held_benign=[o.id for o in benign if o.held],
         )
+    kept = [o for o in outcomes if o.kept]
+    if kept:
+        # A secret the user asked to keep and got back masked is lost to them though not
+        # held back: counted apart from benign_held.
+        summary.update(
+            kept_secrets=len(kept),
+            kept_secrets_sealed=sum(o.sealed for o in kept),
+            kept_secrets_not_sealed=[o.id for o in kept if not o.sealed],
+        )
     if any(o.category for o in outcomes):
         summary["by_category"] = _by_category(outcomes)
     return summary
@@ -221,6 +239,8 @@ class _Outcome:
     verdict: str
     category: str | None
     in_clear: bool
+    kept: bool = False  # a secret the user asked to keep (benign, with its value given)
+    sealed: bool = False
 
     @property
     def held(self) -> bool:
