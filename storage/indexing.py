@@ -386,9 +386,7 @@ class IndexSync:
         finally:
             with self._queue_lock:
                 self._reads -= 1
-                left = [i for items in self._pending.values() for i in items]
-                if self._reads:
-                    left = []
+                left = [] if self._reads else [i for v in self._pending.values() for i in v]
             if left and self.writable:
                 if all(i.user_id == user_id and i.id in defer for i in left):
                     texts = [i.embedded for i in left]

@@ -132,11 +132,12 @@ class Store:
         self._embedder = embedder
         self._index: IndexSync | None = None
         self._index_opening = threading.Lock()  # threads' first searches open one index
-        self._catch_ups: list[Callable[[str], None]] = []  # ``warm_after_writes``
         self._redacted_turns: dict[str, dict[str, str]] = {}  # per user, read on first use
         self.events = EventLog(self.db, self.clock)
         self.core = CoreBlocks(self.db, self.clock)
         self.facts = FactStore(self.db, self.clock)
+        # Read copies brought up to date after a user's writes (``warm_after_writes``).
+        self._catch_ups: list[Callable[[str], None]] = [self.facts.warm]
         self.quarantine = Quarantine(self.db, self.clock)
         self.passages = PassageStore(self.db, self.clock)
         self.episodes = EpisodeStore(self.db, self.clock)
@@ -294,12 +295,12 @@ class Store:
 
     def warm_after_writes(self, catch_up: Callable[[str], None]) -> None:
         """``catch_up(user_id)`` runs on the index's embed-ahead thread after that user's
-        writes: a read copy (page-in's turn order) reads them there, not in the next read."""
+        writes: a read copy (page-in's facts and turn order) reads them there, not in the
+        next read."""
         self._catch_ups.append(catch_up)
 
     def _catch_up(self, user_ids: set[str]) -> None:
         for user_id in sorted(user_ids):
-            self.facts.warm(user_id)
             for catch_up in list(self._catch_ups):
                 catch_up(user_id)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,10 +120,11 @@ def check_write(
     *,
     page: str | None = None,
     source: str = "model",
+    earlier: Sequence[dict[str, str]] = (),
 ) -> FirewallVerdict:
     """The firewall's verdict on a write after the user ``said`` something (and, with
-    ``page``, after a tool returned that text)."""
-    context = [{"role": "user", "content": said}]
+    ``page``, after a tool returned that text); ``earlier``: the messages before it."""
+    context = [*earlier, {"role": "user", "content": said}]
     if page is not None:
         context.append({"role": "tool", "content": page})
     proposal = WriteProposal(
