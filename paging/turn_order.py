@@ -12,24 +12,27 @@ import threading
 import weakref
 
 from memvisor.storage import LoggedMessage, Store
+from memvisor.storage.events import EventLog
 
 
 class TurnOrder:
     """Which message came right before and after another, within its session. Thread-safe
     (a server's requests for different users run at once)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, events: EventLog) -> None:
+        # The event log, not its store: the store is the key of ``_SHARED``, which this
+        # value must not keep alive (a store per test, never collected).
+        self.events = events
         self._turns: dict[str, list[LoggedMessage]] = {}
         self._pos: dict[str, dict[str, int]] = {}
         self._last_seq: dict[str, int] = {}
         self._generation: dict[str, int] = {}
         self._speakers: dict[str, set[str]] = {}
-        self._rewrites = store.events.rewrites
+        self._rewrites = events.rewrites
         self._lock = threading.Lock()
 
     def _refresh(self, user_id: str) -> None:
-        events = self.store.events
+        events = self.events
         if events.rewrites != self._rewrites:  # a forget redacted messages: read all again
             self._rewrites = events.rewrites
             for kept in (self._turns, self._pos, self._last_seq, self._generation, self._speakers):
@@ -104,6 +107,6 @@ def turn_order_for(store: Store) -> TurnOrder:
     """One TurnOrder per open store, so every page-in and search tool reuses its cache."""
     order = _SHARED.get(store)
     if order is None:
-        order = _SHARED[store] = TurnOrder(store)
+        order = _SHARED[store] = TurnOrder(store.events)
         store.warm_after_writes(order.warm)
     return order

@@ -6,8 +6,10 @@ when that user's messages moved."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +164,16 @@ def test_who_has_messages_is_known_without_a_query_each_and_kept_up(tmp_path: Pa
             assert events.may_have_messages("ana")
         assert order.speakers(user_id="ana") == {"Ana"}
         assert not events.may_have_forgotten("ana")
+
+
+def test_a_closed_store_with_a_turn_order_is_collected(tmp_path: Path) -> None:
+    """The turn order is shared per store by a weak mapping; holding the store itself (the
+    mapping's key) from its value kept every store a process opened alive."""
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        order = turn_order_for(store)
+        logged = store.log_turn(user_id="ana", role="user", content="Ana moved to Lisbon")
+        assert order.around([logged.id], user_id="ana") == {logged.id: (None, None)}
+        gone = weakref.ref(store)
+    del store, order
+    gc.collect()
+    assert gone() is None
