@@ -628,3 +628,20 @@ def test_writes_beyond_the_slots_wait_while_searches_go_on(
         for thread in threads:
             thread.join(30)
     assert statuses == [201] * len(users)
+
+
+def test_the_write_threads_end_when_the_app_shuts_down(memory: Memory) -> None:
+    """A write runs on the app's write pool; shutting the app down ends its thread (the
+    pool was never shut down, so each app a process made kept an idle thread)."""
+
+    def write_threads() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name.startswith("memvisor-write")}
+
+    before = write_threads()
+    with TestClient(create_app(memory)) as client:
+        saved = client.post(
+            "/v1/memories", json=fact("Maya", "lives_in", "Oslo"), headers=key(memory, "ana")
+        )
+        assert saved.status_code in (200, 201), saved.text
+        assert write_threads() - before
+    assert not write_threads() - before

@@ -11,7 +11,8 @@ names the field, never a 500.
 # definition time, and the ``User`` dependency is local to ``create_app``.
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Path, Query, Request
@@ -78,11 +79,19 @@ def create_app(
 ) -> FastAPI:
     """The REST app over one open ``Memory`` (the process owns its data directory); with a
     ``model``, ``/v1/chat`` runs whole guarded agent turns."""
+    writes_pool = WritePool()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        writes_pool.close()  # the server stops: its write threads end with it
+
     app = FastAPI(
         title="Memvisor",
         description="Guarded long-term memory for agents: every write passes the firewall.",
         version="0.1.0",
         responses=documented(400, 401, 404, 422, 503),
+        lifespan=lifespan,
     )
     writes = documented(202, 409)
     # Requests of one user run one at a time (their writes are serialized, and a read sees
@@ -90,7 +99,6 @@ def create_app(
     # the database's connection and the search index take their own locks, the read copies
     # (facts, dialogue turns, index rows) theirs.
     user_locks = UserLocks()
-    writes_pool = WritePool()
     bearer = HTTPBearer(auto_error=False)
 
     def user_of(

@@ -59,3 +59,7 @@ class WritePool:
 
     def run(self, write: Callable[[], T]) -> T:
         return self._pool.submit(contextvars.copy_context().run, write).result()
+
+    def close(self) -> None:
+        """Once the writes under way are done, end the threads (a server shutting down)."""
+        self._pool.shutdown(wait=True)
