@@ -467,12 +467,14 @@ class EmbedAhead:
         self._limit = limit
         self._then = then
         self._texts: list[str] = []
+        self._flight: list[str] = []  # the batch being embedded
         self._again = False  # ``then`` once more, with nothing new to embed
         self._linger = 0.0  # seconds ``then`` waits for the next text first (``then_again``)
         self._woken = threading.Event()  # a text added or a waiter: the linger ends
         self._waiters = 0  # callers of ``wait`` waiting now: ``pause`` returns at once
         self._hurry = threading.Event()  # set while there are any
         self._lock = threading.Lock()
+        self._embedded = threading.Condition(self._lock)  # notified after each batch
         self._worker: threading.Thread | None = None
 
     def add(self, text: str) -> None:
@@ -506,16 +508,35 @@ class EmbedAhead:
             worker = self._worker
             if worker is None or worker is threading.current_thread():
                 return
-            self._waiters += 1
-            self._hurry.set()
-            self._woken.set()
+            self._waited()
         try:
             worker.join()
         finally:
             with self._lock:
-                self._waiters -= 1
-                if not self._waiters:
-                    self._hurry.clear()
+                self._unwaited()
+
+    def wait_embedded(self) -> None:
+        """Until every text added so far is embedded (or failed); ``then`` may still run."""
+        with self._lock:
+            if self._worker is None or self._worker is threading.current_thread():
+                return
+            self._waited()
+            try:
+                while (self._texts or self._flight) and self._worker is not None:
+                    self._embedded.wait()
+            finally:
+                self._unwaited()
+
+    def _waited(self) -> None:
+        """Someone waits (the lock held): the pause and the linger end."""
+        self._waiters += 1
+        self._hurry.set()
+        self._woken.set()
+
+    def _unwaited(self) -> None:
+        self._waiters -= 1
+        if not self._waiters:
+            self._hurry.clear()
 
     def pause(self, seconds: float) -> None:
         """For ``then``, on the thread: wait ``seconds`` (what is added meanwhile waits with
@@ -527,6 +548,7 @@ class EmbedAhead:
         while True:
             with self._lock:
                 texts, self._texts = self._texts, []
+                self._flight = texts
                 again, self._again = self._again, False
                 linger, self._linger = self._linger, 0.0
                 if not texts and not again:
@@ -540,6 +562,10 @@ class EmbedAhead:
             except Exception as exc:  # the sync embeds again and reports it
                 logger.debug("embedding ahead failed: {}", exc)
                 continue
+            finally:
+                with self._lock:
+                    self._flight = []
+                    self._embedded.notify_all()
             with self._lock:
                 more = bool(self._texts)
             if not more and linger > 0 and self._woken.wait(linger):

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from memvisor.errors import IndexDamaged, MemvisorError
 
 from .embedders import EmbedAhead
+from .fresh_hits import with_fresh
 from .logger import logger
 from .reconcile_marks import revisions_digest
 from .search_index import SearchIndex
@@ -321,15 +322,84 @@ class IndexSync:
         """``VectorIndex.routes`` of an index brought up to date (and healed) first; the
         query is embedded in one batch with the queued items a sync writes first. Queued
         items with an id in ``defer`` (ones the caller drops from the hits) are appended
-        after the read, on the embed-ahead thread: a turn's page-in skips its own message."""
-        warm = query if options.get("vector", True) and options.get("query_vector") is None else ""
+        after the read, on the embed-ahead thread: a turn's page-in skips its own message.
+
+        Queued items of the user that no words route can find (``can_score_fresh``) are
+        not appended first either: the vector route scores them in memory, exactly as it
+        would once they are appended, and they are appended after the read, with the
+        turn's next writes as a left-out message is. A read right after a turn's writes
+        then skips the append (3-5 ms at 10k rows, timed around ``VectorIndex._write``)."""
+        fresh = self._fresh(table, query, user_id, defer, options)
+        if not fresh:
+            embeds = options.get("vector", True) and options.get("query_vector") is None
+            warm = query if embeds else ""
+            return self._read(
+                table,
+                user_id,
+                lambda: self.index.routes(table, query, user_id=user_id, **options),
+                warm=warm,
+                defer=defer,
+            )
         return self._read(
             table,
             user_id,
-            lambda: self.index.routes(table, query, user_id=user_id, **options),
-            warm=warm,
-            defer=defer,
+            lambda: self._routes_with_fresh(table, query, user_id, fresh, options),
+            defer={*defer, *(item.id for item in fresh)},
         )
+
+    def _fresh(
+        self,
+        table: str,
+        query: str,
+        user_id: str,
+        defer: Collection[str],
+        options: dict[str, Any],
+    ) -> list[IndexedText]:
+        """The user's queued items (but ``defer``'s) if the read may score them in memory."""
+        if not self.writable:
+            return []
+        with self._queue_lock:
+            key = (table, user_id)
+            if table not in self._reconciled or key in self._unsure:
+                return []  # the sync reconciles first: the records decide, not the queue
+            items = [item for item in self._pending.get(key, ()) if item.id not in defer]
+        if not items or not self.index.can_score_fresh(
+            table, query, items, user_id=user_id, **options
+        ):
+            return []
+        return items
+
+    def _routes_with_fresh(
+        self,
+        table: str,
+        query: str,
+        user_id: str,
+        fresh: list[IndexedText],
+        options: dict[str, Any],
+    ) -> RouteHits:
+        """The routes of the index as it is, with ``fresh`` scored by vector in memory."""
+        if not options.get("vector", True):
+            return self.index.routes(table, query, user_id=user_id, **options)
+        # The turn's writes being embedded are not computed twice; what the thread does
+        # next (read copies catching up) goes on beside this read.
+        self._ahead.wait_embedded()
+        given = options.get("query_vector")
+        texts = [item.embedded for item in fresh]
+        if given is None:
+            vectors = self.index.embedder.embed([query, *texts])
+            given, vectors = vectors[0], vectors[1:]
+        else:
+            vectors = self.index.embedder.embed(texts)
+        options = {**options, "query_vector": given}
+        found = self.index.routes(table, query, user_id=user_id, **options)
+        kinds = options.get("kinds")
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        scored = [
+            (item, vector)
+            for item, vector in zip(fresh, vectors, strict=True)
+            if kinds is None or item.kind in kinds
+        ]
+        return with_fresh(found, scored, given, limit=options.get("limit", 10))
 
     def rebuild(self, table: str, *, user_ids: Sequence[str]) -> dict[str, int]:
         """Index these users' records into a new table, swapped in only when complete.

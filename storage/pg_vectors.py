@@ -300,6 +300,13 @@ class PgVectorIndex:
                     by_words = [row_hit(row, "fts") for row in rows]
         return RouteHits(by_vector, by_words, list(exact.values()))
 
+    def can_score_fresh(
+        self, table: str, query: str, items: Sequence[IndexedText], *, user_id: str, **options: Any
+    ) -> bool:
+        """Never: an insert here is a row in a transaction, with no fragment to save a read
+        from (``VectorIndex.can_score_fresh``)."""
+        return False
+
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
         """Seconds of the pieces a search cannot do without, each alone: the query's
         embedding, the vector query and the full-text query (the user's filter inside)."""

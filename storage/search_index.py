@@ -8,7 +8,7 @@ above ``storage`` knows which one it searches.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,6 +61,10 @@ class SearchIndex(Protocol):
     def floor(
         self, table: str, query: str, *, user_id: str, limit: int = 10
     ) -> dict[str, float]: ...
+
+    def can_score_fresh(
+        self, table: str, query: str, items: Sequence[IndexedText], *, user_id: str, **options: Any
+    ) -> bool: ...
 
     def items(self, table: str, *, user_id: str) -> list[IndexedText]: ...
 

@@ -42,6 +42,7 @@ from memvisor.errors import StorageError, UserError
 from . import lance_upkeep as upkeep
 from .clock import to_utc
 from .embedders import Embedder
+from .fts_reach import may_share_words
 from .index_rows import IndexRows
 from .index_tables import TableNames, damage, short
 from .lance_queries import (
@@ -492,6 +493,21 @@ class VectorIndex:
                 by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
         with self._lock, _lance(table, "read"):
             return self._hits(table, user_id, by_vector, by_words)
+
+    def can_score_fresh(
+        self, table: str, query: str, items: Sequence[IndexedText], *, user_id: str, **options: Any
+    ) -> bool:
+        """Whether ``routes`` with these ``options`` gives the hits it would give with
+        ``items`` appended when they are scored in memory by vector only (``IndexSync``):
+        none shares a word with the query or its needles (``fts_reach``), and none
+        replaces a row the table holds (the old row would still be found)."""
+        words = [query] if options.get("fts", True) else []
+        words += list(options.get("needles", ()))
+        texts = [fts_words(text) for text in words]
+        if any(may_share_words(text, item.text) for text in texts for item in items):
+            return False
+        with self._lock:
+            return not self._rows.may_hold(table, user_id, [item.id for item in items])
 
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
         """Seconds of the pieces a search cannot do without, each alone: the query's

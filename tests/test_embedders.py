@@ -340,3 +340,45 @@ def test_a_waiter_ends_the_linger_and_then_runs_without_a_next_text() -> None:
     started = time.monotonic()
     ahead.wait()  # a close, or a search that needs the append
     assert ran == ["then"] and time.monotonic() - started < 60
+
+
+def test_wait_embedded_returns_once_the_texts_are_embedded_while_then_still_runs() -> None:
+    """A read that scores the turn's writes in memory needs their vectors, not the append
+    (or the catch-up) that follows them on the thread."""
+    in_then, release = threading.Event(), threading.Event()
+
+    def then() -> None:
+        in_then.set()
+        release.wait(timeout=10)
+
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=then)
+    ahead.add("the answer")
+    ahead.add("a fact")
+    ahead.wait_embedded()
+    assert sorted(embedder.computed) == ["a fact", "the answer"]
+    assert in_then.wait(timeout=10) and not release.is_set()  # ``then`` is still running
+    release.set()
+    ahead.wait()
+
+
+def test_wait_embedded_cuts_the_pause_of_a_thread_that_waits_to_embed() -> None:
+    """Texts added while ``then`` pauses (the append budget) are embedded at once for a
+    waiter, not after the pause."""
+    paused = threading.Event()
+    ahead: EmbedAhead
+
+    def then() -> None:
+        paused.set()
+        ahead.pause(600)
+
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=then)
+    ahead.add("the answer")
+    assert paused.wait(timeout=10)
+    ahead.add("a fact added during the pause")
+    started = time.monotonic()
+    ahead.wait_embedded()
+    assert "a fact added during the pause" in embedder.computed
+    assert time.monotonic() - started < 60
+    ahead.wait()
