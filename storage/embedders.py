@@ -17,6 +17,7 @@ import os
 import re
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -539,10 +540,37 @@ class EmbedAhead:
             self._hurry.clear()
 
     def pause(self, seconds: float) -> None:
-        """For ``then``, on the thread: wait ``seconds`` (what is added meanwhile waits with
-        it), or not at all while someone ``wait``s for the thread."""
-        if seconds > 0:
-            self._hurry.wait(seconds)
+        """For ``then``, on the thread: wait ``seconds``, or not at all while someone
+        ``wait``s for the thread. Texts added meanwhile are embedded during the pause: what
+        the pause holds back is ``then``'s next run (an append), not their vectors, which a
+        read right after their write would otherwise wait for."""
+        deadline = time.monotonic() + seconds
+        while not self._hurry.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._woken.wait(left)  # a text added, or a waiter
+            with self._lock:
+                texts, self._texts = self._texts, []
+                self._flight = texts
+                if not self._waiters:
+                    self._woken.clear()
+            self._embed(texts)
+
+    def _embed(self, texts: list[str]) -> bool:
+        """Embed the batch taken as ``_flight``; False if that failed (only logged: the
+        sync embeds again and reports it)."""
+        try:
+            if texts:
+                self._embedder.embed(texts)
+            return True
+        except Exception as exc:
+            logger.debug("embedding ahead failed: {}", exc)
+            return False
+        finally:
+            with self._lock:
+                self._flight = []
+                self._embedded.notify_all()
 
     def _run(self) -> None:
         while True:
@@ -556,16 +584,8 @@ class EmbedAhead:
                     return
                 if not self._waiters:
                     self._woken.clear()  # set again by the next add or waiter
-            try:
-                if texts:
-                    self._embedder.embed(texts)
-            except Exception as exc:  # the sync embeds again and reports it
-                logger.debug("embedding ahead failed: {}", exc)
+            if not self._embed(texts):
                 continue
-            finally:
-                with self._lock:
-                    self._flight = []
-                    self._embedded.notify_all()
             with self._lock:
                 more = bool(self._texts)
             if not more and linger > 0 and self._woken.wait(linger):

@@ -382,3 +382,28 @@ def test_wait_embedded_cuts_the_pause_of_a_thread_that_waits_to_embed() -> None:
     assert "a fact added during the pause" in embedder.computed
     assert time.monotonic() - started < 60
     ahead.wait()
+
+
+def test_a_text_added_during_the_pause_is_embedded_at_once_and_then_still_waits() -> None:
+    """The pause limits how often ``then`` (the append) runs; a text written meanwhile is
+    embedded at once, so a read right after its write finds its vector made."""
+    ran: list[str] = []
+    ahead: EmbedAhead
+
+    def then() -> None:
+        ran.append("then")
+        ahead.pause(600)
+
+    embedder = _Counted()
+    ahead = EmbedAhead(embedder, then=then)
+    ahead.add("the answer")
+    deadline = time.monotonic() + 10
+    while not ran and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ahead.add("a fact written during the pause")
+    while "a fact written during the pause" not in embedder.computed:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert ran == ["then"]  # the append after it still waits for the pause
+    ahead.wait()
+    assert ran == ["then"]  # the pause's own ``then`` goes on to append it: no second run
