@@ -645,3 +645,13 @@ def test_the_write_threads_end_when_the_app_shuts_down(memory: Memory) -> None:
         assert saved.status_code in (200, 201), saved.text
         assert write_threads() - before
     assert not write_threads() - before
+
+
+def test_an_app_served_again_after_a_shutdown_still_writes(memory: Memory) -> None:
+    app = create_app(memory)
+    for predicate in ("lives_in", "works_in"):
+        with TestClient(app) as client:
+            saved = client.post(
+                "/v1/memories", json=fact("Maya", predicate, "Oslo"), headers=key(memory, "ana")
+            )
+            assert saved.status_code in (200, 201), saved.text

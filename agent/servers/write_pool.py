@@ -53,13 +53,25 @@ class WritePool:
     (or its exception, raised in the caller as it would have been there)."""
 
     def __init__(self, threads: int = WRITE_THREADS) -> None:
-        self._pool = ThreadPoolExecutor(
-            max_workers=threads, thread_name_prefix="memvisor-write", initializer=_lower_priority
-        )
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None  # made by the first write after a close
+        self._lock = threading.Lock()
 
     def run(self, write: Callable[[], T]) -> T:
-        return self._pool.submit(contextvars.copy_context().run, write).result()
+        with self._lock:  # never a submit to a pool ``close`` is shutting down
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self._threads,
+                    thread_name_prefix="memvisor-write",
+                    initializer=_lower_priority,
+                )
+            done = self._pool.submit(contextvars.copy_context().run, write)
+        return done.result()
 
     def close(self) -> None:
-        """Once the writes under way are done, end the threads (a server shutting down)."""
-        self._pool.shutdown(wait=True)
+        """Once the writes under way are done, end the threads (a server shutting down; an
+        app served again, as tests do, makes new ones)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
