@@ -500,7 +500,11 @@ class VectorIndex:
         """Whether ``routes`` with these ``options`` gives the hits it would give with
         ``items`` appended when they are scored in memory by vector only (``IndexSync``):
         none shares a word with the query or its needles (``fts_reach``), and none
-        replaces a row the table holds (the old row would still be found)."""
+        replaces a row the table holds (the old row would still be found). Never on a
+        reproducible index: whether a write is appended before a read depends on a thread's
+        timing, and LanceDB's own cosine may differ from this one in the last bit."""
+        if self.reproducible:
+            return False
         words = [query] if options.get("fts", True) else []
         words += list(options.get("needles", ()))
         texts = [fts_words(text) for text in words]

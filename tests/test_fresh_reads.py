@@ -180,3 +180,18 @@ def test_a_kind_the_read_does_not_ask_for_stays_out_of_its_hits(
     hits = shelf.memory_routes("teak bookshelf", user_id="alice", limit=10, kinds=("passage",))
     assert appended == []
     assert turn not in {hit.id for hit in hits.vector}
+
+
+def test_a_reproducible_store_appends_first_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replays rank the same every run: whether a write is appended before a read may not
+    depend on a thread's timing, nor the score of a row on who computed it."""
+    with Store.open(tmp_path / "store", embedder="hash", reproducible=True) as store:
+        store.insert_passage(user_id="alice", text="A teak bookshelf in the study", trace_id="t")
+        assert _routes(store, "teak bookshelf").fts
+        store.index.settle()
+        appended = _appends(store, monkeypatch)
+        chest = store.insert_passage(user_id="alice", text="A cedar chest", trace_id="t").id
+        _routes(store, "teak bookshelf")
+        assert appended == [{chest}]
