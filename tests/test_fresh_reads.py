@@ -18,7 +18,8 @@ from memvisor.storage.fts_reach import _STOP_WORDS, may_share_words
 from memvisor.storage.lance_queries import fts_words
 from memvisor.storage.lance_upkeep import _FTS
 from memvisor.storage.store import MEMORY_TABLE
-from memvisor.storage.vectors import IndexedText, RouteHits, VectorIndex
+from memvisor.storage.vectors import IndexedText, RouteHits
+from tests.test_index_heal import appends_recorded
 
 KINDS = ("passage", "turn")
 # Words as the index reads them: stems, accents, apostrophes, marks, numbers, scripts without
@@ -102,15 +103,7 @@ def _routes(store: Store, query: str) -> RouteHits:
 def _appends(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
     """Hold the write-behind (queued items wait for a read) and note each append's ids."""
     monkeypatch.setattr(store.index._ahead, "_then", lambda: None)
-    appended: list[set[str]] = []
-    real_add = VectorIndex.add_many
-
-    def noted(self: VectorIndex, table: str, by_user: Any) -> None:
-        appended.append({i.id for items in by_user.values() for i in items})
-        real_add(self, table, by_user)
-
-    monkeypatch.setattr(VectorIndex, "add_many", noted)
-    return appended
+    return appends_recorded(monkeypatch)
 
 
 @pytest.fixture
