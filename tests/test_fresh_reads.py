@@ -4,7 +4,6 @@ those the read would give with the writes appended first, without waiting for th
 
 from __future__ import annotations
 
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -51,9 +50,9 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def fts_table() -> Any:
+def fts_table(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A LanceDB table of ``CORPUS`` with the index's own full-text settings."""
-    db = lancedb.connect(tempfile.mkdtemp())
+    db = lancedb.connect(tmp_path_factory.mktemp("fts"))
     words = sorted(_STOP_WORDS)
     texts = CORPUS + [f"zzq {word} yyq" for word in words]
     table = db.create_table("t", pa.table({"id": list(range(len(texts))), "text": texts}))
