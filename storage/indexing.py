@@ -380,16 +380,13 @@ class IndexSync:
         """The routes of the index as it is, with ``fresh`` scored by vector in memory."""
         if not options.get("vector", True):
             return self.index.routes(table, query, user_id=user_id, **options)
+        given = options.get("query_vector")
+        if given is None:  # beside the embed-ahead thread's batch, on the other core
+            given = self.index.embedder.embed([query])[0]
         # The turn's writes being embedded are not computed twice; what the thread does
         # next (read copies catching up) goes on beside this read.
         self._ahead.wait_embedded()
-        given = options.get("query_vector")
-        texts = [item.embedded for item in fresh]
-        if given is None:
-            vectors = self.index.embedder.embed([query, *texts])
-            given, vectors = vectors[0], vectors[1:]
-        else:
-            vectors = self.index.embedder.embed(texts)
+        vectors = self.index.embedder.embed([item.embedded for item in fresh])
         options = {**options, "query_vector": given}
         found = self.index.routes(table, query, user_id=user_id, **options)
         kinds = options.get("kinds")
