@@ -500,6 +500,8 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     if before_note not in heads:
         heads.append(before_note)
     for head in heads:
+        if head is not heads[0]:  # "Note (read backwards): .enoyna ...": the payload alone
+            candidates.append(("reversed", head[::-1]))
         best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
         candidates.append(("caesar", _shift(head, best_shift)))
         candidates.append(("atbash", head.translate(_ATBASH)))
