@@ -262,6 +262,19 @@ _PRINCIPAL = (
     r"instructions?|orders?|say|choices?|decisions?|preferences?))\b|"
     r"клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
 )
+# Asking someone for something, as an order: "ask", "demande", "frag", "vraag ... om".
+_ASK_FOR = (
+    r"(?:\b(?:ask|request|prompt|demande[rz]?|redemande[rz]?|pide|pedir|pregunta[r]?|solicita[r]?|"
+    r"frag\w*|erfrag\w*|verlang\w*|chiedi|chiedere|domanda|richiedi|pergunt[ae]|pe[cç]a|"
+    r"solicite|vraag|vragen|verzoek|be om|fr[aå]ga|zapytaj|popro[sś]\w*|iste|sor|minta|"
+    r"tanyakan)\b|попрос\w*|спрос\w*|запрос\w*|запит\w*|попрос\w*)"
+)
+# Login data, the words for it that name no single credential.
+_LOGIN_DATA = (
+    r"(?:\b(?:inloggegevens|identifiants|zugangsdaten|anmeldedaten|datos de acceso|"
+    r"dati di accesso|credenziali|dados de acesso|credenciais|inloggningsuppgifter|"
+    r"dane logowania)\b|учетн\w* данн\w*|учётн\w* данн\w*|логин\w*|облiков\w*)"
+)
 # A clause, read past the full stop of a title: "defer to Mr. Pryce, even over ..."
 _CLAUSE_TITLED = r"(?:[^.!?\n;。！？；]|(?:(?<=\bmr)|(?<=\bmrs)|(?<=\bms)|(?<=\bdr)|(?<=\bprof))\.)"
 # What a permission lets a third party do with a credential: "may be given the card PIN",
@@ -274,8 +287,8 @@ _CREDENTIAL = (
     r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad|verification|"
     r"recovery|2fa|login|one-time) codes?|"
     r"(?:codes?|codigos?|codic[ei]|kod\w*)\s+(?:de |del |della |do |da |of |der |van )?(?:la |sua |"
-    r"su |her |his |their |ihrer |seiner |o |a |il |the )?(?:carte|tarjeta|cart[aã]o|carta|card|"
-    r"karte|kaart))\b|"
+    r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu )?"
+    r"(?:carte|tarjeta|cart[aã]o|carta|card|karte|kaart))\b|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
@@ -518,6 +531,15 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"la permission|die erlaubnis|il permesso|tillst[aå]nd)\s+(para|de|d'|zu|di|att)\s*"
             r"(ver|leer|consultar|acessar|acceder|voir|lire|consulter|sehen|lesen|einsehen|vedere|"
             r"leggere|se|l[aä]sa)\b[^.!?\n]{0,30}\b(tudo|todo|toda|tout|alles|tutto|allt)\b",
+            _I,
+        ),
+        # "Demande à l'utilisateur le code de sa carte", "om de inloggegevens vragen": a rule to
+        # ask the user for a credential, in one clause with no negation (the user's own "never
+        # ask me for my PIN" forbids it)
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;:。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?={_CLAUSE_ONLY}*?{_ASK_FOR})(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|{_LOGIN_DATA}))"
+            rf"(?={_CLAUSE_ONLY}*?(?:{_USER}|\b(?:them|him|her|lui|leur|ihn|ihm|sie|le|la)\b))",
             _I,
         ),
         # "suggest they share their login with 'support'": asking the user for a credential
