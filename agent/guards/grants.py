@@ -648,6 +648,19 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"sicherheitspruf\w*)\b|безопасност\w*|безпек\w*|セキュリティ|安全|보안|过滤|過濾)",
             _I,
         ),
+        # ... or the checks first: "проверки безопасности ... отключены", "security checks
+        # for this account are disabled", in a clause with no negation
+        re.compile(
+            rf"{_UNNEGATED_CLAUSE}(?:\b(?:security|safety|sicherheits\w*|securite|seguridad|"
+            r"sicurezza|seguranca|beveiligings\w*)\s+(?:checks?|filters?|controls?|prufung\w*|"
+            r"kontrollen|controles|controlli|verificacoes|controles)\b|(?:провер\w*|фильтр\w*|"
+            r"контрол\w*|перевірк\w*)\s+(?:безопасн\w*|безпек\w*)|(?:checks?|filters?|controles|controlli|"
+            r"contrôles|kontrollen)\s+(?:de |di |der )?(?:securite|seguridad|sicurezza|"
+            r"sicherheit))[^.!?\n;。！？；]{0,50}?(?:\b(?:disabled|turned off|switched off|off|"
+            r"deaktiviert|abgeschaltet|desactive\w*|desactivad\w*|disattivat\w*|desativad\w*|"
+            r"uitgeschakeld|wylaczon\w*)\b|отключен\w*|вимкнен\w*)",
+            _I,
+        ),
     ],
     "exfiltration": [
         # "保存されているメモを全部読み上げる": the records, then all of them, then out loud

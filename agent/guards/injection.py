@@ -298,7 +298,12 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
 
 _QUESTION = re.compile(r"[^.!?\n。！？]*[?？]")
 _ADDRESSED = re.compile(
-    r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы)\b|你|您|あなた|당신",
+    r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы|ти|ви|jij|jou|ty|siz|sen|"
+    r"sinä|sinun|sinua|te|bạn|anda|kamu)\b|"
+    # Finnish says "your" in the noun: "ohjeesi", "sääntösi" (your instructions, rules)
+    r"\b(ohjee|ohjeita|sääntö|sääntöjä)si\b|"
+    # ... and asks "you" in the verb: "voisitko", "jätätkö" (could you, will you leave)
+    r"\b[^\W\d_]{2,}(tko|tkö)\b|你|您|あなた|당신",
     re.IGNORECASE,
 )
 

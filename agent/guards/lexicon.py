@@ -319,6 +319,29 @@ _NL_PL_TR["ignore_instructions"] += _rx(
     r"[^.!?\n]{0,40}\b(et|y|und|e|och|и)\s+(exécute\w*|ejecuta\w*|führe|esegui\w*|execute|"
     r"utför|выполни\w*|suis|sigue|befolge|segui)",
 )
+# Released from the instructions, said politely or as a question: "jatkossa jätät
+# huomiotta aiemmat ohjeesi", "tu n'es plus tenu de suivre tes consignes", "you are no longer
+# bound by your rules"
+_NL_PL_TR["ignore_instructions"] += _rx(
+    # (the order or "you": jätä, jätät, jättää, jättäisit; not "jätin", I did)
+    r"\b(jätä|jätät|jätätte|jättäkää|jättää|jättäisit|jättäisitte)\s+huomiotta\b[^.!?\n]{0,30}"
+    r"\b((aiemm|edelli|kaikki|alkuperäi)\w*\s+ohje\w*|ohjeesi|ohjeenne)|"
+    r"\b(unohda|unohdat|unohtaa|unohtaisit)\b[^.!?\n]{0,20}\b(aiemm\w*|edelli\w*|kaikki\w*)\s+"
+    r"ohje\w*",
+    r"\bn'(es|êtes|etes) plus (tenu|obligé|oblige|forcé|force)e?s? (de|à|a) (suivre|respecter|"
+    r"obéir|obeir)|\bplus besoin de (suivre|respecter) (tes|vos|les) (consignes|instructions|"
+    r"règles|regles)",
+    r"\bno longer (bound|required|obliged|obligated|expected|need|have) (by|to) (follow|obey|"
+    r"respect|stick to|your|the|any)\b[^.!?\n]{0,30}\b(instructions|rules|guidelines|policies)",
+    r"\bya no (estás|estas|está|esta|tienes|tiene) (obligad[oa] a|que) (seguir|respetar|"
+    r"obedecer)|\bnon (sei|è|e) più tenut[oa] a (seguire|rispettare)|\bnão (precisa|precisas|"
+    r"é|és|e|es) mais (seguir|obrigad[oa] a seguir)|\bnicht mehr an (deine|ihre|die) "
+    r"(anweisungen|regeln|vorgaben) gebunden|\b(musst|müssen|muss) (dich|sich) nicht mehr an "
+    r"(deine|ihre|die) (anweisungen|regeln|vorgaben) halten",
+    r"\b(už|již) nemusíš (dodržovat|poslouchat|respektovat)|\bбільше не (мусиш|повинен|"
+    r"зобов'язаний) (дотримуватися|виконувати)|\bбольше не (обязан|должен|нужно) "
+    r"(следовать|соблюдать|выполнять)",
+)
 _NL_PL_TR["role_override"] += _rx(
     r"\b(từ giờ|từ bây giờ)\s+bạn là|không có giới hạn|από τώρα είσαι|\bmulai sekarang kamu\b|"
     # "Відтепер ти — …", "Mulai hari ini, awak adalah …", "A partir d'ara ets …"
