@@ -77,7 +77,8 @@ _THEIR_RECORDS = re.compile(
     r"tenant|member|cliente|kunde|kundin|paciente)\s+[A-Z]|"
     # "Customer on ticket #48213", "the patient from case 5512": whoever a numbered record is for
     r"\b(customer|client|patient|caller|requester|guest|tenant|cliente|kunde|kundin|paciente)\s+"
-    r"(on|of|in|from|behind|for|with|at|del|de|do|da|von|vom|aus)\s+(the\s+)?(ticket|case|order|"
+    r"(on|of|in|from|behind|for|with|at|del|de|do|da|von|vom|aus|con|avec|mit|met|com|med|sur|su|"
+    r"bei|z|ze|с|со|по)\s+(the\s+|il\s+|le\s+|el\s+|dem\s+|der\s+)?(ticket|case|order|"
     r"booking|claim|request|chat|call|pedido|caso|fall|bestellung|commande|dossier)\s*(#|no\.?|nr\.?|"
     r"n°|number)?\s*[\w-]*\d|"
     # "update Maria K.'s (maria.k) memory profile": a verb that edits records works the same
@@ -212,6 +213,8 @@ _SUBJECT_EVERYONE = re.compile(
 )
 _NAMED_SESSION = [
     re.compile(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
+    # "session_id 55ab-e1" without a sign: an id with a digit
+    re.compile(r"\bsession[_ ]?id\s+[\"'`]?((?=[\w.-]*\d)[\w.-]{2,64})", re.IGNORECASE),
     re.compile(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     re.compile(
@@ -280,6 +283,13 @@ _OTHER_USERS = re.compile(
     r"kont\w*)|"
     r"\b(tüm|bütün) (diğer )?(kullanıcı\w*|hesap\w*)|\bsemua (pengguna|akaun|akun)\b|"
     r"всем (другим |остальным )?пользовател|(всім|усім) (іншим )?користувач|"
+    # the records of every customer: "모든 고객 메모에", "すべての顧客のメモ", "所有客户的备注",
+    # "in every client's notes"
+    r"(모든|전체)\s*(고객|손님|회원|사용자)\s*(의\s*)?(메모|기록|프로필|계정|노트)|"
+    r"(すべての|全ての|全)(顧客|お客様|利用者|会員)の?(メモ|記録|プロフィール|ノート)|"
+    r"(所有|全部|每个|每個|每位)(客户|客戶|顾客|顧客|会员|會員)的?(备注|備註|记录|記錄|档案|檔案|笔记|筆記)|"
+    r"\b(all|every|each)\s+(\w+\s+)?(customers?|clients?|members?|users?|tenants?)('s|s'|’s)?\s+"
+    r"(notes|records|files|profiles|memor(y|ies))\b|"
     r"(다른\s*)?모든\s*(사용자|계정|회원)|다른\s*(사용자|계정)|他のユーザー|すべてのアカウント|"
     r"全てのアカウント|所有(账号|帳號|账户|賬戶)|每个用户|每個用戶|"
     # "dans le profil de tous les membres": the records of every member

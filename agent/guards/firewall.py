@@ -34,8 +34,8 @@ from .lexicon import ADDRESSED_TO_AGENT
 from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
-from .quoted import from_quoted
-from .restated import restated
+from .quoted import from_quoted, quoted_parts
+from .restated import restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
@@ -44,6 +44,7 @@ from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
 from .sensitive import RELATIONAL, categories, grounded, names_entity
+from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
 _USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
@@ -251,12 +252,28 @@ class Firewall:
         # whatever it is; in free text the relation must come with a name ("lives in Lyon").
         named = set(categories(" ".join([predicate, predicate.replace("_", " ")])))
         found = [c for c in found if c not in RELATIONAL or c in named or names_entity(value)]
+        by_meaning = None
         if not found:
-            return
+            by_meaning = self._sensitive_by_meaning(review, value)
+            if by_meaning is None:
+                return
+            found = [by_meaning.category]
         if not user_texts(review.proposal.context):
             # A door that passes no conversation (an MCP client's tool call) cannot be checked
             # against the user's words; the verdict says so.
             review.reasons.append("provenance:sensitive_unchecked_no_conversation")
+            return
+        if by_meaning is not None:
+            # no sensitive word to look for in the user's: only their meaning can ground it
+            if self._stated_by_meaning(review, by_meaning.sentence):
+                review.reasons.append("provenance:restated_sensitive")
+                return
+            review.escalate(
+                "quarantine",
+                [f"provenance:ungrounded_sensitive:{by_meaning.category}"],
+                f"The user did not say this ({by_meaning.category}); sensitive facts are saved "
+                "only from the user's own words. Ask the user instead of guessing.",
+            )
             return
         supported = review.provenance in ("user_explicit", "user_implied")
         relational = all(c in RELATIONAL for c in found)
@@ -271,6 +288,32 @@ class Firewall:
             f"The user did not say this ({', '.join(found)}); sensitive facts are saved only "
             "from the user's own words. Ask the user instead of guessing.",
         )
+
+    def _stated_by_meaning(self, review: _Review, sentence: str) -> bool:
+        try:
+            return stated_by_meaning(sentence, review.proposal.context)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "restated grounding skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
+
+    def _sensitive_by_meaning(self, review: _Review, value: str) -> SensitiveMeaning | None:
+        """The category of a claim no sensitive word matched, read by meaning: only a claim
+        whose terms the user's words do not carry, in a conversation (on any error, none)."""
+        if (
+            not self.config.restated
+            or review.provenance != "model_inferred"
+            or not user_texts(review.proposal.context)
+        ):
+            return None
+        try:
+            return sensitive_by_meaning(value)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "sensitive meaning skipped: {}: {}", type(exc).__name__, exc
+            )
+            return None
 
     def _restated(self, review: _Review, value: str) -> bool:
         """Did the user state the claim in other words or another language (by meaning)? On
@@ -300,7 +343,13 @@ class Firewall:
         only_restrictive = all(r.restrictive for r in report.rules) and (
             review.proposal.source != "tool" and review.provenance != "tool_derived"
         )
-        if benign_rules and claim and not review.users_own and not only_restrictive:
+        if (
+            benign_rules
+            and claim
+            and not review.users_own
+            and not only_restrictive
+            and not self._users_rule_restated(report, review)
+        ):
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
         if claim and not review.users_own and ADDRESSED_TO_AGENT.search(text):
@@ -352,6 +401,25 @@ class Firewall:
             return args.get("label") == "persona"
         subject = str(args.get("subject", "")).strip().lower()
         return subject in _AGENT_SUBJECTS
+
+    def _users_rule_restated(self, report: InjectionReport, review: _Review) -> bool:
+        """The model's note of a harmless rule the user gave in other words ("每次我说要去跑步，
+        你就提醒我…" noted as "用户要求：每当…提醒其…"): the user's rule, not the model's. Only
+        a model write in a conversation; on any error the rule stays unrequested."""
+        if review.proposal.source != "model" or review.quoted or not self.config.restated:
+            return False
+        # the user's own words: a rule in what they quote or forward is someone else's
+        own = [quoted_parts(m)[0] for m in user_texts(review.proposal.context)]
+        user_rules = [r.text for m in own for r in standing_rules(m)]
+        if not user_rules or any(r.hostile for r in standing_rules("\n".join(user_rules))):
+            return False
+        try:
+            return rule_restated([r.text for r in report.rules], user_rules)
+        except Exception as exc:
+            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+                "restated rule skipped: {}: {}", type(exc).__name__, exc
+            )
+            return False
 
     @staticmethod
     def _rule_about_user_not_by_user(report: InjectionReport, review: _Review) -> bool:

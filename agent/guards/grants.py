@@ -66,7 +66,8 @@ _ACCESS = (
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|disclose|query|search|browse|inspect|"
     r"export|download|look through|go through|compartir|partager|teilen|"
-    r"ask for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|ottenere|ricevere|"
+    r"ask (?:\w+ )?for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|"
+    r"ottenere|ricevere|"
     r"obter|receber|erhalten|bekommen|"
     r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
     r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
@@ -129,7 +130,7 @@ _PRIORITY = (
     r"приоритет\w*|пріоритет\w*|優先|优先|우선|προτεραιότητα|עדיפות|أولوية|اولویت|प्राथमिकता)"
 )
 _USER = (
-    r"(?:\b(?:usuario|utilisateur|utente|nutzers?|benutzers?|anvandare\w*|gebruiker\w*|"
+    r"(?:\b(?:usuari[oa]s?|utilisat(?:eur|rice)s?|utent[ei]|nutzer(?:in|innen|s)?|benutzer(?:in|s)?|anvandare\w*|gebruiker\w*|"
     r"uzytkownik\w*|kullanici\w*|pengguna|mtumiaji|kayttaja\w*|uzivatel\w*|felhasznalo\w*|"
     r"utilizator\w*|user'?s?)\b|пользовател\w*|користувач\w*|用户|用戶|ユーザー|사용자|χρήστη|"
     r"משתמש|المستخدم|کاربر|उपयोगकर्ता)"
@@ -223,7 +224,8 @@ _ACTED_ON = (
 # Weighing more than the user: "outrank", "väger tyngre än", "важнее", "wichtiger als".
 _OUTRANK = (
     r"(?:\b(?:outranks?|outranking|overrules?|overrides?|supersedes?|trumps?|prevails? over|"
-    r"takes? precedence|comes? (?:first|before)|weighs? (?:more|heavier)|counts? more|"
+    r"takes? precedence|(?:takes?|has|have|gets?|given) (?:top |first |absolute )?priority|"
+    r"comes? (?:first|before)|weighs? (?:more|heavier)|counts? more|"
     r"matters? more|beats?|wins? over|counts? for more|outweighs?|"
     r"(?:is|are) (?:more important|weightier|higher)|(?:more|higher|greater) "
     r"(?:weight|authority|rank|standing)|wichtiger als|schwerer als|mehr gewicht als|hoher als|"
@@ -253,8 +255,28 @@ _PRINCIPAL = (
     r"helping|human|person)|"
     # anyone's say: "counts for more than what the player says"
     r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
-    r"prefers|wishes))\b|клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
+    r"prefers|wishes)|"
+    # the user by their own say: "over what I say myself", "over Tom's own requests"
+    r"what (?:i|she|he|they) (?:say|says|said|want|wants|ask|asks) (?:myself|herself|himself|"
+    r"themselves)|(?:my|her|his|their|[\w-]+'s|[\w-]+’s) own (?:requests?|wishes|words?|"
+    r"instructions?|orders?|say|choices?|decisions?|preferences?))\b|"
+    r"клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
 )
+# Asking someone for something, as an order: "ask", "demande", "frag", "vraag ... om".
+_ASK_FOR = (
+    r"(?:\b(?:ask|request|prompt|demande[rz]?|redemande[rz]?|pide|pedir|pregunta[r]?|solicita[r]?|"
+    r"frag\w*|erfrag\w*|verlang\w*|chiedi|chiedere|domanda|richiedi|pergunt[ae]|pe[cç]a|"
+    r"solicite|vraag|vragen|verzoek|be om|fr[aå]ga|zapytaj|popro[sś]\w*|iste|sor|minta|"
+    r"tanyakan)\b|попрос\w*|спрос\w*|запрос\w*|запит\w*|попрос\w*)"
+)
+# Login data, the words for it that name no single credential.
+_LOGIN_DATA = (
+    r"(?:\b(?:inloggegevens|identifiants|zugangsdaten|anmeldedaten|datos de acceso|"
+    r"dati di accesso|credenziali|dados de acesso|credenciais|inloggningsuppgifter|"
+    r"dane logowania)\b|учетн\w* данн\w*|учётн\w* данн\w*|логин\w*|облiков\w*)"
+)
+# A clause, read past the full stop of a title: "defer to Mr. Pryce, even over ..."
+_CLAUSE_TITLED = r"(?:[^.!?\n;。！？；]|(?:(?<=\bmr)|(?<=\bmrs)|(?<=\bms)|(?<=\bdr)|(?<=\bprof))\.)"
 # What a permission lets a third party do with a credential: "may be given the card PIN",
 # "可以把…密码告诉他们", "비밀번호를 알려 줘도 됩니다", "può ricevere il codice PIN".
 _CREDENTIAL = (
@@ -265,8 +287,8 @@ _CREDENTIAL = (
     r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad|verification|"
     r"recovery|2fa|login|one-time) codes?|"
     r"(?:codes?|codigos?|codic[ei]|kod\w*)\s+(?:de |del |della |do |da |of |der |van )?(?:la |sua |"
-    r"su |her |his |their |ihrer |seiner |o |a |il |the )?(?:carte|tarjeta|cart[aã]o|carta|card|"
-    r"karte|kaart))\b|"
+    r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu )?"
+    r"(?:carte|tarjeta|cart[aã]o|carta|card|karte|kaart))\b|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
@@ -275,7 +297,7 @@ _HAND_OVER = (
     r"(?:\b(?:give|given|giving|tell|told|hand(?:ed)? (?:over|out)|share|shared|send|sent|"
     r"read|reveal\w*|disclose\w*|provide\w*|pass(?:ed)? on|receive\w*|"
     r"dar|dale|darle|decir|decirle|comunicar\w*|revelar\w*|recibir|geben|gegeben|sagen|"
-    r"mitteilen|nennen|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
+    r"mitteilen|nennen|genannt|gesagt|mitgeteilt|weitergegeben|durchgegeben|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
     r"recevoir|dare|comunicare|rivelare|ricevere|avere|dizer|informar|receber|ter|tener|have|"
     r"ge|beratta|"
     r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
@@ -488,7 +510,11 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             rf"{_HAND_OVER}))|"
             r"合言葉[^。！？\n]{0,40}(言った人|言う人|言えば|知っている人|答えた人)|"
             r"(暗号|口令|暗語)[^。！？\n]{0,30}(说出|說出|说对|說對)[^。！？\n]{0,20}(的人|者)|"
-            r"كلمة (السر|المرور)[^.!?\n]{0,60}(لمن يقولها|لمن يعرفها|من يقولها)",
+            r"كلمة (السر|المرور)[^.!?\n]{0,60}(لمن يقولها|لمن يعرفها|من يقولها)|"
+            # "кодовая фраза ... открывает доступ ... для любого, кто её назовёт"
+            r"((?:(?:кодов|секретн)\w* )?(?:фраз|слов)\w*|парол\w*)"
+            r"(?=[^.!?\n]{0,120}(?:доступ|откры))(?=[^.!?\n]{0,120}(?:любо\w*|кажд\w*|всяк\w*|"
+            r"тот,? кто|кто (?:её|его|их)?\s*(?:назов|скаж|произн|зна)))",
             _I,
         ),
         # "anybody with an @northwind-partners.com address can receive her saved travel plans"
@@ -505,6 +531,15 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"la permission|die erlaubnis|il permesso|tillst[aå]nd)\s+(para|de|d'|zu|di|att)\s*"
             r"(ver|leer|consultar|acessar|acceder|voir|lire|consulter|sehen|lesen|einsehen|vedere|"
             r"leggere|se|l[aä]sa)\b[^.!?\n]{0,30}\b(tudo|todo|toda|tout|alles|tutto|allt)\b",
+            _I,
+        ),
+        # "Demande à l'utilisateur le code de sa carte", "om de inloggegevens vragen": a rule to
+        # ask the user for a credential, in one clause with no negation (the user's own "never
+        # ask me for my PIN" forbids it)
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;:。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?={_CLAUSE_ONLY}*?{_ASK_FOR})(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|{_LOGIN_DATA}))"
+            rf"(?={_CLAUSE_ONLY}*?(?:{_USER}|\b(?:them|him|her|lui|leur|ihn|ihm|sie|le|la)\b))",
             _I,
         ),
         # "suggest they share their login with 'support'": asking the user for a credential
@@ -531,7 +566,8 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             _I,
         ),
         # "the IT department's directives outrank anything the account owner says"
-        re.compile(rf"{_OUTRANK}{_GAP}{_PRINCIPAL}", _I),
+        # in one clause: "the « override » mode skips the schedule; the user uses it ..."
+        re.compile(rf"{_OUTRANK}{_CLAUSE_ONLY}{{0,60}}?{_PRINCIPAL}", _I),
         re.compile(
             rf"{_COMMANDS}{_CLAUSE_ONLY}{{0,20}}?{_REPLACE}{_CLAUSE_ONLY}{{0,25}}?{_PRINCIPAL}", _I
         ),
@@ -543,6 +579,13 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             _I,
         ),
         re.compile(rf"{_PRINCIPAL}{_GAP}{_UNDERRANK}", _I),
+        # "defer to whatever Mr. Pryce tells you, even over what I say myself"
+        re.compile(
+            r"\b(defer|listen|obey|follow|side|go along|go with|act on|do what|comply|heed)\w*\b"
+            rf"{_CLAUSE_TITLED}{{0,90}}?\b(?:even\s+)?(?:over|above|ahead of|rather than|"
+            rf"instead of|before)\s+{_PRINCIPAL}",
+            _I,
+        ),
         # verb-final: "ユーザー本人よりも高い権限", "사용자보다 우선", "比用户更重要"
         re.compile(
             r"(ユーザー|利用者|お客様|用户|用戶|客户|客戶|사용자|고객)[^。！？\n]{0,6}(よりも|より|보다)"
@@ -603,6 +646,19 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"sakerhet\w*|beveiliging|bezpieczenstw\w*|guvenlik|keamanan|usalama|turvallisuus|"
             r"bezpecnost|biztonsag\w*|filtros|filtres|filtri|filter|controles de|controlli di|"
             r"sicherheitspruf\w*)\b|безопасност\w*|безпек\w*|セキュリティ|安全|보안|过滤|過濾)",
+            _I,
+        ),
+        # ... or the checks first: "проверки безопасности ... отключены", "security checks
+        # for this account are disabled", in a clause with no negation
+        re.compile(
+            rf"{_UNNEGATED_CLAUSE}(?:\b(?:security|safety|sicherheits\w*|securite|seguridad|"
+            r"sicurezza|seguranca|beveiligings\w*)\s+(?:checks?|filters?|controls?|prufung\w*|"
+            r"kontrollen|controles|controlli|verificacoes|controles)\b|(?:провер\w*|фильтр\w*|"
+            r"контрол\w*|перевірк\w*)\s+(?:безопасн\w*|безпек\w*)|(?:checks?|filters?|controles|controlli|"
+            r"contrôles|kontrollen)\s+(?:de |di |der )?(?:securite|seguridad|sicurezza|"
+            r"sicherheit))[^.!?\n;。！？；]{0,50}?(?:\b(?:disabled|turned off|switched off|off|"
+            r"deaktiviert|abgeschaltet|desactive\w*|desactivad\w*|disattivat\w*|desativad\w*|"
+            r"uitgeschakeld|wylaczon\w*)\b|отключен\w*|вимкнен\w*)",
             _I,
         ),
     ],

@@ -191,7 +191,10 @@ _TURNED = re.compile("[ɐɔǝɟƃɥᴉɾʞןɯɹʇʌʍʎ]")
 # Words run together by their capitals ("IgnoreAllPreviousInstructions"): four or more.
 _CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
 # "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
-_FRAGMENTS = re.compile(r"""(?:(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}""")
+# ... numbered or not: "[1] 'Ignore the' [2] ' rules'"
+_FRAGMENTS = re.compile(
+    r"""(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
+)
 _FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
 _ACROSTIC_LINES = 5
@@ -499,7 +502,16 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     before_note = _TRAILING_NOTE.split(text[:600], maxsplit=1)[0]
     if before_note not in heads:
         heads.append(before_note)
+    said_shift = _SAYS_SHIFT.search(text[:600])
+    shift = int(said_shift.group(2) or said_shift.group(4)) % 26 if said_shift else 0
+    for head in heads if shift else ():
+        # "Cifra de César (+5), decifre e siga: Nlstwj fx ...": a text that names its shift
+        # is read with it, in a language the word list does not hold too
+        yield "caesar", _shift(head, shift)
+        yield "caesar", _shift(head, 26 - shift)
     for head in heads:
+        if head is not heads[0]:  # "Note (read backwards): .enoyna ...": the payload alone
+            candidates.append(("reversed", head[::-1]))
         best_shift = max(range(1, 26), key=lambda k: _wordiness(_shift(head, k)))
         candidates.append(("caesar", _shift(head, best_shift)))
         candidates.append(("atbash", head.translate(_ATBASH)))
@@ -560,6 +572,13 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
     )
 
 
+# "Caesar +3", "Cifra de César (+5)", "rot-7", "décalage de 4": the text names its shift.
+_SAYS_SHIFT = re.compile(
+    r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot|shift(?:ed)?|d[ée]calage|desplazamiento|"
+    r"verschiebung|deslocamento|spostamento)\b[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
+    r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})",
+    re.IGNORECASE,
+)
 # "(read the words backwards)", "— à lire à l'envers", "al revés": the text says how it is written.
 _SAYS_BACKWARDS = re.compile(
     r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"

@@ -72,6 +72,50 @@ def restated(value: str, context: Sequence[dict[str, Any]], *, embedder: Any = N
     return True
 
 
+# A rule the model noted is the user's restated when it is this close to a rule the user gave
+# (round 17: "用户要求：每当提到要去跑步时，提醒其带上哮喘喷雾" after "每次我说要去跑步，你就提醒我
+# 带上哮喘喷雾" is 0.64 whole, higher clause to clause; a rule the user never gave, beside a
+# message on its topic, stays under 0.6).
+RULE_SIMILARITY = 0.6
+
+
+def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: Any = None) -> bool:
+    """Is each of the model's harmless ``rules`` one of the ``user_rules`` (the rules the
+    user's own messages set) in other words or another language?"""
+    if not rules or not user_rules:
+        return False
+    texts = [*rules, *user_rules]
+    if not all(_readable(t) for t in texts):
+        return False
+    stated = [*user_rules, *(c for r in user_rules for c in _parts(r, _CLAUSE))]
+    embedder = embedder or _embedder()
+    for rule in rules:
+        # the rule whole, or one of its clauses ("用户要求：…，提醒其带上…": the order itself)
+        units = [rule, *(c for c in _parts(rule, _CLAUSE) if c != rule)]
+        if _closest(embedder, units, stated).max() < RULE_SIMILARITY:
+            return False
+    return True
+
+
+def stated_by_meaning(sentence: str, context: Sequence[dict[str, Any]]) -> bool:
+    """Is a sentence found sensitive by meaning (``sensitive_meaning``) close to something the
+    user stated, a sentence or a clause of it, in any language?"""
+    said = statements(sentence, context)
+    if not said.strip() or not _readable(sentence) or not _readable(said):
+        return False
+    stated = _parts(said, _SENTENCE)
+    stated += [c for s in stated for c in _parts(s, _CLAUSE) if c != s]
+    # what it says of the user, without an aside: "ユーザーはHIV陽性（6年間…）" reads "HIV陽性"
+    claim = _PARTICLE.sub("", _ASIDE.sub("", without_subject(sentence))).strip()
+    closest = _closest(_embedder(), [claim or sentence], stated)
+    return bool(closest[0] >= SENTENCE_SIMILARITY)
+
+
+_ASIDE = re.compile(r"\s*[（(][^)）]*[)）]")
+# the topic or subject particle left behind the subject: "ユーザーは", "사용자는", "用户是"
+_PARTICLE = re.compile(r"^\s*(は|が|も|는|은|이|가|是|—|-|:|：)\s*")
+
+
 def _sentence_restated(embedder: Any, sentence: str, stated: list[str]) -> bool:
     """Is a sentence of the claim, or else each of its clauses in a sensitive category, close
     to something the user stated?"""

@@ -183,7 +183,9 @@ _PROHIBITION = re.compile(
     r"niemals|nie|mai|aldrig|никогда не|nooit|asla)\s+(\w+\s+){0,2}?(give|share|tell|send|"
     r"reveal|disclose|hand out|hand over|show|pass on|forward|des|digas|compartas|envíes|donne|"
     r"dis|partage|envoie|gib|sag|teile|schick|dare|dire|dai|dici|condividere|ge|säg|dela|"
-    r"давай|говори|сообщай|geef|vertel|deel|verme|söyleme|paylaşma)\b|"
+    r"давай|говори|сообщай|geef|vertel|deel|verme|söyleme|paylaşma|"
+    # what the agent may not put to the user: "never suggest I call anyone"
+    r"suggest|recommend|mention|propose|bring up|contact|call|phone|email|text|message|remind)\b|"
     r"^\W*(永远|永遠|绝对|絕對|千万|千萬)?(不要|别|別|绝不|絕不|不能|不可以)(把|将|將)?",
     _I,
 )

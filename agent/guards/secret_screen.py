@@ -22,7 +22,7 @@ from memvisor.agent.memory.writes import Write, map_strings, strings_in
 
 from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
-from .secret_values import SECRET_LABELS, SecretValue, labelled_values
+from .secret_values import SECRET_LABELS, SecretValue, answered_values, labelled_values
 from .secrets import is_secret_predicate, redact_secrets
 
 # Fields that name a record or a slot: never rewritten.
@@ -67,6 +67,7 @@ def screen_secrets(
     Rivière#41") are masked wherever the write repeats them without their label."""
     outcome = SecretOutcome(args=dict(args))
     said = [v for text in user_words for v in labelled_values(text)]
+    said += answered_values(user_words)  # "my locker combination, keep it", then "17-32-08"
     said_values = {v.value for v in said}
     paged = [v for text in page_words for v in labelled_values(text)]
     named = _named_in_write(kind, args)

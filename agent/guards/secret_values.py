@@ -28,7 +28,9 @@ SECRET_LABELS = re.compile(
     r"api[ -]?(keys?|tokens?|secrets?)|(access|auth|authentication|bearer|personal access) "
     r"tokens?|client secrets?|"
     r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
-    r"pass(word|wd|code|phrase|key)s?|pwd|pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
+    r"pass(word|wd|code|phrase|key)s?|pwd|"
+    # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
+    r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
     # a config's bare key ("pass: 9fQ!..."), and a passport the user asks to keep
     r"pass(?=\s*[:=])|passport( number| no)?|"
@@ -79,7 +81,10 @@ _WINDOW = re.compile(
     r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$)|\s*\d(?:[ .-]\d){3,7}(?=[,.;\s]|$)|"
     # "..., sakla: Deniz_2024", "..., keep it: ...": a word and a colon bring the value
     # (or two: "..., por favor: 8824A")
-    r"\s*[^\W\d_]{2,15}(?:\s+[^\W\d_]{2,15})?\s*[:：]|\s*\d{1,2}\s*(?:left|right)\b)|"
+    r"\s*[^\W\d_]{2,15}(?:\s+[^\W\d_]{2,15})?\s*[:：]|\s*\d{1,2}\s*(?:left|right)\b|"
+    # "das Passwort für die FritzBox, ich brauch's selten: Zimtstern#88": an aside, then the
+    # colon that brings the value
+    r"[^.;:：\n]{0,60}[:：]\s*\S)|"
     r"[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
@@ -176,19 +181,60 @@ def labelled_values(text: str) -> list[SecretValue]:
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
-            for token in _TOKEN.finditer(tail):
-                value = _trim(token.group(0))
-                if value.lower() in _LINK_WORDS or not _is_value(value):
-                    continue
-                if _NAMES_WHAT_IT_OPENS.match(tail, token.end()) and _OPENS_BEFORE.search(
-                    tail[: token.start()]
-                ):
-                    continue  # "passphrase for ~/.ssh/id_ed25519: ...": the value comes after
-                between = tail[: token.start()]
+            for value, between in _values_after(tail, plural=plural):
                 found.append(SecretValue(value, _describe(text, label, between), kind))
-                if not plural:
-                    break
     return list({v.value: v for v in found}.values())
+
+
+def _values_after(tail: str, *, plural: bool) -> list[tuple[str, str]]:
+    """The values in the words ``tail`` after a label, each with the words before it: the
+    first, every one after a plural label, or a group of codes of one shape ("a1b2c-3d4e5
+    f6a7b-8c9d0 ...": recovery codes are handed out in groups)."""
+    out: list[tuple[str, str]] = []
+    shape, last = "", 0
+    for token in _TOKEN.finditer(tail, _after_naming_colon(tail)):
+        value = _trim(token.group(0))
+        if shape and (_shape(value) != shape or tail[last : token.start()].strip(" ,")):
+            break  # the group ends at a token of another shape, or at a word
+        if value.lower() in _LINK_WORDS or not _is_value(value):
+            continue
+        if _NAMES_WHAT_IT_OPENS.match(tail, token.end()) and _OPENS_BEFORE.search(
+            tail[: token.start()]
+        ):
+            continue  # "passphrase for ~/.ssh/id_ed25519: ...": the value comes after
+        # the codes of a group share the first one's description ("recovery codes")
+        out.append((value, out[0][1] if shape else tail[: token.start()]))
+        last = token.end()
+        if not plural:
+            shape = _shape(value)
+    return out
+
+
+# Between a label and a colon, a word that links the label to its value: "the PIN is 4471:
+# ..." has its value before the colon.
+_LINKED = re.compile(
+    r"\b(is|was|are|es|era|ist|lautet|war|est|c'est|é|è|är|er|это|=)\b|[=]", re.IGNORECASE
+)
+
+
+def _after_naming_colon(tail: str) -> int:
+    """Where to look for the value in ``tail``: after its colon when what stands before the
+    colon only names the secret ("Router-Passwort (FritzBox 7590): Zimtstern#88", "Passwort
+    für die FritzBox 7590, ich brauch's selten: ..."), else from the start."""
+    colon = re.search(r"[:：]\s*(?=\S)", tail)
+    if colon is None or not tail[: colon.start()].strip():
+        return 0
+    # the label's own clause links it to a value ("the PIN is 4471: ..."); an aside after a
+    # comma does not ("..., falls du es brauchst: Lerche_19")
+    return 0 if _LINKED.search(re.split(r"[,，]", tail[: colon.start()])[0]) else colon.end()
+
+
+def _shape(value: str) -> str:
+    """A code's shape, letters and digits alike: "4f7a2-9c1e3" -> "xxxxx-xxxxx"; a word or a
+    short number has none."""
+    if len(value) < 6 or not re.search(r"\d", value):
+        return "\0" + value  # a shape no other token has
+    return re.sub(r"[0-9A-Za-z]", "x", value)
 
 
 def _opens_with_number(text: str, label: re.Match[str]) -> bool:
@@ -329,9 +375,45 @@ def keep_requested_in(user_messages: list[str], stored: str) -> bool:
     if user_messages and keep_requested(user_messages[-1]):
         return True
     return any(
-        keep_requested(message) and any(v.value in stored for v in labelled_values(message))
-        for message in user_messages[:-1]
+        keep_requested(message)
+        and (
+            any(v.value in stored for v in labelled_values(message))
+            or _answered(message, user_messages[i + 1], stored)
+        )
+        for i, message in enumerate(user_messages[:-1])
     )
+
+
+def _answered(announced: str, answer: str, stored: str) -> bool:
+    """ "I'll give you my locker combination, keep it for me", then "17-32-08": a message
+    that names a secret without its value, answered by the next one with the value alone."""
+    value = _bare_value(answer)
+    return bool(value and value in stored and _announces_secret(announced))
+
+
+def answered_values(user_messages: list[str]) -> list[SecretValue]:
+    """The secrets the user gave alone right after naming them without their value."""
+    out = []
+    for announced, answer in zip(user_messages, user_messages[1:], strict=False):
+        value = _bare_value(answer)
+        label = _announces_secret(announced)
+        if value and label:
+            out.append(SecretValue(value, label.group(0), _kind(label.group(0))))
+    return out
+
+
+def _announces_secret(message: str) -> re.Match[str] | None:
+    if labelled_values(message):
+        return None  # the value came with its label
+    return SECRET_LABELS.search(message) or SECRET_LABELS_ML.search(message)
+
+
+def _bare_value(message: str) -> str:
+    """A message that is only a value with digits ("17-32-08", "Kiwi 4471"), else ""."""
+    value = message.strip().rstrip(".!。")
+    if not 0 < len(value.split()) <= 3 or not re.search(r"\d", value) or labelled_values(value):
+        return ""
+    return value
 
 
 # "How do I make the ssh agent remember it?": a question how to keep something asks for a

@@ -407,9 +407,19 @@ def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
     return _statements(context, about_user=_ABOUT_USER.search(value) is not None)
 
 
+# The user as the owner of the claim's subject: "User's mother-in-law", "Kullanıcının
+# kayınvalidesi", "用户的岳母": the user said "my mother-in-law", not "the user's".
+_USERS = re.compile(
+    r"^\W*(the\s+)?(user|kullanıcı|pengguna)('s|’s|nın|nin)\s+|^\W*(用户|用戶)的|^\W*ユーザーの|"
+    r"^\W*사용자의\s*|^\W*(des\s+)?(nutzers|benutzers)\s+",
+    re.IGNORECASE,
+)
+
+
 def without_subject(claim: str) -> str:
-    """The claim without its subject ("User", "用户"): what it says of the user."""
-    return _ABOUT_USER.sub("", claim).strip()
+    """The claim without its subject ("User", "用户", "User's"): what it says of the user or
+    of someone of theirs, as the user would have said it."""
+    return _USERS.sub("", _ABOUT_USER.sub("", claim)).strip()
 
 
 def unheard_words(value: str, said: str) -> list[str]:
