@@ -231,7 +231,8 @@ class IndexSync:
         message, then pages in without it: that append is the search's to start, after).
         First, the read copies of the users written catch up (``on_written``)."""
         self._written()
-        self._ahead.pause(self._appends.wait())
+        if self._ahead.pause(self._appends.wait()):
+            self._written()  # writes made during the pause: their copies too
         with self._queue_lock:
             if self._reads:
                 return

@@ -298,3 +298,49 @@ def test_a_turns_writes_reach_page_ins_copies_off_the_readers_path(
     items = pagein.retrieve("oolong tea", user_id="u")
     assert oolong in {item.id for item in items}
     assert readers == []  # nothing left to read on the reader's path
+
+
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns: no write-behind
+def test_writes_made_while_the_append_waits_reach_the_copies_off_the_readers_path(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write-behind brought the copies up to date, then paused for its append budget;
+    a fact written during the pause was embedded there and appended after it, and its
+    copy was left to the next page-in (seen once under load)."""
+    import threading
+
+    from memvisor.storage import embedders, indexing
+    from memvisor.storage.fact_view import FactView
+
+    pagein = PageIn(store, floor=0.0)
+    fact(store, "drinks", "green tea")
+    assert pagein.retrieve("green tea", user_id="u")  # copies held, index reconciled
+    store.index.settle()
+    monkeypatch.setattr(indexing, "APPEND_BURST", 1)  # one append, then one per ten minutes
+    monkeypatch.setattr(indexing, "APPENDS_PER_S", 1 / 600)
+    paused = threading.Event()
+    real_pause = embedders.EmbedAhead.pause
+
+    def pause(self: embedders.EmbedAhead, seconds: float) -> bool:
+        if seconds > 0:
+            paused.set()
+        return real_pause(self, seconds)
+
+    monkeypatch.setattr(embedders.EmbedAhead, "pause", pause)
+    fact(store, "drinks", "black tea")  # the budget's last append
+    fact(store, "eats", "scones")  # its append waits: the thread pauses
+    assert paused.wait(timeout=30)
+    readers: list[str] = []
+    real_changed = FactView._read_changed
+
+    def changed(self: FactView, copy: object, user_id: str) -> None:
+        readers.append(threading.current_thread().name)
+        real_changed(self, copy, user_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FactView, "_read_changed", changed)
+    oolong = fact(store, "drinks", "oolong tea")  # written during the pause
+    store.index.settle()
+    assert readers and set(readers) == {"memvisor-embed-ahead"}
+    readers.clear()
+    assert oolong in {item.id for item in pagein.retrieve("oolong tea", user_id="u")}
+    assert readers == []  # nothing left to read on the reader's path
