@@ -65,7 +65,13 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "recovery_phrase": re.compile(
-        r"\b(recovery|seed|mnemonic|secret|backup|wallet)\s+(phrase|words|seed)\b[^A-Za-z]{0,5}"
+        r"(\b(recovery|seed|mnemonic|secret|backup|wallet)\s+(phrase|words|seed)\b|"
+        # a wallet's phrase named in other languages (its words are English: BIP-39's list)
+        r"\bfraz[aey] (odzyskiwania|seed|przywracania)\b|\bfrase (de recuperación|semilla|"
+        r"di recupero|de recuperação)\b|\bphrase (de récupération|secrète)\b|"
+        r"\bwiederherstellungsphrase\b|\bherstelzin\b|\båterställningsfras\w*|"
+        r"\bфраз\w* (восстановления|відновлення)|\bсид-фраз\w*|助记词|助記詞|"
+        r"リカバリーフレーズ|復元フレーズ|복구 문구|시드 문구)[^A-Za-z]{0,5}"
         r"((?:[a-z]+\s+){11,23}[a-z]+)",
         re.IGNORECASE,
     ),
