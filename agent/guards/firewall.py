@@ -11,9 +11,11 @@ reached (``allow < redact < quarantine < reject``) with every reason, the argume
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
 from memvisor.storage.logger import logger
@@ -45,6 +47,8 @@ from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
 from .sensitive import RELATIONAL, categories, grounded, names_entity
 from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
+
+T = TypeVar("T")
 
 _SEVERITY = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
 _USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
@@ -126,6 +130,18 @@ class _Review:
 
         self.args = {k: map_strings(v, mask) for k, v in self.args.items()}
         self.sealed = []
+
+
+def _by_meaning(review: _Review, step: str, read: Callable[[], T], skipped: T) -> T:
+    """A step that reads by meaning (the multilingual embedder): on any error it is skipped,
+    logged, and ``skipped`` stands (the write is judged without it)."""
+    try:
+        return read()
+    except Exception as exc:
+        logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
+            "{} skipped: {}: {}", step, type(exc).__name__, exc
+        )
+        return skipped
 
 
 class Firewall:
@@ -290,13 +306,9 @@ class Firewall:
         )
 
     def _stated_by_meaning(self, review: _Review, sentence: str) -> bool:
-        try:
-            return stated_by_meaning(sentence, review.proposal.context)
-        except Exception as exc:
-            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
-                "restated grounding skipped: {}: {}", type(exc).__name__, exc
-            )
-            return False
+        context = review.proposal.context
+        read = partial(stated_by_meaning, sentence, context)
+        return _by_meaning(review, "restated grounding", read, False)
 
     def _sensitive_by_meaning(self, review: _Review, value: str) -> SensitiveMeaning | None:
         """The category of a claim no sensitive word matched, read by meaning: only a claim
@@ -307,26 +319,15 @@ class Firewall:
             or not user_texts(review.proposal.context)
         ):
             return None
-        try:
-            return sensitive_by_meaning(value)
-        except Exception as exc:
-            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
-                "sensitive meaning skipped: {}: {}", type(exc).__name__, exc
-            )
-            return None
+        return _by_meaning(review, "sensitive meaning", partial(sensitive_by_meaning, value), None)
 
     def _restated(self, review: _Review, value: str) -> bool:
         """Did the user state the claim in other words or another language (by meaning)? On
         any error the claim stays ungrounded: it is held."""
         if not self.config.restated:
             return False
-        try:
-            return restated(value, review.proposal.context)
-        except Exception as exc:
-            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
-                "restated grounding skipped: {}: {}", type(exc).__name__, exc
-            )
-            return False
+        read = partial(restated, value, review.proposal.context)
+        return _by_meaning(review, "restated grounding", read, False)
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
         text = "\n".join(texts)
