@@ -9,10 +9,10 @@ hits, and a read need not append it first: its vector is scored in memory instea
 ``may_share_words`` answers for that, and errs one way only: it may say yes where LanceDB
 finds nothing (the read then appends first, as always), never no where LanceDB would find
 the text. So it compares less than LanceDB does: accents and case folded away, words cut
-at every mark (``_`` too), a word's first three letters only (a stem keeps them: "studies",
-"study"), a shorter word as a prefix ("go" of "going"), every character of a script
-written without spaces, and only the stop words LanceDB drops (``tests/test_fts_reach.py``
-checks both against LanceDB itself).
+at every mark but an apostrophe inside one (``_`` too), a word's first three letters only
+(a stem keeps them: "studies", "study"), a shorter word as a prefix ("go" of "going"),
+every character of a script written without spaces, and only the stop words LanceDB drops
+(``tests/test_fresh_reads.py`` checks it against LanceDB itself).
 """
 
 from __future__ import annotations
