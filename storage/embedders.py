@@ -539,14 +539,12 @@ class EmbedAhead:
         if not self._waiters:
             self._hurry.clear()
 
-    def pause(self, seconds: float) -> bool:
+    def pause(self, seconds: float) -> None:
         """For ``then``, on the thread: wait ``seconds``, or not at all while someone
         ``wait``s for the thread. Texts added meanwhile are embedded during the pause: what
         the pause holds back is ``then``'s next run (an append), not their vectors, which a
-        read right after their write would otherwise wait for. True if it embedded any
-        (``then`` goes on with their writes too)."""
+        read right after their write would otherwise wait for."""
         deadline = time.monotonic() + seconds
-        embedded = False
         while not self._hurry.is_set():
             left = deadline - time.monotonic()
             if left <= 0:
@@ -557,9 +555,7 @@ class EmbedAhead:
                 self._flight = texts
                 if not self._waiters:
                     self._woken.clear()
-            worked = self._embed(texts)
-            embedded = embedded or (worked and bool(texts))
-        return embedded
+            self._embed(texts)
 
     def _embed(self, texts: list[str]) -> bool:
         """Embed the batch taken as ``_flight``; False if that failed (only logged: the

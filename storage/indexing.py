@@ -119,6 +119,8 @@ class IndexSync:
         self._lock = threading.RLock()
         self._queue_lock = threading.Lock()
         self._pending: dict[tuple[str, str], list[IndexedText]] = defaultdict(list)
+        # Users queued for since their read copies last caught up (``_written``).
+        self._written_users: set[str] = set()
         self._reconciled: set[str] = set()  # tables reconciled with the records
         self._unsure: set[tuple[str, str]] = set()  # keys to reconcile again, alone
         # Tables whose reconcile is reading the records: what is queued meanwhile is kept.
@@ -140,6 +142,7 @@ class IndexSync:
             queued = table in self._reconciled or table in self._reconciling
             if queued:
                 self._pending[key].append(item)
+                self._written_users.add(item.user_id)
         if queued and self.writable and ahead:
             self._ahead.add(item.embedded)
 
@@ -231,8 +234,8 @@ class IndexSync:
         message, then pages in without it: that append is the search's to start, after).
         First, the read copies of the users written catch up (``on_written``)."""
         self._written()
-        if self._ahead.pause(self._appends.wait()):
-            self._written()  # writes made during the pause: their copies too
+        self._ahead.pause(self._appends.wait())
+        self._written()  # writes made during the pause: their copies too
         with self._queue_lock:
             if self._reads:
                 return
@@ -258,7 +261,9 @@ class IndexSync:
         if self._on_written is None:
             return
         with self._queue_lock:
-            users = {key[1] for key, items in self._pending.items() if items}
+            # Every user queued for since the last catch-up, appended or not: a write that
+            # an append took before this ran still needs its copies brought up to date.
+            users, self._written_users = self._written_users, set()
         if not users:
             return
         try:

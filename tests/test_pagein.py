@@ -321,10 +321,10 @@ def test_writes_made_while_the_append_waits_reach_the_copies_off_the_readers_pat
     paused = threading.Event()
     real_pause = embedders.EmbedAhead.pause
 
-    def pause(self: embedders.EmbedAhead, seconds: float) -> bool:
+    def pause(self: embedders.EmbedAhead, seconds: float) -> None:
         if seconds > 0:
             paused.set()
-        return real_pause(self, seconds)
+        real_pause(self, seconds)
 
     monkeypatch.setattr(embedders.EmbedAhead, "pause", pause)
     fact(store, "drinks", "black tea")  # the budget's last append
