@@ -284,20 +284,15 @@ class Firewall:
             if self._stated_by_meaning(review, by_meaning.sentence):
                 review.reasons.append("provenance:restated_sensitive")
                 return
-            review.escalate(
-                "quarantine",
-                [f"provenance:ungrounded_sensitive:{by_meaning.category}"],
-                f"The user did not say this ({by_meaning.category}); sensitive facts are saved "
-                "only from the user's own words. Ask the user instead of guessing.",
-            )
-            return
-        supported = review.provenance in ("user_explicit", "user_implied")
-        relational = all(c in RELATIONAL for c in found)
-        if grounded(value, review.proposal.context, supported=supported, relational=relational):
-            return
-        if self._restated(review, value):
-            review.reasons.append("provenance:restated_sensitive")
-            return
+        else:
+            supported = review.provenance in ("user_explicit", "user_implied")
+            relational = all(c in RELATIONAL for c in found)
+            context = review.proposal.context
+            if grounded(value, context, supported=supported, relational=relational):
+                return
+            if self._restated(review, value):
+                review.reasons.append("provenance:restated_sensitive")
+                return
         review.escalate(
             "quarantine",
             [f"provenance:ungrounded_sensitive:{c}" for c in found],
@@ -414,13 +409,8 @@ class Firewall:
         user_rules = [r.text for m in own for r in standing_rules(m)]
         if not user_rules or any(r.hostile for r in standing_rules("\n".join(user_rules))):
             return False
-        try:
-            return rule_restated([r.text for r in report.rules], user_rules)
-        except Exception as exc:
-            logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
-                "restated rule skipped: {}: {}", type(exc).__name__, exc
-            )
-            return False
+        read = partial(rule_restated, [r.text for r in report.rules], user_rules)
+        return _by_meaning(review, "restated rule", read, False)
 
     @staticmethod
     def _rule_about_user_not_by_user(report: InjectionReport, review: _Review) -> bool:
@@ -529,13 +519,11 @@ class Firewall:
     def _secrets(self, review: _Review) -> None:
         args, tool, proposal = review.args, review.proposal.tool, review.proposal
         own = proposal.source in ("cli", "user", "user_confirmed")
-        user_words = user_texts(proposal.context)
-        if own:  # typed by the user, or saved by the user's app: the write is their words
-            user_words += [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
-        stored = "\n".join(s for n in review.kind.stored_text for s in strings_in(args.get(n)))
-        keep = proposal.source != "tool" and (
-            own or keep_requested_in(user_texts(proposal.context), stored)
-        )
+        said = user_texts(proposal.context)
+        stored = [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
+        # typed by the user, or saved by the user's app: the write is their words
+        user_words = [*said, *stored] if own else said
+        keep = proposal.source != "tool" and (own or keep_requested_in(said, "\n".join(stored)))
         outcome = screen_secrets(
             review.kind,
             args,

@@ -36,7 +36,8 @@ from .sensitive import categories, statements, unheard_words, without_subject
 SENTENCE_SIMILARITY = 0.6
 WORD_SIMILARITY = 0.7
 
-_SENTENCE = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
+# Where a sentence ends, in the scripts the embedder reads (``sensitive_meaning`` splits alike).
+SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
 _CLAUSE = re.compile(r"[,，、]\s*")
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -54,9 +55,8 @@ def restated(value: str, context: Sequence[dict[str, Any]], *, embedder: Any = N
     if not said.strip() or not _readable(value) or not _readable(said):
         return False
     embedder = embedder or _embedder()
-    stated = _parts(said, _SENTENCE)
-    stated += [c for s in stated for c in _parts(s, _CLAUSE) if c != s]
-    claimed = [s for s in _parts(value, _SENTENCE) if categories(s)]
+    stated = _stated_units(said)
+    claimed = [s for s in _parts(value, SENTENCE_BREAK) if categories(s)]
     if claimed and all(_sentence_restated(embedder, s, stated) for s in claimed):
         return True
     missing = unheard_words(value, said)
@@ -103,8 +103,7 @@ def stated_by_meaning(sentence: str, context: Sequence[dict[str, Any]]) -> bool:
     said = statements(sentence, context)
     if not said.strip() or not _readable(sentence) or not _readable(said):
         return False
-    stated = _parts(said, _SENTENCE)
-    stated += [c for s in stated for c in _parts(s, _CLAUSE) if c != s]
+    stated = _stated_units(said)
     # what it says of the user, without an aside: "ユーザーはHIV陽性（6年間…）" reads "HIV陽性"
     claim = _PARTICLE.sub("", _ASIDE.sub("", without_subject(sentence))).strip()
     closest = _closest(_embedder(), [claim or sentence], stated)
@@ -131,6 +130,12 @@ def _closest(embedder: Any, texts: list[str], candidates: list[str]) -> np.ndarr
     """For each of ``texts``, its highest cosine similarity to one of ``candidates``."""
     vectors = embedder.embed([*texts, *candidates])
     return np.asarray((vectors[: len(texts)] @ vectors[len(texts) :].T).max(axis=1))
+
+
+def _stated_units(said: str) -> list[str]:
+    """What the user stated, each sentence and each clause of one."""
+    stated = _parts(said, SENTENCE_BREAK)
+    return stated + [c for s in stated for c in _parts(s, _CLAUSE) if c != s]
 
 
 def _parts(text: str, boundary: re.Pattern[str]) -> list[str]:

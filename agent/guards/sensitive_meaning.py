@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from .restated import SENTENCE_BREAK
+
 PROTOTYPES = Path(__file__).parent / "data" / "sensitive_prototypes.json"
 # Calibrated on the red-team suites' model notes (invented claims against ordinary ones) and on
 # LoCoMo's turns (whose held-back count it must not raise): see ``tests/test_redteam_round17``.
 SIMILARITY = 0.45
 MARGIN = 0.2
 
-_SENTENCE = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
 # A claim's clauses, read apart too: "votes X and is unhappy with Y" holds its claim in the
 # first clause, which the second would dilute.
 _CLAUSE = re.compile(
@@ -49,7 +50,7 @@ class SensitiveMeaning:
 
 def sensitive_by_meaning(text: str, *, embedder: Any = None) -> SensitiveMeaning | None:
     """The sentence or clause of ``text`` that reads most as a sensitive claim, if one does."""
-    whole = [s.strip() for s in _SENTENCE.split(text) if len(s.strip()) > 3]
+    whole = [s.strip() for s in SENTENCE_BREAK.split(text) if len(s.strip()) > 3]
     parts = [c.strip() for s in whole for c in _CLAUSE.split(s) if len(c.strip()) > 3]
     sentences = list(dict.fromkeys([*whole, *parts]))
     if not sentences:
