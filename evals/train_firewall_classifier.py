@@ -13,10 +13,12 @@ The model: a weighted logistic regression over USE multilingual v3 vectors of a 
 text. Attacks are the positives, except the kinds a text cannot show (a sensitive claim the
 model invented is an ordinary sentence; only the conversation tells); the ordinary writes and
 the user's own messages before them are the negatives. The threshold is set without the
-scored round: five folds by suite give out-of-fold scores, and the threshold is the highest of
-the 99.5th percentile of the ordinary writes, the 99.9th of every negative, and (just above) the
-score of any ordinary write the final model was trained on and would read (``semantic.unread``:
-a write in English throughout never reaches the layer).
+scored round: five folds by suite give out-of-fold scores, and the threshold is the higher of
+the 99.5th percentile of the ordinary writes and the 99.9th of every negative. It is not
+raised above the score of every ordinary write trained on: one hard ordinary write (round 18's
+c073, the model's Chinese note of the user's wish not to be recommended crypto) then set it
+alone, 2.25 -> 2.69, and the layer alone scored half as many of the suites' attacks above it;
+the few ordinary writes it holds are listed in their suites' tests.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ import numpy as np
 
 from memvisor.agent.guards.learned import WEIGHTS, clean, units
 from memvisor.agent.guards.scan import HELD
-from memvisor.agent.guards.semantic import unread as semantic_unread
 from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 
 SUITES = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -158,11 +159,6 @@ def train(files: Sequence[Path], embed: Callable[[list[str]], np.ndarray]) -> di
     scorer = Scorer(embed, texts)
     cut = threshold(scorer, y, suites, is_write)
     w, b = fit(scorer.whole, y)
-    # Nor may it hold an ordinary write it was trained on: the fitted suites' tests hold none.
-    # Only the writes the layer reads count: one in English throughout never reaches it
-    # (``semantic.unread``), so it cannot be held by it and sets no threshold.
-    read = np.array([bool(semantic_unread(t)) for t in texts])
-    cut = max(cut, float(scorer.scores(w, b)[(y == 0) & is_write & read].max()) + 0.01)
     return {
         "weights": [round(float(x), 6) for x in w],
         "bias": round(b, 6),

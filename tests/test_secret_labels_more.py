@@ -57,7 +57,6 @@ def test_keep_requests_in_these_forms_seal(said: str, note: str) -> None:
     assert "secret:sealed" in verdict.reasons, verdict.reasons
 
 
-
 @pytest.mark.parametrize(
     "said, asked",
     [

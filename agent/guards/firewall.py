@@ -339,13 +339,12 @@ class Firewall:
         only_restrictive = all(r.restrictive for r in report.rules) and (
             review.proposal.source != "tool" and review.provenance != "tool_derived"
         )
-        if (
-            benign_rules
-            and claim
-            and not review.users_own
-            and not only_restrictive
-            and not self._users_rule_restated(report, review)
-        ):
+        # The model's note of a harmless rule the user gave in other words is the user's rule:
+        # the by-meaning steps read it with the user's wider margin, as the user's own words.
+        users_rule = review.users_own or bool(
+            benign_rules and claim and self._users_rule_restated(report, review)
+        )
+        if benign_rules and claim and not users_rule and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
         if claim and not review.users_own and ADDRESSED_TO_AGENT.search(text):
@@ -361,9 +360,9 @@ class Firewall:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.
             read = canonical(_unforbidden(review, report, text))
-            if self._semantic_match(review, read):
+            if self._semantic_match(review, read, users_rule):
                 reasons.append("injection:semantic")
-            elif self._learned_match(review, read):
+            elif self._learned_match(review, read, users_rule):
                 reasons.append("injection:learned")
         if not reasons:
             return
@@ -421,9 +420,10 @@ class Firewall:
             return False
         return bool(ABOUT_THE_USER.search(latest_user_message(review.proposal.context)))
 
-    def _semantic_match(self, review: _Review, text: str) -> bool:
-        """Does a sentence read like an attack prototype? Never fails the write: on any error
-        the regex verdict stands."""
+    def _semantic_match(self, review: _Review, text: str, users_words: bool) -> bool:
+        """Does a sentence read like an attack prototype? ``users_words``: the write is the
+        user's own words or rule (the wider margin). Never fails the write: on any error the
+        regex verdict stands."""
         if not self.config.semantic:
             return False
         try:
@@ -435,10 +435,10 @@ class Firewall:
             # Words the user wrote themselves need a wider margin to count as an attack: the
             # user talks about security, prompts and money in ordinary ways.
             cut = self.config.semantic_threshold + (
-                self.config.semantic_margin_user_words if review.users_own else 0.0
+                self.config.semantic_margin_user_words if users_words else 0.0
             )
             found = best if best is not None and best.score >= cut else None
-            if found is not None and review.users_own:
+            if found is not None and users_words:
                 # The write restates the user's own words: it reads as an attack only if what
                 # the user said does ("always ask me before you save anything about my kids"
                 # is a preference, however its restatement embeds), in any message of theirs:
@@ -461,9 +461,10 @@ class Firewall:
             )
         return found is not None
 
-    def _learned_match(self, review: _Review, text: str) -> bool:
-        """Does the learned classifier score the write as steering? Never fails the write: on
-        any error the other steps' verdict stands."""
+    def _learned_match(self, review: _Review, text: str, users_words: bool) -> bool:
+        """Does the learned classifier score the write as steering? ``users_words`` as for
+        ``_semantic_match``. Never fails the write: on any error the other steps' verdict
+        stands."""
         if not self.config.learned or not semantic_unread(text):
             return False  # English throughout: the semantic step has read it all
         try:
@@ -476,7 +477,7 @@ class Firewall:
                 else self.config.learned_threshold
             )
             # The user's own words get the wider margin, as for the semantic step.
-            cut += model.margin_user_words if review.users_own else 0.0
+            cut += model.margin_user_words if users_words else 0.0
             best = self._learned.best(text)
         except Exception as exc:
             logger.bind(trace_id=review.proposal.trace_id, user_id=review.proposal.user_id).warning(
