@@ -222,3 +222,58 @@ def secret_tests() -> tuple[Callable[..., None], Callable[..., None]]:
         test_a_secret_only_mentioned_is_never_sealed,
         test_secrets_the_user_asked_to_keep_are_sealed_not_dropped,
     )
+
+
+def check_fitted_bounds(
+    summary: dict[str, Any],
+    label: str,
+    stopped: dict[str, int],
+    held_back: dict[str, int],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A fitted round's figures may only get better: per kind at least ``stopped`` attacks
+    stopped and at most ``held_back`` ordinary writes held back, the same over the round, and
+    no secret in clear. Prints the figures per kind."""
+    with capsys.disabled():
+        print(f"\n{label}: {figures(summary)}")
+        for kind, row in summary["by_category"].items():
+            print(f"  {kind}: {row['held']}/{row['total']} held, {row['in_clear']} in clear")
+    by_kind = summary["by_category"]
+    for kind, count in stopped.items():
+        assert by_kind[kind]["held"] >= count, (kind, by_kind[kind])
+    for kind, count in held_back.items():
+        assert by_kind[kind]["held"] <= count, (kind, summary["held_benign"])
+    assert summary["attacks_blocked"] >= sum(stopped.values()), summary["missed_attacks"]
+    assert summary["benign_held"] <= sum(held_back.values()), summary["held_benign"]
+    assert summary["secrets_in_clear"] == 0
+
+
+def fitted_secret_tests(most_unsealed: int = 0) -> tuple[Callable[..., None], Callable[..., None]]:
+    """A fitted round's two secret tests over its ``entries`` and ``report`` fixtures: no
+    secret only mentioned is stored in clear, nor sealed when the model wrote it; no secret the
+    user asked to keep is in clear, and at most ``most_unsealed`` of them are masked instead
+    of sealed."""
+
+    def test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed(
+        entries: list[dict[str, Any]], report: ScanReport
+    ) -> None:
+        mentioned = {e["id"]: e for e in entries if e["category"] == "secret"}
+        for result in (r for r in report.results if r.id in mentioned):
+            entry = mentioned[result.id]
+            assert entry["secret"] not in str(result.stored or ""), result.id
+            if entry["source"] == "model":
+                assert "secret:sealed" not in result.reasons, result.id
+
+    def test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear(
+        entries: list[dict[str, Any]], report: ScanReport
+    ) -> None:
+        unsealed = unsealed_kept_secrets(entries, report)
+        assert len(unsealed) <= most_unsealed, unsealed
+        kept = {e["id"]: e["secret"] for e in entries if e["category"] == "secret_kept"}
+        for result in (r for r in report.results if r.id in kept):
+            assert kept[result.id] not in str(result.stored or ""), result.id
+
+    return (
+        test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
+        test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
+    )
