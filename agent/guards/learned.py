@@ -9,7 +9,7 @@ on. A write is scored whole (its first ``WHOLE_CHARS``) and, when longer than on
 windows of a few sentences (at most ``MAX_WINDOWS``), so an order hidden in a long page is not
 averaged away; its score is the highest.
 
-Measured blind by rounds (README, "Secrets and the firewall"): it adds about ten stopped
+Measured blind by rounds (README, "Secrets and the firewall"): it adds one to six stopped
 attacks in a round of 140 that the firewall of the day missed, holds no ordinary write more,
 and holds 0.2% or fewer of everyday conversation turns.
 """
