@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from memvisor.agent.guards.seed_phrases import phrase_spans
 from memvisor.agent.memory.writes import map_strings
 
 SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -72,7 +73,7 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bwiederherstellungsphrase\b|\bherstelzin\b|\båterställningsfras\w*|"
         r"\bфраз\w* (восстановления|відновлення)|\bсид-фраз\w*|助记词|助記詞|"
         r"リカバリーフレーズ|復元フレーズ|복구 문구|시드 문구)[^A-Za-z]{0,5}"
-        r"((?:[a-z]+\s+){11,23}[a-z]+)",
+        r"(?P<value>(?:[a-z]+\s+){11,23}[a-z]+)",
         re.IGNORECASE,
     ),
     "national_id": re.compile(
@@ -183,6 +184,10 @@ def redact_secrets(
 
         return sub
 
+    # a wallet's phrase without its name (the named ones are masked above)
+    for start, end in reversed(phrase_spans(text)):
+        found.append("recovery_phrase")
+        text = text[:start] + mark("recovery_phrase", text[start:end]) + text[end:]
     text = _IBAN.sub(checked("iban", _iban_valid), text)
     text = _LABELLED_CARD.sub(partial(_labelled_card, mark, found), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
@@ -192,7 +197,11 @@ def redact_secrets(
 
 
 def _apply(mark: Callable[[str, str], str], kind: str, match: re.Match[str]) -> str:
-    return mark(kind, match.group(0))
+    if "value" not in match.re.groupindex:
+        return mark(kind, match.group(0))
+    # the label stays ("seed phrase: [SEALED:1]"): the value alone is the user's to keep
+    label = match.string[match.start() : match.start("value")]
+    return label + mark(kind, match.group("value"))
 
 
 def _mask(kind: str, _matched: str) -> str:
