@@ -171,7 +171,7 @@ _ACCOUNT_WORD = (
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
     r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
     r"usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|यूजर|المستخدم|العميل|"
-    r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|λογαριασμ\w*|πελάτ\w*|"
+    r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
