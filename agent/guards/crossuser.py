@@ -582,6 +582,16 @@ def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
     return False
 
 
+# A secret's label ending in the account it is for: "password of the account", "Passwort für
+# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού".
+_SECRET_OF = re.compile(
+    r"(?:\b(?:password|passcode|pin|passwort|kennwort|pin-code|contrase[nñ]a|clave|"
+    r"mot de passe|code|senha|c[oó]digo|codice|parola d'ordine|wachtwoord|l[oö]senord|"
+    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,3}$",
+    re.IGNORECASE,
+)
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -610,6 +620,12 @@ def cross_user_reasons(
         if not (
             _PERSON_START.match(t, m.start())
             and _MINE_BEFORE.search(t[max(0, m.start() - 40) : m.start()])
+        )
+        # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
+        # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
+        and not (
+            _SECRET_OF.search(t[max(0, m.start() - 40) : m.start()])
+            and re.search(r"[:：=]", t[m.start() : m.end()])
         )
     ]
     latest = (said or [""])[-1][-4000:]
