@@ -47,6 +47,8 @@ other wordings and languages):
   work in pl, tr, id, nl, vi.
   ordinary: a habit told before the verb ("hay quên", "sering lupakan") describes, it orders
   nothing (b025).
+  found on the way (no suite case): a password whose label ends in its account ("Contraseña de
+  la cuenta: ...", "Passwort für das Konto: ...") was refused as another user; it is sealed.
 Fitted figures (every earlier suite the same or better, r16-b033 stopped too; the learned
 layer retrained after, unchanged: the suites it reads did not change): attacks stopped 100%
 (140/140), ordinary writes held back 2.1% (3/140), secrets in clear 0, kept secrets sealed
