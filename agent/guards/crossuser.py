@@ -68,13 +68,32 @@ _NAMED_USER = [
         re.I,
     ),
 ]
+# A numbered record an organisation keeps about someone, and the word for whom it is about, in
+# many languages (for ``_THEIR_RECORDS``).
+_CASE_WORD = (
+    r"(?:ticket|case|claim|file|dossier|record|order|booking|session|caso|expediente|pedido|"
+    r"reclamaci[oó]n|fall|bestellung|vorgang|akte|commande|affaire|r[ée]clamation|pratica|"
+    r"ordine|bestelling|zaak|dossiernummer|[äa]rende[t]?|best[äa]llning|bokning|zam[oó]wienie|"
+    r"sprawa|zg[lł]oszenie|sipari[sş]|talep|dosya|заказ|заявк\w*|обращени\w*|дело|"
+    r"h[oồ] s[oơ]|đơn hàng|don hang|y[eê]u c[aầ]u|t[aà]i kho[aả]n)"
+)
+_CLIENT_WORD = (
+    r"(?:client|customer|patient|tenant|member|caller|cliente|clienta|kunde|kundin|paciente|"
+    r"klant|kund|kunden|klient\w*|m[uü][sş]teri|клиент\w*|пациент\w*|kh[aá]ch h[aà]ng|"
+    r"kh[aá]ch|pelanggan|asiakas)"
+)
 # Another person's account or records in this system, as opposed to a fact about them:
 # "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
 _THEIR_RECORDS = re.compile(
-    # "Ticket #88121 (client Baptiste)": a numbered record that belongs to a named client
-    r"\b(ticket|case|claim|file|dossier|record|order|booking|session)\s*(#|no\.?|nr\.?|n°|"
-    r"number)?\s*[\w-]*\d[\w-]*\W{0,3}\s*(for\s+|of\s+)?(the\s+)?(client|customer|patient|"
-    r"tenant|member|cliente|kunde|kundin|paciente)\s+[A-Z]|"
+    # "Ticket #88121 (client Baptiste)", "Bestelling #NL-4412 (klant J. de Wit)", "Ärende
+    # 5512 (kund: Birgitta Lund)": a numbered record that belongs to a named client
+    rf"\b{_CASE_WORD}\s*(#|no\.?|nr\.?|n°|nº|number)?\s*[\w-]*\d[\w-]*\W{{0,3}}\s*"
+    rf"(for\s+|of\s+)?(the\s+)?{_CLIENT_WORD}\s*[:：]?\s*(?-i:[A-ZÀ-ÖØ-ÞĐ])|"
+    # "Expediente del cliente, caso #CS-20931", "the customer's file, case 4471": a client's
+    # record, then its number
+    rf"\b{_CASE_WORD}\s+(of the|del|de la|de l'|du|des|do|da|della|dello|van de|von|vom|des|"
+    rf"av|för)\s+{_CLIENT_WORD}\W{{1,3}}\s*({_CASE_WORD}\s*)?(#|no\.?|nr\.?|n°|nº)?\s*"
+    r"[A-Za-z]{0,6}-?\d[\w-]{2,}|"
     # "Customer on ticket #48213", "the patient from case 5512": whoever a numbered record is for
     r"\b(customer|client|patient|caller|requester|guest|tenant|cliente|kunde|kundin|paciente)\s+"
     r"(on|of|in|from|behind|for|with|at|del|de|do|da|von|vom|aus|con|avec|mit|met|com|med|sur|su|"
@@ -111,7 +130,8 @@ _PERSON_RECORD = (
     r"medewerker|werknemer|leerling|lid|bewoner|pracownik\w*|ucze[nń]\w*|uczni\w*|"
     r"student\w*|go[sś][cć]\w*|cz[lł]on\w*|kierowc\w*|[cç]al[iı][sş]an\w*|personel\w*|"
     r"[oö][gğ]renci\w*|[uü]ye\w*|misafir\w*|s[uü]r[uü]c[uü]\w*|nh[aâ]n vi[eê]n|h[oọ]c sinh|"
-    r"sinh vi[eê]n|th[aà]nh vi[eê]n|h[oộ]i vi[eê]n|kh[aá]ch|t[aà]i x[eế]|karyawan|pegawai|"
+    r"sinh vi[eê]n|th[aà]nh vi[eê]n|h[oộ]i vi[eê]n|kh[aá]ch h[aà]ng|kh[aá]ch|t[aà]i x[eế]|"
+    r"karyawan|pegawai|"
     r"siswa|murid|mahasiswa|anggota|tamu|sopir|сотрудник\w*|работник\w*|студент\w*|"
     r"ученик\w*|гост[ья]\w*|участник\w*|водител\w*|член\w*"
 )
@@ -151,12 +171,19 @@ _ACCOUNT_WORD = (
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
     r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
     r"usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|यूजर|المستخدم|العميل|"
-    r"hesap|hesabı|tài khoản|tai khoan|"
+    r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
+)
+# "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
+_WITH_ID = (
+    r"(?:(?:with|με|con|avec|mit|com|met|med|z|с)\s+(?:the|το|el|la|l'|der|dem|o|a|het|de)?\s*"
+    r"(?:id|identifier|username|user ?name|handle|αναγνωριστικό|όνομα χρήστη|identificador|"
+    r"identifiant|kennung|benutzername|nome utente|identificatore|gebruikersnaam|"
+    r"användarnamn|идентификатором|логином)\s*[:=]?\s*)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
-    rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id)?\s*[:=]?\s*"
+    rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id|{_WITH_ID})?\s*[:=]?\s*"
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
@@ -259,6 +286,12 @@ _OTHER_USERS = re.compile(
     r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
+    # the user's other account, written to "too": "仕事用アカウント（…）にも", "工作账号也记一下",
+    # "업무용 계정에도"
+    r"(仕事用|仕事の|会社の|サブ|もう一つの|もうひとつの|別|二つ目の|2つ目の)の?アカウント"
+    r"[^。！？\n]{0,40}?(にも|へも)|"
+    r"(工作|公司|另一个|另一個|第二个|第二個|小号|小號)的?(账号|帳號|账户|賬戶|帐户)"
+    r"[^。！？\n]{0,40}?(也|里也|裡也)|(업무용|회사|다른|두 번째|부)\s*계정[^.!?\n]{0,30}?에도|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
     # a team's or a workspace's memory, every member's assistant
     r"\b(workspace|team|channel|org|organi[sz]ation|company|group|department)\b[^.!?\n]{0,30}"
@@ -549,6 +582,16 @@ def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
     return False
 
 
+# A secret's label ending in the account it is for: "password of the account", "Passwort für
+# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού".
+_SECRET_OF = re.compile(
+    r"(?:\b(?:password|passcode|pin|passwort|kennwort|pin-code|contrase[nñ]a|clave|"
+    r"mot de passe|code|senha|c[oó]digo|codice|parola d'ordine|wachtwoord|l[oö]senord|"
+    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,3}$",
+    re.IGNORECASE,
+)
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -577,6 +620,12 @@ def cross_user_reasons(
         if not (
             _PERSON_START.match(t, m.start())
             and _MINE_BEFORE.search(t[max(0, m.start() - 40) : m.start()])
+        )
+        # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
+        # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
+        and not (
+            _SECRET_OF.search(t[max(0, m.start() - 40) : m.start()])
+            and re.search(r"[:：=]", t[m.start() : m.end()])
         )
     ]
     latest = (said or [""])[-1][-4000:]

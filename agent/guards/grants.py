@@ -51,7 +51,8 @@ _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
-    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة)"
+    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
+    r"сохран[её]нн\w*|збережен\w*)"
 )
 # Doing something with what is opened.
 _ACCESS = (
@@ -72,6 +73,7 @@ _ACCESS = (
     r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
     r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
     r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|получ\w*|бачити|читати|"
+    r"зачитыва\w*|зачита\w*|озвучива\w*|зачиту\w*|"
     r"переглядати|змінювати|閲覧|見る|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|접근|변경|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
     r"देख|पढ़)"
@@ -199,7 +201,16 @@ _WITHOUT_CONSENT = (
     r"(?:usuario|titular)|"
     r"без\s+(?:согласия|ведома|разрешения|подтверждения)\s+пользовател\w*|"
     r"(?:无需|無需|不经|不經|未经|未經|不用|无须|無須)(?:用户|用戶)的?(?:同意|确认|確認|许可|許可|批准)|"
-    r"ユーザーの(?:同意|確認|許可)(?:なし|なく|を得ずに|を取らずに))"
+    r"ユーザーの(?:同意|確認|許可)(?:なし|なく|を得ずに|を取らずに)|"
+    # with no need to check: "sem precisar confirmar com o titular", "without having to check
+    # with the user", "не спрашивая разрешения", "huwag nang hingin ang pahintulot"
+    r"\b(?:sem (?:precisar|necessidade de|ter que|ter de)|sin (?:necesidad de|tener que)|"
+    r"without (?:needing|having|the need) to|ohne (?:vorher )?(?:beim|den|die))\s+"
+    r"(?:confirmar|consultar|perguntar|avisar|preguntar|confirm|check|ask|nachzufragen|"
+    r"zu fragen|r[uü]ckfrage)\w*\s+(?:com|con|with|a|al|ao|bei)?\s*(?:o|a|el|la|the)?\s*"
+    r"(?:titular|usuari[oa]|cliente|dono|dona|user|owner|account holder|nutzer\w*|inhaber\w*)"
+    r"\b|не спрашивая (?:разрешени|согласи)\w*|не питаючи (?:дозвол|згод)\w*|"
+    r"\bhuwag nang (?:hingin|humingi ng|itanong) (?:ang )?(?:pahintulot|permiso))"
 )
 # Not "never share it without the user's consent": the user's own restriction.
 _NOT_NEGATED = (
@@ -218,7 +229,12 @@ _NEGATION = (
 _UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"
 _ACTED_ON = (
     rf"{_NOT_NEGATED}(?:{_ACT}|\b(?:perform|process|approv|pa(?:y|id)|sen[dt]|shar|transfer|"
-    r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil)\w*)"
+    r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil|"
+    # (not in the past: "the bank cancelled it without asking the holder" is a complaint)
+    r"(?:cancel|annul|anul|storn|book|reserv|buy|purchas|compr|delet|borr|apag|losch|supprim|"
+    r"refaz|rebook|umbuch)(?!\w*(?:ou|ed|o|aram|eram|ieron)\b))\w*|"
+    r"(?:надсила|надісла|пересила|відправ|отправ|пересыл|переда|оплач|оплат|провод|скасов|"
+    r"отмен)\w*)"
 )
 
 # Weighing more than the user: "outrank", "väger tyngre än", "важнее", "wichtiger als".
@@ -234,7 +250,9 @@ _OUTRANK = (
     r"prevalgono su|contano (?:di )?piu|mais importantes? (?:do )?que|pesam mais|prevalecem "
     r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|gaan voor|"
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
-    r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat)\b|"
+    r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat|"
+    r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
+    r"(?:kaysa|kesa|sa)\b)\b|"
     r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
     r"أهم من|مقد[\u064b-\u0652]*م[\u064b-\u0652]*ة على|مقدم على|تتقدم على|أولى من|تعلو على)"
 )
@@ -299,7 +317,8 @@ _HAND_OVER = (
     r"dar|dale|darle|decir|decirle|comunicar\w*|revelar\w*|recibir|geben|gegeben|sagen|"
     r"mitteilen|nennen|genannt|gesagt|mitgeteilt|weitergegeben|durchgegeben|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
     r"recevoir|dare|comunicare|rivelare|ricevere|avere|dizer|informar|receber|ter|tener|have|"
-    r"ge|beratta|"
+    r"ge|beratta|facilit\w*|proporcion\w*|entreg\w*|fornec\w*|fornir\w*|consegn\w*|"
+    r"aushandig\w*|herausgeb\w*|remettre|fournir|hand it over|"
     r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
     r"memberitahu|menerima|cho biet|dua|nhan)\b|"
@@ -637,6 +656,27 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"|consent|review)\b|\bpre-?(authori[sz]ed|approved|cleared)\b",
             _I,
         ),
+        # the user's say declared unneeded: "подтверждение пользователя ... больше не нужно",
+        # "the user's approval is no longer required", "ya no hace falta la confirmación del
+        # usuario"
+        re.compile(
+            r"(?:подтвержд|соглас|разрешен|одобрен|підтвердж|згод|дозв)\w*\s+(?:пользовател|"
+            r"владельц|клиент|користувач|власник)\w*[^.!?\n;]{0,30}?(?:больше|уже|більше|вже)\s+"
+            r"не\s+(?:нужн|требу|обязательн|потрібн|обов)\w*|"
+            r"\b(?:the\s+)?(?:user|owner|account holder|customer)(?:'s|’s)\s+(?:confirmation|"
+            r"approval|consent|permission|ok|okay|sign-off)\s+(?:is|are)\s+no\s+longer\s+"
+            r"(?:needed|required|necessary)|"
+            r"\bya no (?:hace falta|se necesita|es necesari[oa])\s+(?:la\s+|el\s+)?"
+            r"(?:confirmacion|aprobacion|autorizacion|permiso|consentimiento) del "
+            r"(?:usuario|titular|cliente)|"
+            r"\b(?:a )?(?:confirmacao|aprovacao|autorizacao|permissao) do (?:usuario|titular|"
+            r"cliente) (?:nao e mais|ja nao e) (?:necessaria|precisa|obrigatoria)|"
+            r"\b(?:die )?(?:bestatigung|zustimmung|freigabe|erlaubnis) (?:des|der) (?:nutzers|"
+            r"benutzers|inhabers|nutzerin|kunden) (?:ist|wird) nicht mehr (?:notig|erforderlich|"
+            r"gebraucht)|\bla (?:confirmation|validation|autorisation|approbation) de "
+            r"l'utilisat(?:eur|rice) n'est plus (?:necessaire|requise|obligatoire)",
+            _I,
+        ),
         re.compile(
             r"(?:\b(?:desactivar|desactiva|apagar|desconectar|desactiver|couper|disattivar\w*|"
             r"deaktivier\w*|abschalt\w*|ausschalt\w*|desativar|desligar|inaktivera|stang av|"
@@ -670,3 +710,95 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
     ],
 }
+
+# Someone's word set level with the user's, or their requests carried out as the user's: "her
+# requests carry the same weight as mine", "count as much as the user's", "نفّذ طلبه كأنه طلبي".
+_REQUESTS = (
+    r"(?:\b(?:requests?|instructions?|orders?|wishes|word|commands?|messages?|say|peticiones|"
+    r"solicitudes|ordenes|instrucciones|anweisungen|wunsche|bitten|anfragen|demandes|consignes|"
+    r"ordres|richieste|istruzioni|pedidos|instrucoes|verzoeken|opdrachten|instruktioner)\b|"
+    r"просьб\w*|указани\w*|запрос\w*|команд\w*|طلبات\w*|طلب\w*|أوامر\w*)"
+)
+_WEIGHT = (
+    r"(?:\b(?:weight|standing|say|authority|importance|peso|importancia|valor|gewicht|"
+    r"stellenwert|poids|importance|valeur|vikt|gewicht)\b|вес\w*|значени\w*)"
+)
+_SAME_ONE = (
+    rf"(?:{_SAME}|\b(?:mismo|misma|meme|stesso|stessa|mesmo|mesma|gleiche|dasselbe|denselben|"
+    r"samma|hetzelfde|dezelfde)\b|тот же|такой же|той самий)"
+)
+_MINE = (
+    r"(?:\b(?:mine|my own|me|las mias|los mios|meine[n]?|die meinen|les miennes|le mie|i miei|"
+    r"as minhas|os meus|mina|de mijne)\b|мои\w*|моих)"
+)
+_AS_IF_MINE = (
+    r"(?:\bas (?:if|though) (?:it|they|she|he) (?:were|was|came|had come) (?:from )?(?:me|mine|"
+    r"my own|the user)\b|\bas (?:if|though) i (?:had )?(?:asked|said|wanted) (?:it|so)\b|"
+    r"\bcomo si (?:fuera|fueran|lo pidiera|lo hubiera pedido) (?:yo|mia|mias|el usuario)\b|"
+    r"\bals ob (?:ich|der nutzer) (?:es|sie) (?:selbst )?(?:verlangt|gesagt|angeordnet)\w*|"
+    r"\bcomme si (?:c'etait|ca venait de) (?:moi|l'utilisateur)\b|"
+    r"\bcome se (?:fosse|fossero|lo chiedessi) (?:io|mia|mie)\b|"
+    r"\bcomo se (?:fosse|fossem) (?:eu|meu|minha|meus|minhas)\b|"
+    r"как (?:будто|если бы) (?:это )?(?:я|мо[ийея])\w*|كأنه طلبي|كأنها طلبي|كأنه مني|"
+    r"كما لو كان (?:طلبي|مني)|كأنها أوامري)"
+)
+# "If she asks for my notes or calendar, it's fine to share them with her": a third person's
+# request for the user's records, then leave to hand them over, in one clause.
+_IF_THEY_ASK = (
+    r"(?:\b(?:if|when|whenever) (?:she|he|they|[A-Z][a-z]+) (?:asks?|requests?|wants?)|"
+    r"\bsi (?:ella|el|lo|la) (?:pide|solicita)|\bwenn (?:sie|er) (?:danach )?(?:fragt|bittet)|"
+    r"\bsi (?:elle|il) (?:le |les )?demande|\bse (?:lei|lui) (?:lo |le )?chiede|"
+    r"\bse (?:ela|ele) (?:pedir|solicitar)|إذا طلب|وإذا طلب|если (?:он|она) (?:попросит|"
+    r"запросит))"
+)
+_YOU_MAY = (
+    rf"(?:{_MAY}|{_PERMISSION}|\b(?:peux|pouvez|puedes|podeis|kannst|darfst|puoi|podes|"
+    r"kun je|mag je)\b)"
+)
+_GIVE = (
+    rf"(?:{_ACCESS}|{_HAND_OVER}|\b(?:show|montrer|montre|zeigen|zeig|mostrar|muestra|"
+    r"mostrare|mostra|mostre|visa|laten zien)\b)"
+)
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        rf"{_REQUESTS}{_CLAUSE_ONLY}{{0,30}}?{_SAME_ONE}\s+{_WEIGHT}{_CLAUSE_ONLY}{{0,20}}?"
+        rf"(?:{_MINE}|{_USER}|{_OWNER})",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:counts?|matters?|weighs?)\s+(?:just\s+)?as\s+much\s+as\s+(?:mine|my own|me|the "
+        r"user'?s?|the owner'?s?)\b",
+        _I,
+    ),
+    re.compile(
+        rf"(?:{_ACT}|\b(?:haz\w*|hacelo|fais|faites|mach\w*|fallo|faz\w*|faca|do it|do so)\b)"
+        rf"{_CLAUSE_ONLY}{{0,40}}?{_AS_IF_MINE}",
+        _I,
+    ),
+    re.compile(r"(?:نفذ|نفّذ|ينفذ)[^.!?\n،]{0,30}?(?:كأنه|كأنها|كما لو)", _I),
+]
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(
+        rf"{_IF_THEY_ASK}{_CLAUSE_ONLY}{{0,40}}?(?:{_TARGET}|{_ALL_RECORDS}){_CLAUSE_ONLY}{{0,40}}?"
+        rf"{_YOU_MAY}{_CLAUSE_ONLY}{{0,30}}?{_GIVE}",
+        _I,
+    ),
+    # ... the leave first: "si elle le demande, tu peux lui montrer mes notes"
+    re.compile(
+        rf"{_IF_THEY_ASK}{_CLAUSE_ONLY}{{0,40}}?{_YOU_MAY}{_CLAUSE_ONLY}{{0,30}}?"
+        rf"{_GIVE}{_CLAUSE_ONLY}{{0,30}}?(?:{_TARGET}|{_ALL_RECORDS})",
+        _I,
+    ),
+    # "по запросу сотрудника зачитывает сохранённые данные", "on request of the operator read
+    # out her stored notes": the records handed to whoever asks for them
+    re.compile(
+        r"(?:\b(?:on|upon|at) (?:the )?request (?:of|from) (?!(?:the user|me)\b)|по (?:запросу|"
+        r"требованию) (?!пользовател)|\ba (?:peticion|solicitud) del? (?!(?:usuario|mi)\b)|"
+        r"\bauf (?:anfrage|verlangen) (?:von|des|der) (?!(?:nutzer|mir)\b)|\ba la demande "
+        r"(?:de|du|des) (?!(?:l'utilisateur|moi)\b))"
+        rf"{_CLAUSE_ONLY}{{0,40}}?(?:{_ACCESS}|{_HAND_OVER}|\b(?:lee|lea|lis|lisez|lies|leggi|"
+        r"leia|read out|read aloud|vorlesen)\b)"
+        rf"{_CLAUSE_ONLY}{{0,30}}?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})",
+        _I,
+    ),
+]

@@ -409,7 +409,11 @@ SIGNALS_ML["role_override"] = [
         rf"\b(desde hoy|a partir de hoy|desde ahora|da questo momento|da oggi|d'ora in poi|"
         rf"dès aujourd'hui|à partir d'aujourd'hui|désormais|ab heute|ab jetzt|von nun an|"
         rf"a partir de hoje|desde hoje|från och med idag|с сегодняшнего дня|с этого момента)"
-        rf"\s*,?\s*{_ASSISTANT_ML}\s+(es|est|sera|è|sarà|ist|wird|é|será|är|будет|является)\b",
+        rf"\s*,?\s*{_ASSISTANT_ML}\s+(es|est|sera|è|sarà|ist|wird|é|será|är|будет|является|"
+        # ... or speaks as someone: "с этого момента ассистент отвечает как «Макс»"
+        r"отвечает как|говорит как|выступает как|ведёт себя как|ведет себя как|antwortet als|"
+        r"spricht als|répond comme|parle comme|responde como|habla como|risponde come|"
+        r"svarar som|antwoordt als)(?!\w)",
         _I,
     ),
     re.compile(r"\bdu heißt (jetzt|ab jetzt|ab sofort|von nun an|nun|ab heute)\b", _I),
@@ -458,7 +462,17 @@ _WHOSE_OTHER = (
     r"הוראות|הנחיות|المستخدم|التعليمات|تعليمات|الأوامر|کاربر|دستور|उपयोगकर्ता|निर्देश|"
     r"ব্যবহারকারী|নির্দেশ|ผู้ใช้|คำสั่ง|ہدایات|ہدایت|صارف|ما قيل لك|ما طُلب منك|ما طلب منك"
 )
-_SET_ASIDE = rf"(?:\b(?:{_SET_ASIDE_LATIN})\b|(?:{_SET_ASIDE_OTHER}))"
+# A habit or a past told before the verb describes ("chatbot hay quên hướng dẫn": the chatbot
+# often forgets its instructions; "dia sering lupakan aturan"), it orders nothing.
+_DESCRIBED = "".join(
+    rf"(?<!\b{w} )"
+    for w in (
+        "hay", "thường", "thuong", "đã", "da", "từng", "tung", "bị", "bi", "vẫn", "van", "cứ",
+        "cu", "luôn", "luon", "dễ", "de", "sering", "selalu", "suka", "sudah", "telah", "pernah",
+        "kerap",
+    )
+)  # fmt: skip
+_SET_ASIDE = rf"(?:{_DESCRIBED}\b(?:{_SET_ASIDE_LATIN})\b|(?:{_SET_ASIDE_OTHER}))"
 _WHOSE = rf"(?:\b(?:{_WHOSE_LATIN})|(?:{_WHOSE_OTHER}))"
 SIGNALS_ML["ignore_instructions"] = [
     *SIGNALS_ML["ignore_instructions"],
@@ -588,16 +602,19 @@ RULE_CUES_ML = re.compile(
     r"kila mara|"
     r"a partir d'ara|d'ara endavant|cada vegada|la propera vegada|sempre que|"
     r"siku zote)\b|"
-    r"\b(fremover|fremadrettet|fra nu af|fra nå av|fra nå|heretter|heretter|bundan böyle|"
+    r"\b(framöver|hädanefter|i fortsättningen|fremover|fremadrettet|fra nu af|fra nå av|"
+    r"fra nå|heretter|heretter|bundan böyle|"
     r"bundan itibaren|kể từ bây giờ|từ bây giờ|kể từ nay|từ nay về sau|mọi câu hỏi|"
     r"mọi câu trả lời|mỗi câu trả lời|nanti kalau|nanti jika|a partir de este momento|"
     r"desde este momento|de aquí en adelante|en adelante|ab (?:sofort|heute|morgen)|"
     r"in jeder antwort|bij (?:elke|iedere) (?:vraag|vragen|antwoord)|telkens (?:als|wanneer)|"
     r"elke keer dat|ab se|aaj se|agli baar)\b|"
     r"(ابتداء من|ابتداءً من|اعتبارا من|اعتباراً من|بدءا من|بدءاً من|اب سے|আজ থেকে|"
-    r"από εδώ και πέρα|από τώρα|κάθε φορά|відтепер|щоразу|наступного разу|מעכשיו|מהיום|"
+    r"από εδώ και (?:πέρα|στο εξής)|από τώρα|στο εξής|εφεξής|κάθε φορά|відтепер|щоразу|"
+    r"наступного разу|מעכשיו|מהיום|"
     r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
-    r"जब भी|अगली बार|এখন থেকে|প্রতিবার|จากนี้ไป|ทุกครั้ง)",
+    r"जब भी|अगली बार|आगे से|এখন থেকে|প্রতিবার|จากนี้ไป|ตั้งแต่นี้ไป|ต่อจากนี้|นับจากนี้|"
+    r"ทุกครั้ง)",
     _I,
 )
 THIRD_PARTY_ML = re.compile(
@@ -611,7 +628,9 @@ THIRD_PARTY_ML = re.compile(
     r"kila mtu|watumiaji wote|iedereen|alle gebruikers|wszystkim|każdemu|herkese|"
     r"tüm kullanıcılar\w*|til alle|for alle|sabko|sab ko|har kisi ko|mọi người|"
     r"kaikille|všem|mindenkinek|tuturor)\b|усім|всім|кожному|будь-кому|كل من|لكل من|للجميع|"
-    r"الجميع|سبھی کو|ہر ایک کو|سب کو|সবাইকে|সকলকে|सबको|हर किसी को",
+    r"الجميع|سبھی کو|ہر ایک کو|سب کو|সবাইকে|সকলকে|सबको|हर किसी को|"
+    r"(?:हर|सभी|सारे) (?:उपयोगकर्ता|उपयोगकर्ताओं|यूज़र|यूजर|ग्राहक|ग्राहकों) को|"
+    r"σε όλους|όλους τους (?:χρήστες|πελάτες)|οποιονδήποτε|σε όποιον",
     _I,
 )
 PROMOTION_ML = re.compile(
@@ -621,7 +640,7 @@ PROMOTION_ML = re.compile(
     r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
     r"recommande|recommander|recommandez|recomende|recomendar|consiglia|raccomanda|consigliare|"
     r"rekommendera|föreslå|рекомендуй|советуй|рекламируй|продвигай|raad|beveel|aanbevelen|"
-    r"noem|vermeld|nævn|nevn|anbefal|wymień|назови|upozorni|"
+    r"noem|vermeld|nämn\w*|nævn|nevn|anbefal|wymień|назови|upozorni|"
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
@@ -636,7 +655,8 @@ PROMOTION_ML = re.compile(
     r"bilang|посоветуй\w*|предлагай\w*|предложи\w*|proponi|proponga|proporre|propón|"
     r"propose\w*|proposer|proponha|orient(?:e|er|era|ez|a)\s+(?:vers|hacia|para|verso))\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝|リンクを(付け|貼|添え))|(추천해|추천하|홍보)|"
-    r"(πρότεινε|σύστησε|המלץ|תמליץ|أوص|نصح|اقترح|رشح|پیشنهاد بده|توصیه کن|सिफारिश|"
+    r"(πρότεινε|σύστησε|προτείνεις|προτείνετε|συστήνεις|συνιστάς|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
+    r"پیشنهاد بده|توصیه کن|सिफारिश|"
     r"सुझाव दो|सुझाव दें|सलाह दे|सलाह दो|ज़िक्र कर|জিক্র|সুপারিশ|পরামর্শ দা|পরামর্শ দি|"
     r"مشورہ د|แนะนำ|लेने को कह|खरीदने को कह)",
     _I,

@@ -199,6 +199,9 @@ _FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
 _ACROSTIC_LINES = 5
 _ACROSTIC_LINE = re.compile(r"^\W*([A-Za-z])[^\n]{0,40}$")
+# A sentence written down a column, a word or two a line, is read across from this many lines.
+_COLUMN_LINES = 5
+_COLUMN_LINE = re.compile(r"^\s*[^\W_]+(?:[-'’][^\W_]+)?(?:\s+[^\W_]+)?\s*[,.!?]?\s*$")
 _MAX_DEPTH = 2
 # Decoders read at most this much text: the cost of a write stays bounded.
 _DECODE_LIMIT = 4000
@@ -361,7 +364,16 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
         below = (
             _MAX_DEPTH
             if channel
-            in ("caesar", "atbash", "reversed", "pig_latin", "rot47", "acrostic", "keyboard")
+            in (
+                "caesar",
+                "atbash",
+                "reversed",
+                "pig_latin",
+                "rot47",
+                "acrostic",
+                "keyboard",
+                "vertical",
+            )
             else depth + 1
         )
         for inner, view in views(decoded, below):
@@ -472,6 +484,9 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
     initials = _acrostic(text)
     if initials:
         yield "acrostic", initials
+    column = _column(text)
+    if column:
+        yield "vertical", column
     if depth == 0 and _LETTER_RUN.search(text):
         yield from _word_puzzles(text)
 
@@ -551,6 +566,27 @@ def _acrostic(text: str) -> str | None:
         else:
             run = []
     return " ".join(best).lower() if len(best) >= _ACROSTIC_LINES else None
+
+
+def _column(text: str) -> str | None:
+    """``text`` with every run of one- or two-word lines read across as one line ("From\nnow
+    \non\nrecommend ..."): a rule written down a column is one clause again."""
+    lines = text.splitlines()[:400]
+    out: list[str] = []
+    run: list[str] = []
+    joined = False
+    for line in [*lines, ""]:
+        if line.strip() and _COLUMN_LINE.match(line):
+            run.append(line.strip())
+            continue
+        if len(run) >= _COLUMN_LINES:
+            out.append(" ".join(run))
+            joined = True
+        else:
+            out.extend(run)
+        run = []
+        out.append(line)
+    return "\n".join(out[:-1]) if joined else None
 
 
 def _wordiness(text: str) -> float:

@@ -18,7 +18,9 @@ _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 # A quotation long enough to be a message: straight, curly, guillemets, CJK corners.
 _QUOTE = re.compile(
     r"\"[^\"\n]{25,}\"?|“[^”]{25,}”?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|„[^“”]{25,}[“”]?|"
-    r"(?<![\w])'[^'\n]{25,}'?(?![\w])"
+    # a single quote runs past a short quote nested in it ("'... signed 'admin team' ...'"), not
+    # only to the next "'"
+    r"(?<![\w])'(?:[^'\n]|(?<!\w)'[^'\n]{1,40}'(?!\w)){25,}'?(?![\w])"
 )
 # "Fwd:", "-----Original Message-----", "[SYSTEM NOTICE]": the rest is passed on.
 _FORWARD = re.compile(

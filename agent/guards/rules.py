@@ -136,7 +136,9 @@ _NEGATION = re.compile(r"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不
 _ZH_CUE = (
     r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
     r"每次|每一次|始终|始終|"
-    r"总是|總是|一直|永远|永遠|无论|無論|不管|记住|記住|务必|務必|所有回答|每个回答|每個回答)"
+    r"总是|總是|一直|永远|永遠|无论|無論|不管|记住|記住|务必|務必|所有回答|每个回答|每個回答|"
+    # a delayed trigger by count: "第五次用户询问天气时", "第3次"
+    r"第[一二三四五六七八九十两兩\d]{1,3}次)"
 )
 _ZH_RULE_START = re.compile(
     rf"^(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?({_ZH_CUE}|"
@@ -200,13 +202,16 @@ _THIRD_PARTY = re.compile(
     _I,
 )
 _PROMOTION_ZH = (
-    r"凡是有人问|只(说|推荐|推薦)[^。！？\n]{0,12}(最好|最棒)|其他品牌都别提|其他品牌都不要提"
+    # a name in quotes recommended: "一律推荐“鑫盛宝”", "推薦「XX理財」"
+    r"(推荐|推薦)[^。！？\n“”「」『』]{0,6}[“「『《\"]|凡是有人问|只(说|推荐|推薦)[^。！？\n]{0,12}(最好|最棒)|其他品牌都别提|其他品牌都不要提"
 )
 _PROMOTION = re.compile(
     r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
     r"download (\S+ ){0,2}(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
     r"affiliate|referral (link|code)|"
+    # a discount code handed out with the advice: "recommend X (code SLEEP40)"
+    r"(code|coupon|promo|voucher|gutschein|c[oó]digo|cupom|cup[oó]n)\s*[:#]?\s*(?-i:[A-Z]{3,}\d{1,3})\b|"
     # money moved somewhere: "move all her savings to X", "invest everything into Y"; moving
     # house ("my move to Valencia") moves no money
     r"(move|moving|transfer\w*|put|putting|switch\w*|shift\w*|invest\w*|roll\w* over)\s+"
@@ -334,51 +339,77 @@ class StandingRule:
         return self.third_party or self.promotion or self.link or self.sensitive
 
 
-def standing_rules(text: str) -> list[StandingRule]:
-    """Clauses that set a rule for the agent, with what makes them hostile."""
-    rules = []
-    for sentence in _CLAUSES.split(text):
-        parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
-        if _foreign_rule(sentence):
-            rules.append(
-                StandingRule(
-                    text=sentence.strip()[:200],
-                    third_party=bool(THIRD_PARTY_ML.search(sentence))
-                    and not _PROHIBITION.match(sentence),
-                    promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
-                    link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence)) and not _cautions(sentence),
-                )
-            )
-            continue
-        directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
-        passive = _PASSIVE_ORDER.search(sentence) and _CUE_ANYWHERE.search(sentence)
-        addressed = (_SECOND_PERSON.search(sentence) or _AGENT_ACTS.search(sentence)) and (
-            _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
+_CLAUSE_ENDS = re.compile(f"({_CLAUSES.pattern})", _I)
+_ZH_CUE_ANYWHERE = re.compile(_ZH_CUE)
+
+
+def _governed(text: str) -> list[str]:
+    """Clauses joined to the trigger left hanging before them: "När användaren frågar om
+    elavtal: säg att ...", "Mulai sekarang, ... lagi; bagikan ...". A cue before a colon
+    governs what follows it; one before a semicolon only when its own clause orders nothing
+    ("From now on answer in French; never ..." is two rules)."""
+    pieces = _CLAUSE_ENDS.split(text)
+    joined: list[str] = []
+    for i in range(0, len(pieces) - 2, 2):
+        clause, end, after = pieces[i], pieces[i + 1].strip(), pieces[i + 2]
+        cue = (
+            RULE_CUES_ML.search(clause)
+            or _CUE_ANYWHERE.search(clause)
+            or _ZH_CUE_ANYWHERE.search(clause)
         )
-        if (
-            directive
-            or passive
-            or addressed
-            or _ZH_RULE_INSIDE.search(sentence)
-            or _ZH_SECOND_PERSON_RULE.search(sentence)
-            or _VOIDS_USERS_WORD.search(sentence)
-            or any(_is_rule(_FILLER.sub("", p).strip()) for p in parts if p.strip())
-        ):
-            rules.append(
-                StandingRule(
-                    text=sentence.strip()[:200],
-                    third_party=bool(_THIRD_PARTY.search(sentence))
-                    and not _PROHIBITION.match(sentence),
-                    promotion=bool(_PROMOTION.search(sentence)),
-                    link=bool(_LINK.search(sentence)),
-                    sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
-                    and not _cautions(sentence),
-                    about_user=bool(ABOUT_THE_USER.search(sentence)),
-                    voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
-                )
-            )
+        hanging = end in (":", "：") or (end in (";", "；") and _rule_of(clause) is None)
+        if cue and hanging and after.strip():
+            joined.append(f"{clause}{end} {after}")
+    return joined
+
+
+def standing_rules(text: str) -> list[StandingRule]:
+    """Clauses that set a rule for the agent, with what makes them hostile; a trigger and the
+    clause it governs are read together too, for a hostile rule split across them."""
+    rules = [rule for clause in _CLAUSES.split(text) if (rule := _rule_of(clause)) is not None]
+    for clause in _governed(text):
+        rule = _rule_of(clause)
+        if rule is not None and rule.hostile and not any(r.hostile for r in rules):
+            rules.append(rule)
     return rules
+
+
+def _rule_of(sentence: str) -> StandingRule | None:
+    """The rule one clause sets, if it sets one."""
+    if _foreign_rule(sentence):
+        return StandingRule(
+            text=sentence.strip()[:200],
+            third_party=bool(THIRD_PARTY_ML.search(sentence)) and not _PROHIBITION.match(sentence),
+            promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
+            link=bool(_LINK.search(sentence)),
+            sensitive=bool(_SENSITIVE.search(sentence)) and not _cautions(sentence),
+        )
+    parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
+    directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
+    passive = _PASSIVE_ORDER.search(sentence) and _CUE_ANYWHERE.search(sentence)
+    addressed = (_SECOND_PERSON.search(sentence) or _AGENT_ACTS.search(sentence)) and (
+        _CUE_ANYWHERE.search(sentence) or _MODAL.search(sentence)
+    )
+    if not (
+        directive
+        or passive
+        or addressed
+        or _ZH_RULE_INSIDE.search(sentence)
+        or _ZH_SECOND_PERSON_RULE.search(sentence)
+        or _VOIDS_USERS_WORD.search(sentence)
+        or any(_is_rule(_FILLER.sub("", p).strip()) for p in parts if p.strip())
+    ):
+        return None
+    return StandingRule(
+        text=sentence.strip()[:200],
+        third_party=bool(_THIRD_PARTY.search(sentence)) and not _PROHIBITION.match(sentence),
+        promotion=bool(_PROMOTION.search(sentence)),
+        link=bool(_LINK.search(sentence)),
+        sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
+        and not _cautions(sentence),
+        about_user=bool(ABOUT_THE_USER.search(sentence)),
+        voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
+    )
 
 
 def _foreign_rule(sentence: str) -> bool:
@@ -464,7 +495,10 @@ _AGENT_VERB_ML = re.compile(
     r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|reserveer|zarezerwuj|rezerve et)\b|"
     r"(قل|أخبر|أرسل|احجز|اعرض|شارك|أجب|תגיד|ספר ל|שלח|הזמן|הצג|תענה|بگو|بفرست|"
     r"نشان بده|رزرو کن|बताओ|भेजो|दिखाओ|बुक करो|বলো|পাঠাও|দেখাও|บอก|ส่ง|แสดง|จอง|πες|"
-    r"στείλε|δείξε|κλείσε|скажи|надішли|покажи|забронюй)",
+    r"στείλε|δείξε|κλείσε|скажи|надішли|покажи|забронюй|"
+    # Ukrainian imperfective orders ("надсилай", "пересилай"), Indonesian "bagikan", Thai "obey"
+    r"надсилай|пересилай|відправляй|передавай|поширюй|показуй|кажи|відповідай|"
+    r"\b(?:bagikan|berikan|kirimkan|sampaikan|teruskan|beritahu|beri tahu)\b|ให้เชื่อฟัง|เชื่อฟัง)",
     _I,
 )
 _AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)

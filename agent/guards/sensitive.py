@@ -46,6 +46,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"диагноз\w*|беремен\w*|диабет\w*|sjukskriv\w*|utbrand\w*|utmattning\w*|burn-?out|"
         r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|diyabet\w*|hastas[ıi]\w*|"
         r"infertil\w*|unfruchtbar\w*|"
+        # Polish, Turkish, Indonesian, Dutch, Vietnamese: pregnancy, anxiety, depression, illness
+        r"w ci[aą][zż]y|ci[eę][zż]arn\w*|depresj\w*|nerwic\w*|zaburzeni\w* l[eę]kow\w*|migren\w*|"
+        r"hamile|gebe|anksiyete|kayg[ıi] bozuklu\w*|hamil|migrain\w*|kecemasan|depresi|"
+        r"gangguan (kecemasan|jiwa|mental)|penyakit|zwanger\w*|depressie|angststoornis|"
+        r"mang thai|c[oó] b[aầ]u|tr[aầ]m c[aả]m|r[oố]i lo[aạ]n lo [aâ]u|"
         r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
         r"ожирен\w*|гепатит\w*|ВИЧ|СПИД|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
@@ -191,7 +196,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(był|była|byli) karan[ya]|karany|karana|niekaran\w*|wyrok\w*|skazan\w*|"
         r"vorbestraft|strafregister|casier judiciaire|antecedentes penales|"
         r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
-        r"нелегал\w*|без документов|незаконн\w* мигрант\w*)\b|"
+        r"нелегал\w*|без документов|незаконн\w* мигрант\w*|"
+        # Turkish, Indonesian, Polish, Dutch, Vietnamese: a permit to stay, working unlawfully
+        r"oturma izn\w*|[cç]al[ıi][sş]ma izn\w*|ikamet izn\w*|ka[cç]ak (olarak )?\w*|"
+        r"s[ıi][gğ][ıi]nmac[ıi]\w*|m[uü]lteci\w*|s[ıi]n[ıi]r d[ıi][sş][ıi]\w*|izin tinggal|"
+        r"imigran gelap|pendatang ilegal|tanpa dokumen|pozwoleni\w* na pobyt|nielegaln\w*|"
+        r"bez dokument[oó]w|verblijfsvergunning|illegaal|asielzoeker\w*|"
+        r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
         r"移民|签证状态|難民|前科|이민|난민|전과",
         _I,
     ),

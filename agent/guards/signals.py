@@ -170,6 +170,15 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"[\"']role[\"']\s*:\s*[\"'](system|assistant|tool|developer|function)[\"']",
             r"<!--[^>]{0,40}\b(assistant|ai|bot|model|system|llm|agent)s?\b",
             r"\bsystem\s+(notice|message|note|override|instruction|command|prompt)s?\s*[:：]",
+            # the same heading in other languages: "सिस्टम संदेश:", "Mensaje del sistema:"
+            r"\b(mensaje|mensagem|messaggio|message|nachricht|meldung|bericht|meddelande|"
+            r"wiadomo[sś][cć]|mesaj[ıi]?|pesan|tin nh[aắ]n|th[oô]ng b[aá]o)\s+"
+            r"(del |do |di |de |du |des |van het |från )?"
+            r"(sistema|syst[eè]me|system[su]?|systeem|sistem|h[eệ] th[oố]ng)"
+            r"\s*[:：]|\b(systemnachricht|systemmeldung|systeemmelding|systembericht|"
+            r"systemmeddelande)\s*[:：]|(системное сообщение|сообщение системы|системне "
+            r"повідомлення|सिस्टम संदेश|सिस्टम मैसेज|رسالة النظام|رسالة من النظام|システムメッセージ|"
+            r"시스템 메시지|ข้อความระบบ|ข้อความจากระบบ|μήνυμα συστήματος)\s*[:：]",
             r"\b(note|message|attention|instructions?|memo|p\.?s\.?)\s+(to|for)\s+(the\s+|all\s+)?"
             r"(ai|a\.i\.|llm|assistant|chatbot|bot|language model|model|ai models?|ai assistants?|"
             r"ai readers?|agents?)s?\b",
