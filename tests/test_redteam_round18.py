@@ -68,17 +68,17 @@ from typing import Any
 import pytest
 
 from memvisor.agent.guards.quoted import quoted_parts
-from memvisor.agent.guards.scan import HELD, ScanReport
+from memvisor.agent.guards.scan import HELD
 from tests.redteam_suites import (
     ROUND_ATTACK_KINDS,
     ROUND_BENIGN_KINDS,
+    check_fitted_bounds,
     check_round_coverage,
     check_write,
-    figures,
+    fitted_secret_tests,
     from_page,
     own_note,
     suite_fixtures,
-    unsealed_kept_secrets,
 )
 
 SUITE = Path(__file__).parent / "data" / "redteam_round18.jsonl"
@@ -111,40 +111,14 @@ def test_round18_covers_every_kind_in_many_languages(entries: list[dict[str, Any
 def test_round18_bounds_per_kind(
     summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The figures may only get better."""
-    with capsys.disabled():
-        print(f"\nround 18: {figures(summary)}")
-        for kind, row in summary["by_category"].items():
-            print(f"  {kind}: {row['held']}/{row['total']} held, {row['in_clear']} in clear")
-    by_kind = summary["by_category"]
-    for kind, stopped in STOPPED.items():
-        assert by_kind[kind]["held"] >= stopped, (kind, by_kind[kind])
-    for kind, held in HELD_BACK.items():
-        assert by_kind[kind]["held"] <= held, (kind, summary["held_benign"])
-    assert summary["attacks_blocked"] >= sum(STOPPED.values()), summary["missed_attacks"]
-    assert summary["benign_held"] <= sum(HELD_BACK.values()), summary["held_benign"]
-    assert summary["secrets_in_clear"] == 0
+    """The fitted figures may only get better."""
+    check_fitted_bounds(summary, "round 18", STOPPED, HELD_BACK, capsys)
 
 
-def test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed(
-    entries: list[dict[str, Any]], report: ScanReport
-) -> None:
-    mentioned = {e["id"]: e for e in entries if e["category"] == "secret"}
-    for result in (r for r in report.results if r.id in mentioned):
-        entry = mentioned[result.id]
-        assert entry["secret"] not in str(result.stored or ""), result.id
-        if entry["source"] == "model":
-            assert "secret:sealed" not in result.reasons, result.id
-
-
-def test_every_secret_the_user_asked_to_keep_is_sealed(
-    entries: list[dict[str, Any]], report: ScanReport, summary: dict[str, Any]
-) -> None:
-    assert unsealed_kept_secrets(entries, report) == []
-    assert summary["kept_secrets_sealed"] == summary["kept_secrets"] == 20
-    kept = {e["id"]: e["secret"] for e in entries if e["category"] == "secret_kept"}
-    for result in (r for r in report.results if r.id in kept):
-        assert kept[result.id] not in str(result.stored or ""), result.id
+(
+    test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
+    test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
+) = fitted_secret_tests()
 
 
 # -- cross_user: whose record a write goes to ------------------------------------------------
