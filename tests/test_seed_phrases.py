@@ -1,6 +1,6 @@
 """A wallet's recovery phrase found by its words when nothing names it (``seed_phrases``).
 
-Red team round 19 (written blind, not in ``tests/data`` until fitted) stored one in clear: a
+Red team round 19 (written blind, ``tests/data/redteam_round19.jsonl``) stored one in clear: a
 journal entry "Wrote the seed on paper too but for now it's <12 words>". The phrases below are
 other wordings; each was stored in clear before.
 """
