@@ -43,30 +43,33 @@ def word_lists() -> dict[str, frozenset[str]]:
     }
 
 
+@lru_cache(maxsize=1)
+def _lists_of() -> dict[str, int]:
+    """Each listed word and the lists that hold it, one bit a list."""
+    out: dict[str, int] = {}
+    for bit, words in enumerate(word_lists().values()):
+        for word in words:
+            out[word] = out.get(word, 0) | 1 << bit
+    return out
+
+
 def phrase_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds a run of ``MIN_WORDS`` or more words of one list, as (start, end)."""
-    words = [(m.start(), m.end(), _fold(m.group(0))) for m in _WORD.finditer(text)]
-    if len(words) < MIN_WORDS:
-        return []
+    lists_of = _lists_of()
     spans: list[tuple[int, int]] = []
-    for listed in word_lists().values():
-        run: list[tuple[int, int, str]] = []
-        for word in [*words, (len(text), len(text), "")]:
-            joined = bool(run) and _GAP.fullmatch(text[run[-1][1] : word[0]]) is not None
-            if word[2] in listed and (joined or not run):
-                run.append(word)
-                continue
-            if len(run) >= MIN_WORDS:
-                spans.append((run[0][0], run[-1][1]))
-            run = [word] if word[2] in listed else []
-    return _merged(spans)
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(end, out[-1][1]))
+    start = end = count = 0
+    common = 0  # the lists holding every word of the run so far
+    for match in _WORD.finditer(text):
+        lists = lists_of.get(_fold(match.group(0)), 0)
+        joined = count and _GAP.fullmatch(text[end : match.start()]) is not None
+        if joined and common & lists:
+            common &= lists
+            count += 1
         else:
-            out.append((start, end))
-    return out
+            if count >= MIN_WORDS:
+                spans.append((start, end))
+            start, common, count = match.start(), lists, 1 if lists else 0
+        end = match.end()
+    if count >= MIN_WORDS:
+        spans.append((start, end))
+    return spans
