@@ -58,3 +58,8 @@ def test_a_phrase_the_user_asks_to_keep_is_sealed_its_name_kept(note: str) -> No
     verdict = check_write("archival_memory_insert", {"content": note}, said)
     assert "secret:sealed" in verdict.reasons, verdict.reasons
     assert verdict.stored == {"content": note.replace(WORDS, "[SEALED:1]")}
+
+
+@pytest.mark.parametrize("text", ["more detail " * 40, "word " * 100, "hello " * 700])
+def test_filler_of_repeated_listed_words_is_no_phrase(text: str) -> None:
+    assert phrase_spans(text) == []

@@ -19,6 +19,8 @@ from functools import lru_cache
 from importlib import resources
 
 MIN_WORDS = 12  # the shortest phrase BIP-39 defines
+MAX_WORDS = 24  # the longest
+MAX_REPEATS = 2  # words of a phrase that may repeat one before (24 of 2,048 words: 13% repeat one)
 LISTS = (
     "english", "spanish", "french", "italian", "portuguese", "czech", "turkish", "korean",
     "russian",
@@ -57,19 +59,27 @@ def phrase_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds a run of ``MIN_WORDS`` or more words of one list, as (start, end)."""
     lists_of = _lists_of()
     spans: list[tuple[int, int]] = []
-    start = end = count = 0
+    start = end = 0
+    run: list[str] = []
     common = 0  # the lists holding every word of the run so far
     for match in _WORD.finditer(text):
-        lists = lists_of.get(_fold(match.group(0)), 0)
-        joined = count and _GAP.fullmatch(text[end : match.start()]) is not None
+        word = _fold(match.group(0))
+        lists = lists_of.get(word, 0)
+        joined = bool(run) and _GAP.fullmatch(text[end : match.start()]) is not None
         if joined and common & lists:
             common &= lists
-            count += 1
+            run.append(word)
         else:
-            if count >= MIN_WORDS:
+            if _phrase(run):
                 spans.append((start, end))
-            start, common, count = match.start(), lists, 1 if lists else 0
+            start, common, run = match.start(), lists, [word] if lists else []
         end = match.end()
-    if count >= MIN_WORDS:
+    if _phrase(run):
         spans.append((start, end))
     return spans
+
+
+def _phrase(run: list[str]) -> bool:
+    """Long enough, and of words drawn apart: a phrase's words are chosen at random, so few
+    repeat (filler such as "more detail more detail ..." repeats two)."""
+    return len(run) >= MIN_WORDS and len(set(run)) >= min(len(run), MAX_WORDS) - MAX_REPEATS
