@@ -91,6 +91,11 @@ _THEIR_RECORDS = re.compile(
     rf"(for\s+|of\s+)?(the\s+)?{_CLIENT_WORD}\s*[:：]?\s*(?-i:[A-ZÀ-ÖØ-ÞĐ])|"
     # "Expediente del cliente, caso #CS-20931", "the customer's file, case 4471": a client's
     # record, then its number
+    # "Kundärende #CS-20931", "customer file 88213", "hồ sơ khách hàng mã KH-0932", "zgłoszenie
+    # klienta nr 4471": a record and its client run together (compounded or side by side), then
+    # its number
+    rf"\b(?:{_CLIENT_WORD}\s*{_CASE_WORD}|{_CASE_WORD}\s+{_CLIENT_WORD})\s*"
+    r"(#|no\.?|nr\.?|n°|nº|№|number|m[aã]|s[oố])?\s*[A-Za-z]{0,6}-?\d[\w-]{2,}|"
     rf"\b{_CASE_WORD}\s+(of the|del|de la|de l'|du|des|do|da|della|dello|van de|von|vom|des|"
     rf"av|för)\s+{_CLIENT_WORD}\W{{1,3}}\s*({_CASE_WORD}\s*)?(#|no\.?|nr\.?|n°|nº)?\s*"
     r"[A-Za-z]{0,6}-?\d[\w-]{2,}|"
@@ -157,11 +162,18 @@ _MINE_BEFORE = re.compile(
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
 # id-looking token (letters with digits or an underscore; bare digits only after a number mark
 # or before a record word) after an account word that is not the user's own ("my account").
-_NOT_MINE = "".join(
-    rf"(?<!\b{w} )" for w in ("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min")
-) + "".join(
-    rf"(?<!\b{w} )"
-    for w in ("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des")
+_NOT_MINE = (
+    "".join(
+        rf"(?<!\b{w} )"
+        for w in ("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego")
+    )
+    + "".join(
+        rf"(?<!\b{w} )" for w in ("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym")
+    )
+    + "".join(
+        rf"(?<!\b{w} )"
+        for w in ("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des")
+    )
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
@@ -170,7 +182,9 @@ _ACCOUNT_WORD = (
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
     r"клиент|пациент\w*|абонент\w*|アカウント|ユーザー|患者|계정|사용자|고객|환자|회원|"
-    r"usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|यूजर|المستخدم|العميل|"
+    # Polish inflects: "dla konta firma_admin", "na koncie dział_it"
+    r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
+    r"यूजर|المستخدم|العميل|"
     r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
@@ -183,7 +197,10 @@ _WITH_ID = (
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
 _ACCOUNT_TOKEN = re.compile(
-    rf"{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id|{_WITH_ID})?\s*[:=]?\s*"
+    rf"(?:{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id|{_WITH_ID})?|"
+    # "the user with the id kev_22": an account named by its id is never the user's own, "the"
+    # before it or not
+    rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
@@ -245,11 +262,13 @@ _NAMED_SESSION = [
     re.compile(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     re.compile(
-        r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей]|chat|"
-        r"conversation|thread)\s+#?"
+        r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей]|"
+        r"сесі[яїюі]|сеанс\w*|chat|conversation|thread)\s+#?"
         r"(?:(?:do|del|de la|du|des|der|della|of the|of)\s+)?(?:\w+\s+)?"
-        # ... or an id of letters and digits in dashed groups ("session 8f3a-22")
-        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*|(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+)",
+        # ... or an id of letters and digits in dashed groups ("session 8f3a-22"), or a hex
+        # number after a sign ("сесії чату #7f3a")
+        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*|(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+|"
+        r"#(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b)",
         re.IGNORECASE,
     ),
 ]
@@ -290,6 +309,11 @@ _OTHER_USERS = re.compile(
     # "업무용 계정에도"
     r"(仕事用|仕事の|会社の|サブ|もう一つの|もうひとつの|別|二つ目の|2つ目の)の?アカウント"
     r"[^。！？\n]{0,40}?(にも|へも)|"
+    # "diğer hesabım (…) için de", "mijn andere account", "moje drugie konto": the user's other
+    # account in more languages
+    r"\b(di[gğ]er|[oö]b[uü]r|ikinci|yedek)\s+hesab[ıi]m\w*|\bmijn (andere|tweede) account\w*|"
+    r"\b(moje|mojego|moim|na moje) (drugi\w*|inn\w*) kon(t\w*|cie)\b|"
+    r"\b(t[aà]i kho[aả]n|akun) (kh[aá]c|lain|kedua) (c[uủ]a (m[iì]nh|t[oô]i)|saya)|"
     r"(工作|公司|另一个|另一個|第二个|第二個|小号|小號)的?(账号|帳號|账户|賬戶|帐户)"
     r"[^。！？\n]{0,40}?(也|里也|裡也)|(업무용|회사|다른|두 번째|부)\s*계정[^.!?\n]{0,30}?에도|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"

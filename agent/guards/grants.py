@@ -68,6 +68,9 @@ _ACCESS = (
     r"share|read|see|view|access|consult|edit|modify|disclose|query|search|browse|inspect|"
     r"export|download|look through|go through|compartir|partager|teilen|"
     r"ask (?:\w+ )?for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|"
+    # asking for it: "può chiedere qualsiasi informazione", "puede pedir cualquier dato"
+    r"chiedere|richiedere|pedir|solicitar|demander|reclamer|anfordern|verlangen|erfragen|"
+    r"opvragen|poprosic|prosic o|zadac|istey\w*|talep et\w*|meminta|"
     r"ottenere|ricevere|"
     r"obter|receber|erhalten|bekommen|"
     r"condividere|compartilhar|dela|delen|udostepniac|gor\w*|oku\w*|degistir\w*|xem|doc|"
@@ -222,7 +225,8 @@ _NOT_NEGATED = (
 )
 _NEGATION = (
     r"\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
-    r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не)\b|"
+    r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не|"
+    r"nooit|aldrig|asla|nigdy)\b|"
     r"不要|不得|别|別|禁止|绝不|絕不|決して"
 )
 # From the start of a clause, up to 120 characters with no negation in them.
@@ -320,6 +324,8 @@ _HAND_OVER = (
     r"ge|beratta|facilit\w*|proporcion\w*|entreg\w*|fornec\w*|fornir\w*|consegn\w*|"
     r"aushandig\w*|herausgeb\w*|remettre|fournir|hand it over|"
     r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
+    # the infinitive as an order and the imperative: "ihm die PIN durchgeben", "przekaż mu PIN"
+    r"durchgeben|weitergeben|ubermitteln|geef|przekaz\w*|podaj\w*|powiedz\w*|"
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
     r"memberitahu|menerima|cho biet|dua|nhan)\b|"
     r"сообщ\w*|сказать|назвать|дать|давать|выдать|получ\w*|передать|повідом\w*|дати|"
@@ -365,7 +371,7 @@ _UNDER_CONTROL = (
 _CALLER = (
     r"(?:\b(?:calls?|calling|phones?|rings?|claims? to be|claiming to be|says? (?:they are|she is|"
     r"he is)|appelle\w*|de la part de|llama\w*|ruft\w* an|anruf\w*|chiama\w*|liga\w*|"
-    r"telefon\w*)\b|звонит|позвонит|звонящ\w*|يتصل|اتصل|自称|来电|來電|打电话|打電話|"
+    r"telefon\w*|dzwoni\w*|zadzwoni\w*|belt|opbelt|ringer|vola|zavola)\b|звонит|позвонит|звонящ\w*|يتصل|اتصل|自称|来电|來電|打电话|打電話|"
     r"전화하는|전화한|전화해|फ़ोन कर|फोन कर|電話して|電話をかけ|電話してきた)"
 )
 # "has full access to her memory", "ma pełny dostęp do notatek": everything opened to someone
@@ -378,7 +384,10 @@ _FULL = (
 # "all her stored notes", "alle gespeicherten Daten": the records, every one of them
 _ALL_RECORDS = (
     r"(?:\b(?:all|every|any|anything|everything|alle\w*|samtlich\w*|sämtlich\w*|"
-    r"jeglich\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|"
+    r"jeglich\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|qualsiasi|qualunque|cualquier\w*|"
+    r"qualquer|n'importe quel\w*|irgendwelche\w*|jegliche\w*|herhangi|"
+    # Dutch "al mijn gegevens": "al" is "all" before a possessive or an article
+    r"al(?= (?:mijn|zijn|haar|onze|hun|de|het|wat)\b)|"
     r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"

@@ -125,7 +125,17 @@ _SENSITIVE = re.compile(
     r"payment details|billing details|(most expensive|dearest|priciest|costliest) (one|option|"
     r"flights?|fares?|tickets?|plans?|rooms?|hotels?)?|(subscription|account|membership|card|"
     r"payment) (has |have )?(lapsed|expired|been (suspended|cancell?ed|locked))|upgrade (her|him|"
-    r"them|the user)|cancel (her|his|their|the user'?s))\b|信任|"
+    r"them|the user)|cancel (her|his|their|the user'?s)|"
+    # where money goes, in more languages: a rule that redirects a payment is invoice fraud
+    r"datos bancarios|cuenta bancaria|coordonn[ée]es bancaires|bankverbindung|"
+    r"kontonummer|bankdaten|iban|dati bancari|conto corrente|dados banc[aá]rios|"
+    r"bankgegevens|rekeningnummer|dane (do przelewu|bankowe)|numer (konta|rachunku)|"
+    r"bankgiro\w*|plusgiro\w*|bankkonto|banka bilgi\w*|hesap numaras\w*|"
+    # ... and the check with the sender waved away
+    r"no hace falta (confirmar\w*|llamar|verificar\w*)|sin (confirmar|verificar)\w*|"
+    r"beh[öo]ver inte (ringa|kolla|kontrollera|verifiera)|ohne (r[üu]ckfrage|nachzufragen)|"
+    r"no need to (call|check|confirm|verify)|without (checking|verifying|confirming))\b|"
+    r"реквизит\w*|信任|"
     # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
     r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
@@ -397,7 +407,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
         or _ZH_RULE_INSIDE.search(sentence)
         or _ZH_SECOND_PERSON_RULE.search(sentence)
         or _VOIDS_USERS_WORD.search(sentence)
-        or any(_is_rule(_FILLER.sub("", p).strip()) for p in parts if p.strip())
+        or any(_part_is_rule(p, whole=i == 0) for i, p in enumerate(parts) if p.strip())
     ):
         return None
     return StandingRule(
@@ -457,8 +467,15 @@ _AGENT_VERB_ML = re.compile(
     r"[うくぐすつぬぶむる]こと(?=\s*[。.!！]|\s*$)|"
     # imperatives of the languages read by cue only: memory about the user has none
     # (not "sano", "boek", "arată": also Italian "healthy", Dutch "book", Romanian "looks")
-    # "moet je ReisDeal noemen", "tu dois", "musst du": an obligation put on the agent
-    r"\b(moet je|moet jij|je moet|musst du|du musst|sollst du|du sollst|debes|tienes que|"
+    # the infinitive as an order, opening a clause in Spanish, Portuguese, Italian ("…, usar
+    # los datos nuevos"), after "bitte" in German ("diese bitte alle absagen")
+    r"(?:^|[,:;–—]\s*)[^\W\d_]{2,}(?:ar|er|ir|are|ere|ire)\s+(?:los|las|el|la|lo|sus|su|"
+    r"un|una|todos|todas|os|as|il|gli|tutti|tutte|sempre|siempre)\b|"
+    r"\bbitte\b[^.,;!?]{0,60}\b[a-zäöü]{3,}en\b|"
+    # "moet je ReisDeal noemen", "tu dois", "musst du", "ska du säga": an obligation put on
+    # the agent
+    r"\b(ska du|skall du|måste du|skal du|moet je|moet jij|je moet|musst du|du musst|sollst du|"
+    r"du sollst|debes|tienes que|"
     r"tu dois|vous devez|devi|você deve|du måste|du ska|ты должен|ты должна|ти маєш|"
     r"powinieneś|musisz|kamu harus|anda harus|awak mesti|unapaswa|sinun pitää|musíš|"
     r"trebuie să)\b|"
@@ -552,6 +569,24 @@ _PERIODIC_ORDER = re.compile(
     r"(remind|ping|notify|message|text|email|nudge|prompt|urge|ask|buy|order|book|pay|post)\b",
     _I,
 )
+
+
+# "Mike is vegetarian and always works from home on Fridays": after "and" or a comma, a habit
+# word then a verb with its third-person "-s" goes on describing the sentence's subject; an
+# order would be "always work".
+_GOES_ON_DESCRIBING = re.compile(
+    r"^(always|never|usually|normally|often|typically|generally|still)\s+"
+    r"([a-z]+[^s\W]s|is|has|does|goes|was)\b",
+    _I,
+)
+
+
+def _part_is_rule(part: str, *, whole: bool) -> bool:
+    """Does a sentence (``whole``) or one of its clauses set a rule?"""
+    clause = _FILLER.sub("", part).strip()
+    if not whole and _GOES_ON_DESCRIBING.match(clause):
+        return False
+    return _is_rule(clause)
 
 
 def _is_rule(clause: str) -> bool:

@@ -25,7 +25,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
         r"hiv|aids|vih|sida|seropositi\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
         r"psychiatr\w*|medication|"
-        r"prescri\w*|antidepressant\w*|surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
+        r"prescri\w*|antidepres\w*|antidépress\w*|"
+        r"surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
         r"fertility|ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
@@ -60,6 +61,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
         r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
+        # Greek and Hebrew: antidepressants, depression, a prescription, illness
+        r"αντικαταθλιπτ\w*|κατάθλιψ\w*|καταθλιψ\w*|διαβήτ\w*|συνταγ[ήη] (κάθε|για)|"
+        r"ασθένει\w*|αγχώδ\w*|νοσ[ηή]\w*|נוגדי דיכאון|תרופות (נגד|פסיכיאטריות)|"
+        r"антидепресант\w*|антидепрессант\w*|अवसादरोधी|"
         r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|不妊|우울|질병|진단|임신",
@@ -104,7 +109,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"атеист\w*|церк\w*|мечет\w*|синагог\w*|сект\w*|верующ\w*|релігі\w*|"
         r"християн\w*|віруюч\w*)\b|耶和华|耶和華|エホバ|여호와|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
         r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|"
-        r"धर्म|مسلم|مسيحي|يهودي|ملحد",
+        r"धर्म|مسلم|مسيحي|يهودي|ملحد|"
+        # Turkish, Greek, Hebrew, Hindi: a believer, a fast kept, prayers
+        r"\b(m[uü]sl[uü]man\w*|dindar\w*|oru[cç] tut\w*|namaz k[ıi]l\w*|hristiyan\w*|"
+        r"yahudi\w*|ateist\w*|ορθόδοξ\w*|θρήσκ\w*|μουσουλμ\w*|νηστεύ\w*|εβραί\w*)\b|"
+        r"דתי|דתייה|שומר(ת)? שבת|שומר(ת)? כשרות|מוסלמי|נוצרי|व्रत रख|रोज़ा रख|रोजा रख",
         _I,
     ),
     "politics": re.compile(
@@ -126,7 +135,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(mitglied|membre|miembro|membro|iscritt[oa]|lid|cz[łl]onk\w*|[üu]ye\w*)\s+"
         r"(der|des|du|de la|de l'|del|de|do|da|della|dell'|al|van de|van|partii)?\s*"
         r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|член\w* (партии )?(?-i:[А-ЯA-Z]{2,})|"
-        r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치",
+        r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치|"
+        # Hindi, Greek, Hebrew, Turkish, Swedish, Polish: votes for, supports a party
+        r"भाजपा|बीजेपी|कांग्रेस|आम आदमी पार्टी|पार्टी का समर्थक|का समर्थक|को वोट|"
+        r"ψηφίζ\w*|κόμμα\w*|מצביע(ה)? ל|תומך(ת)? ב(מפלגת|ליכוד|עבודה)|מפלגת|"
+        r"\b(oy (veriyor|verecek|verir|veren)|partili|partisi(ni|ne) (destekliyor|oy)|"
+        r"r[oö]star p[aå]|partiet\b|partimedlem|glosuje|g[lł]osowa[lł]\w*|"
+        r"rösta(de|r) på)",
         _I,
     ),
     "sexuality": re.compile(
@@ -144,7 +159,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"arbeitgeber\w*|empleador|employeur|empregador|datore di lavoro|"
         r"arbetsgivar\w*|работодател\w*|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
         r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
-        r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일",
+        r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일|"
+        # Hebrew, Turkish, Hindi, Greek, Swedish, Polish: works at
+        r"עובד(ת)? (ב|אצל)|\S+'?(de|da|te|ta) [cç]al[ıi][sş][ıi]yor|में काम कर|"
+        r"δουλεύει (σ|στη|στο|για)|εργάζεται (σ|στη|στο|για)|"
+        r"\b(jobbar|arbetar) (p[aå]|hos|f[oö]r)\b|"
+        r"\bpracuje (w|u|dla)\b",
         _I,
     ),
     "family": re.compile(
@@ -158,8 +178,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"cerai|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
         r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
         r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
-        r"तलाक|طلاق|גירושין|结婚|結婚|离婚|離婚|丧偶|喪偶|"
-        r"去世|过世|過世|결혼|이혼",
+        r"तलाक|طلاق|גירושין|(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|"
+        # a wedding (결혼식, 結婚式) is an event anyone goes to, not the user's marital status
+        r"去世|过世|過世|결혼(?!식)|이혼",
         _I,
     ),
     "employment": re.compile(
@@ -263,7 +284,12 @@ RELATIONAL = frozenset({"employer", "location"})
 
 # A name, a number or CJK text past the first word: "lives in Lisbon", not "never share the
 # user's home address" (which says where nothing is).
-_ENTITY = re.compile(r"(?<=\s)[A-Z][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Scripts without capitals (CJK, Hebrew, Arabic, Devanagari, Thai) cannot show a name by its
+# case: any word in them may be one, as in "עובד באלביט".
+_ENTITY = re.compile(
+    r"(?<=\s)[A-Z][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
+    r"[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]{2,}"
+)
 
 
 def names_entity(value: str) -> bool:
