@@ -6,7 +6,8 @@ this finds the words alone ("wrote it on paper, for now it's orbit velvet canyon
 BIP-39 list (Trezor's ``mnemonic`` package, MIT) holds 2,048 words and none of the short
 words prose cannot go twelve words without ("the", "and", "to", "of", "is"), so a sentence
 never makes such a run; things listed are written with commas, which end a run. The words
-may be numbered ("1. orbit 2. velvet") or joined by hyphens. Lists whose words are written
+may be numbered ("1. orbit 2. velvet") or joined by hyphens; a run whose words repeat is
+filler ("more detail more detail ..."), not a phrase drawn at random. Lists whose words are written
 with spaces between them only: Chinese's list is 2,048 common characters, which ordinary
 Chinese strings together, and Japanese's is written with ideographic spaces.
 """
