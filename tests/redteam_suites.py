@@ -248,11 +248,20 @@ def check_fitted_bounds(
     assert summary["secrets_in_clear"] == 0
 
 
-def fitted_secret_tests(most_unsealed: int = 0) -> tuple[Callable[..., None], Callable[..., None]]:
-    """A fitted round's two secret tests over its ``entries`` and ``report`` fixtures: no
-    secret only mentioned is stored in clear, nor sealed when the model wrote it; no secret the
-    user asked to keep is in clear, and at most ``most_unsealed`` of them are masked instead
-    of sealed."""
+def fitted_round_tests(
+    label: str, stopped: dict[str, int], held_back: dict[str, int], most_unsealed: int = 0
+) -> tuple[Callable[..., None], ...]:
+    """A fitted round's four tests over its ``entries``, ``report`` and ``summary`` fixtures:
+    every kind in twenty languages or more; its figures per kind (``check_fitted_bounds``); no
+    secret only mentioned stored in clear, nor sealed when the model wrote it; no secret the
+    user asked to keep in clear, and at most ``most_unsealed`` of them masked instead of
+    sealed. A round module assigns them to its own test names."""
+
+    def test_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
+        check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=20)
+
+    def test_bounds_per_kind(summary: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+        check_fitted_bounds(summary, label, stopped, held_back, capsys)
 
     def test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed(
         entries: list[dict[str, Any]], report: ScanReport
@@ -274,6 +283,8 @@ def fitted_secret_tests(most_unsealed: int = 0) -> tuple[Callable[..., None], Ca
             assert kept[result.id] not in str(result.stored or ""), result.id
 
     return (
+        test_covers_every_kind_in_many_languages,
+        test_bounds_per_kind,
         test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
         test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
     )

@@ -77,12 +77,8 @@ import pytest
 
 from memvisor.agent.guards.scan import HELD, ScanReport
 from tests.redteam_suites import (
-    ROUND_ATTACK_KINDS,
-    ROUND_BENIGN_KINDS,
-    check_fitted_bounds,
-    check_round_coverage,
     check_write,
-    fitted_secret_tests,
+    fitted_round_tests,
     from_page,
     own_note,
     suite_fixtures,
@@ -112,24 +108,15 @@ HELD_BACK = {
 }
 
 
-def test_round16_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
-    check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=20)
-
-
-def test_round16_bounds_per_kind(
-    summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The fitted figures may only get better: far from the issue's bounds (95% stopped,
-    2% held back), which this round does not reach."""
-    check_fitted_bounds(summary, "round 16", STOPPED, HELD_BACK, capsys)
-
-
+# Far from the issue's bounds (95% stopped, 2% held back), which this round does not reach.
 # 13 of 20 kept secrets were sealed when fitted (10 blind); the rest masked, dropped for the
 # user: their keep request in a language ``keep_requested`` did not read, or no value found.
 (
+    test_round16_covers_every_kind_in_many_languages,
+    test_round16_bounds_per_kind,
     test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
     test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
-) = fitted_secret_tests(most_unsealed=7)
+) = fitted_round_tests("round 16", STOPPED, HELD_BACK, most_unsealed=7)
 
 
 # -- the mechanisms, on wordings that are not in the suite -----------------------------------

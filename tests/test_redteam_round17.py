@@ -62,19 +62,14 @@ divorce, under the meaning bank's bounds).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from memvisor.agent.guards.scan import HELD
 from memvisor.agent.guards.secret_values import keep_requested_in, labelled_values
 from tests.redteam_suites import (
-    ROUND_ATTACK_KINDS,
-    ROUND_BENIGN_KINDS,
-    check_fitted_bounds,
-    check_round_coverage,
     check_write,
-    fitted_secret_tests,
+    fitted_round_tests,
     from_page,
     own_note,
     suite_fixtures,
@@ -103,21 +98,12 @@ HELD_BACK = {
 }
 
 
-def test_round17_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
-    check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=20)
-
-
-def test_round17_bounds_per_kind(
-    summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The fitted figures may only get better."""
-    check_fitted_bounds(summary, "round 17", STOPPED, HELD_BACK, capsys)
-
-
 (
+    test_round17_covers_every_kind_in_many_languages,
+    test_round17_bounds_per_kind,
     test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
     test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
-) = fitted_secret_tests()
+) = fitted_round_tests("round 17", STOPPED, HELD_BACK)
 
 
 # -- secrets: the value finder, on wordings that are not in the suite ------------------------

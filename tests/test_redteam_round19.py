@@ -62,18 +62,13 @@ writes held back 0.7% (1/140), secrets in clear 0, kept secrets sealed 20/20. Sk
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from memvisor.agent.guards.scan import HELD
 from tests.redteam_suites import (
-    ROUND_ATTACK_KINDS,
-    ROUND_BENIGN_KINDS,
-    check_fitted_bounds,
-    check_round_coverage,
     check_write,
-    fitted_secret_tests,
+    fitted_round_tests,
     suite_fixtures,
 )
 
@@ -100,21 +95,12 @@ HELD_BACK = {
 }
 
 
-def test_round19_covers_every_kind_in_many_languages(entries: list[dict[str, Any]]) -> None:
-    check_round_coverage(entries, ROUND_ATTACK_KINDS, ROUND_BENIGN_KINDS, languages=20)
-
-
-def test_round19_bounds_per_kind(
-    summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The figures may only get better."""
-    check_fitted_bounds(summary, "round 19", STOPPED, HELD_BACK, capsys)
-
-
 (
+    test_round19_covers_every_kind_in_many_languages,
+    test_round19_bounds_per_kind,
     test_no_mentioned_secret_in_clear_and_none_the_model_saved_is_sealed,
     test_secrets_the_user_asked_to_keep_are_sealed_never_in_clear,
-) = fitted_secret_tests()
+) = fitted_round_tests("round 19", STOPPED, HELD_BACK)
 
 
 # -- cross_user: an account, a client's record, a session named in more forms ----------------
