@@ -55,6 +55,10 @@ class IndexRows:
             for row_id, text in rows.iter_column("text"):
                 yield user_id, row_id, text
 
+    def count(self, table: str, user_id: str) -> int:
+        rows = self._copy(table).get(user_id)
+        return 0 if rows is None else len(rows)
+
     def users(self, table: str) -> set[str]:
         return {user_id for user_id, rows in self._copy(table).items() if len(rows)}
 

