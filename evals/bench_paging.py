@@ -225,7 +225,14 @@ def _floor(store: Store, rng: random.Random, queries: int) -> dict[str, Any]:
         "embed_ms": _percentiles(pieces["embed"]),
         "raw_vector_ms": _percentiles(pieces["vector"]),
         "raw_fts_ms": _percentiles(pieces["fts"]),
+        # What the raw vector query was: the user's in-memory graph or LanceDB's index.
+        "vector_engine": _engine(store),
     }
+
+
+def _engine(store: Store) -> str:
+    engine = getattr(store.index.index, "vector_engine", None)  # pgvector: its HNSW
+    return engine(MEMORY_TABLE, user_id=USER) if engine is not None else "pgvector"
 
 
 def _vector_recall(store: Store, rng: random.Random, queries: int) -> float | None:

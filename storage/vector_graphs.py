@@ -10,13 +10,14 @@ from float16 vectors: within ~1e-3 of the exact cosine.
 
 A user gets a graph of their own once they hold ``GRAPH_MIN_ROWS`` rows of a table (below
 that LanceDB's prefiltered scan is fast), so no search ever walks another user's rows and
-none needs a filter. The first search that finds such a user without one starts a build on
-a worker thread (~10 s at 100k rows on 2 cores) and is answered by LanceDB meanwhile, as is
-every search until the graph is complete; a search with a kinds filter that leaves rows out
-is always LanceDB's. Writes reach the graph as they reach LanceDB (``VectorIndex`` reports
-them after each commit); writes during a build are kept and applied to the graph before it
-is used. Replaying a write is harmless (a put replaces, a remove of a missing id is
-nothing), so a write both read by the build and kept is applied twice without harm.
+none needs a filter. The third search in a process that finds such a user without one
+starts a build on a worker thread (~10 s at 100k rows on 2 cores), and LanceDB answers
+meanwhile, as it does every search until the graph is complete; a search with a kinds
+filter that leaves rows out is always LanceDB's. Writes reach the graph as they reach
+LanceDB (``VectorIndex`` reports them after each commit); writes during a build are kept
+and applied to the graph before it is used. Replaying a write is harmless (a put replaces,
+a remove of a missing id is nothing), so a write both read by the build and kept is
+applied twice without harm.
 
 On a clean close each graph is saved beside the tables with the LanceDB version it
 reflects (``graphs/<table>/<user hash>.usearch`` and ``.json``); the next process's first
@@ -55,6 +56,10 @@ MAX_GRAPH_ROWS = 1_000_000  # every graph of a process: ~0.9 KB a row at 384 dim
 CONNECTIVITY = 12  # 16: the same recall, more memory; 8: recall@10 0.988
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 64  # 128: +0.1 ms a query, no better recall at 12
+# A build waits for the user's third search in a process: a one-off CLI search would start
+# one only to stop it at exit (close waits for the chunk under way). A saved graph is loaded
+# at the first.
+SEARCHES_BEFORE_BUILD = 3
 BUILD_CHUNK = 4_096  # rows added at a time by a build, which checks between chunks to stop
 PARALLEL_ADD_ROWS = 256  # a batch of this many rows is added on every core
 _FORMAT = 1
@@ -146,6 +151,7 @@ class VectorGraphs:
         self._graphs: dict[Key, Graph] = {}
         self._builds: dict[Key, _Build] = {}
         self._refused: set[Key] = set()  # past MAX_GRAPH_ROWS: LanceDB's
+        self._asked: dict[Key, int] = {}  # searches that wanted a graph not started yet
         self._worker: ThreadPoolExecutor | None = None
         self._closing = threading.Event()
 
@@ -169,9 +175,13 @@ class VectorGraphs:
         key = (table, user_id)
         if rows < GRAPH_MIN_ROWS or self._closing.is_set():
             return False
+        saved_file = _stem(self.folder / table, user_id).with_suffix(".json").exists()
         with self._lock:
             if key in self._graphs or key in self._builds or key in self._refused:
                 return key in self._graphs
+            asked = self._asked[key] = self._asked.get(key, 0) + 1
+            if not (saved_file or self.reproducible or asked >= SEARCHES_BEFORE_BUILD):
+                return False  # a one-off search (`memory search`) builds nothing
             held = sum(len(graph) for graph in self._graphs.values())
             if held + rows > MAX_GRAPH_ROWS:
                 self._refused.add(key)
@@ -267,8 +277,6 @@ class VectorGraphs:
     def _saved(self, key: Key, saved: Version) -> Graph | None:
         """The graph the last clean close saved, if the table is still as it was then."""
         table, user_id = key
-        if not _stem(self.folder / table, user_id).with_suffix(".json").exists():
-            return None
         try:
             return _load(self.folder / table, user_id, version) if (version := saved()) else None
         except Exception as exc:  # noqa: BLE001  (a graph is an optimisation: it is built)

@@ -264,6 +264,11 @@ class VectorIndex:
         self._wait_for_fold()
         self._graphs.close()
 
+    def vector_engine(self, table: str, *, user_id: str) -> str:
+        """What answers this user's vector route now: their in-memory ``graph`` or
+        ``lancedb`` (benches print it beside the floor)."""
+        return "graph" if self._graphs.has(table, require_user(user_id)) else "lancedb"
+
     def wait_for_graphs(self) -> float:
         """Seconds spent waiting for the vector graphs being built (benches, before timing)."""
         return self._graphs.wait()

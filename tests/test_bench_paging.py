@@ -44,6 +44,8 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
             assert _figures(row[floor]), floor
         assert row["page_in_p95_over_floor_p95"] > 0
         assert 0 < row["paged_items_mean"] <= 12
+        assert row["vector_engine"] == "lancedb"  # a graph needs 10,000 rows of one user
+        assert row["graph_wait_s"] >= 0
     assert doc["targets"] == {  # issue 17's
         "page_in_p95_ms": 12.0,
         "page_in_p95_over_floor_p95": 2.0,
@@ -62,6 +64,7 @@ def test_table_names_the_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert "right after a turn's writes p50/p95" in result.stdout
     assert "at 300: a fresh process opening the store and paging in holds" in result.stdout
     assert "at 300: floor p50/p95" in result.stdout and "x the floor's" in result.stdout
+    assert "raw vector query (lancedb)" in result.stdout
     assert "met" in result.stdout or "MISSED" in result.stdout
     assert "p95 at 300 / p95 at 150" in result.stdout and "(target <= 1.3)" in result.stdout
 
@@ -87,6 +90,7 @@ def test_with_a_postgres_store_page_in_is_measured_on_both(
         assert row["memories"] == 150 and _figures(row["page_in_ms"])
         assert _figures(row["raw_vector_ms"]) and _figures(row["raw_fts_ms"])
         assert 0 < row["paged_items_mean"] <= 12
+    assert on_postgres["vector_engine"] == "pgvector"
     table = CliRunner().invoke(bench, args, env={"COLUMNS": "200"})  # headers unwrapped
     assert table.exit_code == 0, table.output
     assert "PostgreSQL page-in p95 ms" in table.stdout

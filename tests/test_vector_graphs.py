@@ -46,8 +46,9 @@ def filled(path: Path, **options: Any) -> VectorIndex:
 
 
 def graphed(index: VectorIndex, user: str = "alice") -> None:
-    """A vector search that starts the user's graph, then the wait for it."""
-    index.search("m", "tea coffee", user_id=user, mode="vector")
+    """The vector searches that start the user's graph, then the wait for it."""
+    for _ in range(vector_graphs.SEARCHES_BEFORE_BUILD):
+        index.search("m", "tea coffee", user_id=user, mode="vector")
     index.wait_for_graphs()
     assert index._graphs.has("m", user)
 
@@ -133,7 +134,8 @@ def test_writes_during_a_build_are_applied_before_the_graph_is_used(
         return build(self, lambda: snapshot)
 
     monkeypatch.setattr(VectorGraphs, "_build", slow_build)
-    index.search("m", "tea", user_id="alice", mode="vector")
+    for _ in range(vector_graphs.SEARCHES_BEFORE_BUILD):
+        index.search("m", "tea", user_id="alice", mode="vector")
     assert reading.wait(10)
     index.add("m", [item("late", "alice", "zeppelin harbour lantern")], user_id="alice")
     index.delete("m", ["alice3"], user_id="alice")
@@ -221,10 +223,22 @@ def test_a_reproducible_index_builds_the_graph_before_the_search_returns(tmp_pat
     assert index._graphs.has("m", "alice")
 
 
+def test_a_one_off_search_builds_nothing_the_third_starts_the_graph(tmp_path: Path) -> None:
+    index = filled(tmp_path / "v")
+    for _ in range(vector_graphs.SEARCHES_BEFORE_BUILD - 1):
+        index.search("m", "tea", user_id="alice", mode="hybrid")
+        index.wait_for_graphs()
+        assert not index._graphs.has("m", "alice")
+    index.search("m", "tea", user_id="alice", mode="hybrid")
+    index.wait_for_graphs()
+    assert index._graphs.has("m", "alice")
+
+
 def test_a_user_below_the_threshold_gets_no_graph(tmp_path: Path) -> None:
     index = VectorIndex(tmp_path / "v", HashEmbedder())
     index.add("m", [item(f"c{n}", "carol", text_of(n)) for n in range(50)], user_id="carol")
-    index.search("m", "tea", user_id="carol", mode="vector")
+    for _ in range(vector_graphs.SEARCHES_BEFORE_BUILD):
+        index.search("m", "tea", user_id="carol", mode="vector")
     assert index.wait_for_graphs() == pytest.approx(0, abs=0.5)
     assert not index._graphs.has("m", "carol")
 

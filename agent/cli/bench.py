@@ -342,8 +342,8 @@ def paging_cmd(
         click.echo(
             f"{label}at {row['memories']}: floor p50/p95 {row['floor_ms']['p50']:.1f}/"
             f"{row['floor_ms']['p95']:.1f} ms (query embedding {row['embed_ms']['p95']:.1f} + "
-            f"raw vector query {row['raw_vector_ms']['p95']:.1f} + raw BM25 "
-            f"{row['raw_fts_ms']['p95']:.1f} ms at p95, each alone); page-in p95 is "
+            f"raw vector query ({row['vector_engine']}) {row['raw_vector_ms']['p95']:.1f} + "
+            f"raw BM25 {row['raw_fts_ms']['p95']:.1f} ms at p95, each alone); page-in p95 is "
             f"{row['page_in_p95_over_floor_p95']:.2f}x the floor's "
             f"(target <= {TARGET_OVER_FLOOR:g})"
         )
