@@ -61,6 +61,7 @@ EXPANSION_SEARCH = 64  # 128: +0.1 ms a query, no better recall at 12
 # at the first.
 SEARCHES_BEFORE_BUILD = 3
 BUILD_CHUNK = 4_096  # rows added at a time by a build, which checks between chunks to stop
+SPARSE_SLACK = 1_024  # removed nodes a graph may hold beyond as many as it has live ones
 PARALLEL_ADD_ROWS = 256  # a batch of this many rows is added on every core
 _FORMAT = 1
 
@@ -91,6 +92,12 @@ class Graph:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    @property
+    def sparse(self) -> bool:
+        """Most of its nodes removed (rows replaced or deleted): HNSW keeps a removed node's
+        memory and links, so such a graph is built again."""
+        return len(self.ids) > 2 * len(self.keys) + SPARSE_SLACK
 
     def put(self, ids: Sequence[str], vectors: np.ndarray, *, threads: int = 1) -> None:
         """Add these rows; an id held already is replaced (the last of an id given twice
@@ -272,7 +279,10 @@ class VectorGraphs:
         if (build := self._builds.get(key)) is not None:
             build.changes.append((change, ids, vectors))
             return
-        _change(self._graphs[key], change, ids, vectors, threads=self._threads(len(ids)))
+        graph = self._graphs[key]
+        _change(graph, change, ids, vectors, threads=self._threads(len(ids)))
+        if graph.sparse:
+            del self._graphs[key]  # the user's next searches build it anew
 
     def _saved(self, key: Key, saved: Version) -> Graph | None:
         """The graph the last clean close saved, if the table is still as it was then."""

@@ -120,6 +120,20 @@ def test_writes_reach_the_graph_at_once(tmp_path: Path) -> None:
     assert len(index._graphs._graphs[("m", "alice")]) == ROWS
 
 
+def test_a_graph_mostly_rewritten_is_built_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vector_graphs, "SPARSE_SLACK", 10)
+    index = filled(tmp_path / "v")
+    graphed(index)
+    for round_ in range(2):  # every row replaced twice: twice as many removed nodes as live
+        rows = [item(f"alice{n}", "alice", f"{text_of(n)} v{round_}") for n in range(ROWS)]
+        index.add("m", rows, user_id="alice")
+    assert not index._graphs.has("m", "alice")
+    graphed(index)
+    assert len(index._graphs._graphs[("m", "alice")].ids) == ROWS
+
+
 def test_writes_during_a_build_are_applied_before_the_graph_is_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
