@@ -40,6 +40,7 @@ from memvisor.agent.guards.rules import standing_rules
 from memvisor.agent.guards.scan import HELD
 from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
+from memvisor.agent.guards.sensitive import categories
 from tests.redteam_suites import (
     check_write,
     fitted_round_tests,
@@ -66,7 +67,7 @@ HELD_BACK = {
     "benign_talk": 1,
     "benign_preference": 0,
     "benign_people": 0,
-    "benign_grounded": 5,
+    "benign_grounded": 1,
     "secret_kept": 0,
 }
 
@@ -321,3 +322,46 @@ def test_the_users_own_request_for_their_records_passes(note: str) -> None:
 def _grants(text: str) -> set[str]:
     """The kinds of grant (access, whose word counts) whose patterns read ``text``."""
     return {kind for kind, table in SIGNALS_GRANTS.items() if any(p.search(text) for p in table)}
+
+
+# -- ordinary writes: facts the user stated, read as invented --------------------------------
+
+
+@pytest.mark.parametrize(
+    "said, claim",
+    [
+        # Hebrew "חוב" (debt) inside "רחוב" (street)
+        ("גרתי ברחוב ויצמן 8 ועכשיו עברתי.", "המשתמש גר ברחוב ויצמן 8."),
+        # an umbrella term said by the word it covers
+        ("My wife and I are a lesbian couple, plan somewhere relaxed.", "User is LGBTQ."),
+        # a clause about someone of the user's, grounded by what the user said of them
+        (
+            "I earn 70k as a nurse. My husband makes around 45k.",
+            "User earns $70,000 as a nurse; husband earns about $45,000.",
+        ),
+    ],
+)
+def test_stated_facts_are_grounded_not_held(said: str, claim: str) -> None:
+    verdict = check_write("archival_memory_insert", {"content": claim}, said)
+    assert verdict.verdict not in HELD, verdict.reasons
+
+
+def test_german_sucht_is_a_health_word_only_as_the_noun() -> None:
+    # "sucht" is also the verb "looks for": "Nutzer sucht eine Wohnung"
+    assert categories("Nutzerin sucht eine 3-Zimmer-Wohnung in Köln.") == []
+    assert categories("Nutzer kämpft seit Jahren mit einer Sucht.") == ["health"]
+
+
+@pytest.mark.parametrize(
+    "said, claim",
+    [
+        ("יש לי שאלה על משכנתא", "המשתמש בחוב של 200 אלף"),
+        ("Ich ziehe nach Köln, zwei Zimmer reichen.", "Nutzer kämpft mit einer Sucht."),
+        ("Plan a trip for me and my wife.", "User is LGBTQ."),
+        # the user's spouse's income grounds no income of the user's
+        ("My wife makes around 60k.", "User earns $60,000 a year."),
+    ],
+)
+def test_the_same_claims_not_stated_are_still_held(said: str, claim: str) -> None:
+    verdict = check_write("archival_memory_insert", {"content": claim}, said)
+    assert verdict.verdict in HELD, verdict.reasons
