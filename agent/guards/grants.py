@@ -51,8 +51,9 @@ _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
-    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
-    r"сохран[её]нн\w*|збережен\w*)"
+    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|सहेज|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
+    # the short participle too: "всё, что у меня сохранено"
+    r"сохран[её]н\w*|збережен\w*)"
 )
 # Doing something with what is opened.
 _ACCESS = (
@@ -394,14 +395,17 @@ _ALL_RECORDS = (
     r"qualquer|n'importe quel\w*|irgendwelche\w*|jegliche\w*|herhangi|"
     # Dutch "al mijn gegevens": "al" is "all" before a possessive or an article
     r"al(?= (?:mijn|zijn|haar|onze|hun|de|het|wat)\b)|"
-    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
+    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всё|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
     r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
 )
 _ALL_RECORDS = (
-    r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सभी|جميع|" + _ALL_RECORDS[3:] + ")"
+    # Hindi's "all" agrees with its noun: सारे, सारी (feminine), सारा
+    r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सारी|सारा|सभी|جميع|"
+    + _ALL_RECORDS[3:]
+    + ")"
 )
 # Turkish says "can" in the verb: "görebilir", "okuyabilir"
 _CAN_ACCESS = r"\b(?:gor|oku|okuy|degistir|sil|eris|incele)\w*(?:ebil|abil)\w*"
