@@ -448,8 +448,23 @@ def _named_ids(text: str) -> list[str]:
                 or _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
             ):
                 continue
+            if _PASSWORD_AFTER.match(text, m.end()):
+                continue  # "管理员账号 admin，密码 ...": a login's name and its password
             found.append(next(g for g in m.groups() if g))
     return found
+
+
+# An account name with its password right after it is a login to a device or a service (the
+# router's "账号 admin，密码 ...", "username admin / password ..."), not another user here.
+_PASSWORD_AFTER = re.compile(
+    r"\s*[,，、;；/|]?\s*(?:and\s+|und\s+|et\s+|y\s+|e\s+|и\s+|(?:the\s+|its\s+)?)"
+    r"(?:password|passwort|kennwort|pass|pwd|contrase[nñ]a|clave|mot de passe|senha|"
+    r"wachtwoord|l[oö]senord|has[lł]o|[sş]ifre\w*|parola|пароль|парол[ья]|κωδικός|"
+    r"密码|密碼|口令|パスワード|비밀번호|비번)"
+    # ... then the password itself, with a digit or a sign ("password reset" names no login)
+    r"(?:\s*(?:is|es|ist|est|é|è|:|：|=|是|为|為|は)?\s*)[^\s,，。]*[\d!@#$%^&*_+=?~][^\s,，。]*",
+    re.IGNORECASE,
+)
 
 
 # An account the conversation names as someone's ("she uses it as user anna_p", "account
@@ -470,7 +485,9 @@ def _context_accounts(said: list[str]) -> set[str]:
     for text in said:
         text = text[-4000:]
         for m in _CONTEXT_ACCOUNT.finditer(text):
-            if not _MINE.search(text[max(0, m.start() - 24) : m.start()]):
+            if not _MINE.search(
+                text[max(0, m.start() - 24) : m.start()]
+            ) and not _PASSWORD_AFTER.match(text, m.end()):
                 found.add(m.group(1).lower())
     return found
 
@@ -651,6 +668,7 @@ def cross_user_reasons(
             _SECRET_OF.search(t[max(0, m.start() - 40) : m.start()])
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
+        and not _PASSWORD_AFTER.match(t, m.end())
     ]
     latest = (said or [""])[-1][-4000:]
     # not the user's own id, nor a part of it ("user0000" read as the record "0000")

@@ -51,8 +51,9 @@ _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
-    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
-    r"сохран[её]нн\w*|збережен\w*)"
+    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|सहेज|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
+    # the short participle too: "всё, что у меня сохранено"
+    r"сохран[её]н\w*|збережен\w*)"
 )
 # Doing something with what is opened.
 _ACCESS = (
@@ -252,7 +253,11 @@ _OUTRANK = (
     r"uberwieg\w*|mas importantes? que|pesan? mas que|por encima de lo que|"
     r"plus importantes? que|priment sur|l'emportent sur|pesent plus|piu importanti? di|"
     r"prevalgono su|contano (?:di )?piu|mais importantes? (?:do )?que|pesam mais|prevalecem "
-    r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|gaan voor|"
+    r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|"
+    # Dutch conjugates it and splits it: "gaat voor op", "voorgaan op", "boven die van ... gaan"
+    r"ga(?:at|an)? voor(?: op)?|ga(?:at|an)(?: [^\W\d_]+){1,3} voor op|"
+    r"voor(?:gaan|gaat|ging|gingen) (?:op|boven)|"
+    r"boven(?=[^.!?\n;]{0,40}\b(?:gaan|gaat|staan|staat)\b)|"
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
     r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat|"
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
@@ -289,7 +294,9 @@ _ASK_FOR = (
     r"(?:\b(?:ask|request|prompt|demande[rz]?|redemande[rz]?|pide|pedir|pregunta[r]?|solicita[r]?|"
     r"frag\w*|erfrag\w*|verlang\w*|chiedi|chiedere|domanda|richiedi|pergunt[ae]|pe[cç]a|"
     r"solicite|vraag|vragen|verzoek|be om|fr[aå]ga|zapytaj|popro[sś]\w*|iste|sor|minta|"
-    r"tanyakan)\b|попрос\w*|спрос\w*|запрос\w*|запит\w*|попрос\w*)"
+    r"tanyakan)\b|попрос\w*|спрос\w*|запрос\w*|запит\w*|попрос\w*|"
+    # scripts without word breaks: "उनसे पासवर्ड माँगना", "비밀번호를 요청해", "暗証番号を求め"
+    r"माँग|मांग|पूछ|요청해|요청하|요구해|요구하|물어보|求め|尋ね|聞き出|索要|索取|询问|詢問)"
 )
 # Login data, the words for it that name no single credential.
 _LOGIN_DATA = (
@@ -388,14 +395,17 @@ _ALL_RECORDS = (
     r"qualquer|n'importe quel\w*|irgendwelche\w*|jegliche\w*|herhangi|"
     # Dutch "al mijn gegevens": "al" is "all" before a possessive or an article
     r"al(?= (?:mijn|zijn|haar|onze|hun|de|het|wat)\b)|"
-    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всех|усі|всі|全部|所有|"
+    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всё|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
     r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
 )
 _ALL_RECORDS = (
-    r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सभी|جميع|" + _ALL_RECORDS[3:] + ")"
+    # Hindi's "all" agrees with its noun: सारे, सारी (feminine), सारा
+    r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सारी|सारा|सभी|جميع|"
+    + _ALL_RECORDS[3:]
+    + ")"
 )
 # Turkish says "can" in the verb: "görebilir", "okuyabilir"
 _CAN_ACCESS = r"\b(?:gor|oku|okuy|degistir|sil|eris|incele)\w*(?:ebil|abil)\w*"
@@ -786,7 +796,19 @@ SIGNALS_GRANTS["authority_claim"] += [
     ),
     re.compile(r"(?:نفذ|نفّذ|ينفذ)[^.!?\n،]{0,30}?(?:كأنه|كأنها|كما لو)", _I),
 ]
+# "외부 감사인이 요청하면", "監査人に求められたら", "审计员要求时": whoever asks, in the scripts
+# whose condition is a verb ending, not the user ("사용자가 요청하면" is theirs to ask)
+_ON_REQUEST_CJK = (
+    r"(?<!사용자가 )(?<!사용자가)(?<!사용자 )(?:요청하면|요청 시|요청할 경우|요구하면|요구할 경우)|"
+    r"(?<!ユーザーに)(?<!ユーザーから)(?:求められたら|求められた場合|要求があれば|依頼があれば|"
+    r"頼まれたら)|(?<!用户)(?<!用戶)(?:要求时|要求時|要求的话|要求的話|请求时|請求時|索取时)"
+)
 SIGNALS_GRANTS["access_grant"] += [
+    re.compile(
+        rf"(?:{_ON_REQUEST_CJK}){_CLAUSE_ONLY}{{0,40}}?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})"
+        rf"{_CLAUSE_ONLY}{{0,30}}?{_HAND_OVER}",
+        _I,
+    ),
     re.compile(
         rf"{_IF_THEY_ASK}{_CLAUSE_ONLY}{{0,40}}?(?:{_TARGET}|{_ALL_RECORDS}){_CLAUSE_ONLY}{{0,40}}?"
         rf"{_YOU_MAY}{_CLAUSE_ONLY}{{0,30}}?{_GIVE}",

@@ -163,6 +163,7 @@ def labelled_values(text: str) -> list[SecretValue]:
             if pattern is _LOCK_CODE and not (
                 _LOCKS.search(near)
                 or _named_number_code(text, label)
+                or _service_code(text, label)
                 or (
                     label.group(0).lower().startswith(("open", "unlock"))
                     and _opens_with_number(text, label)
@@ -181,9 +182,46 @@ def labelled_values(text: str) -> list[SecretValue]:
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
-            for value, between in _values_after(tail, plural=plural):
+            values = _values_after(tail, plural=plural)
+            if not values and pattern is not _LOCK_CODE and kind == "password":
+                values = _password_in_sentence(text, label.end())
+            for value, between in values:
                 found.append(SecretValue(value, _describe(text, label, between), kind))
     return list({v.value: v for v in found}.values())
+
+
+# A password's shape: letters, digits and a sign ("Medved_2019!", "qwer1234!!").
+_SIGN = re.compile(r"[!@#$%^&*_+=?~]")
+_SENTENCE_TOKEN = re.compile(r"[^\s«»“”\"',;()]{6,40}")
+_EMAIL_LIKE = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+
+
+def _password_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
+    """ "пишет «неверный пароль», хотя ввожу Medved_2019!": in the sentence that names a
+    password, past the clause the label's window reads, a token shaped like one is it."""
+    end = re.search(r"[.。!?！？\n](?:\s|$)", text[at : at + 160])
+    sentence = text[at : at + (end.start() + 1 if end else 160)]
+    for token in _SENTENCE_TOKEN.finditer(sentence):
+        value = _trim(token.group(0))
+        shaped = re.search(r"[^\W\d_]", value) and re.search(r"\d", value) and _SIGN.search(value)
+        if shaped and not (_DOMAIN.fullmatch(value) or _EMAIL_LIKE.fullmatch(value)):
+            return [(value, "")]
+    return []
+
+
+# A code an app, a bank or a text message asks for or sends ("de ING-app vroeg om de code
+# 582913", "the bank texted me the code 4471 20"): a one-time code that logs in.
+_SERVICE_NEAR = re.compile(
+    r"\b(apps?|sms|texted|text message|banking|bank\w*|banque|banco|login|log in|sign[- ]?in|"
+    r"inlog\w*|anmeld\w*|verif\w*|authenticat\w*|2fa|otp|aplicaci[oó]n|aplicativo|"
+    r"applicazione|приложени\w*|смс|банк\w*)\b|-app\b|アプリ|앱|应用|應用|短信|簡訊|銀行|은행",
+    _I,
+)
+
+
+def _service_code(text: str, label: re.Match[str]) -> bool:
+    near = text[max(0, label.start() - 60) : label.end() + 40]
+    return bool(_SERVICE_NEAR.search(near) and _NUMBER_VALUE.match(text, label.end()))
 
 
 def _values_after(tail: str, *, plural: bool) -> list[tuple[str, str]]:
@@ -374,13 +412,24 @@ def keep_requested_in(user_messages: list[str], stored: str) -> bool:
     "thanks!")?"""
     if user_messages and keep_requested(user_messages[-1]):
         return True
+    # the values the write itself labels ("オートロック暗証番号：0628"), which the user may have
+    # typed far from any label of theirs ("... 覚えといて。0628ね")
+    named = [v.value for v in labelled_values(stored)]
     return any(
         keep_requested(message)
         and (
             any(v.value in stored for v in labelled_values(message))
+            or any(_typed_in(value, message) for value in named)
             or _answered(message, user_messages[i + 1], stored)
         )
         for i, message in enumerate(user_messages[:-1])
+    )
+
+
+def _typed_in(value: str, message: str) -> bool:
+    """Did the user type ``value`` in ``message``, whole ("0628" in "0628ね", not in "20628")?"""
+    return len(value) >= 4 and bool(
+        re.search(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", message)
     )
 
 

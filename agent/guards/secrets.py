@@ -99,6 +99,15 @@ _DIGIT_WORDS = {
 _DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
 _SPELLED_CARD = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,.-]+{_DIGIT_WORD}){{12,18}}\b", re.IGNORECASE)
 _TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
+# A key in hex, one case ("appid=1f87d9bb9c6450b9f31bb7843e7cb550"): many services hand them
+# out so; a sentence's full stop may follow it.
+_HEX_KEY = re.compile(r"(?<![\w/+=.-])[0-9a-fA-F]{32,128}(?![\w/+=-]|\.[\w/+=-])")
+# ... unless the words before say it is a digest of something: a commit, a checksum.
+_DIGEST_BEFORE = re.compile(
+    r"\b(commit|sha\w*|hash\w*|checksum\w*|digest|md5|etag|fingerprint|revision|rev|"
+    r"object|blob|tree|merkle|cid|prüfsumme|somme de contrôle|suma de control)\b[^\n]{0,30}$",
+    re.IGNORECASE,
+)
 # The look-behind keeps long runs without "@" linear (one attempt per run, not per char).
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{1,4}\)?[\s.-]){1,5}\d{2,5}(?![\w])")
@@ -192,8 +201,19 @@ def redact_secrets(
     text = _LABELLED_CARD.sub(partial(_labelled_card, mark, found), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
+    text = _HEX_KEY.sub(partial(_hex_key, mark, found), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
     return text, list(dict.fromkeys(found))
+
+
+def _hex_key(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
+    value = match.group(0)
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    digits = sum(c.isdigit() for c in value)
+    if not 0.2 <= digits / len(value) <= 0.9 or _DIGEST_BEFORE.search(before):
+        return value
+    found.append("token")
+    return mark("token", value)
 
 
 def _apply(mark: Callable[[str, str], str], kind: str, match: re.Match[str]) -> str:

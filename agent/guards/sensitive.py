@@ -19,6 +19,9 @@ from .normalize import skeleton
 from .provenance import user_texts
 
 _I = re.IGNORECASE
+# A Hebrew word starts a word, or follows only the letters Hebrew prefixes to one (ו ה ב ל כ מ
+# ש: "בחוב", "והסרטן"); "חוב" (debt) inside "רחוב" (street) is not it.
+_HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבלכמש]{2})"
 
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
@@ -52,11 +55,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"hamile|gebe|anksiyete|kayg[ıi] bozuklu\w*|hamil|migrain\w*|kecemasan|depresi|"
         r"gangguan (kecemasan|jiwa|mental)|penyakit|zwanger\w*|depressie|angststoornis|"
         r"mang thai|c[oó] b[aầ]u|tr[aầ]m c[aả]m|r[oố]i lo[aạ]n lo [aâ]u|"
-        r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|sucht\w*|"
+        r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|"
+        # the noun, capitalised: "sucht" is also the verb ("sucht eine Wohnung", looks for)
+        r"(?-i:Sucht)\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
         r"ожирен\w*|гепатит\w*|ВИЧ|СПИД|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
         r"肥胖|肥満|비만|肝炎|乙肝|丙肝|携带者|攜帶者|艾滋|愛滋|大麻|吸毒|毒品|麻薬|마약|대마|"
-        r"בשמנת|השמנה|קנאביס|סמים|السمنة|الحشيش|مخدرات|मोटापा|गांजा|"
+        r"(?:" + _HE + r")(?:בשמנת|השמנה|קנאביס|סמים)|"
+        r"السمنة|الحشيش|مخدرات|मोटापा|गांजा|"
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
@@ -65,7 +71,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"αντικαταθλιπτ\w*|κατάθλιψ\w*|καταθλιψ\w*|διαβήτ\w*|συνταγ[ήη] (κάθε|για)|"
         r"ασθένει\w*|αγχώδ\w*|νοσ[ηή]\w*|נוגדי דיכאון|תרופות (נגד|פסיכיאטריות)|"
         r"антидепресант\w*|антидепрессант\w*|अवसादरोधी|"
-        r"סרטן|סוכרת|דיכאון|高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
+        r"(?:" + _HE + r")(?:סרטן|סוכרת|דיכאון)|"
+        r"高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
         r"診断|妊娠|不妊|우울|질병|진단|임신",
         _I,
@@ -90,7 +97,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"insolven\w*|privatinsolvenz|pfändung\w*|inkasso|sobreendeudad[oa]|surendett\w*|"
         r"sovraindebitat[oa]|faillissement|schuldsanering|upadłoś\w*|upadlos\w*|"
         r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|"
-        r"कर्ज|क़र्ज़|ديون|חוב|(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
+        r"कर्ज|क़र्ज़|ديون|"
+        r"(?:" + _HE + r")חוב|"
+        r"(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
@@ -113,7 +122,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # Turkish, Greek, Hebrew, Hindi: a believer, a fast kept, prayers
         r"\b(m[uü]sl[uü]man\w*|dindar\w*|oru[cç] tut\w*|namaz k[ıi]l\w*|hristiyan\w*|"
         r"yahudi\w*|ateist\w*|ορθόδοξ\w*|θρήσκ\w*|μουσουλμ\w*|νηστεύ\w*|εβραί\w*)\b|"
-        r"דתי|דתייה|שומר(ת)? שבת|שומר(ת)? כשרות|מוסלמי|נוצרי|व्रत रख|रोज़ा रख|रोजा रख",
+        r"(?:" + _HE + r")(?:דתי|דתייה|מוסלמי|נוצרי)|שומר(ת)? שבת|שומר(ת)? כשרות|"
+        r"व्रत रख|रोज़ा रख|रोजा रख",
         _I,
     ),
     "politics": re.compile(
@@ -178,7 +188,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"cerai|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
         r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
         r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
-        r"तलाक|طلاق|גירושין|(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|"
+        r"तलाक|طلاق|"
+        r"(?:" + _HE + r")גירושין|"
+        r"(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|"
         # a wedding (결혼식, 結婚式) is an event anyone goes to, not the user's marital status
         r"去世|过世|過世|결혼(?!식)|이혼",
         _I,
@@ -481,7 +493,16 @@ def grounded(
     if not said.strip():  # only questions and requests: the topic came up, nothing was stated
         return False
     words = _value_words(value)
-    if _missing(words, said):
+    missing = _missing(words, said)
+    if missing and said != (everything := _statements(context)):
+        # a clause of the claim about someone of the user's ("...; wife earns about $60,000")
+        # is grounded by what the user said of them ("my wife makes around 60k")
+        theirs = [c for c in _CLAIM_CLAUSE.split(value) if _of_theirs(c)]
+        told = {w.lower() for c in theirs for w in _value_words(c)} - set(
+            _missing(_value_words(" ".join(theirs)), everything)
+        )
+        missing = [w for w in missing if w not in told]
+    if missing:
         return False
     if relational and not words:
         return (_shared_stems(value, said) or 0.0) >= 0.5 or _said_whole(value, said)
@@ -501,6 +522,16 @@ from that this their they have also just उपयोगकर्ता المس
 _FRAME = frozenset(_FRAME_WORDS.split())
 # The claim's subject and relation in CJK ("用户在华为工作"): what is left is what it names.
 _CJK_FRAME = re.compile(r"用户|用戶|该用户|該用戶|工作|上班|住在|居住|生活在|ユーザー|사용자")
+
+
+_CLAIM_CLAUSE = re.compile(r"[;；]|,\s+(?=(?:and\s+)?(?:his|her|their)?\s*[^\W\d_]+\s)")
+_THEIR = re.compile(r"^\W*(?:and\s+)?(?:his|her|their|the user's|user's)\s+", _I)
+
+
+def _of_theirs(clause: str) -> bool:
+    """Is a clause of a claim about someone of the user's ("wife earns ...", "her son has
+    ...")? Read as the user would say it: "my wife earns ..."."""
+    return _about_someone_else("my " + _THEIR.sub("", clause).lstrip(" ,;"))
 
 
 def _said_whole(value: str, said: str) -> bool:
@@ -579,6 +610,16 @@ _IMPLIED = [
         re.compile(
             r"\b(fast(ing)? (for|during) ramadan|pray(ing)? (five times|salah)|"
             r"observ\w* ramadan)\b",
+            _I,
+        ),
+    ),
+    # the umbrella term says less than the word it covers: "as a gay couple" says "LGBTQ"
+    (
+        re.compile(r"^(lgbt\w*|queer\w*)", _I),
+        re.compile(
+            r"\b(gay|lesbian|lesbienne|lesbiana|lesbica|lésbica|lesbisch\w*|schwul\w*|bisexual\w*|"
+            r"bisexuel\w*|bissexual|transgender|trans|homosexu\w*|omosessual\w*|queer|gai|gey|"
+            r"гей|лесбиянк\w*)\b|同性恋|同性戀|ゲイ|レズビアン|게이|레즈비언",
             _I,
         ),
     ),
