@@ -11,7 +11,7 @@ from float16 vectors: within ~1e-3 of the exact cosine.
 A user gets a graph of their own once they hold ``GRAPH_MIN_ROWS`` rows of a table (below
 that LanceDB's prefiltered scan is fast), so no search ever walks another user's rows and
 none needs a filter. The third search in a process that finds such a user without one
-starts a build on a worker thread (~10 s at 100k rows on 2 cores), and LanceDB answers
+starts a build on a worker thread (one core, ~20 s at 100k rows), and LanceDB answers
 meanwhile, as it does every search until the graph is complete; a search with a kinds
 filter that leaves rows out is always LanceDB's. Writes reach the graph as they reach
 LanceDB (``VectorIndex`` reports them after each commit); writes during a build are kept
@@ -321,12 +321,15 @@ class VectorGraphs:
             if self._closing.is_set():
                 return None
             end = start + BUILD_CHUNK
-            graph.put(ids[start:end], vectors[start:end], threads=self._threads(BUILD_CHUNK))
+            # One core: a build takes ~20 s at 100k rows instead of ~10, and leaves the other
+            # to the searches and writes it is meant to serve.
+            graph.put(ids[start:end], vectors[start:end], threads=1)
         return graph
 
     def _threads(self, rows: int) -> int:
-        """Threads to add ``rows`` with: every core for a large batch (0), one for a write's
-        few rows or in a reproducible index (the links depend on the order of inserts)."""
+        """Threads to add a write's ``rows`` with: every core for a large batch (an import:
+        0), one for a turn's few rows or in a reproducible index (the links depend on the
+        order of inserts)."""
         return 1 if self.reproducible or rows < PARALLEL_ADD_ROWS else 0
 
 
