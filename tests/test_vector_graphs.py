@@ -270,3 +270,28 @@ def test_freed_native_memory_is_handed_back_where_glibc_can() -> None:
     if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
         assert native_memory._malloc_trim() is not None
     native_memory.release_freed()  # and a no-op elsewhere
+
+
+def test_a_store_saves_its_graphs_on_close_and_the_next_open_loads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memvisor.storage import Store
+
+    monkeypatch.setattr(vector_graphs, "GRAPH_MIN_ROWS", 40)
+    with Store.open(tmp_path / "d", embedder="hash") as store:
+        for n in range(50):
+            store.insert_passage(user_id="alice", text=text_of(n), trace_id="trc_t")
+        for _ in range(vector_graphs.SEARCHES_BEFORE_BUILD):
+            store.search("tea coffee", user_id="alice", kinds=("passage",))
+        store.index.index.wait_for_graphs()
+        assert store.index.index.vector_engine("memory", user_id="alice") == "graph"
+    assert list((tmp_path / "d").rglob("graphs/*/*.usearch"))
+
+    def no_build(self: VectorGraphs, read: Any) -> Graph | None:
+        raise AssertionError("built, not loaded")
+
+    monkeypatch.setattr(VectorGraphs, "_build", no_build)
+    with Store.open(tmp_path / "d", embedder="hash") as store:
+        hits = store.search(text_of(17), user_id="alice", kinds=("passage",), mode="vector")
+        assert store.index.index.vector_engine("memory", user_id="alice") == "graph"
+        assert hits and hits[0].text == text_of(17)
