@@ -624,11 +624,12 @@ def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
 
 
 # A secret's label ending in the account it is for: "password of the account", "Passwort für
-# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού".
+# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού"; what it opens may come
+# between ("Hasło do panelu administracyjnego routera użytkownika": the user's router).
 _SECRET_OF = re.compile(
     r"(?:\b(?:password|passcode|pin|passwort|kennwort|pin-code|contrase[nñ]a|clave|"
     r"mot de passe|code|senha|c[oó]digo|codice|parola d'ordine|wachtwoord|l[oö]senord|"
-    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,3}$",
+    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,6}$",
     re.IGNORECASE,
 )
 
@@ -665,7 +666,7 @@ def cross_user_reasons(
         # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
         # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
         and not (
-            _SECRET_OF.search(t[max(0, m.start() - 40) : m.start()])
+            _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
         and not _PASSWORD_AFTER.match(t, m.end())
