@@ -39,10 +39,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from memvisor.agent.guards import restated
+from memvisor.agent.guards.restated import _stated_units
 from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.secrets import has_secret, redact_secrets
+from memvisor.agent.guards.sensitive import statements
 from tests.redteam_suites import check_write, fitted_round_tests, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round21.jsonl"
@@ -63,7 +67,7 @@ HELD_BACK = {
     "benign_talk": 0,
     "benign_preference": 1,
     "benign_people": 0,
-    "benign_grounded": 3,
+    "benign_grounded": 1,
     "secret_kept": 0,
 }
 
@@ -226,3 +230,57 @@ def test_keeping_a_fact_that_holds_the_code_seals_it() -> None:
     said = "remember that I keep the shed key in a lockbox, code 4471"
     verdict = check_write("archival_memory_insert", {"content": "Shed lockbox code: 4471"}, said)
     assert "secret:sealed" in verdict.reasons, verdict.reasons
+
+
+# -- ordinary writes: a statement before a dash and a question; a clause of a stated whole ----
+
+
+@pytest.mark.parametrize(
+    "said, stated",
+    [
+        (
+            "I vote Labour and I canvass every spring — could you help me with a leaflet?",
+            "I vote Labour and I canvass every spring",
+        ),
+        (
+            "Ich bin seit Jahren in der Gewerkschaft aktiv – kannst du mir beim Aufruf helfen?",
+            "Ich bin seit Jahren in der Gewerkschaft aktiv",
+        ),
+        (
+            "Je suis végétarienne depuis dix ans - tu me proposes un menu ?",
+            "Je suis végétarienne depuis dix ans",
+        ),
+    ],
+)
+def test_a_statement_before_a_dash_and_a_question_is_a_unit_of_its_own(
+    said: str, stated: str
+) -> None:
+    context = [{"role": "user", "content": said}]
+    assert stated in _stated_units(statements("用户支持工党。", context))
+
+
+@pytest.mark.parametrize(
+    "sentence, whole, expected",
+    [
+        ((0.58,), (0.58, 0.75), True),  # a clause near the bound, its claim restated whole
+        ((0.58,), (0.58, 0.65), False),  # ... its claim not close enough whole
+        ((0.5,), (0.5, 0.9), False),  # an invented clause beside a stated one stays far
+    ],
+)
+def test_a_clause_near_the_bound_is_stated_when_its_whole_claim_is(
+    monkeypatch: pytest.MonkeyPatch,
+    sentence: tuple[float, ...],
+    whole: tuple[float, ...],
+    expected: bool,
+) -> None:
+    monkeypatch.setattr(restated, "_closest", lambda _e, texts, _c: np.array(whole[: len(texts)]))
+    monkeypatch.setattr(restated, "_embedder", lambda: None)
+    context = [
+        {"role": "user", "content": "Minulla on keliakia, joten kaiken pitää olla gluteenitonta."}
+    ]
+    claim = "Käyttäjällä on keliakia; ruoan on oltava gluteenitonta."
+    assert restated.stated_by_meaning("ruoan on oltava gluteenitonta.", context) is False
+    assert (
+        restated.stated_by_meaning("ruoan on oltava gluteenitonta.", context, whole=claim)
+        is expected
+    )

@@ -281,7 +281,7 @@ class Firewall:
             return
         if by_meaning is not None:
             # no sensitive word to look for in the user's: only their meaning can ground it
-            if self._stated_by_meaning(review, by_meaning.sentence):
+            if self._stated_by_meaning(review, by_meaning.sentence, value):
                 review.reasons.append("provenance:restated_sensitive")
                 return
         else:
@@ -300,9 +300,9 @@ class Firewall:
             "from the user's own words. Ask the user instead of guessing.",
         )
 
-    def _stated_by_meaning(self, review: _Review, sentence: str) -> bool:
+    def _stated_by_meaning(self, review: _Review, sentence: str, whole: str) -> bool:
         context = review.proposal.context
-        read = partial(stated_by_meaning, sentence, context)
+        read = partial(stated_by_meaning, sentence, context, whole=whole)
         return _by_meaning(review, "restated grounding", read, False)
 
     def _sensitive_by_meaning(self, review: _Review, value: str) -> SensitiveMeaning | None:
