@@ -102,6 +102,24 @@ def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: 
     return True
 
 
+def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = None) -> bool:
+    """Is every sentence of the model's ``note`` something the user said in their own
+    messages (a sentence or a clause of one), in other words or another language? ("Prefers
+    answers without 'see a doctor' disclaimers" of "stop adding 'consult a doctor'
+    disclaimers to every answer, I'm a GP": 0.68.)"""
+    sentences = _parts(note, SENTENCE_BREAK)
+    stated = [
+        u
+        for m in user_messages
+        for s in _parts(m, SENTENCE_BREAK)
+        for u in (s, *_parts(s, _CLAUSE))
+    ]
+    if not sentences or not stated or not all(_readable(t) for t in [*sentences, *stated]):
+        return False
+    closest = _closest(embedder or _embedder(), sentences, list(dict.fromkeys(stated)))
+    return bool(closest.min() >= RULE_SIMILARITY)
+
+
 def stated_by_meaning(
     sentence: str, context: Sequence[dict[str, Any]], *, whole: str | None = None
 ) -> bool:
