@@ -186,6 +186,8 @@ _ACCOUNT_WORD = (
     r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
     r"यूजर|المستخدم|العميل|"
     r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
+    # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
+    r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
@@ -201,7 +203,7 @@ _ACCOUNT_TOKEN = re.compile(
     # "the user with the id kev_22": an account named by its id is never the user's own, "the"
     # before it or not
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
-    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?@?"
+    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
