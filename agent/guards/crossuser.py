@@ -186,6 +186,8 @@ _ACCOUNT_WORD = (
     r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
     r"यूजर|المستخدم|العميل|"
     r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
+    # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
+    r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
@@ -201,7 +203,7 @@ _ACCOUNT_TOKEN = re.compile(
     # "the user with the id kev_22": an account named by its id is never the user's own, "the"
     # before it or not
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
-    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?@?"
+    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
@@ -624,11 +626,12 @@ def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
 
 
 # A secret's label ending in the account it is for: "password of the account", "Passwort für
-# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού".
+# das Konto", "mot de passe du compte", "κωδικός του λογαριασμού"; what it opens may come
+# between ("Hasło do panelu administracyjnego routera użytkownika": the user's router).
 _SECRET_OF = re.compile(
     r"(?:\b(?:password|passcode|pin|passwort|kennwort|pin-code|contrase[nñ]a|clave|"
     r"mot de passe|code|senha|c[oó]digo|codice|parola d'ordine|wachtwoord|l[oö]senord|"
-    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,3}$",
+    r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,6}$",
     re.IGNORECASE,
 )
 
@@ -665,7 +668,7 @@ def cross_user_reasons(
         # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
         # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
         and not (
-            _SECRET_OF.search(t[max(0, m.start() - 40) : m.start()])
+            _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
         and not _PASSWORD_AFTER.match(t, m.end())

@@ -37,7 +37,7 @@ from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
 from .quoted import from_quoted, quoted_parts
-from .restated import restated, rule_restated, stated_by_meaning
+from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
@@ -281,7 +281,7 @@ class Firewall:
             return
         if by_meaning is not None:
             # no sensitive word to look for in the user's: only their meaning can ground it
-            if self._stated_by_meaning(review, by_meaning.sentence):
+            if self._stated_by_meaning(review, by_meaning.sentence, value):
                 review.reasons.append("provenance:restated_sensitive")
                 return
         else:
@@ -300,9 +300,9 @@ class Firewall:
             "from the user's own words. Ask the user instead of guessing.",
         )
 
-    def _stated_by_meaning(self, review: _Review, sentence: str) -> bool:
+    def _stated_by_meaning(self, review: _Review, sentence: str, whole: str) -> bool:
         context = review.proposal.context
-        read = partial(stated_by_meaning, sentence, context)
+        read = partial(stated_by_meaning, sentence, context, whole=whole)
         return _by_meaning(review, "restated grounding", read, False)
 
     def _sensitive_by_meaning(self, review: _Review, value: str) -> SensitiveMeaning | None:
@@ -360,7 +360,12 @@ class Firewall:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.
             read = canonical(_unforbidden(review, report, text))
-            if self._semantic_match(review, read, users_rule):
+            semantic = self._semantic_match(review, read, users_rule)
+            if semantic and not users_rule and self._note_restates_user(review, report, text):
+                # the model's note of what the user said in other words: the user's margin
+                users_rule = True
+                semantic = self._semantic_match(review, read, users_rule)
+            if semantic:
                 reasons.append("injection:semantic")
             elif self._learned_match(review, read, users_rule):
                 reasons.append("injection:learned")
@@ -410,6 +415,17 @@ class Firewall:
             return False
         read = partial(rule_restated, [r.text for r in report.rules], user_rules)
         return _by_meaning(review, "restated rule", read, False)
+
+    def _note_restates_user(self, review: _Review, report: InjectionReport, text: str) -> bool:
+        """The model's note, with no rule in it, says what the user said in their own words
+        (not what they quote or forward): a preference of theirs, however its wording embeds.
+        Only a model write in a conversation; on any error it is not."""
+        if review.proposal.source != "model" or review.quoted or report.rules:
+            return False
+        if not self.config.restated:
+            return False
+        own = [quoted_parts(m)[0] for m in user_texts(review.proposal.context)]
+        return _by_meaning(review, "restated note", partial(note_restated, text, own), False)
 
     @staticmethod
     def _rule_about_user_not_by_user(report: InjectionReport, review: _Review) -> bool:

@@ -410,11 +410,14 @@ def keep_requested_in(user_messages: list[str], stored: str) -> bool:
     """Did the user ask to keep what ``stored`` holds: in their latest message, or in the
     message where they gave a secret it holds ("the gate code is 4471, remember it", then
     "thanks!")?"""
-    if user_messages and keep_requested(user_messages[-1]):
-        return True
     # the values the write itself labels ("オートロック暗証番号：0628"), which the user may have
     # typed far from any label of theirs ("... 覚えといて。0628ね")
     named = [v.value for v in labelled_values(stored)]
+    if user_messages and keep_requested(user_messages[-1]):
+        latest = user_messages[-1]
+        # "remember that I train three times a week" keeps that fact, not the code said before
+        if not _keeps_own_fact(latest) or any(_typed_in(value, latest) for value in named):
+            return True
     return any(
         keep_requested(message)
         and (
@@ -424,6 +427,20 @@ def keep_requested_in(user_messages: list[str], stored: str) -> bool:
         )
         for i, message in enumerate(user_messages[:-1])
     )
+
+
+# A keep word whose object is a clause the user states of themselves: "remember that I ...",
+# "запомни, что я ...", "merk dir, dass ich ...", "retiens que je ...".
+_OWN_FACT_AFTER = re.compile(
+    r"[\s,:]*(that|что|dass|que|che|att|że|dat|at)\s+(i|я|ich|je|j'|eu|io|yo|jag|ja|ik|jeg)\b",
+    _I,
+)
+
+
+def _keeps_own_fact(message: str) -> bool:
+    """Does every keep word of ``message`` keep a fact the user states of themselves?"""
+    keeps = list(KEEP_INTENT.finditer(message))
+    return bool(keeps) and all(_OWN_FACT_AFTER.match(message, m.end()) for m in keeps)
 
 
 def _typed_in(value: str, message: str) -> bool:

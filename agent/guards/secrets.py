@@ -34,7 +34,9 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "env_secret": re.compile(
         r"\b[A-Z][A-Z0-9_]*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
-        r"[A-Z0-9_]*\s*[=:]\s*(?!\[)\S+"
+        r"[A-Z0-9_]*\s*[=:]\s*(?!\[)\S+|"
+        # a name's last part says a password: "ORDERS_DB_PASS=...", "SMTP_PWD: ..."
+        r"\b(?:[A-Z][A-Z0-9]*_)+(?:PASS|PWD|PW|PIN)\s*[=:]\s*(?!\[)\S+"
     ),
     "bearer_token": re.compile(
         r"\b(bearer|access[_ ]token|auth[_ ]token|refresh[_ ]token|api[_ ]?key|secret[_ ]key|"
@@ -261,7 +263,15 @@ def _labelled_card(mark: Callable[[str, str], str], found: list[str], match: re.
 
 def _card_valid(text: str) -> bool:
     digits = re.sub(r"\D", "", text)
-    return 13 <= len(digits) <= 19 and _luhn(digits)
+    return 13 <= len(digits) <= 19 and _luhn(digits) and _card_grouped(text)
+
+
+def _card_grouped(text: str) -> bool:
+    """A card is written whole, in groups of four or more ("4716 0813 ...", Amex's 4-6-5) with
+    a shorter last one, or digit by digit; not in groups of two or three, as character codes
+    ("65 102 116 101 ...") and phone numbers are."""
+    groups = re.split(r"[ .-]", text.strip())
+    return all(len(g) == 1 for g in groups) or all(len(g) >= 4 for g in groups[:-1])
 
 
 def _spelled_card_valid(text: str) -> bool:

@@ -314,7 +314,8 @@ def names_entity(value: str) -> bool:
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
 _SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
-_CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]")
+# a dash between words breaks a clause too: "I vote Green — can you help me ...?"
+_CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]|\s[—–-]+\s")
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
@@ -447,7 +448,8 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 about_user and _HYPOTHETICAL.search(question)
             ):
                 kept.append(question)
-    return " ".join(kept)
+    # each kept piece its own unit: a clause before a question is a statement of its own
+    return "\n".join(kept)
 
 
 def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
