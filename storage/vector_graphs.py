@@ -95,8 +95,8 @@ class Graph:
 
     @property
     def sparse(self) -> bool:
-        """Most of its nodes removed (rows replaced or deleted): HNSW keeps a removed node's
-        memory and links, so such a graph is built again."""
+        """More removed nodes (rows replaced or deleted) than live ones, by ``SPARSE_SLACK``:
+        HNSW keeps a removed node's memory and links, so such a graph is built again."""
         return len(self.ids) > 2 * len(self.keys) + SPARSE_SLACK
 
     def put(self, ids: Sequence[str], vectors: np.ndarray, *, threads: int = 1) -> None:

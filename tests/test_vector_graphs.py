@@ -126,7 +126,7 @@ def test_a_graph_mostly_rewritten_is_built_anew(
     monkeypatch.setattr(vector_graphs, "SPARSE_SLACK", 10)
     index = filled(tmp_path / "v")
     graphed(index)
-    for round_ in range(2):  # every row replaced twice: twice as many removed nodes as live
+    for round_ in range(2):  # every row replaced twice: twice as many removed nodes as live ones
         rows = [item(f"alice{n}", "alice", f"{text_of(n)} v{round_}") for n in range(ROWS)]
         index.add("m", rows, user_id="alice")
     assert not index._graphs.has("m", "alice")
