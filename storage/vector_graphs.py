@@ -10,10 +10,11 @@ from float16 vectors: within ~1e-3 of the exact cosine.
 
 A user gets a graph of their own once they hold ``GRAPH_MIN_ROWS`` rows of a table (below
 that LanceDB's prefiltered scan is fast), so no search ever walks another user's rows and
-none needs a filter. The third search in a process that finds such a user without one
+none needs a user filter. The third search in a process that finds such a user without one
 starts a build on a worker thread (one core, ~20 s at 100k rows), and LanceDB answers
-meanwhile, as it does every search until the graph is complete; a search with a kinds
-filter that leaves rows out is always LanceDB's. Writes reach the graph as they reach
+meanwhile, as it does every search until the graph is complete; a search of some kinds
+keeps the rows of those kinds among the graph's best few (``vectors.KIND_OVERSAMPLE``), and
+asks LanceDB when too few are. Writes reach the graph as they reach
 LanceDB (``VectorIndex`` reports them after each commit); writes during a build are kept
 and applied to the graph before it is used. Replaying a write is harmless (a put replaces,
 a remove of a missing id is nothing), so a write both read by the build and kept is

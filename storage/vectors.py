@@ -65,6 +65,9 @@ from .users import require_user
 from .vector_graphs import VectorGraphs, graph_vectors
 
 MODES = ("vector", "fts", "hybrid")
+# A search of some kinds asks a user's vector graph for this many times its limit, and keeps
+# the rows of those kinds; too few, and LanceDB's query (filtered inside) answers instead.
+KIND_OVERSAMPLE = 4
 RRF_K = 60
 _TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _MODEL_KEY = b"memvisor.embed_model"
@@ -496,10 +499,9 @@ class VectorIndex:
             if vector:
                 self._check_model(table, state)
                 query_vec = self._query_vector(query, query_vector)
-                if query_vec is not None and not _kinds_left_out(state, kinds):
-                    graphed = self._graphs.nearest(table, user_id, query_vec, limit)
-                    if graphed is None and self._want_graph(table, user_id):
-                        graphed = self._graphs.nearest(table, user_id, query_vec, limit)
+                if query_vec is not None:
+                    wanted = kinds if _kinds_left_out(state, kinds) else None
+                    graphed = self._graph_route(table, user_id, query_vec, limit, wanted)
                     if graphed is not None:
                         by_vector, query_vec = graphed, None
                 if query_vec is not None:
@@ -521,6 +523,31 @@ class VectorIndex:
                 by_words = {needle: bm25_result(*started) for needle, started in pending.items()}
         with self._lock, _lance(table, "read"):
             return self._hits(table, user_id, by_vector, by_words)
+
+    def _graph_route(
+        self,
+        table: str,
+        user_id: str,
+        vector: np.ndarray,
+        limit: int,
+        kinds: Sequence[str] | None,
+    ) -> Ranked | None:
+        """The vector route from the user's graph (loaded now if saved), or None: no graph
+        yet, or too few rows of ``kinds`` (None: any) among ``KIND_OVERSAMPLE`` times
+        ``limit`` of its best. Those it found are the best of their kinds: any other row of
+        them ranks below all of the rows looked at."""
+        asked = limit if kinds is None else limit * KIND_OVERSAMPLE
+        graphed = self._graphs.nearest(table, user_id, vector, asked)
+        if graphed is None and self._want_graph(table, user_id):
+            graphed = self._graphs.nearest(table, user_id, vector, asked)
+        if graphed is None or kinds is None:
+            return graphed
+        with self._lock:
+            rows = self._rows.get(table, user_id, [row_id for row_id, _ in graphed])
+        found = [hit for hit in graphed if hit[0] in rows and rows[hit[0]]["kind"] in kinds]
+        if len(found) >= limit or len(graphed) < asked:  # enough, or every row looked at
+            return found[:limit]
+        return None  # a kind rare among the user's rows: LanceDB filters inside its query
 
     def _want_graph(self, table: str, user_id: str) -> bool:
         """Start the user's vector graph if they hold enough rows (``vector_graphs``); True
@@ -823,7 +850,7 @@ def _schema(dim: int, model_id: str) -> pa.Schema:
 
 def _kinds_left_out(state: TableState, kinds: Sequence[str] | None) -> bool:
     """Whether a search of these kinds leaves out rows the table may hold (a graph holds
-    every kind of its user's rows, so such a search is LanceDB's)."""
+    every kind of its user's rows, so such a search filters what it finds)."""
     return bool(kinds) and not state.kinds <= set(kinds or ())
 
 

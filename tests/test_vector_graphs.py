@@ -162,16 +162,33 @@ def test_writes_during_a_build_are_applied_before_the_graph_is_used(
     )
 
 
-def test_a_search_that_leaves_kinds_out_is_lancedbs(tmp_path: Path) -> None:
+def test_a_search_of_some_kinds_keeps_the_graphs_rows_of_them_or_asks_lancedb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     index = filled(tmp_path / "v")
-    index.add("m", [item("t1", "alice", "zeppelin harbour lantern", kind="turn")], user_id="alice")
+    turns = [item(f"t{n}", "alice", f"zeppelin harbour lantern {n}", kind="turn") for n in range(3)]
+    index.add("m", turns, user_id="alice")
     graphed(index)
-    hits = index.search(
-        "m", "zeppelin harbour lantern", user_id="alice", mode="vector", kinds=["passage"]
-    )
-    assert hits and "t1" not in {h.id for h in hits}
-    hits = index.search("m", "zeppelin harbour lantern", user_id="alice", mode="vector")
-    assert hits[0].id == "t1"
+    asked: list[int] = []
+    lancedb_route = vectors.vector_ids
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(1)
+        return lancedb_route(*args, **kwargs)
+
+    monkeypatch.setattr(vectors, "vector_ids", counted)
+    query = "zeppelin harbour lantern"
+    # passages, most of the user's rows: the graph's best 40 hold 10 of them
+    hits = index.search("m", query, user_id="alice", mode="vector", kinds=["passage"])
+    assert len(hits) == 10 and all(h.id.startswith("alice") for h in hits) and not asked
+    expected = exact_scores(index, "alice", query, 10)
+    assert [h.score for h in hits] == pytest.approx(expected, abs=2e-3)
+    # turns, 3 of 243 rows: too few among the graph's best 40, so LanceDB's filtered query
+    hits = index.search("m", query, user_id="alice", mode="vector", kinds=["turn"])
+    assert {h.id for h in hits} == {"t0", "t1", "t2"} and asked == [1]
+    # every kind: the graph alone
+    assert index.search("m", query, user_id="alice", mode="vector")[0].id.startswith("t")
+    assert asked == [1]
 
 
 def test_a_clean_close_saves_the_graph_and_the_next_process_loads_it(
