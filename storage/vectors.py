@@ -598,9 +598,8 @@ class VectorIndex:
     def floor(self, table: str, query: str, *, user_id: str, limit: int = 10) -> dict[str, float]:
         """Seconds of the pieces a search cannot do without, each alone: the query's
         embedding, the raw vector query (the user's graph, if ready, else LanceDB's) and the
-        raw BM25 query (ids only, the
-        user's filter inside, no fusion or rows). ``memvisor bench paging`` divides page-in
-        by their sum."""
+        raw BM25 query (ids only, the user's filter inside, no fusion or rows). ``memvisor
+        bench paging`` divides page-in by their sum."""
         self._wait_for_fold()  # timed on the table's own handle, as it is after the fold
         with self._lock:
             state = self._state(table)
