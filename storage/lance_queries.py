@@ -21,6 +21,7 @@ from lancedb.table import AsyncTable
 
 from .index_tables import looks_damaged
 from .logger import logger
+from .unfolded_vectors import vector_matrix
 
 MAX_QUERY_CHARS = 2_000
 
@@ -72,9 +73,7 @@ def _cosine(found: pa.Table, vector: np.ndarray) -> Ranked:
     cosine distance, 1 - this, computes it)."""
     if not found.num_rows:
         return []
-    column = found.column("vector").combine_chunks()
-    flat = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
-    rows = flat.reshape(found.num_rows, column.type.list_size)
+    rows = vector_matrix(found)
     query = np.asarray(vector, dtype=np.float32).reshape(-1)
     norms = np.linalg.norm(rows, axis=1) * float(np.linalg.norm(query))
     scores = np.divide(rows @ query, norms, out=np.zeros(len(rows), np.float32), where=norms > 0)

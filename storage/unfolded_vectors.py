@@ -42,9 +42,7 @@ class UnfoldedVectors:
 
     def appended(self, data: pa.Table) -> UnfoldedVectors:
         """These rows added (``data`` as written: ``id``, ``user_id``, ``kind``, ``vector``)."""
-        column = data.column("vector").combine_chunks()
-        flat = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
-        added = _unit(flat.reshape(len(data), column.type.list_size))
+        added = _unit(vector_matrix(data))
         vectors = added if not len(self) else np.vstack([self.vectors, added])
         return UnfoldedVectors(
             [*self.ids, *data.column("id").to_pylist()],
@@ -84,6 +82,13 @@ class UnfoldedVectors:
         query = _unit(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         scores = self.vectors[rows] @ query
         return [(self.ids[n], float(score)) for n, score in zip(rows, scores, strict=True)]
+
+
+def vector_matrix(data: pa.Table) -> np.ndarray:
+    """The ``vector`` column of these rows as one float32 matrix, a row each."""
+    column = data.column("vector").combine_chunks()
+    flat = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
+    return flat.reshape(len(data), column.type.list_size)
 
 
 def merged(indexed: Ranked, unfolded: Ranked, limit: int) -> Ranked:

@@ -51,6 +51,7 @@ import pyarrow as pa
 
 from .logger import logger
 from .native_memory import release_freed
+from .unfolded_vectors import vector_matrix
 
 GRAPH_MIN_ROWS = 10_000  # LanceDB's ANN_MIN_ROWS: below it a prefiltered flat scan is fast
 MAX_GRAPH_ROWS = 1_000_000  # every graph of a process: ~0.9 KB a row at 384 dimensions
@@ -224,7 +225,7 @@ class VectorGraphs:
             if not wanted:
                 return
             ids = data.column("id").to_pylist()
-            vectors = graph_vectors(data)
+            vectors = vector_matrix(data)
             for user_id in wanted:
                 rows = [n for n, user in enumerate(users) if user == user_id]
                 self._apply((table, user_id), "put", [ids[n] for n in rows], vectors[rows])
@@ -352,13 +353,6 @@ def _new_index(dim: int) -> Any:
         expansion_add=EXPANSION_ADD,
         expansion_search=EXPANSION_SEARCH,
     )
-
-
-def graph_vectors(data: pa.Table) -> np.ndarray:
-    """The ``vector`` column as one float32 matrix."""
-    column = data.column("vector").combine_chunks()
-    flat = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
-    return flat.reshape(len(data), column.type.list_size)
 
 
 def _stem(folder: Path, user_id: str) -> Path:

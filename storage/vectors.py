@@ -60,9 +60,9 @@ from .lance_upkeep import TableState
 from .logger import logger
 from .native_memory import release_freed
 from .reconcile_marks import Mark, ReconcileMarks, rows_digest
-from .unfolded_vectors import merged
+from .unfolded_vectors import merged, vector_matrix
 from .users import require_user
-from .vector_graphs import VectorGraphs, graph_vectors
+from .vector_graphs import VectorGraphs
 
 MODES = ("vector", "fts", "hybrid")
 # A search of some kinds asks a user's vector graph for this many times its limit, and keeps
@@ -568,7 +568,7 @@ class VectorIndex:
                     found = LOOP.run(query.to_arrow())
             finally:
                 self._leave_read(view)
-            return found.column("id").to_pylist(), graph_vectors(found)
+            return found.column("id").to_pylist(), vector_matrix(found)
 
         def saved() -> str | None:
             mark = self.clean_mark(table)

@@ -162,17 +162,12 @@ _MINE_BEFORE = re.compile(
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
 # id-looking token (letters with digits or an underscore; bare digits only after a number mark
 # or before a record word) after an account word that is not the user's own ("my account").
-_NOT_MINE = (
-    "".join(
-        rf"(?<!\b{w} )"
-        for w in ("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego")
-    )
-    + "".join(
-        rf"(?<!\b{w} )" for w in ("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym")
-    )
-    + "".join(
-        rf"(?<!\b{w} )"
-        for w in ("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des")
+_NOT_MINE = "".join(
+    rf"(?<!\b{w} )"
+    for w in (
+        *("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego"),
+        *("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym"),
+        *("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des"),
     )
 )
 _ACCOUNT_WORD = (

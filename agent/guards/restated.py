@@ -108,12 +108,7 @@ def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = No
     answers without 'see a doctor' disclaimers" of "stop adding 'consult a doctor'
     disclaimers to every answer, I'm a GP": 0.68.)"""
     sentences = _parts(note, SENTENCE_BREAK)
-    stated = [
-        u
-        for m in user_messages
-        for s in _parts(m, SENTENCE_BREAK)
-        for u in (s, *_parts(s, _CLAUSE))
-    ]
+    stated = [unit for message in user_messages for unit in _stated_units(message)]
     if not sentences or not stated or not all(_readable(t) for t in [*sentences, *stated]):
         return False
     closest = _closest(embedder or _embedder(), sentences, list(dict.fromkeys(stated)))
@@ -131,17 +126,21 @@ def stated_by_meaning(
     if not said.strip() or not _readable(sentence) or not _readable(said):
         return False
     stated = _stated_units(said)
-    # what it says of the user, without an aside: "ユーザーはHIV陽性（6年間…）" reads "HIV陽性"
-    claim = _PARTICLE.sub("", _ASIDE.sub("", without_subject(sentence))).strip()
-    texts = [claim or sentence]
+    texts = [_claim(sentence)]
     if whole and whole.strip() != sentence.strip():
-        texts.append(_PARTICLE.sub("", _ASIDE.sub("", without_subject(whole))).strip() or whole)
+        texts.append(_claim(whole))
     closest = _closest(_embedder(), texts, stated)
     if closest[0] >= SENTENCE_SIMILARITY:
         return True
     return bool(
         len(closest) > 1 and closest[0] >= NEAR_SIMILARITY and closest[1] >= WHOLE_SIMILARITY
     )
+
+
+def _claim(text: str) -> str:
+    """What ``text`` says of the user, without an aside: "ユーザーはHIV陽性（6年間…）" reads
+    "HIV陽性"."""
+    return _PARTICLE.sub("", _ASIDE.sub("", without_subject(text))).strip() or text
 
 
 _ASIDE = re.compile(r"\s*[（(][^)）]*[)）]")

@@ -36,7 +36,7 @@ def _fold(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def word_lists() -> dict[str, frozenset[str]]:
+def _word_lists() -> dict[str, frozenset[str]]:
     folder = resources.files("mnemonic") / "wordlist"
     return {
         name: frozenset(
@@ -50,7 +50,7 @@ def word_lists() -> dict[str, frozenset[str]]:
 def _lists_of() -> dict[str, int]:
     """Each listed word and the lists that hold it, one bit a list."""
     out: dict[str, int] = {}
-    for bit, words in enumerate(word_lists().values()):
+    for bit, words in enumerate(_word_lists().values()):
         for word in words:
             out[word] = out.get(word, 0) | 1 << bit
     return out
