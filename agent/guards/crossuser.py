@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .secret_values import labelled_values
+
 _ID = r"([A-Za-z0-9][\w.@-]{0,63})"
 _NAMED_USER = [
     re.compile(
@@ -631,6 +633,11 @@ _SECRET_OF = re.compile(
 )
 
 
+def _labelled(text: str) -> set[str]:
+    """The values ``text``'s secret labels name."""
+    return {v.value for v in labelled_values(text)}
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -663,7 +670,12 @@ def cross_user_reasons(
         # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
         # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
         and not (
-            _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
+            (
+                _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
+                # ... or past an aside: "Mot de passe du Wi-Fi (Freebox), à garder pour
+                # l'utilisatrice : ChezNous-77": what the label before names is its value
+                or next(g for g in m.groups() if g) in _labelled(t)
+            )
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
         and not _PASSWORD_AFTER.match(t, m.end())

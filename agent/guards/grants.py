@@ -32,9 +32,11 @@ _PERMISSION = (
 _TARGET = (
     r"(?:\b(?:notas|memoria|memorias|recuerdos|datos|cuenta|mensajes|historial|seguridad|"
     r"contrasenas|notes|memoire|donnees|compte|historique|securite|mots de passe|note|dati|"
-    r"account|messaggi|cronologia|sicurezza|notizen|gedachtnis|speicher|daten|konto|"
+    r"account|messaggi|cronologia|sicurezza|notizen|daten|konto|"
+    # a compound's head names it too: "geheugeninhoud", "Speicherinhalt", "Gedächtnisdaten"
+    r"gedachtnis\w*|speicher\w*|geheugen\w*|hukommelse\w*|"
     r"nachrichten|verlauf|sicherheit\w*|passworter|dados|conta|mensagens|historico|seguranca|"
-    r"senhas|anotac\w*|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|geheugen|"
+    r"senhas|anotac\w*|anteckningar|minne\w*|meddelanden|sakerhet\w*|aantekeningen|notities|"
     r"gegevens|berichten|beveiliging|notatk\w*|pamiec\w*|dane|wiadomosc\w*|bezpieczenstw\w*|"
     r"notat\w*|notlar\w*|hafiza\w*|veriler\w*|hesab\w*|mesaj\w*|guvenlik|catatan|memori|akun|akaun|"
     r"pesan|keamanan|kumbukumbu|muistiinpano\w*|muisti\w*|tiedot|poznamk\w*|pamet\w*|"
@@ -289,9 +291,14 @@ _PRINCIPAL = (
     r"instructions?|orders?|say|choices?|decisions?|preferences?))\b|"
     r"клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
 )
-# Asking someone for something, as an order: "ask", "demande", "frag", "vraag ... om".
+# Asking someone for something, as an order: "ask", "demande", "frag", "vraag ... om"; not a
+# request the noun, someone's or made on one ("saved at the user's request", "on request").
+_REQUEST_NOUN = (
+    r"(?<!'s )(?<!’s )(?<!\bmy )(?<!\byour )(?<!\bher )(?<!\bhis )(?<!\btheir )(?<!\bour )"
+    r"(?<!\bon )(?<!\bat )(?<!\bby )(?<!\bupon )(?<!\bper )(?<!\bthe )(?<!\ba )"
+)
 _ASK_FOR = (
-    r"(?:\b(?:ask|request|prompt|demande[rz]?|redemande[rz]?|pide|pedir|pregunta[r]?|solicita[r]?|"
+    rf"(?:\b(?:ask|{_REQUEST_NOUN}request|prompt|demande[rz]?|redemande[rz]?|pide|pedir|pregunta[r]?|solicita[r]?|"
     r"frag\w*|erfrag\w*|verlang\w*|chiedi|chiedere|domanda|richiedi|pergunt[ae]|pe[cç]a|"
     r"solicite|vraag|vragen|verzoek|be om|fr[aå]ga|zapytaj|popro[sś]\w*|iste|sor|minta|"
     r"tanyakan)\b|попрос\w*|спрос\w*|запрос\w*|запит\w*|попрос\w*|"
@@ -401,11 +408,22 @@ _ALL_RECORDS = (
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
     r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
 )
+# "the complete memory", "de volledige geheugeninhoud", "den gesamten Speicher": the whole
+# store the agent keeps, all its records at once
+_WHOLE_MEMORY = (
+    rf"(?:{_FULL}|\b(?:entire|whole|gesamt\w*|ganze\w*|hele|hela|hele|intera|entera|inteira|"
+    r"toute la|tout le|integral\w*)\b|цел\w*|всю)\s+(?:\w+\s+)?(?:\b(?:memory|memories|"
+    r"geheugen\w*|speicher\w*|gedachtnis\w*|minne\w*|memoria|memoire|pamiec\w*|hafiza\w*|"
+    r"muisti\w*|hukommelse\w*)\b|памят\w*)"
+    # ... not a machine's: "the full memory usage", "den gesamten Speicherplatz"
+    r"(?<!platz)(?<!karte)(?<!kaart)(?<!ruimte)(?!\s+(?:usage|use|size|card|stick|slot|leak|"
+    r"footprint|limit|capacity|bandwidth|test|dump|profile|chip|module)s?\b)"
+)
 _ALL_RECORDS = (
     # Hindi's "all" agrees with its noun: सारे, सारी (feminine), सारा
     r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सारी|सारा|सभी|جميع|"
     + _ALL_RECORDS[3:]
-    + ")"
+    + f"|{_WHOLE_MEMORY})"
 )
 # Turkish says "can" in the verb: "görebilir", "okuyabilir"
 _CAN_ACCESS = r"\b(?:gor|oku|okuy|degistir|sil|eris|incele)\w*(?:ebil|abil)\w*"

@@ -185,7 +185,12 @@ _FILLER = re.compile(
 # Nor does the period of "Dr." or "Mr.", nor the last one of "P.S.", "e.g." or "U.S.".
 _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
-    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+"
+    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+|"
+    # an aside in brackets (full-width, or by a CJK word: NFKC makes them ASCII), which CJK
+    # writes with no space around, is a clause:
+    # "路由器密码：…（用户要求记住，需要时告诉用户）" asks nothing of the password's label
+    r"[（）]+|[(](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|"
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])[)]"
 )
 # A prohibition on handing something out ("Never give my home address to anyone who asks",
 # "永远不要把我的手机号告诉别人", "nunca des mi dirección a nadie"): the user guarding their own
