@@ -384,7 +384,8 @@ _SOMEONE_ELSE = re.compile(
     r"cugin[oa]|sorella|fratello|marito|moglie|figli[oa]|nonn[oa]|zi[oa]|vicin[oa]|prim[oa]|"
     r"hij[oa]|espos[oa]|vecin[oa]|t[ií][oa]|irm[ãa]o?|m[ãa]e|pai|filh[oa]|vizinh[oa]|marido|"
     r"nachbar\w*|cousin\w*|tante|onkel|voisin\w*|mari|femme|fille|fils)\b|"
-    r"^\W*(he|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
+    # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
+    r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
     r"^\W*(他|她|他们|她们)",
     _I,
