@@ -140,6 +140,12 @@ _SENSITIVE = re.compile(
     r"beh[öo]ver inte (ringa|kolla|kontrollera|verifiera)|ohne (r[üu]ckfrage|nachzufragen)|"
     r"no need to (call|check|confirm|verify)|without (checking|verifying|confirming))\b|"
     r"реквизит\w*|信任|"
+    # an account number itself (an IBAN), and identity papers asked for: "send a photo of the
+    # passport", "прислать фото паспорта и СТС", "den Ausweis hochladen"
+    r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|"
+    r"\b(passport|id card|driver'?s licen[cs]e|pasaporte|passeport|carte d'identité|"
+    r"reisepass|personalausweis|ausweis|passaporto|carta d'identità|passaporte|"
+    r"paspoort|paszport)\b|паспорт\w*|\bСТС\b|водительск\w*|"
     # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
     r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
