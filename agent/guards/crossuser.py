@@ -9,6 +9,10 @@ asks to write into ("add to client #5521's notes") when the write repeats it.
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
+
+from .secret_values import labelled_values
 
 _ID = r"([A-Za-z0-9][\w.@-]{0,63})"
 _NAMED_USER = [
@@ -183,6 +187,8 @@ _ACCOUNT_WORD = (
     r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
     # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
+    # Czech and Slovak "účet" in its cases, Ukrainian and Russian "профіль", "акаунт"
+    r"účet|účtu|účtem|účty|účte|профіл[ьюіяе]|профил[ьюяе]|акаунт\w*|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
@@ -631,6 +637,30 @@ _SECRET_OF = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
+def _labelled(text: str) -> frozenset[str]:
+    """The values ``text``'s secret labels name."""
+    return frozenset(v.value for v in labelled_values(text))
+
+
+# An id labelled as such ("(id: andrii.kov)", "ID = m.ruiz_7"): a handle, with a dot or an
+# underscore in it (not an order's or a ticket's number), names an account.
+_LABELLED_HANDLE = re.compile(
+    r"(?<![\w-])(?:id|ID|Id|user ?id|uid)\s*[:=：]\s*@?([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9])"
+)
+# A record of someone's by its id, in other languages: "ticket #TK-40217 du client Moreau",
+# "pedido 5521 del cliente Ruiz", "Vorgang 8812 der Kundin Weber".
+_CLIENTS_RECORD = re.compile(
+    r"\b(?:ticket|dossier|commande|demande|caso|pedido|expediente|solicitud|pratica|ordine|"
+    r"richiesta|fall|vorgang|bestellung|auftrag|zaak|bestelling|ärende\w*|order|zgłoszeni\w*|"
+    r"zamówieni\w*|case|claim)\s*(?:#|n[°ºo]\.?|nr\.?|№)?\s*"
+    rf"{_RECORD_REF}\s+(?:du|de la|de l'|del|de|do|da|des|di|della|dello|vom|von|der|des|van|"
+    r"från|för|of|for)\s+(?:client\w*|kund\w*|klant\w*|customer|klient\w*|"
+    r"patient\w*|paciente|paziente)\b",
+    re.IGNORECASE,
+)
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -644,7 +674,11 @@ def cross_user_reasons(
     and a write aimed at it (its subject, or the id in its text) is refused."""
     me = user_id.lower()
     reasons: list[str] = []
+    # what the write says once its look-alike forms are undone ("ａｃｃｔ＿７７３１" is acct_7731)
+    texts = [unicodedata.normalize("NFKC", t) for t in texts]
     named = [n for t in texts for n in _named_ids(t)]
+    named += [m.group(1) for t in texts for m in _LABELLED_HANDLE.finditer(t)]
+    named += [next(g for g in m.groups() if g) for t in texts for m in _CLIENTS_RECORD.finditer(t)]
     accounts = _context_accounts(said or []) - {me}
     if accounts and (
         (subject or "").strip().lower() in accounts
@@ -663,7 +697,12 @@ def cross_user_reasons(
         # "Contraseña de la cuenta: Lobo2021": the account a secret's label names, then (past
         # its colon) the secret, not another account's id ("Passwort für Konto kl_4471" is one)
         and not (
-            _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
+            (
+                _SECRET_OF.search(t[max(0, m.start() - 80) : m.start()])
+                # ... or past an aside: "Mot de passe du Wi-Fi (Freebox), à garder pour
+                # l'utilisatrice : ChezNous-77": what the label before names is its value
+                or next(g for g in m.groups() if g) in _labelled(t)
+            )
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
         and not _PASSWORD_AFTER.match(t, m.end())

@@ -339,6 +339,17 @@ def compact(text: str) -> str:
     return re.sub(r"[^a-z]", "", deobfuscate(skeleton(canonical(text))).lower())
 
 
+# Japanese written in half-width katakana, or with "ヲ" (a particle only hiragana writes), hides
+# its grammar from words written the usual way ("指示ｦ無視ｼ" is "指示を無視し").
+_KANA_DISGUISE = re.compile(r"[\uff66-\uff9d]|ヲ")
+_KATAKANA = re.compile(r"[\u30a1-\u30f6]")
+
+
+def _hiragana(text: str) -> str:
+    """``text`` with its katakana read as hiragana (NFKC has made half-width kana full)."""
+    return _KATAKANA.sub(lambda m: chr(ord(m.group(0)) - 0x60), text)
+
+
 def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     """Every reading of ``text`` worth scanning, as (channel, text)."""
     yield "plain", text
@@ -354,6 +365,9 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     table = _table_prose(clear)
     if table:
         yield "table", table
+    kana = _hiragana(canon) if _KANA_DISGUISE.search(text) else ""
+    if kana and kana != canon:
+        yield "kana", kana
     hidden = _tag_text(text)
     if hidden:
         yield "unicode_tags", hidden

@@ -94,12 +94,29 @@ def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: 
         return False
     stated = [*user_rules, *(c for r in user_rules for c in _parts(r, _CLAUSE))]
     embedder = embedder or _embedder()
-    for rule in rules:
+    for i, rule in enumerate(rules):
         # the rule whole, or one of its clauses ("用户要求：…，提醒其带上…": the order itself)
         units = [rule, *(c for c in _parts(rule, _CLAUSE) if c != rule)]
-        if _closest(embedder, units, stated).max() < RULE_SIMILARITY:
+        closest = _closest(embedder, units, stated).max()
+        if closest >= RULE_SIMILARITY:
+            continue
+        # "never keep their card numbers; if they paste one, remind them": a rule whose
+        # pronoun stands for a noun of the rule before it is read with that rule, when it is
+        # near the bound on its own
+        if not (i and closest >= NEAR_RULE and _ANAPHOR.search(rule)):
+            return False
+        if _closest(embedder, [f"{rules[i - 1]}; {rule}"], stated)[0] < RULE_SIMILARITY:
             return False
     return True
+
+
+# A rule near the bound (0.51 for the rule above, alone) may be read with the one before it.
+NEAR_RULE = 0.5
+_ANAPHOR = re.compile(
+    r"\b(one|ones|it|this|that|these|those|l'un|l'une|uno de (ellos|ellas)|einen davon|"
+    r"eins davon|один из них|одну из них)\b",
+    re.IGNORECASE,
+)
 
 
 def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = None) -> bool:

@@ -35,7 +35,11 @@ _CUE = (
     r"otherwise|i say otherwise)|by default|as a (standing )?rule|any ?time|always|never|"
     r"whenever|every time|each time|in (every|each|all|any) (answer|reply|response|message|chat|"
     r"conversation|summary)s?|no matter (what|who)|at all times|(when|whenever|if) (you|anyone|"
-    r"anybody|someone|somebody|a user|the user|any user|users|people|they)\b|(when|whenever|while|"
+    r"anybody|someone|somebody|a user|the user|any user|users|people|they)\b|"
+    # the user's own conditional: "if I ever paste a card number, don't save it"
+    r"(if|whenever|every time|each time|should) i (ever |again |accidentally |by mistake )?"
+    r"(ask|mention|say|paste|send|type|write|share|forget|bring up|look up|search|want|need|"
+    r"come back|tell|upload)\w*\b|(when|whenever|while|"
     r"if|once) (summari[sz]ing|answering|replying|responding|writing|translating|searching|asked)|"
     r"starting (with|from) (your|the) next|from (your|the) next (reply|answer|message)|"
     r"(the )?next time|after (the )?\d{1,2}(st|nd|rd|th)\b|after (monday|tuesday|wednesday|"
@@ -136,6 +140,12 @@ _SENSITIVE = re.compile(
     r"beh[öo]ver inte (ringa|kolla|kontrollera|verifiera)|ohne (r[üu]ckfrage|nachzufragen)|"
     r"no need to (call|check|confirm|verify)|without (checking|verifying|confirming))\b|"
     r"реквизит\w*|信任|"
+    # an account number itself (an IBAN), and identity papers asked for: "send a photo of the
+    # passport", "прислать фото паспорта и СТС", "den Ausweis hochladen"
+    r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|"
+    r"\b(passport|id card|driver'?s licen[cs]e|pasaporte|passeport|carte d'identité|"
+    r"reisepass|personalausweis|ausweis|passaporto|carta d'identità|passaporte|"
+    r"paspoort|paszport)\b|паспорт\w*|\bСТС\b|водительск\w*|"
     # "优先推荐素食" is a preference for what to suggest, not a priority handed to someone
     r"(优先|優先)(?!推荐|推薦|考虑|考慮|选|選|显示|顯示|给我|給我|用|使用|安排|列出)|系统|系統|管理"
     r"员|管理員|开发者|"
@@ -185,7 +195,12 @@ _FILLER = re.compile(
 # Nor does the period of "Dr." or "Mr.", nor the last one of "P.S.", "e.g." or "U.S.".
 _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
-    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+"
+    r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+|"
+    # an aside in brackets (full-width, or by a CJK word: NFKC makes them ASCII), which CJK
+    # writes with no space around, is a clause:
+    # "路由器密码：…（用户要求记住，需要时告诉用户）" asks nothing of the password's label
+    r"[（）]+|[(](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|"
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])[)]"
 )
 # A prohibition on handing something out ("Never give my home address to anyone who asks",
 # "永远不要把我的手机号告诉别人", "nunca des mi dirección a nadie"): the user guarding their own

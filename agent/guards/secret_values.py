@@ -63,6 +63,7 @@ _DIGIT_WORD = (
     r"seis|siete|ocho|nueve|null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zéro|un|deux|"
     r"trois|quatre|cinq|sept|huit|neuf)"
 )
+_DIGIT_WORDS = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}", re.IGNORECASE)
 _TOKEN = re.compile(
     rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}\b|"
     r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,7}(?![\w])|"
@@ -186,8 +187,17 @@ def labelled_values(text: str) -> list[SecretValue]:
             if not values and pattern is not _LOCK_CODE and kind == "password":
                 values = _password_in_sentence(text, label.end())
             for value, between in values:
+                if _numberless_code(kind, label.group(0), value):
+                    continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
     return list({v.value: v for v in found}.values())
+
+
+def _numberless_code(kind: str, label: str, value: str) -> bool:
+    """A code's value has digits (or digits read out); a code word may be any word."""
+    if kind != "code" or _WORDS_SECRET.search(label) or re.search(r"слов", label, _I):
+        return False
+    return not (re.search(r"\d", value) or _DIGIT_WORDS.fullmatch(value))
 
 
 # A password's shape: letters, digits and a sign ("Medved_2019!", "qwer1234!!").
@@ -335,6 +345,8 @@ def _is_value(token: str) -> bool:
         return False  # "(Annecy)", "(Казань)": a place or a name in brackets is an aside
     if len(token) < 3 or token.lower() in _NOT_A_VALUE or _DOMAIN.fullmatch(token):
         return False
+    if _DIGIT_WORDS.fullmatch(token):
+        return True  # "four-four-nine-one": digits read out, joined by hyphens
     # A word of letters only ("l'immeuble", "wi-fi") is a value only when it looks made up
     # (mixed case, long).
     if _WORDLIKE.fullmatch(token):

@@ -253,7 +253,15 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
         r"lives_in|home_city|home_town|located in|vive en|wohnt in|habite (à|a|en)|mora (em|no|na)|"
         r"abita (a|in)|vive (a|in|em|no|na)|woont (in|op)|mieszka w|bor (i|på)|живёт в|"
-        r"живет в)\b|住在|住址|家庭地址|に住んで|에 살",
+        r"живет в|"
+        # a home's address in other languages: "живёт по адресу", "wohnt in der ...straße",
+        # "domicilio", "adresse du domicile", "indirizzo di casa", "endereço residencial"
+        r"(?:живёт|живет|проживает|зарегистрирован\w*) (?:по адресу|на улице|на ул)|"
+        r"домашн\w* адрес\w*|адрес проживания|wohnadresse|wohnanschrift|privatadresse|"
+        r"wohnt (?:an|am|auf|im)|domicilio|direcci[oó]n (?:de casa|particular)|"
+        r"adresse (?:du domicile|personnelle|postale)|indirizzo di casa|"
+        r"endere[cç]o (?:residencial|de casa)|hemadress\w*|woonadres|adres zamieszkania)\b|"
+        r"住在|住址|家庭地址|に住んで|에 살",
         _I,
     ),
 }
@@ -266,7 +274,7 @@ working employed employer job salary income earns earn earning wage wages year m
 annual annually per condition health medical finances savings religion religious faith
 political politics sexuality marital family party parti partei partido partito medication
 medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
-chronic مصاب مصابة"""
+chronic مصاب مصابة живёт живет проживает адресу адрес wohnadresse domicilio"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
@@ -384,7 +392,8 @@ _SOMEONE_ELSE = re.compile(
     r"cugin[oa]|sorella|fratello|marito|moglie|figli[oa]|nonn[oa]|zi[oa]|vicin[oa]|prim[oa]|"
     r"hij[oa]|espos[oa]|vecin[oa]|t[ií][oa]|irm[ãa]o?|m[ãa]e|pai|filh[oa]|vizinh[oa]|marido|"
     r"nachbar\w*|cousin\w*|tante|onkel|voisin\w*|mari|femme|fille|fils)\b|"
-    r"^\W*(he|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
+    # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
+    r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
     r"^\W*(他|她|他们|她们)",
     _I,
@@ -429,6 +438,18 @@ def _mine_only(sentence: str) -> str:
     return " ".join(p for p in parts[::2] if not _about_someone_else(p))
 
 
+# A clause that opens with a question word is the question's own ("Hur fungerar snabblån
+# egentligen, och varför avråder alla från dem?"), not a statement before it.
+_ASKS = re.compile(
+    r"^\W*(how|what|why|when|where|which|who|"
+    r"wie|warum|wann|wo|welche\w*|c[oó]mo|qu[eé]|por qu[eé]|cu[aá]ndo|d[oó]nde|cu[aá]l\w*|"
+    r"comment|pourquoi|quand|o[uù]|quel\w*|est-ce que|come|perch[eé]|quando|dove|qual\w*|"
+    r"hur|varf[öo]r|n[äa]r|var|vilk\w*|hoe|waarom|wanneer|waar|welk\w*|jak|dlaczego|kiedy|"
+    r"gdzie|как|почему|зачем|когда|где|какой|какая|какие|nasıl|neden|bagaimana|mengapa|kenapa)\b",
+    re.IGNORECASE,
+)
+
+
 def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> str:
     """What the user said, without the questions and the requests that do not speak of the
     user; for a claim ``about_user``, without what the user said of someone else ("my friend
@@ -443,7 +464,11 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 continue
             *before, question = _CLAUSE_BREAK.split(sentence)
             question = _IMPERSONAL_QUESTION.sub(" ", question)
-            kept += [c for c in before if not (about_user and _about_someone_else(c))]
+            kept += [
+                c
+                for c in before
+                if not (about_user and _about_someone_else(c)) and not _ASKS.match(c)
+            ]
             if _FIRST_PERSON.search(question) and not (
                 about_user and _HYPOTHETICAL.search(question)
             ):
