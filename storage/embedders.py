@@ -503,6 +503,11 @@ class EmbedAhead:
             )
             self._worker.start()
 
+    def busy(self) -> bool:
+        """Whether texts are being embedded or wait to be."""
+        with self._lock:
+            return bool(self._texts or self._flight)
+
     def wait(self) -> None:
         """Until every text added so far is embedded (or failed), and ``then`` has run."""
         with self._lock:

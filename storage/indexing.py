@@ -274,15 +274,23 @@ class IndexSync:
             logger.debug("search index: read copies not brought up to date ahead: {}", exc)
 
     def _warm(self, table: str, query: str) -> None:
+        """The query embedded with the queued items the embed-ahead thread has not
+        embedded; while that thread is still embedding the turn's writes, the query first,
+        beside it (one after the other, the read waited for both)."""
+        alone = self._ahead.busy()
+        if alone:
+            self._embed_ahead_of_sync([query])
         self._ahead.wait()
         with self._queue_lock:
             texts = [
                 i.embedded for key, items in self._pending.items() if key[0] == table for i in items
             ]
-        if not texts:
-            return  # the route embeds the query itself: nothing to share a batch with
+        if texts:  # without any, the route embeds the query itself
+            self._embed_ahead_of_sync(texts if alone else [query, *texts])
+
+    def _embed_ahead_of_sync(self, texts: list[str]) -> None:
         try:
-            self.index.embedder.embed([query, *texts])
+            self.index.embedder.embed(texts)
         except (MemvisorError, OSError, RuntimeError) as exc:
             # The sync and the route embed again, and report what fails there.
             logger.debug("search index: embedding ahead of the sync failed: {}", exc)
