@@ -773,6 +773,17 @@ KEEP_INTENT = re.compile(
     r"stash (it|this|that|one|these)|hinterleg\w*|bei dir (lassen|aufheben|parken)|"
     r"(te l[oa]s? dejo|déjalo contigo|déjamelo)|(je te l[ea]s? confie|confie-le-toi)|"
     r"(deixo com você|fica com você)|(te l[oa] affido|tienilo tu)|"
+    # a pronoun before a Romance keep verb: "me lo tieni tu?", "me la guardas", "me lo apuntas",
+    # "tu me le gardes ?", "ce lo segni"
+    r"(me|te|ce|nos|glie)\s?l[oaie]s?\s+(guard|tien|conserv|apunt|anot|salv|segn|ricord|"
+    r"recuerd|memoriz)\w*|(me|nous) (le|la|les) (gard|not|reti)\w*|"
+    # "just keep one for me", "keep them for me please"
+    r"keep\b[^.!?\n]{0,30}\bfor me|"
+    # asked for later, so kept now: "I'll ask you for it later", "sonra sana sorarım",
+    # "ich frag dich dann", "te lo pregunto luego", "je te le redemanderai"
+    r"i'?ll ask (you )?(for it )?(again|later|when)|(sana )?sorarım( sana)?|"
+    r"bir yere (yaz|not et|kaydet)\w*|frag ich dich (dann|später|wieder)|"
+    r"te l[oa] (vuelvo a )?pregunt\w+ (luego|después|más tarde)|je te l[ea] redemanderai|"
     r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"

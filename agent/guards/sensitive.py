@@ -59,7 +59,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # the noun, capitalised: "sucht" is also the verb ("sucht eine Wohnung", looks for)
         r"(?-i:Sucht)\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
-        r"ожирен\w*|гепатит\w*|ВИЧ|СПИД|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
+        # whole words: "девичья" (maiden) holds "вич", "спидометр" holds "спид"
+        r"ожирен\w*|гепатит\w*|(?<![^\W\d_])(?:ВИЧ|СПИД)(?![^\W\d_])|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
         r"肥胖|肥満|비만|肝炎|乙肝|丙肝|携带者|攜帶者|艾滋|愛滋|大麻|吸毒|毒品|麻薬|마약|대마|"
         r"(?:" + _HE + r")(?:בשמנת|השמנה|קנאביס|סמים)|"
         r"السمنة|الحشيش|مخدرات|मोटापा|गांजा|"
