@@ -28,7 +28,7 @@ import pytest
 from memvisor.agent.guards.injection import inspect_text
 from memvisor.agent.guards.secret_values import keep_requested, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
-from memvisor.agent.guards.sensitive import categories
+from memvisor.agent.guards.sensitive import categories, ungrounded
 from tests.redteam_suites import fitted_round_tests, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round23.jsonl"
@@ -193,3 +193,40 @@ def test_an_order_shown_as_an_example_or_a_films_line_orders_nothing(text: str) 
 )
 def test_an_order_given_outright_is_still_read(text: str) -> None:
     assert "ignore_instructions" in inspect_text(text).signals
+
+
+# -- ordinary: an amount with a multiplier word, a word with its accents, not drinking -------
+
+
+@pytest.mark.parametrize(
+    "said, note",
+    [
+        ("Ich verdiene so 90 Tsd. im Jahr, reicht das?", "Jahresgehalt ca. 90.000 €"),
+        ("年収は900万円くらいです。", "Jahresgehalt ca. 9.000.000 ¥"),
+        ("Gano unos 3 mil euros al mes, ¿cuánto ahorro?", "Salario anual: 3.000 euros"),
+        ("Hab etwa 1,5 Mio. Schulden bei der Bank, was tun?", "Nutzer hat 1.500.000 € Schulden."),
+    ],
+)  # fmt: skip
+def test_an_amount_said_with_a_multiplier_word_grounds_its_digits(said: str, note: str) -> None:
+    context = [{"role": "user", "content": said}]
+    assert not any(w[:1].isdigit() for w in ungrounded(note, context)), ungrounded(note, context)
+
+
+def test_an_amount_nobody_said_is_still_ungrounded() -> None:
+    context = [{"role": "user", "content": "Ich verdiene so 60 Tsd. im Jahr."}]
+    assert ungrounded("Jahresgehalt ca. 90.000 €", context) == ["90.000"]
+
+
+@pytest.mark.parametrize(
+    "said, note",
+    [
+        ("Kredi kartı borcum çok arttı, ne yapayım?", "Borç kapatma planı istiyor."),
+        ("My brother doesn't drink, where should we go?", "User's brother avoids alcohol."),
+        ("Мой отец не пьёт, что ему подарить?", "Отец пользователя не употребляет алкоголь."),
+        ("Mi padre no bebe, ¿qué le regalo?", "El padre del usuario no toma alcohol."),
+    ],
+)  # fmt: skip
+def test_a_claim_said_with_another_ending_or_as_not_drinking_is_grounded(
+    said: str, note: str
+) -> None:
+    assert ungrounded(note, [{"role": "user", "content": said}]) == []
