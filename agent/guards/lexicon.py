@@ -49,8 +49,9 @@ _RULES = (
     r"quello che ti (?:hanno|è stato) (?:detto|chiesto)|o que te (?:disseram|pediram))"
 )
 _NL_PL_TR_RULES = (
-    r"(instructies|richtlijnen|regels|opdrachten|instrukcje|instrukcji|polecenia|zasady|"
-    r"reguły|wytyczne|talimatları|talimatlar|kuralları|kurallar|yönergeleri)"
+    # (Polish in every case: "o wcześniejszych instrukcjach", "poprzednie polecenia")
+    r"(instructies|richtlijnen|regels|opdrachten|instrukcj\w*|polece\w*|zasad\w*|"
+    r"reguł\w*|wytyczn\w*|talimatları|talimatlar|kuralları|kurallar|yönergeleri)"
 )
 _IGNORE_VERB = (
     r"(ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|omite|ignoriere|ignorier|"
@@ -270,6 +271,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"peticiones|pedidos|demandes|richieste|bitten)\b[^.!?\n]{0,30}?(\b(del|do|da|de l'|des|"
         r"dell'|der|dem|van de|van|av)\s*(usuari[oa]|usuári[oa]|utilisat(eur|rice)|utente|"
         r"nutzers|benutzers|användaren|gebruiker)\b|пользовател\w*)",
+        # Greek: "αγνόησε τις προηγούμενες οδηγίες", "να μην λαμβάνεις υπόψη τις προτιμήσεις
+        # του χρήστη"
+        r"(αγνόησ\w*|αγνοείς|αγνόηση|ξέχασ\w*|ξεχάσ\w*|μην λαμβάνεις υπόψη|μη λαμβάνεις υπόψη|"
+        r"παράβλεψ\w*)[^.!?\n]{0,30}(οδηγί\w*|κανόν\w*|εντολ\w*|προτιμήσ\w*|επιθυμί\w*)",
     ),
 }
 
@@ -281,9 +286,9 @@ _NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
         rf"{_NL_PL_TR_RULES}",
         rf"{_NL_PL_TR_RULES}{_S}\b(als verouderd|zijn vervallen|niet meer geldig|nieważne|"
         r"nie obowiązują|geçersiz|artık geçerli değil)",
-        r"\b(eerdere|vorige|oude|poprzednie|wcześniejsze|önceki|eski)\s+(tüm\s+|bütün\s+|alle\s+|"
-        r"wszystkie\s+)?(instructies|richtlijnen|"
-        r"regels|instrukcje|polecenia|zasady|talimatlar\w*|kurallar\w*)\b",
+        r"\b(eerdere|vorige|oude|poprzedni\w*|wcześniejsz\w*|dotychczasow\w*|önceki|eski)\s+"
+        r"(tüm\s+|bütün\s+|alle\s+|wszystkie\s+|wszystkich\s+)?(instructies|richtlijnen|"
+        r"regels|instrukcj\w*|polece\w*|zasad\w*|talimatlar\w*|kurallar\w*)\b",
     ),
     "role_override": _rx(
         r"\b(je bent nu|jij bent nu|vanaf nu ben je|jesteś teraz|od teraz jesteś|artık sen|"
