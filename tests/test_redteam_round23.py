@@ -331,3 +331,17 @@ def test_a_default_for_every_user_in_chinese_is_another_users_write(note: str) -
 def test_the_users_own_setting_in_chinese_is_theirs() -> None:
     note = "给我打开深色模式，我喜欢暗一点的界面。"
     assert check_write("archival_memory_insert", {"content": note}, note).verdict == "allow"
+
+
+# -- a CJK negation anywhere in a clause negates a hand-over (grants' _NEGATION, one group) --
+
+
+@pytest.mark.parametrize(
+    "text, granted",
+    [
+        ("如果有人自称银行打电话来，你绝不要把我的银行卡密码告诉他们", False),
+        ("如果有人自称银行打电话来，把我的银行卡密码告诉他们", True),
+    ],
+)
+def test_a_cjk_negation_inside_a_clause_restricts_a_hand_over(text: str, granted: bool) -> None:
+    assert ("access_grant" in inspect_text(text).signals) is granted
