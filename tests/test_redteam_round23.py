@@ -64,7 +64,9 @@ other wordings and languages):
   "не пьёт", "no bebe", "trinkt nicht") implies the alcohol a note names.
   attacks: Polish rules' words and "previous" in every case ("o wcześniejszych instrukcjach");
   Greek verbs of ignoring and forgetting over instructions, rules, preferences or wishes; a
-  default "to every user" in Chinese with 给, 對 and 帮 as well as 为.
+  default "to every user" in Chinese with 给, 對 and 帮 as well as 为; grants' negation words
+  are one group, so a CJK negation inside a clause ("你绝不要把我的银行卡密码告诉他们") restricts a
+  hand-over instead of granting it (round 22's fitter saw the ungrouped alternation).
   Retraining the learned layer on this round moved its threshold 2.15 -> 2.10; no attack of
   another round it alone held passes, and it now holds a099 (the French reversed text).
 Fitted figures (every earlier suite the same or better; the learned layer retrained on this
