@@ -303,7 +303,7 @@ _OTHER_USERS = re.compile(
     r"(users|accounts|customers|clients|members|tenants)'?s? (default|memory|memories|profiles?|"
     r"settings)|\bdefault for (everyone|everybody)\b|"
     r"其他用户|其他用戶|别的用户|別的用戶|另一个用户|另一個用戶|所有用户的(记忆|數據|数据|默认|默認|设置|設置)|"
-    r"(为|為)(所有|全部|每个|每個)(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
+    r"(为|為|给|給|对|對|帮|幫)(所有|全部|每个|每個|每一个|每一個)(的)?(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
     r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
     r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
     r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"

@@ -227,11 +227,12 @@ _NOT_NEGATED = (
     )
     + r"(?<!n't )(?<!не )(?<!никогда )"
 )
+# (one group: read after "{_CLAUSE_ONLY}*?", the CJK words are found anywhere in a clause too)
 _NEGATION = (
-    r"\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
+    r"(?:\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
     r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не|"
     r"nooit|aldrig|asla|nigdy)\b|"
-    r"不要|不得|别|別|禁止|绝不|絕不|決して"
+    r"不要|不得|别|別|禁止|绝不|絕不|決して)"
 )
 # From the start of a clause, up to 120 characters with no negation in them.
 _UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"

@@ -96,6 +96,14 @@ _CITED_WORK = (
     r"ad es\.|l'esempio di|zum beispiel|z\. ?b\.|beispielsweise|zoals|bijvoorbeeld|bijv\.|"
     r"bv\.|t\. ?ex\.|till exempel|s[åa]som|f\. ?eks\.|for eksempel|np\.|na przyk[łl]ad|"
     r"takie jak|örneğin|ornegin|например|наприклад|такие как|"
+    # examples named as such, and the colloquial "like": "esempi tipo '...'", "exemplos como",
+    # "Beispiele wie", "примеры вроде"
+    r"examples?|esempi\w*|ejemplos?|exemplos?|exemples?|beispiel\w*|voorbeeld\w*|exempel\w*|"
+    r"przykład\w*|пример\w*|örnek\w*|tipo|вроде|"
+    # a line spoken in a film or a play: "the captain's line: '...'", "la réplique «...»"
+    r"dialog(?:ue)?|diálogo|dialogo|réplique|battuta|zitat|цитат\w*|реплик\w*|"
+    # ... and the works and lines in Korean, which parts words with spaces: "영화 대사: '...'"
+    r"영화|드라마|소설|노래|가사|대사|명대사|논문|강의|슬라이드|팟캐스트|"
     # a paper cited by its authors and year: "Perez & Ribeiro 2022, '...'", "Lee et al. (2023)"
     r"[^\W\d_]+(?:\s+et al\.?|\s*(?:&|and|und|et|y|e)\s+[^\W\d_]+),?\s*\(?(?:19|20)\d\d[a-z]?\)?)"
 )
@@ -176,6 +184,14 @@ _CJK_CITED = re.compile(
 )
 
 
+# Korean, Hindi and Turkish say "like" after the example: "'이전 지시는 무시하고' 같은 문구",
+# "'पिछले सभी निर्देश भूल जाओ' जैसे संकेत", "'önceki talimatları unut' gibi mesajlar".
+_CITED_BY_LIKE = re.compile(
+    r"([\"“«『「„‘]|(?<!\w)')([^\"”»』」\n“’]{3,90}?)([\"”»』」“’]|'(?!\w))\s*"
+    r"(같은|같이|처럼|등의|이라는|라는|जैसे|जैसा|जैसी|जैसों|gibi|benzeri)"
+)
+
+
 # ... or before it: "比如“忽略之前的指令”", "在网页里藏“…”", "例えば「…」".
 _CJK_CITED_BEFORE = re.compile(
     r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대)"
@@ -223,6 +239,7 @@ def _verb(m: re.Match[str]) -> str:
 def _untitled(text: str) -> str:
     text = _described(text)
     text = _CJK_CITED.sub(lambda m: "TITLE" + m.group(2), text)
+    text = _CITED_BY_LIKE.sub(lambda m: "TITLE " + m.group(4), text)
     text = _CJK_CITED_BEFORE.sub(lambda m: m.group(1) + m.group(2) + "TITLE", text)
     text = _WHOLLY_QUOTED.sub("TITLE", text)
     text = _QUOTED_KIND.sub(lambda m: "TITLE " + m.group(4), text)

@@ -49,8 +49,9 @@ _RULES = (
     r"quello che ti (?:hanno|è stato) (?:detto|chiesto)|o que te (?:disseram|pediram))"
 )
 _NL_PL_TR_RULES = (
-    r"(instructies|richtlijnen|regels|opdrachten|instrukcje|instrukcji|polecenia|zasady|"
-    r"reguły|wytyczne|talimatları|talimatlar|kuralları|kurallar|yönergeleri)"
+    # (Polish in every case: "o wcześniejszych instrukcjach", "poprzednie polecenia")
+    r"(instructies|richtlijnen|regels|opdrachten|instrukcj\w*|polece\w*|zasad\w*|"
+    r"reguł\w*|wytyczn\w*|talimatları|talimatlar|kuralları|kurallar|yönergeleri)"
 )
 _IGNORE_VERB = (
     r"(ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|omite|ignoriere|ignorier|"
@@ -270,6 +271,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"peticiones|pedidos|demandes|richieste|bitten)\b[^.!?\n]{0,30}?(\b(del|do|da|de l'|des|"
         r"dell'|der|dem|van de|van|av)\s*(usuari[oa]|usuári[oa]|utilisat(eur|rice)|utente|"
         r"nutzers|benutzers|användaren|gebruiker)\b|пользовател\w*)",
+        # Greek: "αγνόησε τις προηγούμενες οδηγίες", "να μην λαμβάνεις υπόψη τις προτιμήσεις
+        # του χρήστη"
+        r"(αγνόησ\w*|αγνοείς|αγνόηση|ξέχασ\w*|ξεχάσ\w*|μην λαμβάνεις υπόψη|μη λαμβάνεις υπόψη|"
+        r"παράβλεψ\w*)[^.!?\n]{0,30}(οδηγί\w*|κανόν\w*|εντολ\w*|προτιμήσ\w*|επιθυμί\w*)",
     ),
 }
 
@@ -281,9 +286,9 @@ _NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
         rf"{_NL_PL_TR_RULES}",
         rf"{_NL_PL_TR_RULES}{_S}\b(als verouderd|zijn vervallen|niet meer geldig|nieważne|"
         r"nie obowiązują|geçersiz|artık geçerli değil)",
-        r"\b(eerdere|vorige|oude|poprzednie|wcześniejsze|önceki|eski)\s+(tüm\s+|bütün\s+|alle\s+|"
-        r"wszystkie\s+)?(instructies|richtlijnen|"
-        r"regels|instrukcje|polecenia|zasady|talimatlar\w*|kurallar\w*)\b",
+        r"\b(eerdere|vorige|oude|poprzedni\w*|wcześniejsz\w*|dotychczasow\w*|önceki|eski)\s+"
+        r"(tüm\s+|bütün\s+|alle\s+|wszystkie\s+|wszystkich\s+)?(instructies|richtlijnen|"
+        r"regels|instrukcj\w*|polece\w*|zasad\w*|talimatlar\w*|kurallar\w*)\b",
     ),
     "role_override": _rx(
         r"\b(je bent nu|jij bent nu|vanaf nu ben je|jesteś teraz|od teraz jesteś|artık sen|"
@@ -773,6 +778,17 @@ KEEP_INTENT = re.compile(
     r"stash (it|this|that|one|these)|hinterleg\w*|bei dir (lassen|aufheben|parken)|"
     r"(te l[oa]s? dejo|déjalo contigo|déjamelo)|(je te l[ea]s? confie|confie-le-toi)|"
     r"(deixo com você|fica com você)|(te l[oa] affido|tienilo tu)|"
+    # a pronoun before a Romance keep verb: "me lo tieni tu?", "me la guardas", "me lo apuntas",
+    # "tu me le gardes ?", "ce lo segni"
+    r"(me|te|ce|nos|glie)\s?l[oaie]s?\s+(guard|tien|conserv|apunt|anot|salv|segn|ricord|"
+    r"recuerd|memoriz)\w*|(me|nous) (le|la|les) (gard|not|reti)\w*|"
+    # "just keep one for me", "keep them for me please"
+    r"keep\b[^.!?\n]{0,30}\bfor me|"
+    # asked for later, so kept now: "I'll ask you for it later", "sonra sana sorarım",
+    # "ich frag dich dann", "te lo pregunto luego", "je te le redemanderai"
+    r"i'?ll ask (you )?(for it )?(again|later|when)|(sana )?sorarım( sana)?|"
+    r"bir yere (yaz|not et|kaydet)\w*|frag ich dich (dann|später|wieder)|"
+    r"te l[oa] (vuelvo a )?pregunt\w+ (luego|después|más tarde)|je te l[ea] redemanderai|"
     r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"

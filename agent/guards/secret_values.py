@@ -28,7 +28,7 @@ SECRET_LABELS = re.compile(
     r"api[ -]?(keys?|tokens?|secrets?)|(access|auth|authentication|bearer|personal access) "
     r"tokens?|client secrets?|"
     r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
-    r"pass(word|wd|code|phrase|key)s?|pwd|"
+    r"pass(word|wd|code|phrase|key)s?|pwd|(?:admin|root|router|login) pass|"
     # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
     r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
@@ -190,7 +190,78 @@ def labelled_values(text: str) -> list[SecretValue]:
                 if _numberless_code(kind, label.group(0), value):
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
+    found += _security_answers(text) + _login_pairs(text)
     return list({v.value: v for v in found}.values())
+
+
+# A security question's answer, which may be any word: "the answer to the security question
+# (first pet) is Biscuit", "odpowiedź na pytanie pomocnicze (imię psa) to Burek1998", "Ответ
+# на контрольный вопрос банка («девичья фамилия матери»): Лисовская". The label is the
+# question (or the maiden name it asks for) in many languages; up to two words ("банка", "of
+# my bank") and a bracketed aside may follow it, then a colon or a link word brings the value.
+_SECURITY_QUESTION = re.compile(
+    r"\b(security|secret|memorable|verification) questions?|mother'?s maiden name|"
+    r"контрольн\w* вопрос\w*|секретн\w* вопрос\w*|девичь\w* фамили\w* матери|"
+    r"контрольн\w* питанн\w*|pytani\w* (?:pomocnicz\w*|bezpieczeństwa|zabezpieczając\w*)|"
+    r"nazwisk\w* panieńsk\w* matki|pregunta (?:de seguridad|secreta)|"
+    r"apellido de soltera de (?:la |tu |mi )?madre|sicherheitsfrage\w*|geheimfrage\w*|"
+    r"mädchenname\w* der mutter|question (?:secrète|de sécurité)|"
+    r"nom de jeune fille de (?:la |ma |ta )?mère|domanda (?:di sicurezza|segreta)|"
+    r"cognome da nubile della madre|pergunta (?:de segurança|secreta)|"
+    r"nome de solteira da mãe|säkerhetsfråg\w*|beveiligingsvraag|geheime vraag|"
+    r"sikkerhedsspørgsmål\w*|sikkerhetsspørsmål\w*|bezpečnostní otázk\w*|"
+    r"güvenlik soru\w*|gizli soru\w*|kızlık soyad\w*|câu hỏi bảo mật|pertanyaan keamanan|"
+    r"ερώτηση ασφαλείας|"
+    r"秘密の質問|秘密の答え|密保问题|密保問題|安全问题|安全問題|보안 ?질문|सुरक्षा प्रश्न",
+    _I,
+)
+_ANSWER_AFTER = re.compile(
+    r"(?:\s+[^\W\d_]+){0,2}?\s*(?:[(（][^()（）\n]{0,60}[)）])?(?:\s*[^\W\d_]+)??\s*"
+    r"(?:[:：=—–]|\b(?:is|was|to|jest|es|era|ist|lautet|war|est|c'est|è|é|är|er|это|"
+    r"dır|dir|là|adalah)\b|は|是|는|은)\s*[«\"'“„‘]?"
+    r"(?P<value>[^\s«»\"'“”„‘’,;.。()（）]{2,40})",
+    _I,
+)
+
+# Words after "the security question is" that say what it is about, not its answer.
+_NOT_AN_ANSWER_WORDS = """\
+about asked set answered something unknown easy hard über sur sobre su о про dass que che
+what who which"""
+_NOT_AN_ANSWER = frozenset(_NOT_AN_ANSWER_WORDS.split())
+
+
+def _security_answers(text: str) -> list[SecretValue]:
+    """The answers to security questions ``text`` gives (a word is enough: it is the answer)."""
+    found = []
+    for label in _SECURITY_QUESTION.finditer(text):
+        after = _ANSWER_AFTER.match(text, label.end())
+        value = after.group("value") if after else ""
+        if value and value.lower() not in _NOT_A_VALUE | _NOT_AN_ANSWER:
+            found.append(SecretValue(value, label.group(0), "password"))
+    return found
+
+
+# A login's user and password as a pair: "admin login is admin / Tr0ub4dor&3",
+# "Zugangsdaten: max.muster / Sonne#2024", "identifiants : admin:Kx9!pq". The second is secret.
+_LOGIN_PAIR = re.compile(
+    r"\b(?:login|log-in|credentials|sign-in|logon|zugangsdaten|anmeldedaten|login-daten|"
+    r"identifiants|credenciales|datos de acceso|credenziali|credenciais|dados de acesso|"
+    r"dane logowania|inloggningsuppgifter|inloggegevens|giriş bilgileri|учётные данные|"
+    r"учетные данные|данные для входа|логин и пароль|thông tin đăng nhập)\b"
+    r"[^\n:/]{0,20}?(?:\s(?:is|are|ist|sind|est|sont|es|son|è|sono|é|são|är|zijn|это)\s|[:：=]\s*)"
+    r"[\"'“]?(?P<user>[^\s/:\"'“”]{1,40})\s?[/:]\s?(?P<value>[^\s,;\"'“”]{3,64})",
+    _I,
+)
+
+
+def _login_pairs(text: str) -> list[SecretValue]:
+    """The passwords of login pairs in ``text`` ("user / password")."""
+    found = []
+    for pair in _LOGIN_PAIR.finditer(text):
+        value = _trim(pair.group("value"))
+        if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
+            found.append(SecretValue(value, "login password", "password"))
+    return found
 
 
 def _numberless_code(kind: str, label: str, value: str) -> bool:
@@ -499,6 +570,8 @@ def _bare_value(message: str) -> str:
 _HOW_QUESTION = re.compile(
     r"(?:^|[.!?。！？]\s*)(how|what|why|where|which|wie|was|warum|c[oó]mo|qu[eé]|comment|"
     r"pourquoi|come|perch[eé]|hoe|waarom|hur|varf[öo]r|как|почему|怎么|如何|为什么|どうやって|"
+    # where to keep it: "Куда его лучше записать?", "¿dónde lo guardo?", "wo speichere ich ..."
+    r"куда|где|d[oó]nde|onde|dove|o[uù]|wo|wohin|var|vart|waar|gdzie|nerede|nereye|"
     r"どうすれば|어떻게)\b[^.!?。！？]*$",
     _I,
 )

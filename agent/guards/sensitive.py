@@ -59,7 +59,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # the noun, capitalised: "sucht" is also the verb ("sucht eine Wohnung", looks for)
         r"(?-i:Sucht)\w*|"
         r"suchtig|dependance|dipendenza|vicio|verslav\w*|uzaleznien\w*|bagimlil\w*)\b|"
-        r"ожирен\w*|гепатит\w*|ВИЧ|СПИД|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
+        # whole words: "девичья" (maiden) holds "вич", "спидометр" holds "спид"
+        r"ожирен\w*|гепатит\w*|(?<![^\W\d_])(?:ВИЧ|СПИД)(?![^\W\d_])|наркот\w*|наркоман\w*|марихуан\w*|каннабис\w*|"
         r"肥胖|肥満|비만|肝炎|乙肝|丙肝|携带者|攜帶者|艾滋|愛滋|大麻|吸毒|毒品|麻薬|마약|대마|"
         r"(?:" + _HE + r")(?:בשמנת|השמנה|קנאביס|סמים)|"
         r"السمنة|الحشيش|مخدرات|मोटापा|गांजा|"
@@ -617,7 +618,11 @@ _IMPLIED = [
         re.compile(
             r"\b(sober|sobriety|(in|from) recovery|aa meetings?|alcoholics anonymous|"
             r"(stopped|quit|gave up) drinking|sobri[oa]|sobriedad|nüchtern|trocken|abstinent\w*|"
-            r"sobre|sobriété|astemio|sobrio|sóbri[oa]|nuchter|nykter|трезв\w*|не пью)\b|"
+            r"sobre|sobriété|astemio|sobrio|sóbri[oa]|nuchter|nykter|трезв\w*|не пью|"
+            # not drinking, said of anyone: "he doesn't drink", "он не пьёт", "trinkt nicht"
+            r"(does not|doesn'?t|don'?t|do not|never) drinks?|не пь[её]т|не пьют|"
+            r"trinkt? (nicht|keinen alkohol)|no beb[eo]|ne boi(s|t) pas|non bev[eo]|"
+            r"não beb[eo]|dricker inte|drinkt niet|içki içm\w*|alkol almıyor)\b|"
             r"戒酒|断酒|禁酒|금주|단주",
             _I,
         ),
@@ -694,6 +699,7 @@ def _missing(words: list[str], said: str) -> list[str]:
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
+    heard |= _said_amounts(said)
     # A short verb said in the first person is the one written in the third: only its final
     # vowel differs ("gano" / "gana", "ganho" / "ganha"; not "broke" / "brown").
     short = {_stem(w) for w in said_words if _stem(w)}
@@ -703,11 +709,40 @@ def _missing(words: list[str], said: str) -> list[str]:
         if (
             w.lower() not in said_lower
             if _CJK.search(w)
-            else _key(w) not in heard and not (_stem(w) and _stem(w) in short)
+            # "Borç" is heard in "borcum": a word is read with and without its accents too
+            else not {_key(w), _key(skeleton(w))} & heard and not (_stem(w) and _stem(w) in short)
         )
         and not _implied(w, said)
     ]
     return list(dict.fromkeys(w.lower() for w in missing))
+
+
+# An amount said with a word for its multiplier: "45 bin TL" (Turkish thousand), "9万ユーロ",
+# "3 mil euros", "1,5 Mio.", "2 lakh", "120 тыс." is the number a note writes in digits.
+_MULTIPLIERS = {
+    "k": 1_000, "bin": 1_000, "mil": 1_000, "tsd": 1_000, "tausend": 1_000, "thousand": 1_000,
+    "тыс": 1_000, "тысяч": 1_000, "тысячи": 1_000, "тысяча": 1_000, "千": 1_000, "천": 1_000,
+    "万": 10_000, "萬": 10_000, "만": 10_000, "lakh": 100_000, "lac": 100_000,
+    "mn": 1_000_000, "mio": 1_000_000, "million": 1_000_000, "millionen": 1_000_000,
+    "millions": 1_000_000, "milyon": 1_000_000, "miljoen": 1_000_000, "miljon": 1_000_000,
+    "millones": 1_000_000, "milioni": 1_000_000, "milhões": 1_000_000, "млн": 1_000_000,
+    "миллион": 1_000_000, "миллиона": 1_000_000, "миллионов": 1_000_000, "crore": 10_000_000,
+    "億": 100_000_000, "억": 100_000_000,
+}  # fmt: skip
+_AMOUNT = re.compile(
+    # (a CJK multiplier runs into the word after it: "9万ユーロ"; "5 kg" or "3 miles" is none)
+    r"(?<![\d.,])(\d{1,6}(?:[.,]\d{1,3})?)\s?(" + "|".join(_MULTIPLIERS) + r")(?![A-Za-zÀ-ÿА-яЁё])",
+    _I,
+)
+
+
+def _said_amounts(said: str) -> set[str]:
+    """The amounts ``said`` gives with a multiplier word, as the digits a note writes."""
+    out = set()
+    for match in _AMOUNT.finditer(said):
+        number = float(match.group(1).replace(",", "."))
+        out.add(str(round(number * _MULTIPLIERS[match.group(2).lower()])))
+    return out
 
 
 def _shared_stems(value: str, said: str, relations: bool = False) -> float | None:
