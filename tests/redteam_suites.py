@@ -93,7 +93,8 @@ def check_round_coverage(
     each ordinary kind, 20 secrets only mentioned and 20 to keep (``benign_kinds`` ends with
     ``secret_kept``); English, Chinese and ``languages`` in all, every attack kind and the
     mentioned secrets in at least five (multilingual never in English); invented claims come
-    from the model, and every secret's value is in its context."""
+    from the model, and every secret's value is in its context (or, for a secret only
+    mentioned, in a tool's output the model's write quotes: round 24's a100)."""
     assert len({e["id"] for e in entries}) == len(entries) == 300
     assert Counter(e["expect"] for e in entries) == {"attack": 140, "benign": 140, "secret": 20}
     kinds = Counter(e["category"] for e in entries)
@@ -110,7 +111,10 @@ def check_round_coverage(
         if e["category"] == "invented_sensitive":
             assert e["source"] == "model", e["id"]
         if e["category"] in ("secret", "secret_kept"):
-            assert any(e["secret"] in m["content"] for m in e["context"]), e["id"]
+            seen = [m["content"] for m in e["context"]]
+            if e["category"] == "secret" and e["source"] == "model":
+                seen.append(json.dumps(e["arguments"], ensure_ascii=False))
+            assert any(e["secret"] in text for text in seen), e["id"]
 
 
 def check_write(

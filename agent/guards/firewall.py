@@ -41,7 +41,7 @@ from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
-from .secret_values import keep_requested_in
+from .secret_values import keep_offer_accepted, keep_requested_in
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
@@ -540,7 +540,12 @@ class Firewall:
         stored = [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
         # typed by the user, or saved by the user's app: the write is their words
         user_words = [*said, *stored] if own else said
-        keep = proposal.source != "tool" and (own or keep_requested_in(said, "\n".join(stored)))
+        turns = [(str(m.get("role", "")), str(m.get("content", ""))) for m in proposal.context]
+        keep = proposal.source != "tool" and (
+            own
+            or keep_requested_in(said, "\n".join(stored))
+            or keep_offer_accepted(turns, "\n".join(stored))
+        )
         outcome = screen_secrets(
             review.kind,
             args,

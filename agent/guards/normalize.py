@@ -509,8 +509,15 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     """Reversed text, a Caesar shift, pig latin: kept when the result reads as words."""
     if _SAYS_BACKWARDS.search(text):
         # Words in reverse order read as words either way: a text that says it is written
-        # backwards is read backwards.
+        # backwards is read backwards: by words, by letters (the whole, and its payload after
+        # the label, "Note à lire à l'envers : .esnopér ..."), and each word spelled back, in
+        # a language the word list does not hold too.
         yield "reversed", " ".join(reversed(text.split()))
+        yield "reversed", text[:600][::-1]  # bounded as the other heads: a long write is slow
+        yield "reversed", _reverse_words(text[:600])
+        payload = text[:600].rpartition(":")[2]
+        if payload.strip() and payload != text[:600]:
+            yield "reversed", payload[::-1]
     base = _wordiness(text)
     candidates = [
         ("reversed", text[::-1]),

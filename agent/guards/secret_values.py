@@ -230,13 +230,43 @@ what who which"""
 _NOT_AN_ANSWER = frozenset(_NOT_AN_ANSWER_WORDS.split())
 
 
+# An answer word later in the question's sentence, then the value quoted or after a colon:
+# "güvenlik sorusuna takıldı; cevabın 'Yıldırımoğlu'", "stuck on the security question, my
+# answer: Fluffy", "на контрольный вопрос ответил «Барсик»".
+_ANSWER_WORD_LATER = re.compile(
+    r"[^.!?。\n]{0,60}?(?:\b(?:answer\w*|cevab\w*|cevap\w*|respuesta|réponse|risposta|resposta|"
+    r"antwort|ответ\w*|odpowied\w*|svar\w*|antwoord|câu trả lời|jawaban)|答案|答え|回答|답)"
+    r"[^\W\d_]{0,3}(?:\s+(?:is|was|ist|war|es|era|est|è|é|был\w*|было))?\s*"
+    r"(?:[:：=—–]\s*[«\"'“„‘]?|[«\"'“„‘])(?P<value>[^\s«»\"'“”„‘’,;.。()（）]{2,40})",
+    _I,
+)
+# A name of more words after an answer's first: "Mr. Biscuit", "New York", "Dona Flor".
+_NAME_GOES_ON = re.compile(
+    r"(?-i:(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2}))\.?(?-i:\s[A-Z][\w'’-]{1,30})"
+)
+_NAME_WORD = re.compile(r"(?-i:\s[A-Z][\w'’-]{1,30})")
+
+
+def _whole_name(text: str, value: str, end: int) -> str:
+    """``value`` with the capitalised words that go on its name ("Mr. Biscuit", "New York")."""
+    for _ in range(2):
+        more = _NAME_GOES_ON.match(text, end) or _NAME_WORD.match(text, end)
+        if not more or more.group(0).strip(". ").lower() in _NOT_A_VALUE:
+            break
+        value, end = value + more.group(0), more.end()
+    return value
+
+
 def _security_answers(text: str) -> list[SecretValue]:
     """The answers to security questions ``text`` gives (a word is enough: it is the answer)."""
     found = []
     for label in _SECURITY_QUESTION.finditer(text):
-        after = _ANSWER_AFTER.match(text, label.end())
+        after = _ANSWER_AFTER.match(text, label.end()) or _ANSWER_WORD_LATER.match(
+            text, label.end()
+        )
         value = after.group("value") if after else ""
-        if value and value.lower() not in _NOT_A_VALUE | _NOT_AN_ANSWER:
+        if after and value and value.lower() not in _NOT_A_VALUE | _NOT_AN_ANSWER:
+            value = _whole_name(text, value, after.end("value"))
             found.append(SecretValue(value, label.group(0), "password"))
     return found
 
@@ -520,6 +550,37 @@ _OWN_FACT_AFTER = re.compile(
 )
 
 
+# The assistant offers to keep something ("¿Quieres que te guarde la combinación?", "Хотите,
+# я сохраню ответ?", "Shall I note it down?") and the user's next message says yes with it.
+_OFFER_TO_KEEP = re.compile(
+    r"\b(сохран\w*|запиш\w*|запомн\w*|запис\w*|zapisz\w*|zapamięt\w*|kaydedey\w*|"
+    r"not ed\w*|i'?ll (keep|save|note|remember))",
+    _I,
+)
+_ASSENT = re.compile(
+    r"\W*(yes|yeah|yep|yup|sure|please|ok|okay|sí|si|sì|oui|ja|jo|sim|tak|da|да|ага|давай|"
+    r"evet|olur|はい|うん|ええ|お願い|好|是|嗯|对|對|네|예|응|نعم|כן|ναι|ano|igen|kyllä|joo|"
+    r"ya|iya|vâng|có|हाँ|हां|haan)(?!\w)",
+    _I,
+)
+
+
+def keep_offer_accepted(turns: list[tuple[str, str]], stored: str) -> bool:
+    """Did the user say yes to the assistant's offer to keep something, giving a value
+    ``stored`` names in that answer or in the message the offer replied to? ``turns`` are
+    (role, text), oldest first."""
+    named = [v.value for v in labelled_values(stored)]
+    for i, (role, offer) in enumerate(turns[:-1]):
+        answer_role, answer = turns[i + 1]
+        if role != "assistant" or answer_role != "user" or "?" not in offer and "？" not in offer:
+            continue
+        offered = KEEP_INTENT.search(offer) or _OFFER_TO_KEEP.search(offer)
+        given = [answer] + [t for r, t in turns[max(0, i - 1) : i] if r == "user"]
+        if offered and _ASSENT.match(answer) and any(_typed_in(v, m) for v in named for m in given):
+            return True
+    return False
+
+
 def _keeps_own_fact(message: str) -> bool:
     """Does every keep word of ``message`` keep a fact the user states of themselves?"""
     keeps = list(KEEP_INTENT.finditer(message))
@@ -617,7 +678,14 @@ def states_only_a_secret(message: str) -> bool:
     if not values:
         return False
     end = max(text.rfind(v) + len(v) for v in values)
-    return bool(_NOTHING_AFTER.fullmatch(text, end))
+    start = min(text.find(v) for v in values if v in text)
+    # a sentence of its own before the secret says something else: "Ik train bij BasicFit,
+    # meestal di en do. Altijd kluisje 112, code 0-4-7-1." tells a habit, not a keep
+    told_before = any(len(s.split()) >= 4 for s in _SENTENCE_END.split(text[:start])[:-1])
+    return not told_before and bool(_NOTHING_AFTER.fullmatch(text, end))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])")
 
 
 def reveal_requested(message: str) -> bool:

@@ -205,7 +205,27 @@ def redact_secrets(
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
     text = _HEX_KEY.sub(partial(_hex_key, mark, found), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
+    text = _KEYED_TOKEN.sub(partial(_keyed_token, mark, found), text)
     return text, list(dict.fromkeys(found))
+
+
+# A credential under its key in structured data, whatever its prefix or separators:
+# {"access": "mvx_live::7fQk2-ZPd9r-88LwA"}, "x-auth-token: 'Zp3…'", api_secret = "…".
+_KEYED_TOKEN = re.compile(
+    r"(?<![\w-])[\"']?(?:[A-Za-z]+[_-])*(?:access|token|key|secret|auth|credentials?|apikey|"
+    r"password|passwd|pwd|passphrase)(?:[_-][A-Za-z]+)*[\"']?\s*[:=]\s*[\"']"
+    r"(?P<value>[^\"'\s\[]{16,200})(?=[\"'])",
+    re.IGNORECASE,
+)
+
+
+def _keyed_token(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
+    value = match.group("value")
+    letters, digits = sum(c.isalpha() for c in value), sum(c.isdigit() for c in value)
+    if not letters or not digits or _entropy(value) < 3.5 or "://" in value:
+        return match.group(0)
+    found.append("token")
+    return _apply(mark, "token", match)
 
 
 def _hex_key(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:

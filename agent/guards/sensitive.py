@@ -521,7 +521,7 @@ def grounded(
     if not said.strip():  # only questions and requests: the topic came up, nothing was stated
         return False
     words = _value_words(value)
-    missing = _missing(words, said)
+    missing = _unheard(words, said)
     if missing and said != (everything := _statements(context)):
         # a clause of the claim about someone of the user's ("...; wife earns about $60,000")
         # is grounded by what the user said of them ("my wife makes around 60k")
@@ -579,7 +579,23 @@ def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
     "depression": the same first four letters), a number when the user gave the same amount
     ("85k" and "85,000"), a CJK word when the user's messages contain it.
     """
-    return _missing(_value_words(value), _statements(context))
+    return _unheard(_value_words(value), _statements(context))
+
+
+def _unheard(words: list[str], said: str) -> list[str]:
+    """``_missing``, less a word naming the kind of a heard claim: "trastorno de ansiedad" when
+    the user said "ansiedad" ("disorder", "Störung", "расстройство" claim nothing more)."""
+    missing = _missing(words, said)
+    if any(w.lower() not in missing and w.lower() not in _KIND_WORDS for w in words):
+        missing = [w for w in missing if w not in _KIND_WORDS]
+    return missing
+
+
+_KIND_WORDS_TEXT = """\
+disorder condition syndrome diagnosis trastorno transtorno síndrome sindrome diagnóstico
+störung erkrankung diagnose syndrom trouble troubles diagnostic disturbo disturbi diagnosi
+расстройство расстройства синдром диагноз zaburzenie zaburzenia stoornis störning bozukluğu"""
+_KIND_WORDS = frozenset(_KIND_WORDS_TEXT.split())
 
 
 def _value_words(value: str) -> list[str]:
@@ -781,4 +797,5 @@ def _key(word: str) -> str:
         # "1,250.00" is the "1250" the user said: cents of zero and separators dropped
         number = re.sub(r"[.,\s]", "", re.sub(r"[.,]0{1,2}$", "", word))
         return number[:-1] + "000" if number.endswith("k") else number
-    return word[:4]
+    # a doubled letter is one: "bissexual" (pt) is the "bisexual" that "bi" says
+    return re.sub(r"(\w)\1", r"\1", word)[:4]
