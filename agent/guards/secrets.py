@@ -187,11 +187,14 @@ def redact_secrets(
             text = pattern.sub(partial(_apply, mark, kind), text)
 
     def checked(kind: str, valid: Callable[[str], bool]) -> Callable[[re.Match[str]], str]:
+        """Mark a match (its ``value`` group, if it has one) that ``valid`` accepts."""
+
         def sub(match: re.Match[str]) -> str:
-            if not valid(match.group(0)):
+            named = "value" in match.re.groupindex
+            if not valid(match.group("value") if named else match.group(0)):
                 return match.group(0)
             found.append(kind)
-            return mark(kind, match.group(0))
+            return _apply(mark, kind, match)
 
         return sub
 
@@ -205,7 +208,7 @@ def redact_secrets(
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
     text = _HEX_KEY.sub(partial(_hex_key, mark, found), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
-    text = _KEYED_TOKEN.sub(partial(_keyed_token, mark, found), text)
+    text = _KEYED_TOKEN.sub(checked("token", _keyed_token_random), text)
     return text, list(dict.fromkeys(found))
 
 
@@ -219,13 +222,9 @@ _KEYED_TOKEN = re.compile(
 )
 
 
-def _keyed_token(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
-    value = match.group("value")
+def _keyed_token_random(value: str) -> bool:
     letters, digits = sum(c.isalpha() for c in value), sum(c.isdigit() for c in value)
-    if not letters or not digits or _entropy(value) < 3.5 or "://" in value:
-        return match.group(0)
-    found.append("token")
-    return _apply(mark, "token", match)
+    return bool(letters and digits) and _entropy(value) >= 3.5 and "://" not in value
 
 
 def _hex_key(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
