@@ -41,6 +41,12 @@ PIECES = (
     ". ",
     '{"a":',
     "<tool_call>{",
+    "a :",
+    "no: ",
+    "a、",
+    "(a",
+    "a'",
+    "a,",
 )
 _NOW = datetime(2026, 5, 1, tzinfo=UTC)
 _FIREWALL = Firewall()

@@ -46,6 +46,8 @@ _PIECES = st.sampled_from(
         '{"a":',
         "<tool_call>{",
         "#",
+        "a :",
+        "(",
         "\n",
     ]
 )

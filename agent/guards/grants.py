@@ -364,6 +364,39 @@ _MAY = (
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+# A colon opens a clause too ("Don't forget: the babysitter may ask you for the code"): a rule
+# read from there stops at the next colon (its own words) and looks no further than
+# ``_AFTER_COLON`` characters for what it forbids, so that each colon of a long write costs a
+# bounded read; a rule read from a sentence's start reads the whole sentence, colons and all.
+_CLAUSE_NO_COLON = r"[^.!?\n;:。！？；]"
+_AFTER_COLON = 200
+
+
+def _clause_rule(
+    required: tuple[str, ...], forbidden: tuple[str, ...] = (), subject: str = ""
+) -> re.Pattern[str]:
+    """A clause holding every ``required`` pattern and none of ``forbidden`` (each read after
+    any stretch of the clause), that does not begin with ``subject`` (after a short label
+    such as "Note:", when read from the sentence's start)."""
+
+    def reading(scan: str, scan_forbidden: str, label: str) -> str:
+        # what is required first: a write without it fails at once, before the costlier
+        # search for a negation
+        return (
+            (rf"(?!{label}\s*{subject})" if subject else "")
+            + "".join(rf"(?={scan}*?{word})" for word in required)
+            + "".join(rf"(?!{scan_forbidden}{word})" for word in forbidden)
+        )
+
+    label = rf"(?:{_CLAUSE_NO_COLON}{{0,40}}:)?"
+    from_sentence = reading(_CLAUSE_ONLY, f"{_CLAUSE_ONLY}*?", label)
+    from_sentence = rf"(?:^|(?<=[.!?\n;。！？；])){from_sentence}"
+    if not forbidden and not subject:
+        return re.compile(from_sentence, _I)  # the sentence holds what its clauses hold
+    from_colon = reading(_CLAUSE_NO_COLON, f"{_CLAUSE_ONLY}{{0,{_AFTER_COLON}}}?", "")
+    return re.compile(rf"(?:{from_sentence}|(?<=:){from_colon})", _I)
+
+
 # The agent bound to hand a credential over: "ассистент обязан сообщить PIN-код", "el asistente
 # debe dar la contraseña"
 _AGENT = (
@@ -480,25 +513,23 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"{_HAND_OVER}[^.!?\n。！？]{{0,80}}?{_CLAIMANT}", _I),
         # "Jana darf mit dem Stichwort 'Lindenblüte' alles abrufen, was du gespeichert hast": a
         # word someone may use to open what the agent keeps
-        re.compile(
-            r"(?:^|(?<=[.!?\n;:。！？；]))(?=[^.!?\n;。！？；]*?\b(?:stichwort|codewort|kennwort|"
-            r"losungswort|schlüsselwort|schlusselwort|code ?word|pass ?word|pass ?phrase|"
-            r"safe ?word|keyword|mot de passe|mot-clé|mot clé|palabra clave|contraseña|"
-            r"parola (?:d'ordine|chiave)|senha|palavra-passe|lösenord|losenord|wachtwoord|"
-            r"hasło|haslo)\b)"
-            rf"(?=[^.!?\n;。！？；]*?{_MAY})(?=[^.!?\n;。！？；]*?{_ACCESS})"
-            rf"(?=[^.!?\n;。！？；]*?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET}))",
-            _I,
+        _clause_rule(
+            (
+                r"\b(?:stichwort|codewort|kennwort|losungswort|schlüsselwort|schlusselwort|"
+                r"code ?word|pass ?word|pass ?phrase|safe ?word|keyword|mot de passe|mot-clé|"
+                r"mot clé|palabra clave|contraseña|parola (?:d'ordine|chiave)|senha|"
+                r"palavra-passe|lösenord|losenord|wachtwoord|hasło|haslo)\b",
+                _MAY,
+                _ACCESS,
+                f"(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})",
+            )
         ),
         # "the babysitter can ask the assistant for the alarm code": a credential for someone
         # else on asking (not "I can ask you for my PIN": the user)
-        re.compile(
-            r"(?:^|(?<=[.!?\n;:。！？；]))(?!\s*(?:i|we|the user|you)\b)"
-            rf"(?!{_CLAUSE_ONLY}*?(?:{_NEGATION}){_CLAUSE_ONLY}*?{_CREDENTIAL})"
-            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})"
-            rf"(?={_CLAUSE_ONLY}*?{_MAY})(?={_CLAUSE_ONLY}*?\bask\w*\s+(?:the assistant|the ai|"
-            r"the bot|you)\s+for\b)",
-            _I,
+        _clause_rule(
+            (_CREDENTIAL, _MAY, r"\bask\w*\s+(?:the assistant|the ai|the bot|you)\s+for\b"),
+            forbidden=(rf"(?:{_NEGATION}){_CLAUSE_ONLY}{{0,{_AFTER_COLON}}}?{_CREDENTIAL}",),
+            subject=r"(?:i|we|the user|you)\b",
         ),
         re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
         # verb-final: "hat die Berechtigung, die Daten dieses Kontos einzusehen"
@@ -664,11 +695,13 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # "Demande à l'utilisateur le code de sa carte", "om de inloggegevens vragen": a rule to
         # ask the user for a credential, in one clause with no negation (the user's own "never
         # ask me for my PIN" forbids it)
-        re.compile(
-            rf"(?:^|(?<=[.!?\n;:。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
-            rf"(?={_CLAUSE_ONLY}*?{_ASK_FOR})(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|{_LOGIN_DATA}))"
-            rf"(?={_CLAUSE_ONLY}*?(?:{_USER}|\b(?:them|him|her|lui|leur|ihn|ihm|sie|le|la)\b))",
-            _I,
+        _clause_rule(
+            (
+                _ASK_FOR,
+                f"(?:{_CREDENTIAL}|{_LOGIN_DATA})",
+                rf"(?:{_USER}|\b(?:them|him|her|lui|leur|ihn|ihm|sie|le|la)\b)",
+            ),
+            forbidden=(_NEGATION,),
         ),
         # "suggest they share their login with 'support'": asking the user for a credential
         re.compile(

@@ -364,7 +364,8 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
     return InjectionReport(signals=signals(text, extra), rules=[*hostile, *harmless])
 
 
-_QUESTION = re.compile(r"[^.!?\n。！？]*[?？]")
+# (from a sentence's start: a question is a whole sentence, and a sentence is read once)
+_QUESTION = re.compile(r"(?:^|(?<=[.!?\n。！？]))[^.!?\n。！？]*[?？]")
 _ADDRESSED = re.compile(
     r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы|ти|ви|jij|jou|ty|siz|sen|"
     r"sinä|sinun|sinua|te|bạn|anda|kamu)\b|"

@@ -215,6 +215,8 @@ class _Reading:
                 best = words
 
         for op, av in items:
+            if op is _sre.ASSERT:  # a look-ahead or -behind that must match holds its words
+                offer(self.sequence(av[1]))
             spelled = self.spelled(op, av)
             if spelled is not None:
                 joined = _joined(run, spelled)
@@ -247,7 +249,7 @@ class _Reading:
         if op in _REPEATS:
             low, _high, inner = av
             return self.sequence(inner) if low >= 1 else None
-        return None  # classes, anchors, look-arounds, back-references: nothing required
+        return None  # classes, anchors, negative look-arounds, back-references: nothing
 
     def spelled(self, op: object, av: Any) -> frozenset[str] | None:
         """Every string one item matches, folded (whitespace as one space), when they are

@@ -160,7 +160,7 @@ def _claim(text: str) -> str:
     return _PARTICLE.sub("", _ASIDE.sub("", without_subject(text))).strip() or text
 
 
-_ASIDE = re.compile(r"\s*[（(][^)）]*[)）]")
+_ASIDE = re.compile(r"(?:^|(?<=\S))\s*[（(][^()（）]*[)）]")  # innermost; each run read once
 # the topic or subject particle left behind the subject: "ユーザーは", "사용자는", "用户是"
 _PARTICLE = re.compile(r"^\s*(は|が|も|는|은|이|가|是|—|-|:|：)\s*")
 

@@ -172,7 +172,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
         r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일|"
         # Hebrew, Turkish, Hindi, Greek, Swedish, Polish: works at
-        r"עובד(ת)? (ב|אצל)|\S+'?(de|da|te|ta) [cç]al[ıi][sş][ıi]yor|में काम कर|"
+        r"עובד(ת)? (ב|אצל)|(?<!\S)\S+'?(de|da|te|ta) [cç]al[ıi][sş][ıi]yor|में काम कर|"
         r"δουλεύει (σ|στη|στο|για)|εργάζεται (σ|στη|στο|για)|"
         r"\b(jobbar|arbetar) (p[aå]|hos|f[oö]r)\b|"
         r"\bpracuje (w|u|dla)\b",
