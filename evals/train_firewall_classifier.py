@@ -1,24 +1,34 @@
-"""Train the firewall's learned layer and measure it blind, by rounds.
+"""Build the firewall's learned layer and measure it blind, by rounds.
 
-``python -m memvisor.evals.train_firewall_classifier`` trains on every red-team suite
-(``tests/data/redteam*.jsonl``) and writes ``agent/guards/data/learned.json``; the same run
+``python -m memvisor.evals.train_firewall_classifier`` embeds every red-team suite
+(``tests/data/redteam*.jsonl``) and writes ``agent/guards/data/learned.npz``; the same run
 twice writes the same file. ``... blind --round 13 --baseline scan13.json [--locomo FILE]``
-trains only on the suites written before round 13 and reports, on round 13, what the firewall
-of the day held (``scan13.json``: ``memvisor firewall scan --json`` of that round by the
-firewall before the round's fixes, e.g. commit 27f6e92 for round 13, 2b081e0 for round 12)
-against that verdict OR the learned layer, and the share of a LoCoMo file's turns the layer
-alone would hold (LoCoMo is read to measure, never to train).
+builds the layer only from the suites written before round 13 and reports, on round 13, what
+the firewall of the day held (``scan13.json``: ``memvisor firewall scan --json`` of that round
+by the firewall before the round's fixes, e.g. commit 27f6e92 for round 13, 2b081e0 for round
+12) against that verdict OR the layer, and the share of a LoCoMo file's turns the layer alone
+would hold (LoCoMo is read to measure, never to train).
 
-The model: a weighted logistic regression over USE multilingual v3 vectors of a write's stored
-text. Attacks are the positives, except the kinds a text cannot show (a sensitive claim the
-model invented is an ordinary sentence; only the conversation tells); the ordinary writes and
-the user's own messages before them are the negatives. The threshold is set without the
-scored round: five folds by suite give out-of-fold scores, and the threshold is the higher of
-the 99.5th percentile of the ordinary writes and the 99.9th of every negative. It is not
-raised above the score of every ordinary write trained on: one hard ordinary write (round 18's
-c073, the model's Chinese note of the user's wish not to be recommended crypto) then set it
-alone, 2.25 -> 2.69, and the layer alone scored half as many of the suites' attacks above it;
-the few ordinary writes it holds are listed in their suites' tests.
+The layer (``learned.py``): a write's USE multilingual v3 vector against the suites' own, by
+its ``K`` nearest attacks and ``K`` nearest ordinary texts, and by a class-balanced logistic
+regression; the higher of the two, each against its own threshold. Attacks are the suites'
+attack writes, except the kinds a text cannot show (a sensitive claim the model invented is
+an ordinary sentence; only the conversation tells); the ordinary texts are the ordinary writes
+and the user's messages before them. The vectors are centred, projected onto their ``DIMS``
+leading principal directions and stored as int8. Each threshold is set without the scored
+round: five folds by suite (by a hash of the suite's name, so a new suite moves no other
+suite's fold) give out-of-fold scores, and the threshold is the higher of a quantile of the
+ordinary writes' scores and one of every ordinary text's (``NEIGHBOUR_QUANTILES``,
+``LOGISTIC_QUANTILES``; the regression's as shipped since round 18).
+
+How the neighbours were chosen (trained before each of rounds 17-25, every write scored,
+English too, against the firewall of the day's verdicts, by a session-40 script not kept; the
+attacks added of 1,260, then the ordinary writes held of 1,260): the regression at its
+quantiles, 23 and 5; 3 nearest, 51 and 2; 5 nearest, 59 and 2, and 77 and 4 at the
+99th/99.8th; those projected onto 128 principal directions and stored as int8, 85 and 1 (74
+and 4 with all 512 dimensions as int8); at the 98th/99.5th, 86 and 7; a 128-unit MLP, 46 and
+2. The encoded attacks were left out of the neighbours after: a reversed note about tea was
+held for being near them.
 """
 
 from __future__ import annotations
@@ -28,24 +38,35 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memvisor.agent.guards.learned import WEIGHTS, clean, units
+from memvisor.agent.guards.learned import (
+    WEIGHTS,
+    LearnedModel,
+    clean,
+    dequantized,
+    quantized,
+    units,
+)
 from memvisor.agent.guards.scan import HELD
 from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 
 SUITES = Path(__file__).resolve().parents[1] / "tests" / "data"
 NOT_IN_THE_TEXT = frozenset({"invented_sensitive", "ungrounded_sensitive"})
+K = 5
+DIMS = 128
+FOLDS = 5
 L2 = 1e-3
 STEPS = 500
 RATE = 0.05
-FOLDS = 5
-ORDINARY_QUANTILE = 0.995
-NEGATIVE_QUANTILE = 0.999
-# A logit added to the threshold for words the user wrote themselves.
+Quantiles = tuple[float, float]  # of the ordinary writes' out-of-fold scores, of all ordinary
+NEIGHBOUR_QUANTILES: Quantiles = (0.99, 0.998)
+LOGISTIC_QUANTILES: Quantiles = (0.995, 0.999)
+# Added to the threshold for words the user wrote themselves.
 MARGIN_USER_WORDS = 1.0
 USER_WORDS = ("user_explicit", "user_implied", "user_confirmed", "imported")
 RETRAIN = "python -m memvisor.evals.train_firewall_classifier"
@@ -71,13 +92,17 @@ def stored_text(entry: dict[str, Any]) -> str:
     return "\n".join(s for texts in fields for s in texts if s)
 
 
-def examples(files: Sequence[Path]) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
-    """Texts, labels (1 attack), the suite each came from, and which are suite writes (the
-    rest are the user's messages before an ordinary write)."""
+Examples = tuple[list[str], np.ndarray, list[str], np.ndarray, np.ndarray]
+
+
+def examples(files: Sequence[Path]) -> Examples:
+    """Texts, labels (1 attack), the suite each came from, which are suite writes (the rest
+    are the user's messages before an ordinary write), and which are encoded attacks."""
     texts: list[str] = []
     labels: list[int] = []
     suites: list[str] = []
     is_write: list[bool] = []
+    encoded: list[bool] = []
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
@@ -88,6 +113,7 @@ def examples(files: Sequence[Path]) -> tuple[list[str], np.ndarray, list[str], n
             labels.append(int(attack))
             suites.append(path.name)
             is_write.append(True)
+            encoded.append(attack and entry["category"] == "encoded")
             if attack:
                 continue
             for message in entry.get("context", []):
@@ -96,10 +122,36 @@ def examples(files: Sequence[Path]) -> tuple[list[str], np.ndarray, list[str], n
                     labels.append(0)
                     suites.append(path.name)
                     is_write.append(False)
-    return texts, np.array(labels, dtype=float), suites, np.array(is_write)
+                    encoded.append(False)
+    return texts, np.array(labels, dtype=float), suites, np.array(is_write), np.array(encoded)
 
 
-def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+def fit(whole: np.ndarray, y: np.ndarray, encoded: np.ndarray) -> LearnedModel:
+    """The layer from these texts' vectors (labels 1 for attacks): their mean, their leading
+    principal directions, each text projected as it is stored (int8), and the regression.
+    The neighbours leave out the encoded attacks: what a base64 or reversed attack shares
+    with a base64 or reversed shopping list is its form (the decoders read its meaning)."""
+    mean = whole.mean(axis=0)
+    _, _, directions = np.linalg.svd(whole - mean, full_matrices=False)
+    weights, bias = fit_logistic(whole, y)
+    model = LearnedModel(
+        mean=mean.astype(np.float32),
+        projection=directions[:DIMS].T.astype(np.float32),
+        attacks=np.zeros((0, DIMS), np.float32),
+        ordinary=np.zeros((0, DIMS), np.float32),
+        k=K,
+        weights=weights.astype(np.float32),
+        bias=bias,
+        threshold=0.0,
+        margin_user_words=MARGIN_USER_WORDS,
+        embedder="",
+        trained_on={},
+    )
+    stored = dequantized(quantized(model.project(whole)))
+    return replace(model, attacks=stored[(y == 1) & ~encoded], ordinary=stored[y == 0])
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     """Class-balanced logistic regression with an L2 penalty, by full-batch Adam from zero:
     deterministic for the same inputs."""
     share = np.where(y == 1, 1 / max(y.sum(), 1), 1 / max((1 - y).sum(), 1))
@@ -131,43 +183,56 @@ class Scorer:
         first = np.r_[0, np.cumsum([len(us) for us in per_text])[:-1]]
         self.whole = self.vectors[first]
 
-    def scores(self, w: np.ndarray, b: float) -> np.ndarray:
-        """Each text's highest logit over its units (what ``LearnedDetector.best`` reads)."""
-        logits = self.vectors @ w + b
+    def scores(self, model: LearnedModel) -> np.ndarray:
+        """Each text's highest score over its units (what ``LearnedDetector.best`` reads)."""
+        return self.per_text(model.scores(self.vectors))
+
+    def per_text(self, per_unit: np.ndarray) -> np.ndarray:
         out = np.full(self.owner.max() + 1, -np.inf)
-        np.maximum.at(out, self.owner, logits)
+        np.maximum.at(out, self.owner, per_unit)
         return out
 
 
-def threshold(scorer: Scorer, y: np.ndarray, suites: list[str], is_write: np.ndarray) -> float:
-    """The threshold from out-of-fold scores (folds by suite), never the scored round's."""
-    names = sorted(set(suites))
-    fold = np.array([names.index(s) % FOLDS for s in suites])
-    oof = np.zeros(len(y))
+def fold_of(suite: str) -> int:
+    return int(hashlib.sha256(suite.encode()).hexdigest(), 16) % FOLDS
+
+
+def thresholds(
+    scorer: Scorer, y: np.ndarray, suites: list[str], is_write: np.ndarray, encoded: np.ndarray
+) -> tuple[float, float]:
+    """The neighbours' and the regression's thresholds, from out-of-fold scores (folds by
+    suite), never the scored round's."""
+    fold = np.array([fold_of(s) for s in suites])
+    neighbours, logistic = np.zeros(len(y)), np.zeros(len(y))
     for k in range(FOLDS):
-        w, b = fit(scorer.whole[fold != k], y[fold != k])
-        oof[fold == k] = scorer.scores(w, b)[fold == k]
-    ordinary = oof[(y == 0) & is_write]
-    negative = oof[y == 0]
-    return float(
-        max(np.quantile(ordinary, ORDINARY_QUANTILE), np.quantile(negative, NEGATIVE_QUANTILE))
+        model = fit(scorer.whole[fold != k], y[fold != k], encoded[fold != k])
+        held_out = fold == k
+        neighbours[held_out] = scorer.per_text(model.neighbour_scores(scorer.vectors))[held_out]
+        logistic[held_out] = scorer.per_text(model.logistic_scores(scorer.vectors))[held_out]
+    return (
+        _cut(neighbours, y, is_write, NEIGHBOUR_QUANTILES),
+        _cut(logistic, y, is_write, LOGISTIC_QUANTILES),
     )
 
 
-def train(files: Sequence[Path], embed: Callable[[list[str]], np.ndarray]) -> dict[str, Any]:
-    texts, y, suites, is_write = examples(files)
+def _cut(oof: np.ndarray, y: np.ndarray, is_write: np.ndarray, quantiles: Quantiles) -> float:
+    """The higher of a quantile of the ordinary writes' scores and one of every ordinary
+    text's (the user's messages too)."""
+    ordinary, negative = oof[(y == 0) & is_write], oof[y == 0]
+    return float(max(np.quantile(ordinary, quantiles[0]), np.quantile(negative, quantiles[1])))
+
+
+def train(files: Sequence[Path], embed: Callable[[list[str]], np.ndarray]) -> LearnedModel:
+    texts, y, suites, is_write, encoded = examples(files)
     scorer = Scorer(embed, texts)
-    cut = threshold(scorer, y, suites, is_write)
-    w, b = fit(scorer.whole, y)
-    return {
-        "weights": [round(float(x), 6) for x in w],
-        "bias": round(b, 6),
-        "threshold": round(cut, 4),
-        "margin_user_words": MARGIN_USER_WORDS,
-        "trained_on": suite_digests(files),
-        "positives": int(y.sum()),
-        "negatives": int((1 - y).sum()),
-    }
+    neighbour_cut, logistic_cut = thresholds(scorer, y, suites, is_write, encoded)
+    model = fit(scorer.whole, y, encoded)
+    return replace(
+        model,
+        threshold=round(neighbour_cut, 4),
+        bias=round(model.bias - logistic_cut + neighbour_cut, 6),  # read against one threshold
+        trained_on=suite_digests(files),
+    )
 
 
 def _embedder() -> Any:
@@ -176,23 +241,40 @@ def _embedder() -> Any:
     return USEMultilingualEmbedder()
 
 
-def write_weights(path: Path = WEIGHTS) -> dict[str, Any]:
+def write_weights(path: Path = WEIGHTS) -> LearnedModel:
     embedder = _embedder()
-    model = {"embedder": embedder.model_id, **train(suite_files(), embedder.embed)}
-    path.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+    model = replace(train(suite_files(), embedder.embed), embedder=embedder.model_id)
+    meta = {
+        "embedder": model.embedder,
+        "k": model.k,
+        "bias": model.bias,
+        "threshold": model.threshold,
+        "margin_user_words": model.margin_user_words,
+        "trained_on": model.trained_on,
+    }
+    with path.open("wb") as out:  # the same arrays give the same bytes
+        np.savez_compressed(
+            out,
+            mean=model.mean,
+            projection=model.projection,
+            attacks=quantized(model.attacks),
+            ordinary=quantized(model.ordinary),
+            weights=model.weights,
+            meta=np.array(json.dumps(meta, sort_keys=True)),
+        )
     return model
 
 
 def blind(round_: int, baseline: Path, locomo: Path | None) -> dict[str, Any]:
     """Round ``round_`` scored by a layer trained only on the suites written before it."""
     from memvisor.agent.guards import Firewall, FirewallConfig, WriteProposal
+    from memvisor.agent.guards.semantic import unread
 
     files = suite_files()
     scored = next(f for f in files if round_of(f) == round_)
     embedder = _embedder()
     model = train([f for f in files if round_of(f) < round_], embedder.embed)
-    w, b = np.asarray(model["weights"]), float(model["bias"])
-    cut = model["threshold"]
+    cut = model.threshold
     before = {r["id"]: r["verdict"] in HELD for r in json.loads(baseline.read_text())["results"]}
     # Whose words a write is (the wider margin) as today's firewall reads it, layer off.
     firewall = Firewall(config=FirewallConfig(learned=False))
@@ -213,9 +295,12 @@ def blind(round_: int, baseline: Path, locomo: Path | None) -> dict[str, Any]:
         )
         own = verdict.provenance in USER_WORDS and "provenance:quoted" not in verdict.reasons
         text = stored_text(entry)
-        score = Scorer(embedder.embed, [text]).scores(w, b)[0]
+        score = Scorer(embedder.embed, [text]).scores(model)[0]
         claim = WRITE_KINDS[entry["tool"]].claim
-        flagged = bool(claim and score >= cut + (MARGIN_USER_WORDS if own else 0.0))
+        # the firewall reads only writes the English step cannot (``semantic.unread``)
+        flagged = bool(
+            claim and unread(text) and score >= cut + (MARGIN_USER_WORDS if own else 0.0)
+        )
         held = before[str(entry["id"])]
         row = counts[entry["expect"]]
         row[0] += 1
@@ -225,7 +310,7 @@ def blind(round_: int, baseline: Path, locomo: Path | None) -> dict[str, Any]:
             added.append({k: str(entry.get(k, "")) for k in ("id", "expect", "category", "lang")})
     report: dict[str, Any] = {
         "round": round_,
-        "trained_on": sorted(model["trained_on"]),
+        "trained_on": sorted(model.trained_on),
         "threshold": cut,
         "attacks_stopped": {
             "before": counts["attack"][1],
@@ -241,7 +326,7 @@ def blind(round_: int, baseline: Path, locomo: Path | None) -> dict[str, Any]:
     }
     if locomo is not None:
         turns = [clean(t) for t in locomo_turns(locomo)]
-        s = Scorer(embedder.embed, turns).scores(w, b)
+        s = Scorer(embedder.embed, turns).scores(model)
         report["locomo_turns"] = len(turns)
         report["locomo_held_as_user_notes"] = int((s >= cut + MARGIN_USER_WORDS).sum())
         report["locomo_held_as_model_facts"] = int((s >= cut).sum())
@@ -273,8 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         model = write_weights()
         print(
-            f"wrote {WEIGHTS}: {model['positives']} attacks, {model['negatives']} ordinary texts, "
-            f"threshold {model['threshold']}"
+            f"wrote {WEIGHTS}: {len(model.attacks)} attacks, {len(model.ordinary)} ordinary "
+            f"texts, threshold {model.threshold}"
         )
     return 0
 

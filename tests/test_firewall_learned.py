@@ -1,8 +1,9 @@
-"""The firewall's learned layer (``agent/guards/learned.py``): the shipped weights, its scores
+"""The firewall's learned layer (``agent/guards/learned.py``): the shipped vectors, its scores
 in several languages, that it never fails a write, and that it was trained on today's suites."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,14 +20,33 @@ def detector() -> LearnedDetector:
     return LearnedDetector()
 
 
-def test_the_shipped_weights_fit_the_embedder() -> None:
+def test_the_shipped_vectors_fit_the_embedder() -> None:
     model = load_model()
-    assert model.weights.shape == (USEMultilingualEmbedder.dim,)
+    dims = model.projection.shape[1]
+    assert model.mean.shape == (USEMultilingualEmbedder.dim,)
+    assert model.projection.shape == (USEMultilingualEmbedder.dim, dims)
+    assert model.attacks.shape[1] == model.ordinary.shape[1] == dims
+    assert len(model.attacks) > 1_000 and len(model.ordinary) > 1_000
     assert model.embedder == USEMultilingualEmbedder.model_id
-    assert model.margin_user_words >= 0
+    assert model.margin_user_words >= 0 and model.k >= 1
 
 
-def test_the_weights_were_trained_on_the_current_suites() -> None:
+def test_the_neighbours_score_how_much_nearer_the_attacks_are() -> None:
+    """A text that is one of the suites' attacks scores above one that is one of its ordinary
+    texts, a score is symmetric in the two sets, and a write's score is the higher reading."""
+    model = load_model()
+    attack_like = model.projection @ model.attacks[0] + model.mean  # back from the suites' space
+    ordinary_like = model.projection @ model.ordinary[0] + model.mean
+    vectors = np.stack([attack_like, ordinary_like])
+    near = model.neighbour_scores(vectors)
+    assert near[0] > 0 > near[1]
+    swapped = replace(model, attacks=model.ordinary, ordinary=model.attacks)
+    assert np.allclose(swapped.neighbour_scores(vectors), -near, atol=1e-4)
+    both = np.maximum(near, model.logistic_scores(vectors))
+    assert np.array_equal(model.scores(vectors), both)
+
+
+def test_the_vectors_come_from_the_current_suites() -> None:
     trained = load_model().trained_on
     current = suite_digests(suite_files())
     changed = sorted(n for n in current.keys() | trained.keys() if current.get(n) != trained.get(n))

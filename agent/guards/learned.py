@@ -1,17 +1,25 @@
-"""Steering text recognised by a learned classifier over multilingual sentence embeddings.
+"""Steering text recognised by its nearest neighbours among the red-team suites' writes.
 
 The regex catalogue knows the phrasings it was written for and ``semantic.py`` reads English
 only. This layer embeds a write with USE multilingual v3 (``storage/multilingual.py``, 16
-languages) and scores it with a logistic regression trained offline on the red-team suites
-(``python -m memvisor.evals.train_firewall_classifier``), shipped as ``data/learned.json``:
-weights, bias, threshold, the embedder's id and the digest of the suite files it was trained
-on. A write is scored whole (its first ``WHOLE_CHARS``) and, when longer than one window, in
-windows of a few sentences (at most ``MAX_WINDOWS``), so an order hidden in a long page is not
-averaged away; its score is the highest.
+languages) and reads the vector two ways, built offline from the red-team suites
+(``python -m memvisor.evals.train_firewall_classifier``): how much closer its nearest attacks
+are than its nearest ordinary texts (the mean cosine of the ``k`` nearest of each, the
+difference times ``SCALE``), and a logistic regression; its score is the higher, each
+against a threshold set out of fold for it. The suites' vectors ship in ``data/learned.npz``,
+centred, projected onto their leading principal directions and stored as int8, with the
+regression's weights, the threshold, the embedder's id and the digest of the suite files they
+came from. A write is scored whole (its first ``WHOLE_CHARS``) and, when longer than one
+window, in windows of a few sentences (at most ``MAX_WINDOWS``), so an order hidden in a long
+page is not averaged away; its score is the highest.
 
-Measured blind by rounds (README, "Secrets and the firewall"): it adds one to six stopped
-attacks in a round of 140 that the firewall of the day missed, holds no ordinary write more,
-and holds 0.2% or fewer of everyday conversation turns.
+Measured blind (README, "Secrets and the firewall"): on round 25, the firewall with this layer
+stopped 120 of 140 attacks where it stopped 113 with the regression alone, holding the same
+ordinary writes. The regression alone scores near the suites' attacks' own wordings (a
+canonical "ignore all previous instructions" in German is close to the suites' ordinary notes
+quoting such orders, so its neighbours alone score it low), the neighbours generalise further.
+The neighbours leave the suites' encoded attacks out: what a reversed attack shares with a
+reversed note about tea is its form (the decoders read the meaning).
 """
 
 from __future__ import annotations
@@ -26,11 +34,13 @@ from typing import Any
 
 import numpy as np
 
-WEIGHTS = Path(__file__).parent / "data" / "learned.json"
+WEIGHTS = Path(__file__).parent / "data" / "learned.npz"
 WHOLE_CHARS = 2_000
 WINDOW_CHARS = 240
 MAX_WINDOWS = 16
 _WINDOW_CAP_CHARS = 600
+SCALE = 20.0  # a score is a difference of mean cosines times this (a margin of 1 is 0.05)
+_BYTE = 127.0  # stored vectors are unit vectors times this, rounded to int8
 
 # Format characters (soft hyphens, zero widths, bidi controls, tag letters) that hide words
 # from a tokenizer; NFKC folds full-width, mathematical and circled letters.
@@ -40,7 +50,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 
 @dataclass(frozen=True)
 class LearnedMatch:
-    """The most steering-like part of a text and its score (a logit; higher is worse)."""
+    """The most steering-like part of a text and its score (higher is worse)."""
 
     text: str
     score: float
@@ -48,12 +58,54 @@ class LearnedMatch:
 
 @dataclass(frozen=True)
 class LearnedModel:
-    weights: np.ndarray
+    """The suites' vectors and how a text's vector is compared with them, and a logistic
+    regression over the same vectors (its bias shifted so that both read one threshold)."""
+
+    mean: np.ndarray  # (dim,) subtracted before projecting
+    projection: np.ndarray  # (dim, d)
+    attacks: np.ndarray  # (n, d) unit vectors
+    ordinary: np.ndarray  # (m, d) unit vectors
+    k: int
+    weights: np.ndarray  # (dim,) the logistic regression's
     bias: float
     threshold: float
     margin_user_words: float
     embedder: str
     trained_on: dict[str, str]
+
+    def project(self, vectors: np.ndarray) -> np.ndarray:
+        """Embedder vectors as unit vectors in the suites' space."""
+        p = (np.asarray(vectors, dtype=np.float32) - self.mean) @ self.projection
+        return p / np.maximum(np.linalg.norm(p, axis=1, keepdims=True), 1e-12)
+
+    def neighbour_scores(self, vectors: np.ndarray) -> np.ndarray:
+        """The mean cosine of each vector's ``k`` nearest attacks less that of its ``k``
+        nearest ordinary texts, times ``SCALE``."""
+        p = self.project(vectors)
+        return SCALE * (
+            _nearest(p @ self.attacks.T, self.k) - _nearest(p @ self.ordinary.T, self.k)
+        )
+
+    def logistic_scores(self, vectors: np.ndarray) -> np.ndarray:
+        return np.asarray(vectors, dtype=np.float32) @ self.weights + self.bias
+
+    def scores(self, vectors: np.ndarray) -> np.ndarray:
+        """One score per embedder vector: the higher of the two readings."""
+        return np.maximum(self.neighbour_scores(vectors), self.logistic_scores(vectors))
+
+
+def _nearest(similarity: np.ndarray, k: int) -> np.ndarray:
+    k = min(k, similarity.shape[1])
+    return np.partition(similarity, -k, axis=1)[:, -k:].mean(axis=1)
+
+
+def quantized(unit_vectors: np.ndarray) -> np.ndarray:
+    """Unit vectors as stored: int8."""
+    return np.round(np.asarray(unit_vectors) * _BYTE).astype(np.int8)
+
+
+def dequantized(stored: np.ndarray) -> np.ndarray:
+    return stored.astype(np.float32) / _BYTE
 
 
 def clean(text: str) -> str:
@@ -96,15 +148,21 @@ def units(text: str) -> list[str]:
 
 
 def load_model(path: Path = WEIGHTS) -> LearnedModel:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return LearnedModel(
-        weights=np.asarray(data["weights"], dtype=np.float32),
-        bias=float(data["bias"]),
-        threshold=float(data["threshold"]),
-        margin_user_words=float(data["margin_user_words"]),
-        embedder=str(data["embedder"]),
-        trained_on=dict(data["trained_on"]),
-    )
+    with np.load(path, allow_pickle=False) as data:
+        meta: dict[str, Any] = json.loads(str(data["meta"]))
+        return LearnedModel(
+            mean=data["mean"].astype(np.float32),
+            projection=data["projection"].astype(np.float32),
+            attacks=dequantized(data["attacks"]),
+            ordinary=dequantized(data["ordinary"]),
+            k=int(meta["k"]),
+            weights=data["weights"].astype(np.float32),
+            bias=float(meta["bias"]),
+            threshold=float(meta["threshold"]),
+            margin_user_words=float(meta["margin_user_words"]),
+            embedder=str(meta["embedder"]),
+            trained_on=dict(meta["trained_on"]),
+        )
 
 
 class LearnedDetector:
@@ -131,9 +189,9 @@ class LearnedDetector:
         parts = units(text)
         if not parts:
             return None
-        logits = self.embedder.embed(parts) @ self.model.weights + self.model.bias
-        i = int(np.argmax(logits))
-        return LearnedMatch(text=parts[i], score=float(logits[i]))
+        scores = self.model.scores(self.embedder.embed(parts))
+        i = int(np.argmax(scores))
+        return LearnedMatch(text=parts[i], score=float(scores[i]))
 
 
 @lru_cache(maxsize=1)
