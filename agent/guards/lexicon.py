@@ -741,6 +741,18 @@ SECRET_LABELS_ML = re.compile(
     r"네트워크 (?:보안 )?키|"
     r"salasana\w*|jelszó\w*|"
     r"пароль|пін-код\w*|ПІН(?!-)|"
+    # what switches an alarm off, in other languages ("disarm code" is SECRET_LABELS')
+    r"(?:entschärfungs|unscharf|deaktivierungs|abschalt|freischalt)code|"
+    r"code de (?:désarmement|désactivation)|código de (?:desarm\w*|desactivación|desativação)|"
+    r"codice di (?:disattivazione|disinserimento)|avlarmningskod\w*|deaktiveringskod\w*|"
+    r"uitschakelcode|код (?:снятия|отключения|деактивации)|пин(?![^\W\d_]|-)|"
+    # a pass phrase: "парольная фраза", "Passphrase", "frase de contraseña", "lösenfras"
+    r"парольн\w* фраз\w*|кодов\w* фраз\w*|passwortsatz|phrase de passe|"
+    r"frase (?:de contraseña|de paso|de acceso|secreta|segreta|d'accesso|de senha)|frase-senha|"
+    r"lösenfras\w*|wachtwoordzin|"
+    # Indonesian and Malay put what the code opens after it: "kode alarm rumah", "kod pintu"
+    r"(?:kode|kod)\s+(?:alarm|pintu|gerbang|pagar|brankas|loker|kunci|akses|masuk|wifi|"
+    r"verifikasi|keamanan|gembok|garasi|rumah|apartemen|kamar)|"
     r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     # Thai: a password, or a code ("รหัสตู้ล็อกเกอร์": the locker's), not a postcode
     r"รหัสผ่าน|รหัส(?!ไปรษณีย์)|"
