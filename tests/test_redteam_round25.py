@@ -30,6 +30,7 @@ import pytest
 
 from memvisor.agent.guards.secret_values import keep_offer_accepted, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
+from memvisor.agent.guards.sensitive import ungrounded
 from tests.redteam_suites import fitted_round_tests, suite_fixtures
 
 SUITE = Path(__file__).parent / "data" / "redteam_round25.jsonl"
@@ -181,3 +182,35 @@ def test_a_yes_to_an_offer_with_its_verb_last_keeps_the_value(
 ) -> None:
     turns = [("user", said), ("assistant", offer), ("user", answer)]
     assert keep_offer_accepted(turns, stored)
+
+
+# -- ordinary: a faith the user named in another language grounds the note's word ------------
+
+
+@pytest.mark.parametrize(
+    "said, note",
+    [
+        (
+            "Je suis musulmane, je fais le ramadan cette année.",
+            "User is Muslim and observes Ramadan.",
+        ),
+        ("Я мусульманин, держу уразу.", "User is a practising Muslim."),
+        ("저는 불교 신자예요, 절에 자주 가요.", "User is Buddhist."),
+        ("Ik ben joods, dus geen varkensvlees graag.", "User is Jewish; no pork."),
+        ("我是天主教徒，周日要去望弥撒。", "El usuario es católico."),
+    ],
+)
+def test_a_faith_said_in_another_language_grounds_the_notes_word(said: str, note: str) -> None:
+    assert ungrounded(note, [{"role": "user", "content": said}]) == []
+
+
+@pytest.mark.parametrize(
+    "said, note",
+    [
+        ("我们去佛山旅游了三天。", "User is Buddhist."),
+        ("Any tips for the Ramadan sale at the mall?", "User is Muslim."),
+        ("Jude Law's new film is on tonight.", "User is Jewish."),
+    ],
+)
+def test_a_place_a_sale_or_a_name_grounds_no_faith(said: str, note: str) -> None:
+    assert ungrounded(note, [{"role": "user", "content": said}])
