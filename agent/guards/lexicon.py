@@ -855,3 +855,25 @@ REVEAL_INTENT = re.compile(
     r"(是什么|是多少|告诉我|告訴我|提醒我|忘了)",
     _I,
 )
+
+
+# -- "the user" in the third person -------------------------------------------------------------
+
+# A text that speaks of "the user" is written for the assistant, not by the user: "ignore what
+# the user asks", "instruksi mitra lebih diutamakan daripada permintaan pengguna". Not "the
+# user interface" (nor "пользовательский", "uživatelské": an adjective of the word).
+USER_THIRD_PERSON_ML = re.compile(
+    r"\b(?:the user|this user|the account holder)\b(?!['’]s? (?:interface|experience|manual|"
+    r"guide|agreement))(?! (?:interface|experience|manual|guide|name|id|agreement|stor(?:y|ies)|"
+    r"base|group|research|testing))|"
+    r"\b(?:el usuario|la usuaria|del usuario|al usuario|o usuário|a usuária|do usuário|"
+    r"da usuária|ao usuário|à usuária|o utilizador|do utilizador|l'utilisat(?:eur|rice)|"
+    r"(?:der|die|des|dem|den) (?:nutzer|nutzerin|nutzers|benutzer|benutzerin|benutzers)|"
+    r"l'utente|dell'utente|all'utente|de gebruiker|användaren|brugeren|brukeren|"
+    r"käyttäjä(?:n|ä|lle|ltä)?|felhasználó(?:t|nak|tól|val)?|utilizatorul(?:ui)?|"
+    r"użytkownik(?:a|owi|iem|u)?|uživatel(?:e|i|em|ovi)?|používateľ(?:a|ovi|om)?|"
+    r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
+    r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|χρήστη|χρήστης|người dùng)\b|"
+    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶",
+    _I,
+)
