@@ -399,11 +399,23 @@ def standing_rules(text: str) -> list[StandingRule]:
     return rules
 
 
+# The user named as what to call them: "noem me Joost", "nenn mich Jo", "llámame Pepa", "зови
+# меня Саша". A naming verb whose object is the user names no brand to push.
+_CALLS_THE_USER = re.compile(
+    r"\b(?:call|noem|nenn|nennt|nennen sie|appelle|appelez|appelle-moi|appelez-moi|chame|chama|"
+    r"kalla|kall|kald|зови|называй|называйте|nazywaj)\s*-?\s*(?:me|mij|mich|moi|mig|meg|"
+    r"меня|mnie)\b|\b(?:llámame|llamame|llámeme|chiamami|me chame|chama-me|me llamen)\b",
+    _I,
+)
+
+
 def _rule_of(sentence: str) -> StandingRule | None:
     """The rule one clause sets, if it sets one."""
+    named = sentence
+    sentence = _CALLS_THE_USER.sub(" ", sentence)
     if _foreign_rule(sentence):
         return StandingRule(
-            text=sentence.strip()[:200],
+            text=named.strip()[:200],
             third_party=bool(THIRD_PARTY_ML.search(sentence)) and not _PROHIBITION.match(sentence),
             promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
             link=bool(_LINK.search(sentence)),
@@ -426,7 +438,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
     ):
         return None
     return StandingRule(
-        text=sentence.strip()[:200],
+        text=named.strip()[:200],
         third_party=bool(_THIRD_PARTY.search(sentence)) and not _PROHIBITION.match(sentence),
         promotion=bool(_PROMOTION.search(sentence)),
         link=bool(_LINK.search(sentence)),
