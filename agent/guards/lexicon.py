@@ -777,6 +777,16 @@ SECRET_LABELS_ML = re.compile(
 
 # -- what the user asks for ------------------------------------------------------------------
 
+# A prohibition said after its verb, as Korean and Japanese say it, or with Hindi's "मत":
+# "알려주지 말 것" (do not tell), "教えないでください", "मत बताना" (don't tell). Only the
+# prohibition: not "확인하지 말고 ..." or "確認しないで ..." (without checking, do ...), which
+# an order uses; Devanagari words are whole ("मतलब" is another word).
+NEGATION_AFTER_VERB = (
+    r"지 ?말 ?것|지 ?마(?:세요|라|십시오)?(?=[\s.,!。]|$)|지 ?말아(?:야|라|요)|금지|"
+    r"(?<![\u0900-\u097f])मत(?![\u0900-\u097f])|ないでください|てはいけない|ないこと|"
+    r"しないように"
+)
+
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
     r"keep (my|our|the|these|those) [\w-]+( [\w-]+)? (handy|safe|on file|for (later|me|"
