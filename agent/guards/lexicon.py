@@ -838,6 +838,8 @@ KEEP_INTENT = re.compile(
     r"husk|lagre|gem (det|den)|merken|aufheben|aufbewahren|à garder|"
     r"garde-(le|la|les)|kumbuka|hifadhi|nhớ giúp|nhớ giùm|nhớ hộ|lưu giùm|lưu giúp|ghi nhớ|"
     r"lưu lại|ingat|simpan|catat|"
+    # Indonesian says them with a suffix, and colloquially with "e": "simpenin", "catetin"
+    r"simp[ae]n(?:in|kan|lah)|cat[ae]t(?:in|kan|lah)|"
     r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|zapiš|poznamenej|zapamätaj|"
     r"muista|tallenna|"
     r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"

@@ -708,11 +708,26 @@ def states_only_a_secret(message: str) -> bool:
     start = min(text.find(v) for v in values if v in text)
     # a sentence of its own before the secret says something else: "Ik train bij BasicFit,
     # meestal di en do. Altijd kluisje 112, code 0-4-7-1." tells a habit, not a keep
-    told_before = any(len(s.split()) >= 4 for s in _SENTENCE_END.split(text[:start])[:-1])
+    # ... and so does a clause of its own before the one with the secret: "na chatě se mi
+    # tiskárna nechce připojit k wifi X, heslo je ..." reports a problem (4 words or more)
+    told_before = any(len(s.split()) >= 4 for s in _SENTENCE_END.split(text[:start])[:-1]) or any(
+        len(s.split()) >= 5 and not _names_or_keeps(s) for s in _CLAUSE_END.split(text[:start])[:-1]
+    )
     return not told_before and bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])")
+
+
+def _names_or_keeps(clause: str) -> bool:
+    """A clause that asks to keep or names a secret ("remember my bike's lock key number")."""
+    return bool(
+        KEEP_INTENT.search(clause)
+        or any(p.search(clause) for p in (SECRET_LABELS, SECRET_LABELS_ML, _LOCK_CODE))
+    )
+
+
+_CLAUSE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])|[,;，；]\s*")
 
 
 def reveal_requested(message: str) -> bool:
