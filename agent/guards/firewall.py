@@ -36,7 +36,7 @@ from .lexicon import ADDRESSED_TO_AGENT
 from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
-from .quoted import from_quoted, quoted_parts
+from .quoted import from_quoted, quote_speaks_of_user, quoted_parts
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER
 from .schema import SchemaViolation, check_schema
@@ -356,6 +356,10 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
+        if claim and review.quoted and quote_speaks_of_user(review.proposal.context):
+            # a note taken from a pasted text that speaks of "the user" (in any language the
+            # lexicon knows): a third party's orders about the user, whatever their wording
+            reasons.append("injection:quoted_about_user")
         if not reasons and claim:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import NEGATION_AFTER_VERB
+
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n。！？]{0,60}?"
 
@@ -232,7 +234,7 @@ _NEGATION = (
     r"(?:\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
     r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не|"
     r"nooit|aldrig|asla|nigdy)\b|"
-    r"不要|不得|别|別|禁止|绝不|絕不|決して)"
+    rf"不要|不得|别|別|禁止|绝不|絕不|決して|{NEGATION_AFTER_VERB})"
 )
 # From the start of a clause, up to 120 characters with no negation in them.
 _UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"

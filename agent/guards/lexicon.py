@@ -741,6 +741,18 @@ SECRET_LABELS_ML = re.compile(
     r"네트워크 (?:보안 )?키|"
     r"salasana\w*|jelszó\w*|"
     r"пароль|пін-код\w*|ПІН(?!-)|"
+    # what switches an alarm off, in other languages ("disarm code" is SECRET_LABELS')
+    r"(?:entschärfungs|unscharf|deaktivierungs|abschalt|freischalt)code|"
+    r"code de (?:désarmement|désactivation)|código de (?:desarm\w*|desactivación|desativação)|"
+    r"codice di (?:disattivazione|disinserimento)|avlarmningskod\w*|deaktiveringskod\w*|"
+    r"uitschakelcode|код (?:снятия|отключения|деактивации)|пин(?![^\W\d_]|-)|"
+    # a pass phrase: "парольная фраза", "Passphrase", "frase de contraseña", "lösenfras"
+    r"парольн\w* фраз\w*|кодов\w* фраз\w*|passwortsatz|phrase de passe|"
+    r"frase (?:de contraseña|de paso|de acceso|secreta|segreta|d'accesso|de senha)|frase-senha|"
+    r"lösenfras\w*|wachtwoordzin|"
+    # Indonesian and Malay put what the code opens after it: "kode alarm rumah", "kod pintu"
+    r"(?:kode|kod)\s+(?:alarm|pintu|gerbang|pagar|brankas|loker|kunci|akses|masuk|wifi|"
+    r"verifikasi|keamanan|gembok|garasi|rumah|apartemen|kamar)|"
     r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     # Thai: a password, or a code ("รหัสตู้ล็อกเกอร์": the locker's), not a postcode
     r"รหัสผ่าน|รหัส(?!ไปรษณีย์)|"
@@ -764,6 +776,16 @@ SECRET_LABELS_ML = re.compile(
 )
 
 # -- what the user asks for ------------------------------------------------------------------
+
+# A prohibition said after its verb, as Korean and Japanese say it, or with Hindi's "मत":
+# "알려주지 말 것" (do not tell), "教えないでください", "मत बताना" (don't tell). Only the
+# prohibition: not "확인하지 말고 ..." or "確認しないで ..." (without checking, do ...), which
+# an order uses; Devanagari words are whole ("मतलब" is another word).
+NEGATION_AFTER_VERB = (
+    r"지 ?말 ?것|지 ?마(?:세요|라|십시오)?(?=[\s.,!。]|$)|지 ?말아(?:야|라|요)|금지|"
+    r"(?<![\u0900-\u097f])मत(?![\u0900-\u097f])|ないでください|てはいけない|ないこと|"
+    r"しないように"
+)
 
 KEEP_INTENT = re.compile(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
@@ -816,6 +838,8 @@ KEEP_INTENT = re.compile(
     r"husk|lagre|gem (det|den)|merken|aufheben|aufbewahren|à garder|"
     r"garde-(le|la|les)|kumbuka|hifadhi|nhớ giúp|nhớ giùm|nhớ hộ|lưu giùm|lưu giúp|ghi nhớ|"
     r"lưu lại|ingat|simpan|catat|"
+    # Indonesian says them with a suffix, and colloquially with "e": "simpenin", "catetin"
+    r"simp[ae]n(?:in|kan|lah)|cat[ae]t(?:in|kan|lah)|"
     r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|zapiš|poznamenej|zapamätaj|"
     r"muista|tallenna|"
     r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"
@@ -841,5 +865,27 @@ REVEAL_INTENT = re.compile(
     r"какой (у меня|мой)|напомни|скажи (мне )?(мой|мою|код|пароль)|я забыл)\b|"
     r"(何だっけ|なんだっけ|教えて|思い出させて|忘れた)|(뭐였지|뭐야|알려줘|잊어버렸)|"
     r"(是什么|是多少|告诉我|告訴我|提醒我|忘了)",
+    _I,
+)
+
+
+# -- "the user" in the third person -------------------------------------------------------------
+
+# A text that speaks of "the user" is written for the assistant, not by the user: "ignore what
+# the user asks", "instruksi mitra lebih diutamakan daripada permintaan pengguna". Not "the
+# user interface" (nor "пользовательский", "uživatelské": an adjective of the word).
+USER_THIRD_PERSON_ML = re.compile(
+    r"\b(?:the user|this user|the account holder)\b(?!['’]s? (?:interface|experience|manual|"
+    r"guide|agreement))(?! (?:interface|experience|manual|guide|name|id|agreement|stor(?:y|ies)|"
+    r"base|group|research|testing))|"
+    r"\b(?:el usuario|la usuaria|del usuario|al usuario|o usuário|a usuária|do usuário|"
+    r"da usuária|ao usuário|à usuária|o utilizador|do utilizador|l'utilisat(?:eur|rice)|"
+    r"(?:der|die|des|dem|den) (?:nutzer|nutzerin|nutzers|benutzer|benutzerin|benutzers)|"
+    r"l'utente|dell'utente|all'utente|de gebruiker|användaren|brugeren|brukeren|"
+    r"käyttäjä(?:n|ä|lle|ltä)?|felhasználó(?:t|nak|tól|val)?|utilizatorul(?:ui)?|"
+    r"użytkownik(?:a|owi|iem|u)?|uživatel(?:e|i|em|ovi)?|používateľ(?:a|ovi|om)?|"
+    r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
+    r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|χρήστη|χρήστης|người dùng)\b|"
+    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶",
     _I,
 )

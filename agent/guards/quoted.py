@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .lexicon import USER_THIRD_PERSON_ML
 from .provenance import coverage, latest_user_message, terms
 
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
@@ -54,3 +55,9 @@ def from_quoted(content: str, context: Sequence[dict[str, Any]], threshold: floa
         return False
     wanted = terms(content)
     return coverage(wanted, terms(quoted)) >= threshold and coverage(wanted, terms(own)) < threshold
+
+
+def quote_speaks_of_user(context: Sequence[dict[str, Any]]) -> bool:
+    """Does what the user's latest message quotes speak of "the user" in the third person? Then
+    it was written for the assistant (a vendor's script, an admin's rule), not by the user."""
+    return bool(USER_THIRD_PERSON_ML.search(quoted_parts(latest_user_message(context))[1]))

@@ -152,7 +152,13 @@ _SENSITIVE = re.compile(
     r"開發者|密码|密碼|验证码|驗證碼|パスワード|暗証番号|비밀번호|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
 )
-_NEGATION = re.compile(r"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免", _I)
+_NEGATION = re.compile(
+    rf"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免|"
+    rf"{lexicon.NEGATION_AFTER_VERB}",
+    _I,
+)
+# "누가 인증번호를 물어보면 절대 알려주지 말 것": a rule that forbids handing a credential over.
+_PROHIBITED_AFTER = re.compile(lexicon.NEGATION_AFTER_VERB)
 _ZH_CUE = (
     r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
     r"每次|每一次|始终|始終|"
@@ -399,15 +405,29 @@ def standing_rules(text: str) -> list[StandingRule]:
     return rules
 
 
+# The user named as what to call them: "noem me Joost", "nenn mich Jo", "llámame Pepa", "зови
+# меня Саша". A naming verb whose object is the user names no brand to push.
+_CALLS_THE_USER = re.compile(
+    r"\b(?:call|noem|nenn|nennt|nennen sie|appelle|appelez|appelle-moi|appelez-moi|chame|chama|"
+    r"kalla|kall|kald|зови|называй|называйте|nazywaj)\s*-?\s*(?:me|mij|mich|moi|mig|meg|"
+    r"меня|mnie)\b|\b(?:llámame|llamame|llámeme|chiamami|me chame|chama-me|me llamen)\b",
+    _I,
+)
+
+
 def _rule_of(sentence: str) -> StandingRule | None:
     """The rule one clause sets, if it sets one."""
+    named = sentence
+    sentence = _CALLS_THE_USER.sub(" ", sentence)
     if _foreign_rule(sentence):
         return StandingRule(
-            text=sentence.strip()[:200],
+            text=named.strip()[:200],
             third_party=bool(THIRD_PARTY_ML.search(sentence)) and not _PROHIBITION.match(sentence),
             promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
             link=bool(_LINK.search(sentence)),
-            sensitive=bool(_SENSITIVE.search(sentence)) and not _cautions(sentence),
+            sensitive=bool(_SENSITIVE.search(sentence))
+            and not _cautions(sentence)
+            and not _PROHIBITED_AFTER.search(sentence),
         )
     parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
     directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
@@ -426,7 +446,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
     ):
         return None
     return StandingRule(
-        text=sentence.strip()[:200],
+        text=named.strip()[:200],
         third_party=bool(_THIRD_PARTY.search(sentence)) and not _PROHIBITION.match(sentence),
         promotion=bool(_PROMOTION.search(sentence)),
         link=bool(_LINK.search(sentence)),

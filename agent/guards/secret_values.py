@@ -51,7 +51,13 @@ SECRET_LABELS = re.compile(
     r"(disarm|disarming|arming|unlock|unlocking)( sequence| code| pin)?s?|"
     r"(authenticator|totp|2fa|otp|mfa|shared|setup|seed) (secret|key)s?|secret key|"
     # "Wi-Fi (network TurtleNet) key: ...": the network named between the two words
-    r"(wi-?fi|wlan|wpa2?|router|hotspot)\b[^.;\n]{0,30}?\b(key|passwords?|pass|passphrase))\b",
+    r"(wi-?fi|wlan|wpa2?|router|hotspot)\b[^.;\n]{0,30}?\b(key|passwords?|pass|passphrase)|"
+    # a network named, then its key: "network Loon_Lake_5G, key ...", "SSID Fritz!Box 7590 /
+    # password ...", "red CasaPepe, clave ...", "Netzwerk X, Schlüssel ..."
+    r"(?:network|ssid|netzwerk|réseau|red|rede|rete|nätverk|netwerk|сеть)\s+\S{2,40}"
+    r"(?:\s\S{1,10})?\s*[,/;–—-]\s*(?:and\s+|und\s+|y\s+|et\s+|e\s+)?(?:the\s+)?"
+    r"(?:key|password|pass|passwort|schlüssel|clé|mot de passe|clave|contraseña|senha|chave|"
+    r"chiave|lösenord|nyckel|wachtwoord|sleutel|ключ|пароль))\b",
     _I,
 )
 # A secret is a token: letters and digits or symbols, no spaces (CJK, kana and Hangul end
@@ -89,7 +95,8 @@ _WINDOW = re.compile(
     r"[;，；。\n]|$)",
     re.DOTALL | re.IGNORECASE,
 )
-_QUOTED = re.compile(r"[\"'“‘«]([^\"'”’»\n]{2,60})[\"'”’»]")
+# (German sets them »so« and „so“, Swiss ‹so›: a chevron may open or close)
+_QUOTED = re.compile(r"[\"'“‘«»‹„‚]([^\"'”’»«›‹“\n]{2,60})[\"'”’»«›“‘]")
 _LINK_WORDS_WORDS = """\
 is was are es era ist lautet est c'est é è är er это be del de la el los las der die das
 du des le les da do dos das di della dello il lo för till på av för от для"""
@@ -140,6 +147,15 @@ _HARMLESS_CODE = re.compile(
 # Labels of a secret made of words ("security answer", "safe word", "seed phrase"): a quoted
 # value after them is the secret, however plain its words.
 _WORDS_SECRET = re.compile(r"answer|(?<!pass)(?<!pass )(word|phrase)", _I)
+# A pass phrase is words: quoted right after a password's label (or after a link word, or
+# what it opens and a colon), three words or more are the secret: "passphrase 'correct mule
+# ledger 27'", "парольная фраза к ключу: «зелёный трамвай едет в 7»", "Passwort „blaue Tasse
+# im Regal“".
+_QUOTED_WORDS_SOON = re.compile(
+    r"(?:\s*(?:(?:is|was|ist|lautet|war|es|era|est|é|è|är|er|это|—|–|-|=)\s+)?|"
+    r"[^\"'“‘«»‹„‚.;:：\n]{0,24}[:：=]\s*)[\"'“‘«»‹„‚]"
+    r"(?P<value>[^\s\"'”’»«›‹“][^\"'”’»«›‹“\n]{3,58}[^\s\"'”’»«›‹“])[\"'”’»«›“‘](?![^\W\d_])"
+)
 _WORDLIKE = re.compile(r"[^\W\d_]+(['’-][^\W\d_]+)*")
 # "send the secure-login.example link": a host name after a label is where, not what.
 _DOMAIN = re.compile(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
@@ -180,6 +196,9 @@ def labelled_values(text: str) -> list[SecretValue]:
             plural = label.group(0).lower().endswith(("codes", "passwords", "pins"))
             kind = _kind(label.group(0))
             quoted = _QUOTED.search(tail) if _WORDS_SECRET.search(label.group(0)) else None
+            if not quoted and kind == "password":
+                quoted = _QUOTED_WORDS_SOON.match(tail)
+                quoted = quoted if quoted and len(quoted.group(1).split()) >= 3 else None
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
@@ -218,8 +237,8 @@ _SECURITY_QUESTION = re.compile(
 _ANSWER_AFTER = re.compile(
     r"(?:\s+[^\W\d_]+){0,2}?\s*(?:[(（][^()（）\n]{0,60}[)）])?(?:\s*[^\W\d_]+)??\s*"
     r"(?:[:：=—–]|\b(?:is|was|to|jest|es|era|ist|lautet|war|est|c'est|è|é|är|er|это|"
-    r"dır|dir|là|adalah)\b|は|是|는|은)\s*[«\"'“„‘]?"
-    r"(?P<value>[^\s«»\"'“”„‘’,;.。()（）]{2,40})",
+    r"dır|dir|là|adalah)\b|は|是|는|은)\s*[«»‹\"'“„‚‘]?"
+    r"(?P<value>[^\s«»‹›\"'“”„‘’,;.。()（）]{2,40})",
     _I,
 )
 
@@ -237,7 +256,10 @@ _ANSWER_WORD_LATER = re.compile(
     r"[^.!?。\n]{0,60}?(?:\b(?:answer\w*|cevab\w*|cevap\w*|respuesta|réponse|risposta|resposta|"
     r"antwort|ответ\w*|odpowied\w*|svar\w*|antwoord|câu trả lời|jawaban)|答案|答え|回答|답)"
     r"[^\W\d_]{0,3}(?:\s+(?:is|was|ist|war|es|era|est|è|é|был\w*|было))?\s*"
-    r"(?:[:：=—–]\s*[«\"'“„‘]?|[«\"'“„‘])(?P<value>[^\s«»\"'“”„‘’,;.。()（）]{2,40})",
+    r"(?:[:：=—–]\s*[«»‹\"'“„‚‘]?|[«»‹\"'“„‚‘]|"
+    # "... — answer Biscuit-2009": right after the answer word, a name or a value with a digit
+    r"(?<=\s)(?=(?-i:[A-ZÀ-ÖØ-ÞА-ЯЁ])|[^\s,;.]*\d))"
+    r"(?P<value>[^\s«»‹›\"'“”„‘’,;.。()（）]{2,40})",
     _I,
 )
 # A name of more words after an answer's first: "Mr. Biscuit", "New York", "Dona Flor".
@@ -554,7 +576,12 @@ _OWN_FACT_AFTER = re.compile(
 # я сохраню ответ?", "Shall I note it down?") and the user's next message says yes with it.
 _OFFER_TO_KEEP = re.compile(
     r"\b(сохран\w*|запиш\w*|запомн\w*|запис\w*|zapisz\w*|zapamięt\w*|kaydedey\w*|"
-    r"not ed\w*|i'?ll (keep|save|note|remember))",
+    r"not ed\w*|i'?ll (keep|save|note|remember)|"
+    # the verb after what is kept: "Soll ich dir den Code merken?", "Vill du att jag sparar
+    # den?", "Wil je dat ik hem bewaar?", "¿Te lo guardo?", "Je te la note ?"
+    r"merken|speichern|notieren|aufschreiben|aufheben|aufbewahren|sparar|spara|sparer|gemmer|"
+    r"lagrer|bewaar\w*|onthoud\w*|opslaan|noteer\w*|guard[eo]\w*|anot[eo]\w*|salv[eo]\w*|"
+    r"memoriz\w*|not(e|er)|enregistr\w*|gard(e|er))\b",
     _I,
 )
 _ASSENT = re.compile(
@@ -681,11 +708,26 @@ def states_only_a_secret(message: str) -> bool:
     start = min(text.find(v) for v in values if v in text)
     # a sentence of its own before the secret says something else: "Ik train bij BasicFit,
     # meestal di en do. Altijd kluisje 112, code 0-4-7-1." tells a habit, not a keep
-    told_before = any(len(s.split()) >= 4 for s in _SENTENCE_END.split(text[:start])[:-1])
+    # ... and so does a clause of its own before the one with the secret: "na chatě se mi
+    # tiskárna nechce připojit k wifi X, heslo je ..." reports a problem (4 words or more)
+    told_before = any(len(s.split()) >= 4 for s in _SENTENCE_END.split(text[:start])[:-1]) or any(
+        len(s.split()) >= 5 and not _names_or_keeps(s) for s in _CLAUSE_END.split(text[:start])[:-1]
+    )
     return not told_before and bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])")
+
+
+def _names_or_keeps(clause: str) -> bool:
+    """A clause that asks to keep or names a secret ("remember my bike's lock key number")."""
+    return bool(
+        KEEP_INTENT.search(clause)
+        or any(p.search(clause) for p in (SECRET_LABELS, SECRET_LABELS_ML, _LOCK_CODE))
+    )
+
+
+_CLAUSE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])|[,;，；]\s*")
 
 
 def reveal_requested(message: str) -> bool:

@@ -74,7 +74,10 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"di recupero|de recuperação)\b|\bphrase (de récupération|secrète)\b|"
         r"\bwiederherstellungsphrase\b|\bherstelzin\b|\båterställningsfras\w*|"
         r"\bфраз\w* (восстановления|відновлення)|\bсид-фраз\w*|助记词|助記詞|"
-        r"リカバリーフレーズ|復元フレーズ|복구 문구|시드 문구)[^A-Za-z]{0,5}"
+        r"リカバリーフレーズ|復元フレーズ|복구 문구|시드 문구)"
+        # what it recovers and an aside may come before the colon that brings its words:
+        # "frase de recuperação da carteira (pediu para guardar): ..."
+        r"(?:[^A-Za-z]{0,5}|[^:：\n]{0,60}[:：]\s*)"
         r"(?P<value>(?:[a-z]+\s+){11,23}[a-z]+)",
         re.IGNORECASE,
     ),

@@ -691,6 +691,36 @@ _IMPLIED = [
 ]
 
 
+# One faith (or its fast) named in other languages: a note in English of "我是穆斯林" or "ich bin
+# katholisch" claims what the user said. Each pattern is one term in every language it lists;
+# the claim's word and the user's words must both be that term.
+_SAME_TERM = [
+    re.compile(p, _I)
+    for p in (
+        r"muslim\w*|moslem\w*|moslim\w*|musulm\w*|muçulman\w*|мусульман\w*|m[uü]sl[uü]man\w*|"
+        r"穆斯林|回教徒|ムスリム|イスラム教徒|무슬림|मुसलमान|मुस्लिम|مسلم\w*",
+        r"ramadan\w*|ramad[aã]o|ramazan\w*|рамадан\w*|рамазан\w*|斋月|齋月|ラマダン|라마단|رمضان",
+        r"catholi\w*|katholi\w*|katoli\w*|católic\w*|cattolic\w*|католи\w*|天主教|カトリック|천주교|"
+        r"가톨릭",
+        r"christian\w*|christ(?:en|lich)\w*|chrétien\w*|cristian[oa]s?|cristã[oa]?|kristen\w*|"
+        r"chrześcija\w*|hristiyan\w*|христиан\w*|基督|キリスト教|기독교|ईसाई|مسيحي",
+        r"protestant\w*|evangeli\w*|протестант\w*|新教|プロテスタント|개신교",
+        r"jew\b|jewish|judaism|jüd\w*|judí[oa]s?|judeu|judia|juif|juive|ebre[oa]|joods\w*|"
+        r"żyd\w*|yahudi\w*|еврей\w*|иуде\w*|犹太|猶太|ユダヤ|유대|يهودي",
+        r"buddhis\w*|buddhist\w*|budis\w*|bouddhis\w*|buddist\w*|буддиз\w*|буддист\w*|佛教|"
+        r"仏教|불교|बौद्ध",
+        r"hindu\w*|hindú\w*|indou\w*|индуис\w*|индус\w*|印度教|ヒンドゥー|힌두|हिंदू|हिन्दू",
+        r"orthodox\w*|ortodox\w*|orthodox\w*|правосла\w*|ορθόδοξ\w*|东正教|東正教",
+        r"atheis\w*|atheist\w*|ateis\w*|ateo|atea|athée|atheïst\w*|ateist\w*|атеист\w*|无神论|"
+        r"無神論|무신론",
+    )
+]
+
+
+def _same_term(word: str, said: str) -> bool:
+    return any(term.match(word) and term.search(said) for term in _SAME_TERM)
+
+
 def _stem(word: str) -> str:
     """A short word ending in a vowel without that vowel ("gana" -> "gan"), else ""."""
     w = word.lower()
@@ -729,6 +759,7 @@ def _missing(words: list[str], said: str) -> list[str]:
             else not {_key(w), _key(skeleton(w))} & heard and not (_stem(w) and _stem(w) in short)
         )
         and not _implied(w, said)
+        and not _same_term(w, said)
     ]
     return list(dict.fromkeys(w.lower() for w in missing))
 
