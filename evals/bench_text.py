@@ -10,6 +10,7 @@ the step's documented maximum size: the per-call bound (README, "Bounded inputs"
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -125,7 +126,21 @@ def _repeat(piece: str, n: int) -> str:
 def _time(step: Callable[[str], Any], text: str, *, runs: int = 1) -> float:
     best = float("inf")
     for _ in range(runs):
+        fresh = _unseen(text)
         started = time.perf_counter()
-        step(text)
+        step(fresh)
         best = min(best, time.perf_counter() - started)
     return best * 1000
+
+
+_CALLS = itertools.count()
+
+
+def _unseen(text: str) -> str:
+    """``text`` with its last four characters a code no call has used: the steps cache what
+    they read (the firewall's word gates, the embedder), and a server meets new texts."""
+    n, code = next(_CALLS), ""
+    for _ in range(4):
+        n, letter = divmod(n, 26)
+        code += chr(ord("a") + letter)
+    return text[:-4] + code if len(text) > 4 else text
