@@ -192,6 +192,13 @@ class Scorer:
         np.maximum.at(out, self.owner, per_unit)
         return out
 
+    def held_out(self, score: Callable[[np.ndarray], np.ndarray], texts: np.ndarray) -> np.ndarray:
+        """The chosen texts' (a mask) highest scores, scoring only their units."""
+        units = texts[self.owner]
+        per_unit = np.full(len(self.vectors), -np.inf)
+        per_unit[units] = score(self.vectors[units])
+        return self.per_text(per_unit)[texts]
+
 
 def fold_of(suite: str) -> int:
     return int(hashlib.sha256(suite.encode()).hexdigest(), 16) % FOLDS
@@ -207,8 +214,8 @@ def thresholds(
     for k in range(FOLDS):
         model = fit(scorer.whole[fold != k], y[fold != k], encoded[fold != k])
         held_out = fold == k
-        neighbours[held_out] = scorer.per_text(model.neighbour_scores(scorer.vectors))[held_out]
-        logistic[held_out] = scorer.per_text(model.logistic_scores(scorer.vectors))[held_out]
+        neighbours[held_out] = scorer.held_out(model.neighbour_scores, held_out)
+        logistic[held_out] = scorer.held_out(model.logistic_scores, held_out)
     return (
         _cut(neighbours, y, is_write, NEIGHBOUR_QUANTILES),
         _cut(logistic, y, is_write, LOGISTIC_QUANTILES),
