@@ -688,6 +688,8 @@ SECRET_LABELS_ML = re.compile(
     # a combination lock's numbers: "Tresor-Kombination", "la combinaison du cadenas"
     r"(?:[^\W\d_]+-)?kombination|zahlenkombination|combinaison|combinazione|combinação|"
     r"комбинаци\w*|kombinasjon|kombinationen|"
+    # Greek: a combination and the padlock it opens ("Συνδυασμός για το λουκέτο")
+    r"συνδυασμ\w*|λουκέτ\w*|"
     # (not "pinned", "pine", "pink")
     r"passw(o|ö)rt|kennwort|pin-code|pin(?![^\W\d_])|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
     r"wiederherstellungscode\w*|bestätigungscode|sicherheitscode|"
@@ -809,7 +811,11 @@ KEEP_INTENT = re.compile(
     # asked for later, so kept now: "I'll ask you for it later", "sonra sana sorarım",
     # "ich frag dich dann", "te lo pregunto luego", "je te le redemanderai"
     r"i'?ll ask (you )?(for it )?(again|later|when)|(sana )?sorarım( sana)?|"
-    r"bir yere (yaz|not et|kaydet)\w*|frag ich dich (dann|später|wieder)|"
+    r"bir (yere|kenara) (yaz|not et|kaydet|al)\w*|frag ich dich (dann|später|wieder)|"
+    # "tell me when I ask", "sorunca söyle", "sag's mir, wenn ich frage", "dímelo cuando te
+    # lo pida": given back on asking, so kept till then
+    r"(tell|give) (it to )?me when i ask|(sorunca|sorduğumda|sorarsam) söyle\w*|"
+    r"wenn ich (dich )?(danach )?frage|cuando te l[oa] pregunte|quand je te le demande\w*|"
     r"te l[oa] (vuelvo a )?pregunt\w+ (luego|después|más tarde)|je te l[ea] redemanderai|"
     r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
