@@ -875,6 +875,22 @@ REVEAL_INTENT = re.compile(
 )
 
 
+# -- the user's own asking as a rule's whole condition ----------------------------------------
+
+# "when the user asks,", "사용자가 요청하면", "用户要求时", "si el usuario lo pide": the user
+# asking for their own things triggers nothing; a topic after the verb ("when the user asks
+# about flights") is a trigger, and is not this.
+USERS_OWN_REQUEST = re.compile(
+    r"\b(?:when|whenever|if|once) (?:the )?user (?:asks|requests)(?: for (?:it|them))?\s*[,:]|"
+    r"\b(?:cuando|si) el usuario lo (?:pida|pide|solicite)\b|"
+    r"\b(?:quand|si) l'utilisat(?:eur|rice) le demande\b|"
+    r"\b(?:wenn|sobald) (?:der|die) (?:nutzer|benutzer)(?:in)? (?:es|das) (?:verlangt|anfordert)\b|"
+    r"사용자가 (?:요청하면|요청할 때|원하면)|ユーザーが(?:求めたら|依頼したら|要求したら)|"
+    r"(?:用户|用戶)(?:要求时|要求時|请求时|請求時|要求的话)",
+    re.IGNORECASE,
+)
+
+
 # -- "the user" in the third person -------------------------------------------------------------
 
 # A text that speaks of "the user" is written for the assistant, not by the user: "ignore what
