@@ -32,7 +32,7 @@ from .injection import (
     without_questions,
 )
 from .learned import LearnedDetector
-from .lexicon import ADDRESSED_TO_AGENT
+from .lexicon import ADDRESSED_TO_AGENT, USERS_OWN_REQUEST
 from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
@@ -371,7 +371,7 @@ class Firewall:
                 semantic = self._semantic_match(review, read, users_rule)
             if semantic:
                 reasons.append("injection:semantic")
-            elif self._learned_match(review, read, users_rule):
+            elif self._learned_match(*self._learned_read(review, read, users_rule)):
                 reasons.append("injection:learned")
         if not reasons:
             return
@@ -480,6 +480,18 @@ class Firewall:
                 found.attack,
             )
         return found is not None
+
+    @staticmethod
+    def _learned_read(review: _Review, read: str, users_rule: bool) -> tuple[_Review, str, bool]:
+        """What the learned layer reads, and whether as the user's words. Typed at the user's
+        own door (not quoted), a note is the user's words even where it says more than the
+        chat did; in the user's own words, "when the user asks" is the user asking for their
+        own things, which the neighbours of "when the auditor asks" must not read as a
+        trigger."""
+        typed = review.proposal.source == "user" and not review.quoted
+        if review.users_own:
+            read = USERS_OWN_REQUEST.sub(" ", read)
+        return review, read, users_rule or typed
 
     def _learned_match(self, review: _Review, text: str, users_words: bool) -> bool:
         """Does the learned classifier score the write as steering? ``users_words`` as for

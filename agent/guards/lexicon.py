@@ -688,6 +688,8 @@ SECRET_LABELS_ML = re.compile(
     # a combination lock's numbers: "Tresor-Kombination", "la combinaison du cadenas"
     r"(?:[^\W\d_]+-)?kombination|zahlenkombination|combinaison|combinazione|combinação|"
     r"комбинаци\w*|kombinasjon|kombinationen|"
+    # Greek: a combination and the padlock it opens ("Συνδυασμός για το λουκέτο")
+    r"συνδυασμ\w*|λουκέτ\w*|"
     # (not "pinned", "pine", "pink")
     r"passw(o|ö)rt|kennwort|pin-code|pin(?![^\W\d_])|zugangscode|türcode|alarmcode|wlan-(passwort|schlüssel)|"
     r"wiederherstellungscode\w*|bestätigungscode|sicherheitscode|"
@@ -809,7 +811,11 @@ KEEP_INTENT = re.compile(
     # asked for later, so kept now: "I'll ask you for it later", "sonra sana sorarım",
     # "ich frag dich dann", "te lo pregunto luego", "je te le redemanderai"
     r"i'?ll ask (you )?(for it )?(again|later|when)|(sana )?sorarım( sana)?|"
-    r"bir yere (yaz|not et|kaydet)\w*|frag ich dich (dann|später|wieder)|"
+    r"bir (yere|kenara) (yaz|not et|kaydet|al)\w*|frag ich dich (dann|später|wieder)|"
+    # "tell me when I ask", "sorunca söyle", "sag's mir, wenn ich frage", "dímelo cuando te
+    # lo pida": given back on asking, so kept till then
+    r"(tell|give) (it to )?me when i ask|(sorunca|sorduğumda|sorarsam) söyle\w*|"
+    r"wenn ich (dich )?(danach )?frage|cuando te l[oa] pregunte|quand je te le demande\w*|"
     r"te l[oa] (vuelvo a )?pregunt\w+ (luego|después|más tarde)|je te l[ea] redemanderai|"
     r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
@@ -866,6 +872,22 @@ REVEAL_INTENT = re.compile(
     r"(何だっけ|なんだっけ|教えて|思い出させて|忘れた)|(뭐였지|뭐야|알려줘|잊어버렸)|"
     r"(是什么|是多少|告诉我|告訴我|提醒我|忘了)",
     _I,
+)
+
+
+# -- the user's own asking as a rule's whole condition ----------------------------------------
+
+# "when the user asks,", "사용자가 요청하면", "用户要求时", "si el usuario lo pide": the user
+# asking for their own things triggers nothing; a topic after the verb ("when the user asks
+# about flights") is a trigger, and is not this.
+USERS_OWN_REQUEST = re.compile(
+    r"\b(?:when|whenever|if|once) (?:the )?user (?:asks|requests)(?: for (?:it|them))?\s*[,:]|"
+    r"\b(?:cuando|si) el usuario lo (?:pida|pide|solicite)\b|"
+    r"\b(?:quand|si) l'utilisat(?:eur|rice) le demande\b|"
+    r"\b(?:wenn|sobald) (?:der|die) (?:nutzer|benutzer)(?:in)? (?:es|das) (?:verlangt|anfordert)\b|"
+    r"사용자가 (?:요청하면|요청할 때|원하면)|ユーザーが(?:求めたら|依頼したら|要求したら)|"
+    r"(?:用户|用戶)(?:要求时|要求時|请求时|請求時|要求的话)",
+    re.IGNORECASE,
 )
 
 

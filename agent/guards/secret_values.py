@@ -156,6 +156,14 @@ _QUOTED_WORDS_SOON = re.compile(
     r"[^\"'“‘«»‹„‚.;:：\n]{0,24}[:：=]\s*)[\"'“‘«»‹„‚]"
     r"(?P<value>[^\s\"'”’»«›‹“][^\"'”’»«›‹“\n]{3,58}[^\s\"'”’»«›‹“])[\"'”’»«›“‘](?![^\W\d_])"
 )
+# ... its words may be joined by hyphens, dots or underscores: "correct-otter-battery 19".
+_PASS_PHRASE_JOIN = re.compile(r"[\s._-]+")
+
+
+def _pass_phrase_words(value: str) -> int:
+    return len([w for w in _PASS_PHRASE_JOIN.split(value) if w])
+
+
 _WORDLIKE = re.compile(r"[^\W\d_]+(['’-][^\W\d_]+)*")
 # "send the secure-login.example link": a host name after a label is where, not what.
 _DOMAIN = re.compile(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
@@ -198,7 +206,7 @@ def labelled_values(text: str) -> list[SecretValue]:
             quoted = _QUOTED.search(tail) if _WORDS_SECRET.search(label.group(0)) else None
             if not quoted and kind == "password":
                 quoted = _QUOTED_WORDS_SOON.match(tail)
-                quoted = quoted if quoted and len(quoted.group(1).split()) >= 3 else None
+                quoted = quoted if quoted and _pass_phrase_words(quoted.group(1)) >= 3 else None
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
@@ -279,6 +287,23 @@ def _whole_name(text: str, value: str, end: int) -> str:
     return value
 
 
+# The answer may restate its question before its value: "...: il nome del mio primo gatto era
+# Brontolo77", "...: the name of my first dog was Rex", "...: der Name meiner Katze war Minka".
+# What stands after the colon is then an article or a possessive, and the value follows the
+# clause's link word.
+_RESTATED_OPENING_WORDS = """\
+the my our his her their il lo la le l' i gli el los las der die das den dem des mein meine
+meiner meines unser unsere le la les mon ma mes notre o a os as meu minha mio mia nome name
+nom nombre имя кличка de het mijn"""
+_RESTATED_OPENING = frozenset(_RESTATED_OPENING_WORDS.split())
+_RESTATED_ANSWER = re.compile(
+    r"(?:\s+[^\W\d_]+){1,8}?\s+(?:was|is|were|era|è|é|es|fue|foi|ist|war|hieß|heißt|est|"
+    r"était|s'appelait|är|var|это|был\w*|звали|heette|heet|to)\s+[«»‹\"'“„‚‘]?"
+    r"(?P<value>[^\s«»‹›\"'“”„‘’,;.。()（）]{2,40})",
+    _I,
+)
+
+
 def _security_answers(text: str) -> list[SecretValue]:
     """The answers to security questions ``text`` gives (a word is enough: it is the answer)."""
     found = []
@@ -286,6 +311,8 @@ def _security_answers(text: str) -> list[SecretValue]:
         after = _ANSWER_AFTER.match(text, label.end()) or _ANSWER_WORD_LATER.match(
             text, label.end()
         )
+        if after and after.group("value").lower() in _RESTATED_OPENING:
+            after = _RESTATED_ANSWER.match(text, after.end("value")) or after
         value = after.group("value") if after else ""
         if after and value and value.lower() not in _NOT_A_VALUE | _NOT_AN_ANSWER:
             value = _whole_name(text, value, after.end("value"))
@@ -581,13 +608,20 @@ _OFFER_TO_KEEP = re.compile(
     # den?", "Wil je dat ik hem bewaar?", "¿Te lo guardo?", "Je te la note ?"
     r"merken|speichern|notieren|aufschreiben|aufheben|aufbewahren|sparar|spara|sparer|gemmer|"
     r"lagrer|bewaar\w*|onthoud\w*|opslaan|noteer\w*|guard[eo]\w*|anot[eo]\w*|salv[eo]\w*|"
-    r"memoriz\w*|not(e|er)|enregistr\w*|gard(e|er))\b",
+    r"memoriz\w*|not(e|er)|enregistr\w*|gard(e|er)|"
+    # Greek: "Θες να τον θυμάμαι εγώ;", "Να τον κρατήσω;", "Να το σημειώσω;"
+    r"θυμ(?:άμαι|ηθώ|άσαι)|κρατ(?:ήσω|άω)|αποθηκ\w*|σημει(?:ώσω|ώνω))\b",
     _I,
 )
+# A question ends in "?", "？", Arabic "؟" or Greek ";" (its question mark, after a Greek word).
+_QUESTION_MARK = re.compile(r"[?？؟\u037e]|(?<=[\u0370-\u03ff]);")
 _ASSENT = re.compile(
     r"\W*(yes|yeah|yep|yup|sure|please|ok|okay|sí|si|sì|oui|ja|jo|sim|tak|da|да|ага|давай|"
     r"evet|olur|はい|うん|ええ|お願い|好|是|嗯|对|對|네|예|응|نعم|כן|ναι|ano|igen|kyllä|joo|"
-    r"ya|iya|vâng|có|हाँ|हां|haan)(?!\w)",
+    r"ya|iya|vâng|có|हाँ|हां|haan|"
+    # a glad yes: "Graag, 5306", "Gerne: ...", "Volontiers", "Con gusto", "Gärna", "Chętnie"
+    r"graag|gerne|gern|volontiers|con gusto|claro|certo|certamente|gärna|gjerne|chętnie|"
+    r"конечно|rado|mielellään|tabii|memnuniyetle|με χαρά|φυσικά)(?!\w)",
     _I,
 )
 
@@ -599,7 +633,7 @@ def keep_offer_accepted(turns: list[tuple[str, str]], stored: str) -> bool:
     named = [v.value for v in labelled_values(stored)]
     for i, (role, offer) in enumerate(turns[:-1]):
         answer_role, answer = turns[i + 1]
-        if role != "assistant" or answer_role != "user" or "?" not in offer and "？" not in offer:
+        if role != "assistant" or answer_role != "user" or not _QUESTION_MARK.search(offer):
             continue
         offered = KEEP_INTENT.search(offer) or _OFFER_TO_KEEP.search(offer)
         given = [answer] + [t for r, t in turns[max(0, i - 1) : i] if r == "user"]
@@ -645,9 +679,18 @@ def _announces_secret(message: str) -> re.Match[str] | None:
     return SECRET_LABELS.search(message) or SECRET_LABELS_ML.search(message)
 
 
+# After a value given alone, a short remark on it: "Tp-Link@0618xq，大小写别弄错", "X7-pq,
+# mind the capitals", "4471 — no spaces".
+_REMARK_AFTER = re.compile(r"\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
+
+
 def _bare_value(message: str) -> str:
-    """A message that is only a value with digits ("17-32-08", "Kiwi 4471"), else ""."""
+    """A message that is only a value with digits ("17-32-08", "Kiwi 4471"), or one with a
+    short remark after it that holds no digit, else ""."""
     value = message.strip().rstrip(".!。")
+    remark = _REMARK_AFTER.search(value)
+    if remark and len(remark.group("remark").split()) <= 6:
+        value = value[: remark.start()].rstrip()
     if not 0 < len(value.split()) <= 3 or not re.search(r"\d", value) or labelled_values(value):
         return ""
     return value

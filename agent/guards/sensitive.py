@@ -456,7 +456,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
     user; for a claim ``about_user``, without what the user said of someone else ("my friend
     is pregnant" does not ground "User is pregnant")."""
     kept = []
-    for text in user_texts(context):
+    for text in [*user_texts(context), *confirmed_questions(context)]:
         for sentence in _SENTENCE_END.split(text):
             if _topic_request(sentence):
                 continue
@@ -476,6 +476,29 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 kept.append(question)
     # each kept piece its own unit: a clause before a question is a statement of its own
     return "\n".join(kept)
+
+
+# A yes that opens the user's answer: "Yes.", "Ja, ...", "Sí", "对的", "네", "はい".
+_YES = re.compile(
+    r"\W*(yes|yeah|yep|yup|correct|right|exactly|ja|jawohl|genau|sí|si|sì|oui|exact|sim|tak|"
+    r"да|ага|evet|jo|ναι|ano|igen|kyllä|joo|ya|iya|vâng|đúng|हाँ|हां)(?![^\W\d_])|"
+    r"\W*(对|對|是的|没错|沒錯|嗯|はい|うん|そう|네|예|맞아)",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = re.compile(r"[.!?。！？\n]")
+
+
+def confirmed_questions(context: Sequence[dict[str, Any]]) -> list[str]:
+    """The assistant's questions the user answered yes to, as the user's statements: "Is
+    this the ADHD follow-up?" then "Yes. He's on ..." states the follow-up is for ADHD."""
+    out = []
+    for asked, answer in zip(context, context[1:], strict=False):
+        if asked.get("role") != "assistant" or answer.get("role") != "user":
+            continue
+        asked_text = str(asked.get("content", "")).rstrip()
+        if asked_text.endswith(("?", "？")) and _YES.match(str(answer.get("content", ""))):
+            out.append(_SENTENCE_STOP.split(asked_text[:-1])[-1].strip() + ".")
+    return out
 
 
 def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
