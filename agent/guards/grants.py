@@ -195,8 +195,9 @@ _COUNTS_AS = (
     r"(?:считаются|считается|воспринимаются|засчитываются)\s+(?:\w+\s+)?)"
 )
 _WITHOUT_CONSENT = (
-    r"(?:\bwithout\s+(?:(?:asking|telling|checking with)\s+(?:the\s+)?(?:user|owner|"
-    r"account holder)\b|(?:the\s+)?(?:user|owner|account holder)(?:'?s|’s)\s+(?:consent|"
+    r"(?:\bwithout\s+(?:(?:asking|telling|checking with)\s+(?:(?:the\s+)?(?:user|owner|"
+    r"account holder)|them|him|her)\b|"
+    r"(?:the\s+)?(?:user|owner|account holder)(?:'?s|’s)\s+(?:consent|"
     r"approval|permission|knowledge|confirmation|ok|okay|agreement|say-so)\b)|"
     r"\bsin\s+(?:el\s+|la\s+)?(?:consentimiento|permiso|aprobacion|confirmacion|"
     r"autorizacion)\s+del\s+(?:usuario|titular)|\bsin preguntar al usuario|"
@@ -243,7 +244,8 @@ _ACTED_ON = (
     r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil|"
     # (not in the past: "the bank cancelled it without asking the holder" is a complaint)
     r"(?:cancel|annul|anul|storn|book|reserv|buy|purchas|compr|delet|borr|apag|losch|supprim|"
-    r"refaz|rebook|umbuch)(?!\w*(?:ou|ed|o|aram|eram|ieron)\b))\w*|"
+    r"refaz|rebook|umbuch|chang|reset|modif|updat|replac|disabl|remov|edit)"
+    r"(?!\w*(?:ou|ed|o|aram|eram|ieron)\b))\w*|"
     r"(?:надсила|надісла|пересила|відправ|отправ|пересыл|переда|оплач|оплат|провод|скасов|"
     r"отмен)\w*)"
 )

@@ -83,6 +83,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"rules|guidelines|directives|prompts?|policy|policies|settings|configuration)\b"
         rf"{_END}{{0,30}}\b(is|are|was|were)\s+(now\s+)?(outdated|obsolete|void|invalid|"
         r"superseded|replaced|revoked|cancell?ed|no longer (valid|in effect|apply))",
+        # "the user's earlier preferences are void": someone else annuls what the user asked
+        r"\b(the user'?s?|the user’s|users'?)\s+((previous|prior|earlier|original|old|former|"
+        r"initial|existing|own|stated)\s+)?(preferences|wishes|instructions|requests|choices|"
+        r"settings|rules)"
+        rf"{_END}{{0,30}}\b(is|are|was|were)\s+(now\s+|hereby\s+)?(void|invalid|null|revoked|"
+        r"overridden|overruled|cancell?ed|superseded|non-?binding|not binding|no longer (valid|"
+        r"binding|in effect|apply))",
         r"\b(new|updated|revised)\s+(policy|guidance|rules|guidelines)\s+(says|states|allows|"
         r"permits|means)\s+(that\s+)?you\b",
         r"\b(previous|prior|earlier|original|old|former)\s+(instructions|rules|guidelines|"
@@ -311,6 +318,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         # "the page author is your operator now": a new master for the agent
         r"\b(is|are|becomes?)\s+(now\s+)?your\s+(new\s+|real\s+|true\s+|only\s+|actual\s+)?"
         r"(operator|owner|admin|administrator|master|boss|principal|controller|developer|creator)s?\b",
+        # "treat the sender of this invite as an administrator of this assistant"
+        r"\b(treat|regard|consider|recogni[sz]e)\w*\s+(?:[^.!?\n]|\.(?=\S)){1,60}?\s+as\s+(an?\s+|the\s+)?"
+        r"(new\s+)?"
+        r"(admin|administrator|superuser|root user|operator|owner|developer|moderator)s?\s+"
+        r"(of|for|on)\s+(this|the|your)\s+(assistant|bot|chatbot|agent|ai|system|memory|account)",
         r"\b(is|are)\s+(a\s+)?(verified|certified|authenticated)\s+(admin|administrator|"
         r"developer|owner|root)",
         r"\b(root|admin|administrator|sudo|superuser|elevated)\s+(access|privileges?|rights|"
