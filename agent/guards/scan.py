@@ -11,7 +11,8 @@ One proposed write a line::
 and turns on the block rate (attacks held) and the false-positive rate (ordinary writes held);
 ``secret`` cases count only in ``secrets_in_clear``, which searches what would be stored for the
 planted ``secret`` literally (or as its digits). ``category`` adds per-category figures
-(``by_category``). Sealed values show as ``[SEALED:n]`` in what is stored. There is no store, so
+(``by_category``). Each result's ``stored`` is what the write would store (null when it is held
+or rejected); sealed values show there as ``[SEALED:n]``. There is no store, so
 conflict and rate checks are skipped (the summary says so). A bad line becomes an error with its
 line number; the other lines are still scanned.
 """
@@ -114,7 +115,7 @@ def scan_lines(lines: Iterable[str], *, config: FirewallConfig | None = None) ->
                 id=str(entry.id),
                 verdict=verdict.verdict,
                 reasons=verdict.reasons,
-                stored=_text(entry.tool, verdict.stored) if verdict.verdict == "redact" else None,
+                stored=_stored_text(entry, verdict),
             )
         )
         clear = _stored_in_clear(entry, verdict)
@@ -150,6 +151,14 @@ def _parse(line: str, number: int, report: ScanReport) -> ScanEntry | None:
         found = data.get("id") if isinstance(data, dict) else None
         report.errors.append({"line": number, "id": found, "error": f"{where}: {first['msg']}"})
         return None
+
+
+def _stored_text(entry: ScanEntry, verdict: FirewallVerdict) -> str | None:
+    """What the write would store: the text as written (allow), masked or sealed (redact);
+    None when nothing is stored (quarantine, reject)."""
+    if verdict.verdict not in ("allow", "redact"):
+        return None
+    return _text(entry.tool, verdict.stored if verdict.stored is not None else entry.arguments)
 
 
 def _text(tool: str, arguments: dict[str, Any] | None) -> str | None:
