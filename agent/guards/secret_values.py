@@ -39,7 +39,9 @@ SECRET_LABELS = re.compile(
     r"( programme| program| club| account| card)? (numbers?|no\.?|ids?)|"
     r"network key|router (admin )?password|(door|gate|alarm|garage|"
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
-    r"bike lock|combination|lockbox|key ?safe|intercom|entrance|storage unit)\s+codes?|"
+    r"bike lock|combination|lockbox|key ?safe|key ?box|intercom|entrance|storage unit)\s+codes?|"
+    # "the key box number is 7294", "Key safe: 0415": a key box's number opens it
+    r"(lockbox|key ?safe|key ?box)( numbers?| combinations?| combos?)?(?=\s*(is|was|:|=|-)\s*\d)|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|"
@@ -120,7 +122,8 @@ _LOCK_CODE = re.compile(
     # "Tresorcode", "Türcode", "dørkode": a compound that ends in code (its lock is checked)
     r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
-    r"\b(lock|padlock|locker|safe|keypad|key ?safe|lockbox)\b(?=\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
+    r"\b(lock|padlock|locker|safe|keypad|key ?safe|key ?box|lockbox)\b"
+    r"(?=(\s+(number|combination|combo))?\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
@@ -154,7 +157,10 @@ _WORDS_SECRET = re.compile(r"answer|(?<!pass)(?<!pass )(word|phrase)", _I)
 _QUOTED_WORDS_SOON = re.compile(
     r"(?:\s*(?:(?:is|was|ist|lautet|war|es|era|est|é|è|är|er|это|—|–|-|=)\s+)?|"
     r"[^\"'“‘«»‹„‚.;:：\n]{0,24}[:：=]\s*)[\"'“‘«»‹„‚]"
-    r"(?P<value>[^\s\"'”’»«›‹“][^\"'”’»«›‹“\n]{3,58}[^\s\"'”’»«›‹“])[\"'”’»«›“‘](?![^\W\d_])"
+    # (French sets a space inside its guillemets: « le chat dort »)
+    r"(?:(?<=[«‹])[ \u00a0\u202f])?"
+    r"(?P<value>[^\s\"'”’»«›‹“][^\"'”’»«›‹“\n]{3,58}[^\s\"'”’»«›‹“])"
+    r"(?:[ \u00a0\u202f](?=[»›]))?[\"'”’»«›“‘](?![^\W\d_])"
 )
 # ... its words may be joined by hyphens, dots or underscores: "correct-otter-battery 19".
 _PASS_PHRASE_JOIN = re.compile(r"[\s._-]+")
@@ -263,7 +269,9 @@ _NOT_AN_ANSWER = frozenset(_NOT_AN_ANSWER_WORDS.split())
 _ANSWER_WORD_LATER = re.compile(
     r"[^.!?。\n]{0,60}?(?:\b(?:answer\w*|cevab\w*|cevap\w*|respuesta|réponse|risposta|resposta|"
     r"antwort|ответ\w*|odpowied\w*|svar\w*|antwoord|câu trả lời|jawaban)|答案|答え|回答|답)"
-    r"[^\W\d_]{0,3}(?:\s+(?:is|was|ist|war|es|era|est|è|é|был\w*|было))?\s*"
+    # ... "the answer I used is Biscuit_1998": up to three words before the link word
+    r"[^\W\d_]{0,3}(?:(?:\s+[^\W\d_]+){0,3}?\s+(?:is|was|ist|war|es|era|est|è|é|был\w*|"
+    r"было))?\s*"
     r"(?:[:：=—–]\s*[«»‹\"'“„‚‘]?|[«»‹\"'“„‚‘]|"
     # "... — answer Biscuit-2009": right after the answer word, a name or a value with a digit
     r"(?<=\s)(?=(?-i:[A-ZÀ-ÖØ-ÞА-ЯЁ])|[^\s,;.]*\d))"
