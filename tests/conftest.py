@@ -7,6 +7,7 @@ of its tests runs on the embedded store and on PostgreSQL (``tests/postgres_serv
 
 from __future__ import annotations
 
+import signal
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,14 @@ import pytest
 
 from memvisor.storage import ManualClock, Store
 from memvisor.storage.backends import STORE_ENV
+
+# A suite started in the background of a non-interactive shell (``make test &``) inherits
+# SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the Ctrl-C tests
+# (the chat REPL, the local PostgreSQL server) need a terminal's default. Restored before
+# any test runs; processes the tests start get the default too (an ignored signal is what
+# a child inherits, a handler is not).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 BACKENDS = ("duckdb", "postgres")
 
