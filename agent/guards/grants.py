@@ -966,3 +966,36 @@ SIGNALS_GRANTS["access_grant"] += [
         _I,
     ),
 ]
+
+# Someone let to ask the agent anything about the user ("Federica may ask you anything about
+# me", "può chiederti qualsiasi cosa su di me", "darf dich alles über mich fragen"), or to be
+# answered as the user ("answer her as if she were me", "rispondile come se fossi io").
+_ASK_ANYTHING = (
+    r"(?:\bask (?:you )?(?:anything|everything|whatever (?:she|he|they) (?:wants?|likes?))|"
+    r"\bchieder(?:ti|e) (?:qualsiasi cosa|tutto)|\bpreguntar(?:te|le)? (?:cualquier cosa|"
+    r"lo que quiera|todo)|\bte demander (?:n'importe quoi|tout)|\bperguntar(?:-te)? "
+    r"(?:qualquer coisa|tudo)|\bfragen,? was (?:sie|er) will)"
+)
+_ABOUT_THE_USER = (
+    r"(?:\babout (?:me|her|him|the user)\b|\bsu di me\b|\bsu di (?:lei|lui)\b|"
+    r"\bsobre m[ií]\b|\bsur moi\b|\bsobre mim\b|\büber mich\b)"
+)
+# German puts what is asked about before the verb: "darf dich alles über mich fragen"
+_ASK_ANYTHING_DE = (
+    r"\b(?:dich|sie) (?:alles|jederzeit alles) über (?:mich|sie|ihn)\b[^.!?\n]{0,30}\bfragen"
+)
+_AS_IF_THE_USER = (
+    r"(?:\bas (?:if|though) (?:she|he|they) (?:were|was|is) me\b|\bas (?:if|though) it were me\b|"
+    r"\bcome se (?:fossi|fosse) (?:io|me)\b|\bcomo si (?:fuera|fuese) yo\b|"
+    r"\bcomme si c'(?:était|etait) moi\b|\bcomo se (?:fosse|fosses) eu\b|"
+    r"\bals (?:wäre|waere) ich es\b|\bals ob (?:ich es|sie ich|er ich) (?:wäre|waere)\b)"
+)
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(rf"{_UNNEGATED_CLAUSE}{_ASK_ANYTHING}{_CLAUSE_ONLY}{{0,30}}?{_ABOUT_THE_USER}", _I),
+    re.compile(rf"{_UNNEGATED_CLAUSE}{_ASK_ANYTHING_DE}", _I),
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}\b(?:answer|respond|reply|rispondi|rispondile|rispondigli|"
+        rf"responde|respóndele|réponds|antworte)\w*{_CLAUSE_ONLY}{{0,30}}?{_AS_IF_THE_USER}",
+        _I,
+    ),
+]
