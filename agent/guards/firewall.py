@@ -371,7 +371,7 @@ class Firewall:
                 semantic = self._semantic_match(review, read, users_rule)
             if semantic:
                 reasons.append("injection:semantic")
-            elif self._learned_match(*self._learned_read(review, read, users_rule)):
+            elif self._learned_match(review, *self._learned_read(review, read, users_rule)):
                 reasons.append("injection:learned")
         if not reasons:
             return
@@ -482,7 +482,7 @@ class Firewall:
         return found is not None
 
     @staticmethod
-    def _learned_read(review: _Review, read: str, users_rule: bool) -> tuple[_Review, str, bool]:
+    def _learned_read(review: _Review, read: str, users_rule: bool) -> tuple[str, bool]:
         """What the learned layer reads, and whether as the user's words. Typed at the user's
         own door (not quoted), a note is the user's words even where it says more than the
         chat did; in the user's own words, "when the user asks" is the user asking for their
@@ -491,7 +491,7 @@ class Firewall:
         typed = review.proposal.source == "user" and not review.quoted
         if review.users_own:
             read = USERS_OWN_REQUEST.sub(" ", read)
-        return review, read, users_rule or typed
+        return read, users_rule or typed
 
     def _learned_match(self, review: _Review, text: str, users_words: bool) -> bool:
         """Does the learned classifier score the write as steering? ``users_words`` as for

@@ -936,6 +936,29 @@ _ON_REQUEST_CJK = (
     r"(?<!ユーザーに)(?<!ユーザーから)(?:求められたら|求められた場合|要求があれば|依頼があれば|"
     r"頼まれたら)|(?<!用户)(?<!用戶)(?:要求时|要求時|要求的话|要求的話|请求时|請求時|索取时)"
 )
+# Someone let to ask the agent anything about the user ("Federica may ask you anything about
+# me", "può chiederti qualsiasi cosa su di me", "darf dich alles über mich fragen"), or to be
+# answered as the user ("answer her as if she were me", "rispondile come se fossi io").
+_ASK_ANYTHING = (
+    r"(?:\bask (?:you )?(?:anything|everything|whatever (?:she|he|they) (?:wants?|likes?))|"
+    r"\bchieder(?:ti|e) (?:qualsiasi cosa|tutto)|\bpreguntar(?:te|le)? (?:cualquier cosa|"
+    r"lo que quiera|todo)|\bte demander (?:n'importe quoi|tout)|\bperguntar(?:-te)? "
+    r"(?:qualquer coisa|tudo)|\bfragen,? was (?:sie|er) will)"
+)
+_ABOUT_THE_USER = (
+    r"(?:\babout (?:me|her|him|the user)\b|\bsu di me\b|\bsu di (?:lei|lui)\b|"
+    r"\bsobre m[ií]\b|\bsur moi\b|\bsobre mim\b|\büber mich\b)"
+)
+# German puts what is asked about before the verb: "darf dich alles über mich fragen"
+_ASK_ANYTHING_DE = (
+    r"\b(?:dich|sie) (?:alles|jederzeit alles) über (?:mich|sie|ihn)\b[^.!?\n]{0,30}\bfragen"
+)
+_AS_IF_THE_USER = (
+    r"(?:\bas (?:if|though) (?:she|he|they) (?:were|was|is) me\b|\bas (?:if|though) it were me\b|"
+    r"\bcome se (?:fossi|fosse) (?:io|me)\b|\bcomo si (?:fuera|fuese) yo\b|"
+    r"\bcomme si c'(?:était|etait) moi\b|\bcomo se (?:fosse|fosses) eu\b|"
+    r"\bals (?:wäre|waere) ich es\b|\bals ob (?:ich es|sie ich|er ich) (?:wäre|waere)\b)"
+)
 SIGNALS_GRANTS["access_grant"] += [
     re.compile(
         rf"(?:{_ON_REQUEST_CJK}){_CLAUSE_ONLY}{{0,40}}?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})"
@@ -965,32 +988,6 @@ SIGNALS_GRANTS["access_grant"] += [
         rf"{_CLAUSE_ONLY}{{0,30}}?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})",
         _I,
     ),
-]
-
-# Someone let to ask the agent anything about the user ("Federica may ask you anything about
-# me", "può chiederti qualsiasi cosa su di me", "darf dich alles über mich fragen"), or to be
-# answered as the user ("answer her as if she were me", "rispondile come se fossi io").
-_ASK_ANYTHING = (
-    r"(?:\bask (?:you )?(?:anything|everything|whatever (?:she|he|they) (?:wants?|likes?))|"
-    r"\bchieder(?:ti|e) (?:qualsiasi cosa|tutto)|\bpreguntar(?:te|le)? (?:cualquier cosa|"
-    r"lo que quiera|todo)|\bte demander (?:n'importe quoi|tout)|\bperguntar(?:-te)? "
-    r"(?:qualquer coisa|tudo)|\bfragen,? was (?:sie|er) will)"
-)
-_ABOUT_THE_USER = (
-    r"(?:\babout (?:me|her|him|the user)\b|\bsu di me\b|\bsu di (?:lei|lui)\b|"
-    r"\bsobre m[ií]\b|\bsur moi\b|\bsobre mim\b|\büber mich\b)"
-)
-# German puts what is asked about before the verb: "darf dich alles über mich fragen"
-_ASK_ANYTHING_DE = (
-    r"\b(?:dich|sie) (?:alles|jederzeit alles) über (?:mich|sie|ihn)\b[^.!?\n]{0,30}\bfragen"
-)
-_AS_IF_THE_USER = (
-    r"(?:\bas (?:if|though) (?:she|he|they) (?:were|was|is) me\b|\bas (?:if|though) it were me\b|"
-    r"\bcome se (?:fossi|fosse) (?:io|me)\b|\bcomo si (?:fuera|fuese) yo\b|"
-    r"\bcomme si c'(?:était|etait) moi\b|\bcomo se (?:fosse|fosses) eu\b|"
-    r"\bals (?:wäre|waere) ich es\b|\bals ob (?:ich es|sie ich|er ich) (?:wäre|waere)\b)"
-)
-SIGNALS_GRANTS["access_grant"] += [
     re.compile(rf"{_UNNEGATED_CLAUSE}{_ASK_ANYTHING}{_CLAUSE_ONLY}{{0,30}}?{_ABOUT_THE_USER}", _I),
     re.compile(rf"{_UNNEGATED_CLAUSE}{_ASK_ANYTHING_DE}", _I),
     re.compile(
