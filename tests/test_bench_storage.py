@@ -91,6 +91,10 @@ def test_bad_sizes_are_user_errors() -> None:
     assert parse_sizes("10k, 100_000") == [10_000, 100_000]
     result = CliRunner().invoke(bench, ["storage", "--sizes", "ten"])
     assert isinstance(result.exception, UserError) and "--sizes" in str(result.exception)
+    # Each bench's error names the option it was given, not another one's.
+    result = CliRunner().invoke(bench, ["paging", "--memories", "ten"])
+    assert isinstance(result.exception, UserError)
+    assert "--memories 'ten'" in str(result.exception) and "--sizes" not in str(result.exception)
     with pytest.raises(UserError, match="at least 2"):
         run_storage_bench(data_dir=".", sizes=[1], embedder="hash")
     with pytest.raises(UserError, match="queries"):

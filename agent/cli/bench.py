@@ -138,8 +138,8 @@ def _with_progress(run: Any) -> Any:
         return run(progress)
 
 
-def parse_sizes(text: str) -> list[int]:
-    """``10000,100000`` (also ``10_000`` or ``10k``) to passage counts."""
+def parse_sizes(text: str, *, option: str = "--sizes") -> list[int]:
+    """``10000,100000`` (also ``10_000`` or ``10k``) to counts; an error names ``option``."""
     sizes = []
     for part in text.split(","):
         word = part.strip().lower().replace("_", "")
@@ -148,8 +148,8 @@ def parse_sizes(text: str) -> list[int]:
             sizes.append(int(word.removesuffix("k")) * scale)
         except ValueError:
             raise UserError(
-                f"invalid --sizes {text!r}: give passage counts separated by "
-                "commas, e.g. --sizes 10000,100000"
+                f"invalid {option} {text!r}: give whole numbers separated by "
+                f"commas, e.g. {option} 10000,100000"
             ) from None
     return sizes
 
@@ -271,7 +271,7 @@ def paging_cmd(
         run_paging_bench,
     )
 
-    sizes = parse_sizes(memories)
+    sizes = parse_sizes(memories, option="--memories")
     result = _with_progress(
         lambda progress: run_paging_bench(
             sizes=sizes,
@@ -482,7 +482,7 @@ def serve_bench(
     )
     from memvisor.storage.backends import chosen_store
 
-    counts = parse_sizes(clients)
+    counts = parse_sizes(clients, option="--clients")
     if not counts or min(counts) < 1 or max(counts) > 256:
         raise UserError(f"--clients takes counts from 1 to 256, got {clients!r}")
     url = None
@@ -496,7 +496,7 @@ def serve_bench(
     if workers is not None and url is None:
         raise UserError("--workers needs --store: the embedded store takes one server process")
     try:
-        processes = parse_sizes(workers or "2,4")
+        processes = parse_sizes(workers or "2,4", option="--workers")
     except UserError:
         processes = []
     if not processes or min(processes) < 1 or max(processes) > 32:
