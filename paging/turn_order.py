@@ -2,8 +2,10 @@
 
 Events are append-only and change only when a forget redacts a message, so what was read
 stays true until then: each look reads only the messages committed since the last one
-(none, most of the time: the event log counts its committed writes). A neighbour's text
-is served from here instead of a look-up in the event log, which scans it.
+(none, most of the time: the event log counts its committed writes). Messages this process
+commits are handed over by the log as they commit (``EventLog.on_messages``), so a turn's
+page-in does not read back the message the turn just logged (a DuckDB read, ~0.7 ms). A
+neighbour's text is served from here instead of a look-up in the event log, which scans it.
 """
 
 from __future__ import annotations
@@ -57,6 +59,32 @@ class TurnOrder:
                 speakers.add(message.speaker)
         self._last_seq[user_id] = messages[-1].seq
 
+    def committed(
+        self, user_id: str, before: int, after: int, messages: list[LoggedMessage]
+    ) -> None:
+        """The messages of ``user_id`` one commit added, which moved the user's message
+        generation from ``before`` to ``after``: taken as read if this order was current
+        at ``before`` (else the next look reads the log, as it would have). A message
+        already read (the look read the log after the commit, before this call) is not
+        taken twice."""
+        with self._lock:
+            if self.events.rewrites != self._rewrites or self._generation.get(user_id) != before:
+                return
+            turns = self._turns.setdefault(user_id, [])
+            pos = self._pos.setdefault(user_id, {})
+            speakers = self._speakers.setdefault(user_id, set())
+            last = self._last_seq.get(user_id, 0)
+            for message in messages:
+                if message.seq <= last:
+                    continue
+                pos[message.id] = len(turns)
+                turns.append(message)
+                if message.speaker:
+                    speakers.add(message.speaker)
+                last = message.seq
+            self._last_seq[user_id] = last
+            self._generation[user_id] = after
+
     def warm(self, user_id: str) -> None:
         """Read the user's new messages now, if the user's turns are held (after a write,
         off the reader's path)."""
@@ -109,4 +137,5 @@ def turn_order_for(store: Store) -> TurnOrder:
     if order is None:
         order = _SHARED[store] = TurnOrder(store.events)
         store.warm_after_writes(order.warm)
+        store.events.on_messages(order.committed)
     return order

@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,6 +45,11 @@ class LoggedMessage:
     dia_id: str | None = None
 
 
+# Told of a commit's dialogue messages of one user: (user, the user's message generation
+# before the commit, after it, the messages in log order). ``EventLog.on_messages``.
+MessagesCommitted = Callable[[str, int, int, "builtins.list[LoggedMessage]"], None]
+
+
 class EventLog:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
@@ -61,6 +66,7 @@ class EventLog:
         # their user's moved, not whenever anyone's event commits.
         self._messages: dict[str, int] = {}
         self._messages_lock = threading.Lock()
+        self._message_listeners: builtins.list[MessagesCommitted] = []
         # Embedded: who has a forget event, who has dialogue messages (read at the first ask,
         # then kept as events are inserted); None on PostgreSQL, where others write too.
         self._with_forgets = _UsersWithKinds(embedded, (FORGET_KIND,)) if embedded else None
@@ -187,28 +193,60 @@ class EventLog:
         if held := self._held_events():
             events = [*held, *events]
             self._held.events = []
-        self._insert_chunks(conn, events)
-        self._mark_messages({e.user_id for e in events if e.kind in MESSAGE_KINDS})
+        seqs = self._insert_chunks(conn, events)
+        said = [e for e in events if e.kind in MESSAGE_KINDS]
+        self._mark_messages({e.user_id for e in said}, _logged(said, seqs))
 
-    def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> None:
+    def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> dict[str, int]:
+        """Insert ``events``; on the embedded store, the log position of each dialogue
+        message inserted (by id), which ``on_messages`` listeners are given."""
         for users in (self._with_forgets, self._with_messages):
             if users is not None:
                 users.note(events)
+        seqs: dict[str, int] = {}
         for start in range(0, len(events), _ROWS_PER_INSERT):
             chunk = events[start : start + _ROWS_PER_INSERT]
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
             params = [value for event in chunk for value in _row(event)]
-            conn.execute(f"INSERT INTO events ({_COLUMNS}) VALUES {rows}", params)
+            sql = f"INSERT INTO events ({_COLUMNS}) VALUES {rows}"
+            if self._grouped is None or not any(e.kind in MESSAGE_KINDS for e in chunk):
+                conn.execute(sql, params)
+                continue
+            seqs.update(conn.execute(f"{sql} RETURNING id, seq", params).fetchall())
+        return seqs
 
-    def _mark_messages(self, users: set[str]) -> None:
-        """Move these users' message generations once the open transaction commits."""
+    def on_messages(self, listener: MessagesCommitted) -> None:
+        """``listener`` is told, after each commit of dialogue messages made through this log
+        (embedded store only), the messages per user with that user's message generation
+        before and after: a reader that had read up to ``before`` is current with them
+        (``TurnOrder``), and need not read them back. Runs on the committing thread,
+        outside any lock of this log."""
+        self._message_listeners.append(listener)
+
+    def _mark_messages(
+        self,
+        users: set[str],
+        messages: Sequence[tuple[str, LoggedMessage]] | None = None,
+    ) -> None:
+        """Move these users' message generations once the open transaction commits, then
+        tell the listeners ``messages`` (every message of these users the transaction
+        inserted, with its user), when given."""
         if not users:
             return
 
         def moved() -> None:
+            steps: dict[str, tuple[int, int]] = {}
             with self._messages_lock:
                 for user in users:
-                    self._messages[user] = self._messages.get(user, 0) + 1
+                    before = self._messages.get(user, 0)
+                    steps[user] = (before, before + 1)
+                    self._messages[user] = before + 1
+            if messages is None:
+                return
+            for user, (before, after) in sorted(steps.items()):
+                own = [message for owner, message in messages if owner == user]
+                for listener in list(self._message_listeners):
+                    listener(user, before, after, own)
 
         self._db.after_commit(moved)
 
@@ -334,6 +372,35 @@ class EventLog:
                 "SELECT count(*) FROM events WHERE user_id = ?", [require_user(user_id)]
             )[0][0]
         )
+
+
+def _logged(
+    said: Sequence[Event], seqs: dict[str, int]
+) -> builtins.list[tuple[str, LoggedMessage]] | None:
+    """The dialogue messages ``said`` as ``messages_after`` would read them back, each with
+    its user; None if one cannot be (no log position known, or a field the log would read
+    as JSON text)."""
+    logged = []
+    for event in said:
+        payload = event.payload
+        content = payload.get("content", "")
+        speaker, dia_id = payload.get("speaker"), payload.get("dia_id")
+        if event.id not in seqs or not isinstance(content, str):
+            return None
+        if not all(value is None or isinstance(value, str) for value in (speaker, dia_id)):
+            return None
+        message = LoggedMessage(
+            seq=seqs[event.id],
+            id=event.id,
+            role="user" if event.kind == "user_message" else "assistant",
+            text=content,
+            ts=from_db_time(db_time(event.ts)),
+            session_id=event.session_id,
+            speaker=speaker,
+            dia_id=dia_id,
+        )
+        logged.append((event.user_id, message))
+    return logged
 
 
 def _row(event: Event) -> list[Any]:
