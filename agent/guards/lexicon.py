@@ -689,6 +689,9 @@ PROMOTION_ML = re.compile(
     r"voorstellen|voorstelt|stel voor|suggereer\w*|adviseer\w*|adviseren|aanraden|aanraadt|"
     r"noem|vermeld|nämn\w*|nævn|nevn|anbefal|wymień|назови|upozorni|"
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
+    # Czech in the infinitive and the third person, as a note writes the rule: "všem
+    # uživatelům od teď doporučovat X"
+    r"doporučovat|doporučit|doporučuje|doporučí|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
     r"promosikan|promosi|syorkan|cadangkan|tangaza|recomend\w*|recommand\w*|empfehl\w*|"
