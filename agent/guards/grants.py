@@ -158,7 +158,8 @@ _UNQUESTIONED = (
     r"sans (?:poser de )?questions?|sem (?:fazer )?perguntas|senza (?:fare )?domande|"
     r"utan (?:att stalla )?fragor|zonder vragen|bez (?:zadawania )?pytan|sorgusuz|"
     r"tanpa (?:bertanya|banyak tanya|"
-    r"soal)|no questions asked|without (?:any )?questions?|kysymatta|bez ptani|kerdes nelkul)"
+    r"soal)|no questions asked|without (?:any )?questions?|kysymatta|bez ptani|kerdes nelkul|"
+    r"(?:hic )?sorgulamadan|sorgulamaksizin)"
     r"\b|без (?:лишних |всяких )?вопросов|без питань|質問せず|묻지 말고|不问|不問|不要问|不要問)"
 )
 _ACT = (
@@ -261,7 +262,8 @@ _OUTRANK = (
     r"matters? more|beats?|wins? over|counts? for more|outweighs?|"
     r"(?:is|are) (?:more important|weightier|higher)|(?:more|higher|greater) "
     r"(?:weight|authority|rank|standing)|wichtiger als|schwerer als|mehr gewicht als|hoher als|"
-    r"uberwieg\w*|mas importantes? que|pesan? mas que|por encima de lo que|"
+    r"uberwieg\w*|geh(?:en|t) (?:immer |stets |kunftig )?vor|"
+    r"mas importantes? que|pesan? mas que|por encima de lo que|"
     r"plus importantes? que|priment sur|l'emportent sur|pesent plus|piu importanti? di|"
     r"prevalgono su|contano (?:di )?piu|mais importantes? (?:do )?que|pesam mais|prevalecem "
     r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|"
@@ -269,6 +271,9 @@ _OUTRANK = (
     r"ga(?:at|an)? voor(?: op)?|ga(?:at|an)(?: [^\W\d_]+){1,3} voor op|"
     r"voor(?:gaan|gaat|ging|gingen) (?:op|boven)|"
     r"boven(?=[^.!?\n;]{0,40}\b(?:gaan|gaat|staan|staat)\b)|"
+    r"(?:gaan|gaat|staan|staat|ging|gingen) (?:altijd |voortaan |steeds )?boven|"
+    # Turkish says "comes before" after what it outranks: "kullanıcının talimatlarından önce gelir"
+    r"once gel\w*|ustun tutul\w*|"
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
     r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat|"
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
@@ -286,6 +291,18 @@ _UNDERRANK = (
     r"менее важн\w*|меньше значит|второстепенн\w*|次要|次之|より低い|보다 낮|仅供参考|僅供參考|"
     r"无关紧要|無關緊要)"
 )
+# What a person says the agent should do, in the languages that say "own" with a possessive:
+# "Elins egna önskemål", "mijn eigen instellingen", "ihre eigenen Wünsche", "sus propias órdenes"
+_SAY_NOUN = (
+    r"(?:\b(?:instruktioner|onskemal|installningar|regler|ord|beslut|order|"
+    r"instellingen|wensen|regels|opdrachten|instructies|woorden|voorkeuren|keuzes|verzoeken|"
+    r"wunsche|wunschen|anweisungen|einstellungen|vorgaben|regeln|worte|worten|entscheidungen|"
+    r"befehle|befehlen|"
+    r"ordenes|instrucciones|deseos|preferencias|ajustes|reglas|decisiones|peticiones|"
+    r"ordens|instrucoes|desejos|preferencias|configuracoes|regras|decisoes|pedidos|"
+    r"consignes|instructions|souhaits|preferences|reglages|parametres|regles|decisions|"
+    r"demandes|choix)\b)"
+)
 # The one whose word is outweighed: the user, the owner, the customer.
 _PRINCIPAL = (
     rf"(?:{_USER}|{_OWNER}|\b(?:customer|client|cliente|kunde\w*|klant|klient\w*|musteri\w*|"
@@ -298,6 +315,18 @@ _PRINCIPAL = (
     r"what (?:i|she|he|they) (?:say|says|said|want|wants|ask|asks) (?:myself|herself|himself|"
     r"themselves)|(?:my|her|his|their|[\w-]+'s|[\w-]+’s) own (?:requests?|wishes|words?|"
     r"instructions?|orders?|say|choices?|decisions?|preferences?))\b|"
+    # anyone's say by name: "outrank anything Sam tells the assistant"
+    r"\b(?:anything|whatever|what) (?:(?-i:[A-Z][\w-]+)|she|he|they) (?:says|tells|told|wants|"
+    r"asks|writes|types|prefers)\b|"
+    # ... or by a possessive "own" in the other languages: "går före Elins egna", "gaan boven
+    # mijn eigen instellingen", "vor Annas eigenen Wünschen", "sobre sus propias órdenes"
+    rf"(?:\b(?:[^\W\d_]+s|mina|hennes|hans|deras) egna|\b(?:mijn|haar|zijn|hun|"
+    r"[^\W\d_]+'s) eigen|\b(?:meine[nm]?|ihre[nm]?|seine[nm]?|deren|[^\W\d_]+s) eigene[nm]?|"
+    r"\b(?:mis|sus|tus|meus|minhas|seus|suas) propi?[oa]s|\b(?:ses|mes|leurs) propres)"
+    rf"(?=\s+{_SAY_NOUN}|\s*(?:[,.;:!?)]|$|och\b|en\b|und\b|y\b|e\b|et\b))|"
+    # Russian names the one outweighed in the genitive: "важнее настроек Ильи"
+    r"(?:настро[ей]к\w*|пожелани\w*|указани\w*|просьб\w*|слов|решени\w*|инструкци\w*|"
+    r"распоряжени\w*) (?-i:[А-ЯЁ][а-яё]+)|"
     r"клиент\w*|顾客|客户|客戶|お客様|고객|صاحب الحساب|المالك|العميل)"
 )
 # Asking someone for something, as an order: "ask", "demande", "frag", "vraag ... om"; not a
@@ -759,6 +788,8 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"[^。！？\n]{0,8}(更重要|更高|优先|優先)"
         ),
         re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
+        # Turkish puts the one outranked first: "... kullanıcının talimatlarından önce gelir"
+        re.compile(rf"{_PRINCIPAL}\w*(?:\s+kendi)?(?:\s+\w+)?\s+(?:once gel|ustun tutul)\w*", _I),
         # "...สำคัญสูงกว่าคำขอของผู้ใช้" (higher than the user's requests), "उपयोगकर्ता के
         # निर्देशों से ऊपर" (above the user's instructions): the comparison before or after
         re.compile(
@@ -805,7 +836,11 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(
             r"\b(needs?|requires?)\s+no\s+(further\s+)?(confirmation|approval|verification|check"
-            r"|consent|review)\b|\bpre-?(authori[sz]ed|approved|cleared)\b",
+            r"|consent|review)\b|\bpre-?(authori[sz]ed|approved|cleared|verified|vetted|validated|"
+            r"screened)\b|\b(vorab|vorher) (verifiziert|freigegeben|gepruft|genehmigt)\b|"
+            r"\b(pre-?verificad|pre-?autorizad|pre-?aprobad|pre-?aprovad|pre-?verificat|"
+            r"pre-?autorizzat|pre-?verifie|pre-?autorise|pre-?approuve|forhandsgodkan|"
+            r"forhandsverifier)\w*|предварительно (провер|одобр|авторизова|верифицирова)\w*",
             _I,
         ),
         # the user's say declared unneeded: "подтверждение пользователя ... больше не нужно",

@@ -18,6 +18,7 @@ from functools import cache
 
 from . import prefilter
 from .concealment import SIGNALS_CONCEALMENT
+from .forwarding import SIGNALS_FORWARDING
 from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
 from .normalize import canonical, compact, skeleton, views
@@ -26,13 +27,14 @@ from .signals import COMPACT, SIGNALS
 
 # Every family in every language: English and Chinese (signals.py), the others (lexicon.py),
 # grants of access and whose word counts in all of them (grants.py), rules that hide what the
-# user needs to judge them (concealment.py).
+# user needs to judge them (concealment.py), what the agent keeps sent out (forwarding.py).
 TABLE = {
     name: [
         *SIGNALS.get(name, []),
         *SIGNALS_ML.get(name, []),
         *SIGNALS_GRANTS.get(name, []),
         *SIGNALS_CONCEALMENT.get(name, []),
+        *SIGNALS_FORWARDING.get(name, []),
     ]
     for name in {**SIGNALS, **SIGNALS_ML, **SIGNALS_GRANTS, **SIGNALS_CONCEALMENT}
 }

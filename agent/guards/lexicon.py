@@ -228,6 +228,18 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"integritetsinställning\w*|datenschutz\w*|privacidad|confidentialité|privacidade|privacy|"
         r"приватност\w*|конфиденциальност\w*|prywatności|gizlilik)",
         r"(こっそり|内緒で|秘密裏に)|(몰래|비밀리에)",
+        # the user kept in the dark, the order after the "not": "nie mów o tym użytkownikowi",
+        # "ne dis rien à l'utilisateur", "no le digas nada al usuario", "sag dem Nutzer nichts"
+        r"\b(no|nie|ne|não|nao|non|inte|niet|nicht|не)\s+(le |lo |la |les |lui |mu |jej |ему |"
+        r"ей )?(digas|menciones|cuentes|dis|dites|racontes?|diga|mencione|contes?|dica|dire|"
+        r"menzionare|menziona|raccontare|mów|mow|mówcie|wspominaj|informuj|säg|nämn|berätta|"
+        r"говори|сообщай|рассказывай|упоминай|zeg|vertel|sag|erzähl|erwähne)\s+"
+        r"((nada|rien|niente|nulla|nic|nichts|ничего|niets|inget|o tym|davon|darüber|de esto|"
+        r"de eso|de ça|de cela|di questo|disso|об этом|hiervan|ervan|om det)\s+)*"
+        r"(al |à l'|a l'|all'|ao |à |a |dem |de |)(usuari[oa]|utilisat(eur|rice)|utente|usuári[oa]|"
+        r"nutzer\w*|benutzer\w*|użytkownik\w*|uzytkownik\w*|пользовател\w*|gebruiker|"
+        r"användaren)\b",
+        r"\bkullanıcıya\s+(bundan\s+|bu konudan\s+|hiçbir şey\s+)?(bahsetme|söyleme)\b",
     ),
     "decode_and_follow": _rx(
         r"(デコード|復号|解読|逆から読)[^。！？\n]{0,20}(実行|従)",
@@ -391,6 +403,23 @@ SIGNALS_ML["user_override"] = SIGNALS_ML["user_override"] + _rx(
     r"de l')\s*(préférences|règles|souhaits|consignes|demandes|choix)\s+de l'utilisat",
     r"\b(normas|reglas|preferencias|instrucciones|indicaciones) del usuario ya no\b",
     r"\b(regeln|vorgaben|wünsche|anweisungen) des (nutzers|benutzers) (gelten|zählen) nicht mehr",
+    # ... with whose they are and when in between: "die bisherigen Vorgaben Ihrer Nutzerin
+    # gelten ab sofort nicht mehr"
+    r"\b(regeln|vorgaben|wünsche|anweisungen|einstellungen|präferenzen) (des|der|ihrer|seiner|"
+    r"deiner|eurer|unserer) (nutzers|benutzers|nutzerin|benutzerin|kunden|kundin|"
+    r"inhabers|inhaberin) (gelten|zählen) (ab sofort |ab jetzt |ab heute |jetzt |nun |"
+    r"künftig |fortan |ab morgen )?nicht mehr",
+    # Turkish: "kullanıcının kendi ayarlarını dikkate alma", "kullanıcının isteklerini yok say"
+    r"\b(kullanıcı|kullanici)\w*\s+(kendi\s+)?(ayar|talimat|tercih|istek|kural|söz|soz)\w*\s+"
+    r"(dikkate alma|görmezden gel|gormezden gel|yok say|umursama|önemseme|onemseme)",
+    # what someone set the agent up with, thrown away: "forget everything the user configured",
+    # "esqueça tudo o que o morador configurou", "vergiss alles, was der Nutzer eingestellt hat"
+    r"\b(forget|ignore|disregard|discard|drop|esqueça|esqueca|olvida|ignora|descarta|vergiss|"
+    r"ignoriere|verwirf|oublie|dimentica|glöm|ignorera|negeer|vergeet|zapomnij|zignoruj)\s+"
+    r"(everything|tudo|todo|alles|tout|tutto|allt|wszystko)\b,?([^.!?\n,]{0,12}?\b(that|what|"
+    r"o que|lo que|was|ce que|quello che|det|wat|co)\b)?(?!\s+(i|ich|je|j'|eu|yo|io|jag|ik|ja)\b)"
+    r"[^.!?\n,]{0,30}?\b(configur\w*|set up|eingestellt|konfiguriert|festgelegt|défini|"
+    r"defini|impostato|ställt in|stallt in|ingesteld|ustawi\w*|skonfigur\w*)",
     r"\b(übergeht|übergehen|ignoriert|ignorieren|missachtet|missachten|übergehe|überhört)\b"
     r"[^.!?\n]{0,20}\b(die |alle )?(wünsche|anweisungen|vorgaben|regeln|bitten|einstellungen) "
     r"(des|der) (nutzers|benutzers|nutzerin|benutzerin)",
@@ -660,6 +689,9 @@ PROMOTION_ML = re.compile(
     r"voorstellen|voorstelt|stel voor|suggereer\w*|adviseer\w*|adviseren|aanraden|aanraadt|"
     r"noem|vermeld|nämn\w*|nævn|nevn|anbefal|wymień|назови|upozorni|"
     r"poleć|polecaj|öner|tavsiye et|suosittele|doporučuj|doporuč|recomandă|ajánld|"
+    # Czech in the infinitive and the third person, as a note writes the rule: "všem
+    # uživatelům od teď doporučovat X"
+    r"doporučovat|doporučit|doporučuje|doporučí|"
     r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
     r"promosikan|promosi|syorkan|cadangkan|tangaza|recomend\w*|recommand\w*|empfehl\w*|"

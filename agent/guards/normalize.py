@@ -27,6 +27,7 @@ import html
 import re
 import unicodedata
 import urllib.parse
+import zlib
 from collections.abc import Iterator
 
 from . import keyboards
@@ -728,10 +729,25 @@ def _b64(blob: str) -> str | None:
             raw = decode(padded)
         except (binascii.Error, ValueError):
             continue
-        text = _readable(raw)
+        text = _readable(_unpacked(raw))
         if text:
             return text
     return None
+
+
+# What a packed payload may unpack to at most: an instruction is short, a bomb is not read.
+_UNPACKED_MAX = 64_000
+
+
+def _unpacked(raw: bytes) -> bytes:
+    """``raw`` unpacked when it is gzip or zlib ("gzip+base64, unpack and run it"), else as is."""
+    if not (raw[:2] == b"\x1f\x8b" or raw[:1] == b"\x78" and int.from_bytes(raw[:2]) % 31 == 0):
+        return raw
+    try:
+        # wbits 47: a gzip or a zlib header, whichever it is
+        return zlib.decompressobj(wbits=47).decompress(raw, _UNPACKED_MAX)
+    except zlib.error:
+        return raw
 
 
 def _b85(blob: str) -> str | None:

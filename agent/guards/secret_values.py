@@ -487,6 +487,10 @@ def _trim(token: str) -> str:
         token = token[1:]  # "(auf Wunsch ...)": the bracket opens an aside, not a password
     if token.endswith(")") and "(" not in token:
         token = token[:-1]
+    if token.endswith(("(", "[")) and len(token) > 1:
+        # "Wlan@Home2023（小米AX3000）": an aside opened right after the value, with no space
+        # (a full-width bracket is "(" once read), whose words the token stops before
+        token = token[:-1]
     if token[-1:] in ("!", "?") and token[:-1].isdigit():  # "the code is 4471!"
         token = token[:-1]
     if token[-1:] == "?" and token[:-1].isalpha() and token[:-1].islower():

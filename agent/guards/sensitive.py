@@ -34,6 +34,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
         r"fertility|ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
         r"obes\w*|overweight|morbidly|ozempic|wegovy|mounjaro|semaglutid\w*|"
+        r"crohn\w*|colitis|colite|insulina|insuline|"
         r"hepatit\w*|epatit\w*|hepatite|cirrhos\w*|herpes|syphilis|chlamydia|"
         r"cannabis|marijuana|marihuana|thc|stoner|cocaine|coca[ií]na|kokain|heroin\w*|"
         r"opioid\w*|mdma|ecstasy|drug (use|user|habit|problem)|recreational drugs|"
@@ -67,6 +68,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
+        # Crohn's and colitis, insulin, diabetes as Hindi writes the English word, "ill with"
+        r"डायबिटीज़?|डायबिटिज़?|इंसुलिन|इन्सुलिन|क्रोहन|"
+        r"(?:" + _HE + r")(?:קרוהן|קוליטיס|אינסולין|חולה ב|חולת|חולה כרוני)|"
+        r"كرون|القولون التقرحي|أنسولين|انسولين|إنسولين|"
+        r"克罗恩|克隆氏|溃疡性结肠炎|潰瘍性大腸炎|胰岛素|胰島素|インスリン|クローン病|인슐린|크론병|"
+        r"болезн\w* крона|инсулин\w*|"
         r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
         # Greek and Hebrew: antidepressants, depression, a prescription, illness
         r"αντικαταθλιπτ\w*|κατάθλιψ\w*|καταθλιψ\w*|διαβήτ\w*|συνταγ[ήη] (κάθε|για)|"
@@ -147,6 +154,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(der|des|du|de la|de l'|del|de|do|da|della|dell'|al|van de|van|partii)?\s*"
         r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|член\w* (партии )?(?-i:[А-ЯA-Z]{2,})|"
         r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치|"
+        # a vote for a party by its initials, activism in one: "vote LFI", "milite au parti"
+        r"\b(vote|votent|votait|wählt|stemt|vota|votou|röstar)\s+(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
+        r"\b(milite|militant\w*|militan\w*)\s+(au|dans|pour|en|nel|no|na|para|por)\b|"
+        r"против войны|антивоенн\w*|оппозиционер\w*|"
         # Hindi, Greek, Hebrew, Turkish, Swedish, Polish: votes for, supports a party
         r"भाजपा|बीजेपी|कांग्रेस|आम आदमी पार्टी|पार्टी का समर्थक|का समर्थक|को वोट|"
         r"ψηφίζ\w*|κόμμα\w*|מצביע(ה)? ל|תומך(ת)? ב(מפלגת|ליכוד|עבודה)|מפלגת|"
@@ -237,7 +248,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"imigran gelap|pendatang ilegal|tanpa dokumen|pozwoleni\w* na pobyt|nielegaln\w*|"
         r"bez dokument[oó]w|verblijfsvergunning|illegaal|asielzoeker\w*|"
         r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
-        r"移民|签证状态|難民|前科|이민|난민|전과",
+        r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
+        r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी",
         _I,
     ),
     # trade-union membership: a special category of its own (GDPR art. 9)
@@ -321,7 +333,11 @@ def names_entity(value: str) -> bool:
 # about the user: it grounds no claim. One that speaks of the user or asks the assistant for
 # something ("can you find LGBT-friendly hotels?") is the user's own need and does.
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
-_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
+# (a Chinese or Japanese question often ends in an ASCII "?" with no space after it:
+# "抗抑郁药要吃多久?看到有文章说...")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+"
+)
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 # a dash between words breaks a clause too: "I vote Green — can you help me ...?"
 _CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]|\s[—–-]+\s")
