@@ -45,7 +45,7 @@ from .secret_values import keep_offer_accepted, keep_requested_in
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
-from .sensitive import RELATIONAL, categories, grounded, names_entity
+from .sensitive import RELATIONAL, categories, confirmed_questions, grounded, names_entity
 from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
 
 T = TypeVar("T")
@@ -409,11 +409,15 @@ class Firewall:
     def _users_rule_restated(self, report: InjectionReport, review: _Review) -> bool:
         """The model's note of a harmless rule the user gave in other words ("每次我说要去跑步，
         你就提醒我…" noted as "用户要求：每当…提醒其…"): the user's rule, not the model's. Only
-        a model write in a conversation; on any error the rule stays unrequested."""
+        a model write in a conversation; on any error the rule stays unrequested. A rule the
+        assistant offered and the user said yes to ("Should I always use Celsius for you?"
+        "yes always") is the user's too."""
         if review.proposal.source != "model" or review.quoted or not self.config.restated:
             return False
         # the user's own words: a rule in what they quote or forward is someone else's
-        own = [quoted_parts(m)[0] for m in user_texts(review.proposal.context)]
+        context = review.proposal.context
+        # ... and the rules the assistant offered that the user said yes to
+        own = [quoted_parts(m)[0] for m in user_texts(context)] + confirmed_questions(context)
         user_rules = [r.text for m in own for r in standing_rules(m)]
         if not user_rules or any(r.hostile for r in standing_rules("\n".join(user_rules))):
             return False

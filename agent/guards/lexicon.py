@@ -520,9 +520,17 @@ _DESCRIBED = "".join(
 )  # fmt: skip
 _SET_ASIDE = rf"(?:{_DESCRIBED}\b(?:{_SET_ASIDE_LATIN})\b|(?:{_SET_ASIDE_OTHER}))"
 _WHOSE = rf"(?:\b(?:{_WHOSE_LATIN})|(?:{_WHOSE_OTHER}))"
+# "... unless the user asks": the user named in an exception to what is skipped is no object
+# of the setting aside ("bỏ qua tin tai nạn trừ khi người dùng hỏi": skip accident news
+# unless the user asks), so the gap between the two lists does not cross one.
+_UNLESS = (
+    r"\b(?:unless|except|tenzij|behalve als|chyba że|chyba ze|ledaže|ledaze|ellei|hacsak|"
+    r"cu excepția|cu exceptia|trừ khi|trừ phi|kecuali|maliban|isipokuwa)\b|"
+    r"εκτός αν|хіба що|якщо тільки не|אלא אם|إلا إذا|ما لم|مگر|जब तक|ยกเว้น"
+)
 SIGNALS_ML["ignore_instructions"] = [
     *SIGNALS_ML["ignore_instructions"],
-    re.compile(rf"{_SET_ASIDE}[^.!?\n。]{{0,40}}?{_WHOSE}", _I),
+    re.compile(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。]){{0,40}}?{_WHOSE}", _I),
     # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
     re.compile(
         rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|ভুলে যাও|ভুলে যান|अनदेखा कर|"
