@@ -39,15 +39,17 @@ def postgres_cmd(directory: str | None) -> None:
     def stop(signum: int, _frame: FrameType | None) -> None:
         stopping.append(signum)
 
-    signal.signal(signal.SIGTERM, stop)
-    click.echo(server.url)
-    click.echo(
-        f"PostgreSQL is running (data in {server.directory}); use the URL above with --store or "
-        "MEMVISOR_STORE, e.g. `memvisor migrate --to URL`. Ctrl-C stops it.",
-        err=True,
-    )
-    sys.stdout.flush()
+    # From here a Ctrl-C at any point stops the server: one that came while the URL was
+    # being printed left it running, and its caller never read "PostgreSQL stopped".
     try:
+        signal.signal(signal.SIGTERM, stop)
+        click.echo(server.url)
+        click.echo(
+            f"PostgreSQL is running (data in {server.directory}); use the URL above with "
+            "--store or MEMVISOR_STORE, e.g. `memvisor migrate --to URL`. Ctrl-C stops it.",
+            err=True,
+        )
+        sys.stdout.flush()
         while not stopping:
             time.sleep(0.2)
     except KeyboardInterrupt:
