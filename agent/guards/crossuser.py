@@ -65,6 +65,25 @@ _NAMED_USER = [
         r"([A-Za-z]{0,6}[-_]?\d[\w.-]*)[/\\]",
         re.I,
     ),
+    # A note headed by another account's id, as a record kept per account is: in brackets at
+    # its start ("[acct_1042] prefers aisle seats", "【wf_02 王芳】…", "[sesja s-2291-marek]"),
+    # the id lower-case letters joined by "_" or "-" to digits, or followed by three digits
+    # ("[v2]", "[Q3]", "[2024-05-01]", "[COVID-19]" are no ids) ...
+    re.compile(
+        r"^\s*[\[【(（]\s*(?:[^\W\d_]{2,12}\s+)?"
+        r"((?-i:[a-z]{1,12})(?:[_-]\d[\w-]*|\d{3,}[\w-]*)(?:[_-][A-Za-z][\w-]*)?)"
+        r"(?:\s+[^\]】)）\n]{1,30})?\s*[\]】)）]",
+        re.I,
+    ),
+    # ... or after an account word with a colon: "Akun rina_w:", "Perfil mae_rosa:", "Profilo
+    # gferri (Giulia Ferri):", the id holding "_" or a digit, or a person's name after it
+    re.compile(
+        r"^\s*(?:account|acct|profile|user|konto|cuenta|conta|compte|perfil|profilo|profil|"
+        r"akun|tài khoản|tai khoan|аккаунт|профиль|hesap|profiel)\s+"
+        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9]|[a-z][\w.-]*(?=\s*\((?-i:[A-Z])\w+\s+"
+        r"(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
+        re.I,
+    ),
     # a record's owner as a key ('"owner": "u-771"', "tenant=t_55")
     re.compile(
         r"[\"'`]?\b(?:owner|owner_?id|uid|tenant|member)[\"'`]?\s*[:=]\s*[\"'`]"
