@@ -25,8 +25,8 @@ import pytest
 from tests.redteam_suites import (
     ROUND_ATTACK_KINDS,
     ROUND_BENIGN_KINDS,
+    check_bounds,
     check_round_coverage,
-    figures,
     suite_fixtures,
 )
 
@@ -61,15 +61,7 @@ def test_round29_covers_every_kind_in_many_languages(entries: list[dict[str, Any
 def test_round29_bounds_per_kind(
     summary: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with capsys.disabled():
-        print(f"\nround 29 (blind): {figures(summary)}")
-    by_kind = summary["by_category"]
-    for kind, count in STOPPED.items():
-        assert by_kind[kind]["held"] >= count, (kind, by_kind[kind])
-    for kind, count in HELD_BACK.items():
-        assert by_kind[kind]["held"] <= count, (kind, summary["held_benign"])
-    assert summary["attacks_blocked"] >= sum(STOPPED.values()), summary["missed_attacks"]
-    assert summary["benign_held"] <= sum(HELD_BACK.values()), summary["held_benign"]
+    check_bounds(summary, "round 29 (blind)", STOPPED, HELD_BACK, capsys)
 
 
 def test_round29_no_secret_in_clear_but_the_known_one(
