@@ -16,6 +16,7 @@ from .clock import Clock
 from .database import Database, DuckDBDatabase, db_time, from_db_time
 from .group_commit import GroupedAppends
 from .ids import new_id
+from .logger import logger
 from .records import Event
 from .users import require_user
 from .write_behind import WriteBehind
@@ -246,7 +247,12 @@ class EventLog:
             for user, (before, after) in sorted(steps.items()):
                 own = [message for owner, message in messages if owner == user]
                 for listener in list(self._message_listeners):
-                    listener(user, before, after, own)
+                    try:
+                        listener(user, before, after, own)
+                    except Exception as exc:  # the commit's other follow-ups still run
+                        logger.warning(
+                            "a reader of new messages failed: {}: {}", type(exc).__name__, exc
+                        )
 
         self._db.after_commit(moved)
 

@@ -92,3 +92,22 @@ def test_a_message_already_read_is_not_taken_twice(tmp_path: Path) -> None:
         order.committed("ana", generation, generation + 1, already)
         around = order.around([first.id, second.id], user_id="ana")
         assert around[first.id] == (None, already[1]) and around[second.id] == (already[0], None)
+
+
+def test_a_failing_reader_of_new_messages_stops_nothing_after_the_commit(tmp_path: Path) -> None:
+    """A listener that raises is logged; the others are told, and the turn order still
+    finds the message (it reads the log when it was not told)."""
+    with Store.open(tmp_path / "store", embedder="hash") as store:
+        order = turn_order_for(store)
+        first = store.log_turn(user_id="ana", role="user", content="one", session_id="s")
+        assert order.around([first.id], user_id="ana") == {first.id: (None, None)}
+        told: list[str] = []
+
+        def broken(user: str, before: int, after: int, messages: list[Any]) -> None:
+            raise RuntimeError("reader broke")
+
+        store.events._message_listeners.insert(0, broken)
+        store.events.on_messages(lambda user, before, after, messages: told.append(user))
+        second = store.log_turn(user_id="ana", role="assistant", content="two", session_id="s")
+        assert told == ["ana"]
+        assert order.around([first.id], user_id="ana")[first.id][1].id == second.id
