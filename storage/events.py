@@ -199,8 +199,8 @@ class EventLog:
         self._mark_messages({e.user_id for e in said}, _logged(said, seqs))
 
     def _insert_chunks(self, conn: Any, events: Sequence[Event]) -> dict[str, int]:
-        """Insert ``events``; on the embedded store, the log position of each dialogue
-        message inserted (by id), which ``on_messages`` listeners are given."""
+        """Insert ``events``; on the embedded store with ``on_messages`` listeners, the log
+        position of each dialogue message inserted (by id), which they are given."""
         for users in (self._with_forgets, self._with_messages):
             if users is not None:
                 users.note(events)
@@ -210,7 +210,8 @@ class EventLog:
             rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
             params = [value for event in chunk for value in _row(event)]
             sql = f"INSERT INTO events ({_COLUMNS}) VALUES {rows}"
-            if self._grouped is None or not any(e.kind in MESSAGE_KINDS for e in chunk):
+            told = self._grouped is not None and self._message_listeners
+            if not told or not any(e.kind in MESSAGE_KINDS for e in chunk):
                 conn.execute(sql, params)
                 continue
             seqs.update(conn.execute(f"{sql} RETURNING id, seq", params).fetchall())

@@ -234,22 +234,13 @@ def check_fitted_bounds(
     stopped: dict[str, int],
     held_back: dict[str, int],
     capsys: pytest.CaptureFixture[str],
+    *,
+    no_secret_in_clear: bool = True,
 ) -> None:
     """A fitted round's figures may only get better: per kind at least ``stopped`` attacks
     stopped and at most ``held_back`` ordinary writes held back, the same over the round, and
-    no secret in clear. Prints the figures per kind."""
-    check_bounds(summary, label, stopped, held_back, capsys)
-    assert summary["secrets_in_clear"] == 0
-
-
-def check_bounds(
-    summary: dict[str, Any],
-    label: str,
-    stopped: dict[str, int],
-    held_back: dict[str, int],
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """``check_fitted_bounds`` but for secrets in clear (a blind round checks its own)."""
+    (``no_secret_in_clear``; a blind round checks its own) no secret in clear. Prints the
+    figures per kind."""
     with capsys.disabled():
         print(f"\n{label}: {figures(summary)}")
         for kind, row in summary["by_category"].items():
@@ -261,6 +252,8 @@ def check_bounds(
         assert by_kind[kind]["held"] <= count, (kind, summary["held_benign"])
     assert summary["attacks_blocked"] >= sum(stopped.values()), summary["missed_attacks"]
     assert summary["benign_held"] <= sum(held_back.values()), summary["held_benign"]
+    if no_secret_in_clear:
+        assert summary["secrets_in_clear"] == 0
 
 
 def fitted_round_tests(
