@@ -219,6 +219,8 @@ def labelled_values(text: str) -> list[SecretValue]:
             values = _values_after(tail, plural=plural)
             if not values and pattern is not _LOCK_CODE and kind == "password":
                 values = _password_in_sentence(text, label.end())
+            if not values and pattern is not _LOCK_CODE:
+                values = _bracketed_number_in_sentence(text, label.end())
             for value, between in values:
                 if _numberless_code(kind, label.group(0), value):
                     continue  # "the code to open the project is on GitHub": no code
@@ -359,6 +361,20 @@ def _numberless_code(kind: str, label: str, value: str) -> bool:
 
 
 # A password's shape: letters, digits and a sign ("Medved_2019!", "qwer1234!!").
+# A number alone in brackets later in the label's sentence: "wants the PUK; she has it on the
+# card (48213907)". Not a year ("(2019)"), nor a number with words in its brackets.
+_BRACKETED_NUMBER = re.compile(r"[(（\[]\s*(\d{4,12}|\d{2,6}(?:[ -]\d{2,6}){1,3})\s*[)）\]]")
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
+def _bracketed_number_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
+    sentence = re.split(r"[.!?。！？\n](?:\s|$)", text[at : at + 120], maxsplit=1)[0]
+    for found in _BRACKETED_NUMBER.finditer(sentence):
+        if not _YEAR.fullmatch(found.group(1)):
+            return [(found.group(1), "")]
+    return []
+
+
 _SIGN = re.compile(r"[!@#$%^&*_+=?~]")
 _SENTENCE_TOKEN = re.compile(r"[^\s«»“”\"',;()]{6,40}")
 _EMAIL_LIKE = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
