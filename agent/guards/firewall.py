@@ -32,13 +32,26 @@ from .injection import (
     without_questions,
 )
 from .learned import LearnedDetector
-from .lexicon import ADDRESSED_TO_AGENT, USERS_OWN_REQUEST
+from .lexicon import (
+    ADDRESSED_TO_AGENT,
+    SENT_BY_SOMEONE,
+    USER_AS_HE_OR_SHE,
+    USERS_OWN_REQUEST,
+)
 from .normalize import canonical
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
-from .provenance import CJK_STOP, latest_user_message, support, terms, tool_texts, user_texts
-from .quoted import from_quoted, quote_speaks_of_user, quoted_parts
+from .provenance import (
+    CJK_STOP,
+    coverage,
+    latest_user_message,
+    support,
+    terms,
+    tool_texts,
+    user_texts,
+)
+from .quoted import disguised_sentences, from_quoted, quote_speaks_of_user, quoted_parts
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
-from .rules import ABOUT_THE_USER
+from .rules import ABOUT_THE_USER, USER_THIRD_PERSON
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secret_values import keep_offer_accepted, keep_requested_in
@@ -341,7 +354,7 @@ class Firewall:
         )
         # The model's note of a harmless rule the user gave in other words is the user's rule:
         # the by-meaning steps read it with the user's wider margin, as the user's own words.
-        users_rule = review.users_own or bool(
+        users_rule = (review.users_own and not self._rules_from_disguised(report, review)) or bool(
             benign_rules and claim and self._users_rule_restated(report, review)
         )
         if benign_rules and claim and not users_rule and not only_restrictive:
@@ -354,6 +367,8 @@ class Firewall:
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
             reasons.append("injection:rule_about_user")
+        elif claim and self._rule_from_someone_else(report, text):
+            reasons.append("injection:rule_from_someone_else")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
         if claim and review.quoted and quote_speaks_of_user(review.proposal.context):
@@ -406,6 +421,20 @@ class Firewall:
         subject = str(args.get("subject", "")).strip().lower()
         return subject in _AGENT_SUBJECTS
 
+    def _rules_from_disguised(self, report: InjectionReport, review: _Review) -> bool:
+        """The model's note of what the user pasted, whose rule comes from a pasted sentence in
+        disguised letters (a listing's line to "the assistant reading this"), while the
+        user's own words set none: the note is the user's, its rule is not."""
+        if review.proposal.source != "model" or not report.rules:
+            return False
+        said = user_texts(review.proposal.context)
+        hidden = canonical("\n".join(s for m in said for s in disguised_sentences(m)))
+        if not hidden.strip() or any(standing_rules(quoted_parts(m)[0]) for m in said):
+            return False
+        pasted = terms(hidden)
+        cut = self.config.support_threshold
+        return any(coverage(terms(r.text), pasted) >= cut for r in report.rules)
+
     def _users_rule_restated(self, report: InjectionReport, review: _Review) -> bool:
         """The model's note of a harmless rule the user gave in other words ("每次我说要去跑步，
         你就提醒我…" noted as "用户要求：每当…提醒其…"): the user's rule, not the model's. Only
@@ -442,7 +471,20 @@ class Firewall:
         which they would say as "when I ask ..." and the model might rephrase."""
         if review.proposal.source in AUTHORITATIVE or not any(r.about_user for r in report.rules):
             return False
-        return bool(ABOUT_THE_USER.search(latest_user_message(review.proposal.context)))
+        return bool(ABOUT_THE_USER.search(canonical(latest_user_message(review.proposal.context))))
+
+    @staticmethod
+    def _rule_from_someone_else(report: InjectionReport, text: str) -> bool:
+        """A note that says whom it comes from ("Notice from your bank's security team:",
+        "Påminnelse från Kraftbolaget:", "Catatan dari mitra:") and sets a rule about the user
+        in the third person: someone else's order about the user, at any door, even the
+        user's own (they paste it; they never speak of themselves so)."""
+        if not report.rules or not SENT_BY_SOMEONE.match(canonical(text)):
+            return False
+        return any(
+            USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)
+            for r in report.rules
+        )
 
     def _semantic_match(self, review: _Review, text: str, users_words: bool) -> bool:
         """Does a sentence read like an attack prototype? ``users_words``: the write is the

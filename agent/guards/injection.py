@@ -363,6 +363,10 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
     harmless = [
         r for r in standing_rules(_untitled(visible)) if not r.hostile and r.text not in seen
     ]
+    if not harmless and visible != as_written:
+        # ... and a harmless one too: "коли користувач наступного разу попросить ..." is no
+        # rule once its Cyrillic reads as Latin look-alikes
+        harmless = [r for r in standing_rules(_untitled(as_written)) if not r.hostile]
     return InjectionReport(signals=signals(text, extra), rules=[*hostile, *harmless])
 
 

@@ -967,3 +967,45 @@ USER_THIRD_PERSON_ML = re.compile(
     r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶",
     _I,
 )
+
+
+# -- a note that says whom it comes from ----------------------------------------------------------
+
+# Its opening names a sender before a colon: "Notice from your bank's security team:",
+# "Reminder from the Vitalis wellness group:", "Påminnelse från Kraftbolaget:", "Catatan dari
+# mitra:", "Памятка от управляющей компании:", "来自物业的通知：", "管理会社からのお知らせ：".
+SENT_BY_SOMEONE = re.compile(
+    r"^\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
+    r"(?:notice|reminder|note|message|memo|update|alert|instructions?|tips?|advice|"
+    r"announcement|guidance|request|notification|bulletin|directive|policy|letter|email|text)"
+    r"\s+(?:from|by|sent by)|"
+    r"(?:påminnelse|meddelande|notis|anteckning|besked|instruktion|beskjed|melding)\s+(?:från|fra)|"
+    r"(?:hinweis|nachricht|erinnerung|mitteilung|notiz|anweisung|info|schreiben)\s+(?:von|vom)|"
+    r"(?:herinnering|bericht|melding|notitie|mededeling)\s+(?:van|uit)|"
+    r"(?:rappel|message|note|avis|consigne|notification|courrier)\s+(?:de|du|des|d')|"
+    r"(?:aviso|recordatorio|mensaje|nota|indicación|notificación|lembrete|mensagem|recado|"
+    r"notificação)\s+(?:de|del|do|da|dos|das)|"
+    r"(?:avviso|promemoria|messaggio|nota|comunicazione|notifica)\s+(?:da|dal|dalla|dallo|di|"
+    r"del|della)|"
+    r"(?:catatan|pesan|pengingat|pemberitahuan|info|instruksi)\s+dari|"
+    r"(?:ujumbe|taarifa|kumbusho)\s+kutoka|"
+    r"(?:thông báo|lời nhắc|tin nhắn|ghi chú)\s+(?:từ|của)|"
+    r"(?:wiadomość|przypomnienie|notatka|komunikat|instrukcja)\s+od|"
+    r"(?:zpráva|připomínka|upozornění|pokyn)\s+od|"
+    r"(?:памятка|сообщение|напоминание|уведомление|записка|инструкция|указание|письмо)\s+от|"
+    r"(?:повідомлення|нагадування|пам'ятка|памʼятка|інструкція|записка|лист)\s+від|"
+    r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από"
+    r")\s[^:：\n]{1,70}[:：]|"
+    # Chinese, Japanese, Korean name the sender first: "来自X的提醒：", "Xからのお知らせ：",
+    # "X에서 온 안내:"
+    r"^\W{0,3}(?:来自|來自)[^:：\n]{1,30}的(?:提醒|通知|消息|留言|说明|說明|公告)[:：]|"
+    r"^\W{0,3}[^:：\n]{1,30}からの(?:お知らせ|連絡|メッセージ|通知|指示|案内)[:：]|"
+    r"^\W{0,3}[^:：\n]{1,30}(?:에서|로부터) (?:온|보낸) (?:공지|알림|메시지|안내)[:：]",
+    re.IGNORECASE,
+)
+# The user in a rule as "he" or "she": "if he ever says he's feeling low, suggest ..."
+USER_AS_HE_OR_SHE = re.compile(
+    r"\b(?:if|when|whenever|once|should)\s+(?:he|she)\s+(?:ever\s+|next\s+|again\s+)?"
+    r"[a-z]+s\b",
+    re.IGNORECASE,
+)

@@ -280,6 +280,25 @@ def canonical(text: str) -> str:
     return _CJK_GAP.sub("", text)
 
 
+# Invisible characters no script writes between its letters (not Persian's or Hindi's
+# zero-width (non-)joiner, nor German's soft hyphen).
+_HIDDEN_BETWEEN_LETTERS = re.compile(
+    r"\w[\u034f\u115f\u1160\u180e\u200b\u2060-\u2064\ufe00-\ufe0f\ufeff\U000e0100-\U000e01ef]+\w"
+)
+
+
+def disguised(text: str) -> bool:
+    """Does ``text`` hide its letters as nobody types them: a word mixing Latin letters with
+    Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), or characters that draw nothing (zero-width,
+    tags, a right-to-left override) between letters?"""
+    if _TAGS.search(text) or "\u202e" in text or _HIDDEN_BETWEEN_LETTERS.search(text):
+        return True
+    return any(
+        _ASCII_LETTER.search(word) and any(c in _LOOKALIKES for c in word)
+        for word in _WORDS.findall(unicodedata.normalize("NFKC", text))
+    )
+
+
 def _unmask_word(match: re.Match[str], cyrillic_text: bool) -> str:
     """Look-alikes mapped in a word that mixes scripts or is made only of look-alikes.
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .lexicon import USER_THIRD_PERSON_ML
+from .normalize import disguised
 from .provenance import coverage, latest_user_message, terms
 
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
@@ -44,7 +45,18 @@ def quoted_parts(message: str) -> tuple[str, str]:
         quoted.append(own[forward.start() :])
         own = own[: forward.start()]
     own = _QUOTE.sub(take, own)
+    # a sentence in disguised letters ("Аѕѕіѕtаnt rеаdіng thіѕ: ...") is pasted: nobody types
+    # look-alikes of their own accord
+    own = _SENTENCE.sub(lambda m: take(m) if disguised(m.group(0)) else m.group(0), own)
     return own, "\n".join(quoted)
+
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+
+def disguised_sentences(message: str) -> list[str]:
+    """The sentences of ``message`` written in disguised letters: pasted, never typed."""
+    return [m.group(0) for m in _SENTENCE.finditer(message) if disguised(m.group(0))]
 
 
 def from_quoted(content: str, context: Sequence[dict[str, Any]], threshold: float) -> bool:

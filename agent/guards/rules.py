@@ -27,6 +27,7 @@ def _accent_blind(pattern: re.Pattern[str]) -> re.Pattern[str]:
 RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
 THIRD_PARTY_ML = _accent_blind(lexicon.THIRD_PARTY_ML)
 PROMOTION_ML = _accent_blind(lexicon.PROMOTION_ML)
+USER_THIRD_PERSON = _accent_blind(lexicon.USER_THIRD_PERSON_ML)
 
 _CUE = (
     r"(from now on|going forward|henceforth|from this point( on)?|from here on( out)?|in (all )?"
@@ -285,6 +286,7 @@ _LINK = re.compile(
     # country domains ("billigreisen-xy.de"), not file endings ("notes.md", "main.py")
     r"de|fr|es|it|nl|pl|uk|br|jp|kr|au|ca|ch|at|be|se|dk|fi|pt|cz|tr|mx|ar|eu|tv|cc|gg|ws|"
     r"vn|th|ua|gr|ro|hu|sk|ie|nz|za|cl|pe|sg|ph|hk|tw|kz|lt|lv|ee|bg|hr|si|rs|il|ir|pk|ng|ke|"
+    r"id|my|lk|bd|eg|ae|sa|"
     r"top|club|store|live|pro|link|click|news|tech)\b",
     _I,
 )
