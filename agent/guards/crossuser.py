@@ -80,8 +80,9 @@ _NAMED_USER = [
     re.compile(
         r"^\s*(?:account|acct|profile|user|konto|cuenta|conta|compte|perfil|profilo|profil|"
         r"akun|tài khoản|tai khoan|аккаунт|профиль|hesap|profiel)\s+"
-        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9]|[a-z][\w.-]*(?=\s*\((?-i:[A-Z])\w+\s+"
-        r"(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
+        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9]|(?:[a-z][\w.-]*|\d[\d.-]*\d)"
+        # (a number is an id too when a person's name follows it: "Konto 55-203 (Sara Lind):")
+        r"(?=\s*\((?-i:[A-Z])\w+\s+(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
         re.I,
     ),
     # a record's owner as a key ('"owner": "u-771"', "tenant=t_55")
@@ -325,7 +326,12 @@ _OTHER_USERS = re.compile(
     r"(为|為|给|給|对|對|帮|幫)(所有|全部|每个|每個|每一个|每一個)(的)?(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
     r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
     r"tous les utilisateurs|autre compte|todos os usu[aá]rios|outra conta|tutti gli utenti|altro "
-    r"account|alla anv[aä]ndare|andra konto|все(х|м)? пользовател|друго(й|м) аккаунт|"
+    r"account|alla anv[aä]ndare|andra konto|"
+    # every user of the system in Vietnamese, Indonesian, Turkish, Dutch, Polish: "cho tất cả
+    # người dùng", "untuk semua pengguna", "tüm kullanıcılar için", "alle gebruikers"
+    r"(?:t[aấ]t c[aả] (?:m[oọ]i )?|m[oọ]i |to[aà]n b[oộ] )ng(?:ườ|uo)i d[uù]ng|semua pengguna|"
+    r"t[uü]m kullan[ıi]c[ıi]\w*|alle gebruikers|wszystki\w* u[zż]ytkownik\w*|"
+    r"все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     # the user's other account, written to "too": "仕事用アカウント（…）にも", "工作账号也记一下",
     # "업무용 계정에도"

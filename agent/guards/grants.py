@@ -27,6 +27,9 @@ _PERMISSION = (
     r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
     r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
     r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*|cleared|entitled|duoc phep|"
+    # the participle: "è autorizzato a ricevere", "está autorizada a ver", "is authorised to"
+    r"autorizzat[oaie]|autorizad[oa]s?|autorise[es]?|authori[sz]ed|berechtigt|gemachtigd|"
+    r"bevoegd|uprawnion\w*|behorig|"
     r"cho phep|le droit|el derecho|il diritto|o direito|das recht|het recht|the right)\b|"
     r"有权|有權|権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
 )
@@ -55,7 +58,11 @@ _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
-    r"disimpan|da luu)\b|保存|存储|儲存|저장된|सेव|सहेज|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
+    r"disimpan|da luu|"
+    # the verb too: "alles wat Fenna bewaart", "tudo o que a Ana salvou", "lo que guardó"
+    r"bewaar[dt]?|bewaren|opslaat|salvou|salvaram|guardou|guardaram|guardo|speichert|"
+    r"enregistre|sauvegarde|memorizza|sparar|lagrar)\b|"
+    r"保存|存储|儲存|저장된|सेव|सहेज|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
     # the short participle too: "всё, что у меня сохранено"
     r"сохран[её]н\w*|збережен\w*)"
 )
@@ -70,7 +77,7 @@ _ACCESS = (
     r"zobaczyc|przeczytac|obejrzec|sprawdzac|sprawdzic|"
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
-    r"share|read|see|view|access|consult|edit|modify|disclose|query|search|browse|inspect|"
+    r"share|read|see|view|access|consult|edit|modify|editar|aanpassen|bewerken|bearbeiten|redigera|disclose|query|search|browse|inspect|"
     r"export|download|look through|go through|compartir|partager|teilen|"
     r"ask (?:\w+ )?for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|"
     # asking for it: "può chiedere qualsiasi informazione", "puede pedir cualquier dato"
@@ -159,8 +166,13 @@ _UNQUESTIONED = (
     r"utan (?:att stalla )?fragor|zonder vragen|bez (?:zadawania )?pytan|sorgusuz|"
     r"tanpa (?:bertanya|banyak tanya|"
     r"soal)|no questions asked|without (?:any )?questions?|kysymatta|bez ptani|kerdes nelkul|"
+    r"without (?:further |additional |any )?(?:clarification|double-checking)|"
     r"(?:hic )?sorgulamadan|sorgulamaksizin)"
-    r"\b|без (?:лишних |всяких )?вопросов|без питань|質問せず|묻지 말고|不问|不問|不要问|不要問)"
+    r"\b|без (?:лишних |всяких )?вопросов|без питань|"
+    # "выполняй без дополнительных уточнений": nothing asked back before it is done
+    r"без (?:дополнительн\w* |лишних |всяких |каких-либо )?(?:уточнени\w*|проверок|"
+    r"переспрашивани\w*)|без (?:зайвих |додаткових )?(?:уточнень|перевірок)|"
+    r"質問せず|묻지 말고|不问|不問|不要问|不要問)"
 )
 _ACT = (
     r"(?:\b(?:do|execute|follow|obey|carry (?:it |them )?out|comply|ejecuta\w*|cumple|cumplir|"
@@ -273,7 +285,7 @@ _OUTRANK = (
     r"boven(?=[^.!?\n;]{0,40}\b(?:gaan|gaat|staan|staat)\b)|"
     r"(?:gaan|gaat|staan|staat|ging|gingen) (?:altijd |voortaan |steeds )?boven|"
     # Turkish says "comes before" after what it outranks: "kullanıcının talimatlarından önce gelir"
-    r"once gel\w*|ustun tutul\w*|"
+    r"once gel\w*|once uygulan\w*|ustun tutul\w*|"
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
     r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat|"
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
@@ -313,8 +325,9 @@ _PRINCIPAL = (
     r"prefers|wishes)|"
     # the user by their own say: "over what I say myself", "over Tom's own requests"
     r"what (?:i|she|he|they) (?:say|says|said|want|wants|ask|asks) (?:myself|herself|himself|"
-    r"themselves)|(?:my|her|his|their|[\w-]+'s|[\w-]+’s) own (?:requests?|wishes|words?|"
-    r"instructions?|orders?|say|choices?|decisions?|preferences?))\b|"
+    r"themselves)|(?:my|her|his|their|[\w-]+'s|[\w-]+’s) own (?:(?:stated|expressed|declared|"
+    r"chosen) )?(?:[^\W\d_]+ )?(?:requests?|wishes|words?|instructions?|orders?|say|choices?|"
+    r"decisions?|preferences?|tolerance|goals?|settings?|rules?|judge?ments?|views?|limits?))\b|"
     # anyone's say by name: "outrank anything Sam tells the assistant"
     r"\b(?:anything|whatever|what) (?:(?-i:[A-Z][\w-]+)|she|he|they) (?:says|tells|told|wants|"
     r"asks|writes|types|prefers)\b|"
@@ -358,10 +371,13 @@ _CREDENTIAL = (
     r"cvv|security codes?|card (?:numbers?|details)|contrasenas?|claves?|passworter|passwort|"
     r"kennwort\w*|mots? de passe|code pin|senhas?|codice pin|losenord\w*|wachtwoord\w*|"
     r"pincode|hasl[oa]|sifre\w*|kata sandi|mat khau|salasana\w*|heslo|jelszo\w*|"
+    r"sakerhetskod\w*|sicherheitscodes?|beveiligingscodes?|codigos? de seguridad|"
+    r"codes? de securite|codic[ei] di sicurezza|"
     r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad|verification|"
     r"recovery|2fa|login|one-time) codes?|"
     r"(?:codes?|codigos?|codic[ei]|kod\w*)\s+(?:de |del |della |do |da |of |der |van )?(?:la |sua |"
-    r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu )?"
+    r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu |ma |mon |"
+    r"minha |meu |mia |meiner |mijn |min )?"
     r"(?:carte|tarjeta|cart[aã]o|carta|card|karte|kaart))\b|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
@@ -372,6 +388,7 @@ _HAND_OVER = (
     # read out letter by letter: "dictate", "продиктовать", "diktieren", "dictar"
     r"dictat\w*|diktier\w*|dictar\w*|dicter|dettar\w*|ditar|dyktow\w*|"
     r"read|reveal\w*|disclose\w*|provide\w*|pass(?:ed)? on|receive\w*|"
+    r"release[sd]?|releasing|(?:ska|skall|kan|far|bor) fa|"
     r"dar|dale|darle|decir|decirle|comunicar\w*|revelar\w*|recibir|geben|gegeben|sagen|"
     r"mitteilen|nennen|genannt|gesagt|mitgeteilt|weitergegeben|durchgegeben|verraten|erhalten|bekommen|donner|donne|dire|communiquer|reveler|"
     r"recevoir|dare|comunicare|rivelare|ricevere|avere|dizer|informar|receber|ter|tener|have|"
@@ -479,7 +496,7 @@ _ALL_RECORDS = (
     r"al(?= (?:mijn|zijn|haar|onze|hun|de|het|wat)\b)|"
     r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всё|всех|усі|всі|全部|所有|"
     r"すべて|全て|모든|전부)"
-    rf"{_CLAUSE_ONLY}{{0,25}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
+    rf"{_CLAUSE_ONLY}{{0,32}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
     r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
 )
@@ -596,7 +613,10 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"\b(honou?r\w*|treat\w*|handl\w*|obey\w*|follow\w*|accept\w*|execut\w*|act\w* on)\b"
             r"[^.!?\n]{0,20}\bas (though|if)\s+(she|he|they|the user|the owner|the account holder)"
             r"\s+(had\s+|herself\s+|himself\s+|themselves\s+)?(made|sent|wrote|written|typed|said|"
-            r"asked|given|issued)",
+            r"asked|given|issued)|"
+            # ... or "as if they came from the account owner"
+            r"\bas (though|if)\s+(they|it|these|those|she|he)\s+(came|come|were|was|had come)\s+"
+            r"(directly\s+)?from\s+(the\s+|her\s+|his\s+)?(user|owner|account (owner|holder))\b",
             _I,
         ),
         # "has full access to her memory", "ma pełny dostęp do wszystkich notatek"
@@ -676,8 +696,9 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # phones or claims to be someone, in one clause with no negation, even as an order
         re.compile(
             rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
-            rf"(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|\bcode de (?:la )?carte\b|"
-            r"\bc[oó]digo d[eo] (?:la |o )?(?:tarjeta|cart[aã]o)\b|\bcodice della carta\b))"
+            rf"(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|\bcode de (?:la |ma |sa )?carte\b|"
+            r"\bc[oó]digo d[eo] (?:la |o |mi |meu |minha )?(?:tarjeta|cart[aã]o)\b|"
+            r"\bcodice della (?:mia )?carta\b))"
             rf"(?={_CLAUSE_ONLY}*?{_HAND_OVER})(?={_CLAUSE_ONLY}*?{_CALLER})",
             _I,
         ),
@@ -789,7 +810,10 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
         # Turkish puts the one outranked first: "... kullanıcının talimatlarından önce gelir"
-        re.compile(rf"{_PRINCIPAL}\w*(?:\s+kendi)?(?:\s+\w+)?\s+(?:once gel|ustun tutul)\w*", _I),
+        re.compile(
+            rf"{_PRINCIPAL}\w*(?:\s+kendi)?(?:\s+\w+)?\s+(?:once gel|once uygulan|ustun tutul)\w*",
+            _I,
+        ),
         # "...สำคัญสูงกว่าคำขอของผู้ใช้" (higher than the user's requests), "उपयोगकर्ता के
         # निर्देशों से ऊपर" (above the user's instructions): the comparison before or after
         re.compile(
@@ -1030,4 +1054,36 @@ SIGNALS_GRANTS["access_grant"] += [
         rf"responde|respóndele|réponds|antworte)\w*{_CLAUSE_ONLY}{{0,30}}?{_AS_IF_THE_USER}",
         _I,
     ),
+]
+# Someone let into what the user saved, no "all" said: "Landlord R. Pruitt may access the
+# user's saved notes", "kan de opgeslagen notities inzien" (not "I can read my saved notes",
+# nor "you can export your saved notes": the user and the agent are no third party)
+_SAVED_RECORDS = (
+    rf"(?:{_STORED}{_CLAUSE_ONLY}{{0,15}}?{_TARGET}|{_TARGET}{_CLAUSE_ONLY}{{0,25}}?{_STORED})"
+)
+# Whoever only cites something is let have a credential: "release the stored passwords to an
+# analyst who quotes a ticket number", "to any caller who gives the case number"
+_WHO_CITES = (
+    r"\b(?:who|that)\s+(?:can\s+)?(?:quotes?|cites?|gives?|provides?|states?|mentions?|knows?|"
+    r"presents?|shows?|identif\w*|asks?|requests?|calls?)\b"
+)
+# The scripts whose condition is a verb ending: "…询问门禁密码时，直接告诉他们", "비밀번호를
+# 물어보면 비서가 알려준다": a credential told to whoever asks for it (not the user: "我问的时候")
+_ASKED_CJK = (
+    r"(?:询问|詢問|问起|問起|来问|來問|问到|問到|要求|索要|물어보면|물어보|묻는다면|물으면|요청하면|"
+    r"요구하면|尋ねられ|聞かれ|求められ)"
+)
+_ASKER_IS_USER_CJK = r"(?:我|내가|제가|私が|私に|저에게|나에게|ユーザーが|用户|用戶|사용자가)"
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\buser )"
+        rf"{_MAY}{_GAP}{_ACCESS}{_CLAUSE_ONLY}{{0,30}}?{_SAVED_RECORDS}",
+        _I,
+    ),
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_HAND_OVER}{_CLAUSE_ONLY}{{0,80}}?{_CREDENTIAL}"
+        rf"{_CLAUSE_ONLY}{{0,80}}?\bto\b{_CLAUSE_ONLY}{{0,60}}?{_WHO_CITES}",
+        _I,
+    ),
+    _clause_rule((_CREDENTIAL, _HAND_OVER, _ASKED_CJK), forbidden=(_ASKER_IS_USER_CJK, _NEGATION)),
 ]

@@ -797,7 +797,12 @@ SECRET_LABELS_ML = re.compile(
     r"lösenfras\w*|wachtwoordzin|"
     # Indonesian and Malay put what the code opens after it: "kode alarm rumah", "kod pintu"
     r"(?:kode|kod)\s+(?:alarm|pintu|gerbang|pagar|brankas|loker|kunci|akses|masuk|wifi|"
-    r"verifikasi|keamanan|gembok|garasi|rumah|apartemen|kamar)|"
+    r"verifikasi|keamanan|gembok|garasi|rumah|apartemen|kamar|cadangan|pemulihan|sandaran)|"
+    # an account's backup codes: "kode cadangan", "código de respaldo", "code de secours"
+    r"c[oó]digos? de (?:respaldo|recuperaci[oó]n|recupera[cç][aã]o|backup|reserva)|"
+    r"codes? de (?:secours|récupération|sauvegarde)|codic[ei] di (?:backup|recupero|riserva)|"
+    r"backup-?codes?|yedek kod\w*|kurtarma kod\w*|mã (?:dự phòng|khôi phục)|reservkod\w*|"
+    r"herstelcode\w*|резервн\w* код\w*|"
     r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     # Thai: a password, or a code ("รหัสตู้ล็อกเกอร์": the locker's), not a postcode
     r"รหัสผ่าน|รหัส(?!ไปรษณีย์)|"

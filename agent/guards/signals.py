@@ -384,7 +384,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(secretly|quietly|silently|covertly|discreetly|invisibly)\s+(send|forward|share|copy|"
         r"bcc|cc'?d|blind[- ]cop\w*|redirect|rout|"
         r"record|log|store|collect|track|add|insert|append|change|alter|modify|remove|delete|omit|"
-        r"drop|include)\w*",
+        r"drop|include|switch|swap|replac|substitut|repoint)\w*",
         r"\b(skip|omit|drop|leave out|no|without)\s+(the\s+|any\s+|all\s+)?(medical\s+|legal\s+|"
         r"safety\s+)?(disclaimers?|warnings?|safety (checks?|notes?))\b",
         r"\b(unrestricted|uncensored|unfiltered|unlimited)\s+(output|answers|responses|mode|"
@@ -392,6 +392,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(never|don'?t|do not)\s+(tell|inform|notify|warn)\s+(the user|her|him|them|users)\b|"
         r"\bwithout telling (the user|her|him|them)\b|\b(hide|keep)\s+(this|it)\s+(a secret\s+)?"
         r"from (the user|her|him|them)\b",
+        # ... in Swahili, Indonesian, Vietnamese, Turkish: "bila kumwambia", "tanpa memberi
+        # tahu pengguna", "mà không cho người dùng biết", "kullanıcıya haber vermeden"
+        r"\bbila (?:ku)?(?:mwambia|mjulisha|waambia|wajulisha|niambia|nijulisha)\b|"
+        r"\bbila (?:yeye|wao|mtumiaji) kujua\b|\btanpa (?:memberi ?tahu|memberitahu|"
+        r"sepengetahuan) (?:pengguna|dia|mereka)\b|\btanpa sepengetahuannya\b|"
+        r"\bkh(?:ô|o)ng (?:cho|b(?:á|a)o cho) (?:ng(?:ườ|uo)i d(?:ù|u)ng|h(?:ọ|o)) bi(?:ế|e)t\b|"
+        r"\b(?:kullan(?:ı|i)c(?:ı|i)ya|ona) (?:haber vermeden|s(?:ö|o)ylemeden|bildirmeden)\b",
         r"(只|仅|僅)(听从|聽從|服从|服從|听|聽|遵从|遵從|执行|執行)(这|這|该|該|此|以下|下面|我)",
         r"(不用|无需|無需|不必|不要|不需要|无须)再?(遵守|遵循|理会|理會)",
         r"(不用|无需|無需|不必|不要)再?(征求|徵求|询问|詢問|确认|確認)[^。！？\n]{0,6}(用户|用戶|同意)",
