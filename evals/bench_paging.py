@@ -153,6 +153,7 @@ def _one_size(
             assembly.append(time.perf_counter() - start)
             report(f"queries at {size}", n, queries)
         after_write = _after_writes(store, pagein, rng, budget.cap("paged"), max(queries // 5, 1))
+        paused = _paused(pagein, rng, budget.cap("paged"), max(queries // 5, 1))
         after_turn = _next_turns(store, pagein, rng, budget.cap("paged"), max(queries // 5, 1))
         floor = _floor(store, rng, queries)
         resident = status_mb("VmRSS")  # before the recall's flat scans, which page in every vector
@@ -183,6 +184,13 @@ def _one_size(
         "page_in_next_turn_ms": _percentiles(after_turn),
         "next_turn_p50_over_page_in_p50": round(
             _percentiles(after_turn)["p50"] / page_in_ms["p50"], 2
+        ),
+        # Page-in after the same pause as the next turn's, with no write: what the pause
+        # alone costs (caches and threads gone cold), so the next turn's ratio to it is what
+        # the turn's writes add.
+        "page_in_after_pause_ms": _percentiles(paused),
+        "next_turn_p50_over_paused_p50": round(
+            _percentiles(after_turn)["p50"] / _percentiles(paused)["p50"], 2
         ),
         # The bench process's resident memory after the timed page-ins: the store at this
         # size, its read copies and index, the embedder, and what filling it left behind
@@ -255,6 +263,18 @@ def _after_writes(
     timings = []
     for n in range(count):
         _turn_writes(store, rng, role="user", predicate=f"live_note_{n}")
+        query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
+        start = time.perf_counter()
+        pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
+def _paused(pagein: PageIn, rng: random.Random, budget: int, count: int) -> list[float]:
+    """Page-in after ``USER_REPLY_SECONDS`` with nothing written meanwhile."""
+    timings = []
+    for _ in range(count):
+        time.sleep(USER_REPLY_SECONDS)
         query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
         start = time.perf_counter()
         pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)

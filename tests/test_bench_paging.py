@@ -35,6 +35,7 @@ def test_json_holds_every_figure_per_size(tmp_path: Path) -> None:
         assert _figures(row["page_in_ms"]) and _figures(row["assembly_ms"])
         assert _figures(row["page_in_after_write_ms"]) and _figures(row["page_in_next_turn_ms"])
         assert row["next_turn_p50_over_page_in_p50"] > 0
+        assert _figures(row["page_in_after_pause_ms"]) and row["next_turn_p50_over_paused_p50"] > 0
         assert row["first_page_in_ms"] > 0
         assert row["resident_mb"] > 0
         alone = row["page_in_process_mb"]  # a fresh process: opens the store, pages in

@@ -330,7 +330,9 @@ def paging_cmd(
             f"({row['after_write_p50_over_page_in_p50']:.2f}x steady, target <= "
             f"{TARGET_AFTER_WRITE}); the next "
             f"turn's, its message logged {turn['p50']:.1f}/{turn['p95']:.1f} ms "
-            f"({row['next_turn_p50_over_page_in_p50']:.2f}x); resident memory "
+            f"({row['next_turn_p50_over_page_in_p50']:.2f}x steady, "
+            f"{row['next_turn_p50_over_paused_p50']:.2f}x a page-in after the same pause with "
+            f"no write, {row['page_in_after_pause_ms']['p50']:.1f} ms); resident memory "
             f"{row['resident_mb']:.0f} MB (the fill's included)"
         )
         alone = row["page_in_process_mb"]
