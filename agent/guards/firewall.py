@@ -38,7 +38,7 @@ from .lexicon import (
     USER_AS_HE_OR_SHE,
     USERS_OWN_REQUEST,
 )
-from .normalize import canonical
+from .normalize import canonical, disguised
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import (
     CJK_STOP,
@@ -369,6 +369,10 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         elif claim and self._rule_from_someone_else(report, text):
             reasons.append("injection:rule_from_someone_else")
+        if claim and report.rules and disguised(text):
+            # a rule in letters nobody types (look-alikes, small capitals, joiners between
+            # letters) was hidden on purpose, whoever typed it
+            reasons.append("injection:disguised_rule")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
         if claim and review.quoted and quote_speaks_of_user(review.proposal.context):
@@ -479,7 +483,7 @@ class Firewall:
         "Påminnelse från Kraftbolaget:", "Catatan dari mitra:") and sets a rule about the user
         in the third person: someone else's order about the user, at any door, even the
         user's own (they paste it; they never speak of themselves so)."""
-        if not report.rules or not SENT_BY_SOMEONE.match(canonical(text)):
+        if not report.rules or not SENT_BY_SOMEONE.search(canonical(text)):
             return False
         return any(
             USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)

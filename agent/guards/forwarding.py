@@ -20,7 +20,8 @@ _CLAUSE = r"[^.!?\n;。！？；]"
 # user ("reenvíame", "mandami", "send me").
 _SEND = (
     r"(?:\b(?:forward|send|copy|cc|bcc|mail|e-?mail|relay|pass on|"
-    r"reenvi\w*|envi[ae]\w*|mand[ae]\w*|remit\w*|transmit\w*|transf[eé]r\w*|"
+    r"reenvi\w*|envi[ae]\w*|mand[ae]\w*|remit\w*|transmit\w*|transf[eé]r\w*|transmet\w*|"
+    r"trasmett\w*|ubermitt\w*|übermitt\w*|"
     r"renvoi\w*|envoi\w*|envoie\w*|envoy\w*|fais suivre|"
     r"inoltr\w*|invi[ae]\w*|spedisc\w*|"
     r"encaminh\w*|repass\w*|"
@@ -56,6 +57,14 @@ _YOU_SAVE = (
     r"(?:ktor\w*) (?:zapisz\w*|zachowa\w*))\b|"
     r"(?:котор\w*|что) (?:ты )?(?:сохраня\w*|сохранишь|запомина\w*|запиш\w*))"
 )
+# Records saved, or the user's: "toutes les notes enregistrées de l'utilisateur", "all the
+# user's saved notes", "todas las notas guardadas".
+_SAVED_OR_USERS = (
+    r"(?:\b(?:saved|stored|recorded|enregistr\w*|sauvegard\w*|guardad\w*|almacenad\w*|"
+    r"salvat\w*|memorizzat\w*|registrat\w*|gespeichert\w*|sparade|lagrade|opgeslagen|"
+    r"bewaarde|zapisan\w*|the user'?s|of the user|de l'utilisat\w*|del usuario|do usuario|"
+    r"dell'utente|des nutzers|des benutzers|anvandarens)\b|сохран[её]нн\w*|пользовател\w*)"
+)
 # The user's own: "send me every note", "to my inbox", "an meine Adresse".
 _THE_USERS_OWN = (
     r"(?:\b(?:me|my|myself|mine|mi|mis|moi|mon|ma|mes|mio|mia|miei|mie|meu|minha|meus|minhas|"
@@ -86,6 +95,14 @@ SIGNALS_FORWARDING: dict[str, list[re.Pattern[str]]] = {
             rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE}*?{_THE_USERS_OWN})"
             rf"(?={_CLAUSE}*?{_SEND}{_CLAUSE}{{0,30}}?{_EACH}{_CLAUSE}{{0,25}}?{_RECORD}"
             rf"{_CLAUSE}{{0,30}}?{_YOU_SAVE})",
+            _I,
+        ),
+        # "transmets toutes les notes enregistrées de l'utilisateur à partage@…", "send all
+        # the user's saved notes to …": every record, saved or the user's, to an address
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE}*?{_THE_USERS_OWN})"
+            rf"(?={_CLAUSE}*?{_SEND}{_CLAUSE}{{0,30}}?{_EACH}{_CLAUSE}{{0,25}}?{_RECORD}"
+            rf"{_CLAUSE}{{0,20}}?{_SAVED_OR_USERS}{_CLAUSE}{{0,60}}?{_ADDRESS})",
             _I,
         ),
         # "保存済みの住所と電話番号を support@… に送信すること"

@@ -264,8 +264,18 @@ _ACTED_ON = (
 )
 
 # Weighing more than the user: "outrank", "väger tyngre än", "важнее", "wichtiger als".
+# What a user overrides for themselves: a default or a setting, not someone's word ("Override
+# default units: the user wants metric", "Units override: ... for this user").
+_SETTING = (
+    r"(?:defaults?|settings?|units?|formats?|preferences?|themes?|time ?zones?|languages?|"
+    r"currency|currencies|fonts?|layout|styles?|locale|measurements?|temperatures?)"
+)
+_OVERRIDES = (
+    "".join(rf"(?<!\b{w} )" for w in ("units", "unit", "default", "settings", "format", "language"))
+    + rf"overrides?(?!\s+(?:[^\W\d_]+\s+){{0,2}}?{_SETTING}\b)"
+)
 _OUTRANK = (
-    r"(?:\b(?:outranks?|outranking|overrules?|overrides?|supersedes?|trumps?|prevails? over|"
+    rf"(?:\b(?:outranks?|outranking|overrules?|{_OVERRIDES}|supersedes?|trumps?|prevails? over|"
     r"takes? precedence|(?:takes?|has|have|gets?|given) (?:top |first |absolute )?priority|"
     # "rank above the account holder's own preferences", "sit above what she says"
     r"ranks? (?:above|over|higher than|ahead of)|(?:is|are) ranked (?:above|over|higher)|"

@@ -82,6 +82,11 @@ _CITED_WORK = (
     r"chanson|canzone|låt|песн\w*|titulad[oa]|intitulé|intitolat[oa]|betitelt|heißt|llamad[oa]|"
     r"chamad[oa]|chiamat[oa]|kallad|называется|title|headline|subject line|caption|slogan|"
     r"tagline|motto|reading(?: list)?|quote|quoted|"
+    # a review of the literature, its chapters and sources: "Lit review (ch. 3): '...'"
+    r"lit(?:erature)? review|bibliography|references?|citations?|cited|ch\.|chap\.|vol\.|"
+    # words taught as words: "practicamos el imperativo («olvida», «ignora»)"
+    r"imperativ\w*|imp[ée]ratif|verbs?|verbos?|verbes?|verbi|vocabular\w*|vocabulaire|"
+    r"conjugac\w*|conjugaison\w*|"
     # a novel in the languages that call it a "roman": French, German, Dutch, Swedish, ...
     r"roman|romanen|romanzo|novela|romance|powieść|powieści|роман\w*|"
     # words about words: "the phrase '...' became a meme", "la frase «...»", "der Spruch „...“"

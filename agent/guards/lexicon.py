@@ -866,9 +866,12 @@ KEEP_INTENT = re.compile(
     r"(tell|give) (it to )?me when i ask|(sorunca|sorduğumda|sorarsam) söyle\w*|"
     r"wenn ich (dich )?(danach )?frage|cuando te l[oa] pregunte|quand je te le demande\w*|"
     r"te l[oa] (vuelvo a )?pregunt\w+ (luego|después|más tarde)|je te l[ea] redemanderai|"
-    r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on to|for (future|later) reference|"
+    r"keep\b[^.!?\n]{0,40}\b(in (memory|mind)|on file)|hang on ?to|hold onto|"
+    r"for (future|later) reference|"
     r"don'?t forget|store|write (it|this) down|jot (it|this) down|make a note|"
     r"recuerda|recuérdalo|acuérdate|guarda|guárdalo|guárdame|guardame|apunta|apúntame|anota|"
+    # the reflexive imperative: "apúntate la clave", "guárdatelo", "anótatelo"
+    r"(?:apúnta|guárda|anóta|apunta|guarda|anota)te(?:l[oa]s?)?|"
     r"anótame|no olvides|"
     # an imperative with its pronoun: "guárdala", "apúntalo", "recuérdamelo"
     r"(guárda|apúnta|anóta|recuérda|memoríza)(l[oa]s?|me|mel[oa]s?)|"
@@ -907,7 +910,8 @@ KEEP_INTENT = re.compile(
     r"lưu lại|ingat|simpan|catat|"
     # Indonesian says them with a suffix, and colloquially with "e": "simpenin", "catetin"
     r"simp[ae]n(?:in|kan|lah)|cat[ae]t(?:in|kan|lah)|"
-    r"θυμήσου|κράτα|αποθήκευσε|tandaan|zapamatuj( si)?|ulož|zapiš|poznamenej|zapamätaj|"
+    r"θυμήσου|κράτα|αποθήκευσε|(?:paki)?tandaan|pakitala|pakisave|zapamatuj( si)?|ulož|zapiš|"
+    r"poznamenej|zapamätaj|"
     r"muista|tallenna|"
     r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"
     r"(จำไว้|ช่วยจำ|จำให้|บันทึกไว้|תזכור|תזכרי|זכור|תשמור|שמור|احفظ|تذكر|याद रख|सेव कर|"
@@ -980,7 +984,11 @@ USER_THIRD_PERSON_ML = re.compile(
 # "Reminder from the Vitalis wellness group:", "Påminnelse från Kraftbolaget:", "Catatan dari
 # mitra:", "Памятка от управляющей компании:", "来自物业的通知：", "管理会社からのお知らせ：".
 SENT_BY_SOMEONE = re.compile(
-    r"^\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
+    # forwarded: "reenviado de 'Avianca Alertas':", "Forwarded from ...:", "weitergeleitet von"
+    r"(?:forwarded|fwd|reenviad[oa]|weitergeleitet|transf[ée]r[ée]e?|inoltrat[oa]|"
+    r"encaminhad[oa]|reencaminhad[oa]|vidarebefordrat|doorgestuurd|przekazane|переслано|"
+    r"пересланное|переслане)\s+(?:from|de|del|von|vom|da|do|dal|från|van|od|от|від)|"
     r"(?:notice|reminder|note|message|memo|update|alert|instructions?|tips?|advice|"
     r"announcement|guidance|request|notification|bulletin|directive|policy|letter|email|text)"
     r"\s+(?:from|by|sent by)|"
@@ -1003,9 +1011,16 @@ SENT_BY_SOMEONE = re.compile(
     r")\s[^:：\n]{1,70}[:：]|"
     # Chinese, Japanese, Korean name the sender first: "来自X的提醒：", "Xからのお知らせ：",
     # "X에서 온 안내:"
-    r"^\W{0,3}(?:来自|來自)[^:：\n]{1,30}的(?:提醒|通知|消息|留言|说明|說明|公告)[:：]|"
-    r"^\W{0,3}[^:：\n]{1,30}からの(?:お知らせ|連絡|メッセージ|通知|指示|案内)[:：]|"
-    r"^\W{0,3}[^:：\n]{1,30}(?:에서|로부터) (?:온|보낸) (?:공지|알림|메시지|안내)[:：]",
+    r"(?:^|(?<=[.!?。！？\n]))\W{0,3}(?:来自|來自)[^:：\n]{1,30}的(?:提醒|通知|消息|留言|说明|說明|"
+    r"公告)[:：]|"
+    r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n]{1,30}からの(?:お知らせ|連絡|メッセージ|通知|指示|"
+    r"案内)[:：]|"
+    r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n]{1,30}(?:에서|로부터) (?:온|보낸) (?:공지|알림|메시지|"
+    r"안내)[:：]|"
+    # "Landlord note:", "Bank's notice:": a sender's noun before the note's
+    r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?:landlord|bank|school|vendor|partner|agency|company|"
+    r"provider|manager|admin|administrator|operator|owner|support|team|clinic|insurer|employer|"
+    r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]",
     re.IGNORECASE,
 )
 # The user in a rule as "he" or "she": "if he ever says he's feeling low, suggest ..."

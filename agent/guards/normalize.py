@@ -277,7 +277,35 @@ def canonical(text: str) -> str:
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
     text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic), text)
+    if len(_OPEN_SYLLABLE_THEN_INITIAL.findall(text)) >= 3:  # not a "좋아요ㅋㅋ"
+        text = _join_jamo(text)
     return _CJK_GAP.sub("", text)
+
+
+# Korean spelled in loose letters ("ㅈㅣㄱㅡㅁㅂㅜㅌㅓ" for "지금부터"): NFKC makes each an initial
+# consonant or a vowel, and NFC joins an initial and a vowel but never takes a consonant as
+# the syllable's final one. A consonant after a syllable without a final, not followed by a
+# vowel, is that final.
+_INITIAL_TO_FINAL = dict(
+    zip(
+        "\u1100\u1101\u1102\u1103\u1105\u1106\u1107\u1109\u110a\u110b\u110c\u110e"
+        "\u110f\u1110\u1111\u1112",
+        (1, 2, 4, 7, 8, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27),
+        strict=True,
+    )
+)
+_OPEN_SYLLABLE_THEN_INITIAL = re.compile("([\uac00-\ud7a3])([\u1100-\u1112])(?![\u1161-\u1175])")
+
+
+def _join_jamo(text: str) -> str:
+    def close(match: re.Match[str]) -> str:
+        syllable, initial = match.group(1), match.group(2)
+        final = _INITIAL_TO_FINAL.get(initial)
+        if final is None or (ord(syllable) - 0xAC00) % 28:
+            return match.group(0)
+        return chr(ord(syllable) + final)
+
+    return _OPEN_SYLLABLE_THEN_INITIAL.sub(close, text)
 
 
 # Invisible characters no script writes between its letters (not Persian's or Hindi's
@@ -287,12 +315,22 @@ _HIDDEN_BETWEEN_LETTERS = re.compile(
 )
 
 
+# A zero-width (non-)joiner between Latin letters: Latin never joins its letters so.
+_JOINER_IN_LATIN = re.compile(r"[A-Za-z][\u200c\u200d]+[A-Za-z]")
+_FULL_WIDTH_LATIN = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
+_CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
 def disguised(text: str) -> bool:
     """Does ``text`` hide its letters as nobody types them: a word mixing Latin letters with
     Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), or characters that draw nothing (zero-width,
     tags, a right-to-left override) between letters?"""
     if _TAGS.search(text) or "\u202e" in text or _HIDDEN_BETWEEN_LETTERS.search(text):
         return True
+    if _JOINER_IN_LATIN.search(text) or len(_FOLDABLE.findall(text)) >= 3:
+        return True  # "C\u200do\u200cn", small capitals, circled or script letters
+    if len(_FULL_WIDTH_LATIN.findall(text)) >= 3 and not _CJK_LETTER.search(text):
+        return True  # full-width Latin where no CJK text is typed
     return any(
         _ASCII_LETTER.search(word) and any(c in _LOOKALIKES for c in word)
         for word in _WORDS.findall(unicodedata.normalize("NFKC", text))

@@ -32,6 +32,8 @@ SECRET_LABELS = re.compile(
     # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
     r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
+    # the WPA key in the Romance languages: "clé WPA", "clave WPA2", "chave WPA", "chiave WPA"
+    r"(?:clé|cle|clave|chave|chiave)( de sécurité| de seguridad)? (?:wpa2?|wi-?fi|wlan)|"
     # a config's bare key ("pass: 9fQ!..."), and a passport the user asks to keep
     r"pass(?=\s*[:=])|passport( number| no)?|"
     # a loyalty account's number logs into it (miles, points): "BA frequent flyer number"

@@ -26,6 +26,9 @@ _HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבל
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
+        # bipolar in other languages, and the lithium that treats it
+        r"bipolaire|bipolare|bipolär\w*|биполярн\w*|lithium|litio|lítio|"
+        r"darah tinggi|hipertensi|"
         r"hiv|aids|vih|sida|seropositi\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
         r"psychiatr\w*|medication|"
         r"prescri\w*|antidepres\w*|antidépress\w*|"
@@ -68,6 +71,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"бесплод\w*|гипертони\w*|безплідн\w*|고혈압|高血圧|不孕|不育|"
         r"алкогол\w*|зависимост\w*|залежніст\w*|アルコール依存|依存症|알코올|중독|酗酒|"
         r"당뇨|우울증|불임|बीमारी|कैंसर|मधुमेह|बांझ|संतान नहीं|अवसाद|"
+        # IVF, bipolar disorder, blood pressure: "试管婴儿", "躁郁症", "उच्च रक्तचाप"
+        r"试管婴儿|試管嬰兒|体外受精|시험관 ?시술|双相情感|躁郁|躁鬱|रक्तचाप|"
         # Crohn's and colitis, insulin, diabetes as Hindi writes the English word, "ill with"
         r"डायबिटीज़?|डायबिटिज़?|इंसुलिन|इन्सुलिन|क्रोहन|"
         r"(?:" + _HE + r")(?:קרוהן|קוליטיס|אינסולין|חולה ב|חולת|חולה כרוני)|"
@@ -92,6 +97,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"financial (difficult\w*|trouble|hardship|problems?|struggles?|distress|situation)|"
         r"behind (on|with) (\w+ )?(payments|rent|bills|mortgage|loans?)|can'?t afford|"
         r"dificultades (econ[oó]micas|financieras)|difficult[ée]s financi[eè]res|"
+        # Indonesian: hard put to pay, can't afford
+        r"kesulitan (membayar|keuangan|ekonomi)|tidak mampu (membayar|bayar)|"
         r"finanzielle (schwierigkeiten|probleme|not)|difficolt[aà] economiche|"
         r"dificuldades financeiras|финансов\w* (трудност\w*|проблем\w*)|"
         r"inherit\w*|arrears|overdue|defaulted|paid \d|(?<![\d"
@@ -197,12 +204,15 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
         r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
         r"cheat(s|ing|ed) on|divorzi\w*|scheiding|gescheiden|rozwod\w*|bosan\w*|"
+        # engaged to be married: "engaged to a woman from Cebu", "fiancée", "verlobt"
+        r"engaged to|fianc[ée]e?s?|betrothed|prometid[oa]|comprometid[oa]|verlobt\w*|"
+        r"fidanzat[oa]|noiv[oa]|помолвлен\w*|"
         r"cerai|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
         r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
         r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
         r"तलाक|طلاق|"
         r"(?:" + _HE + r")גירושין|"
-        r"(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|"
+        r"(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|订婚|訂婚|婚約|약혼|"
         # a wedding (결혼식, 結婚式) is an event anyone goes to, not the user's marital status
         r"去世|过世|過世|결혼(?!식)|이혼",
         _I,
@@ -213,7 +223,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"demitid[oa]|despedid[oa]|desemplead[oa]|desempregad[oa]|arbeitslos\w*|entlassen|"
         r"gekundigt|licencie\w*|chomage|chomeur\w*|licenziat[oa]|disoccupat[oa]|uppsagd|"
         r"arbetslos|avskedad|ontslagen|werkloos|zwolnion\w*|bezrobotn\w*|issiz|kovuldu|"
-        r"isten cikaril\w*|werkeloos|irtisanotu|tyoton)\b|уволен\w*|уволил\w*|безработн\w*|"
+        r"isten cikaril\w*|werkeloos|irtisanot+u\w*|irtisanot+iin|lomautet\w*|tyoton)\b|"
+        r"уволен\w*|уволил\w*|безработн\w*|"
         r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|クビ|失職|실직|해고",
         _I,
     ),
@@ -227,6 +238,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "legal_status": re.compile(
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
+        r"k-1 (visa|petition)|fianc[ée]e? visa|"
+        # a protected identity or a secret address (Sweden's "skyddad identitet")
+        r"skyddad identitet|skyddade personuppgifter|hemlig adress|sekretessmarker\w*|"
+        r"protected identity|confidential address|address confidentiality|"
         r"work (permit|visa)|legal status|immigration status|permiso de (trabajo|residencia)|"
         r"arbeitserlaubnis|permis de (travail|s[ée]jour)|permesso di (lavoro|soggiorno)|"
         r"autoriza[cç][aã]o de (trabalho|resid[eê]ncia)|arbetstillst[aå]nd|"
@@ -662,7 +677,28 @@ def _value_words(value: str) -> list[str]:
 
 # A claim the user's words imply without its word: "my husband and I" says "married".
 _IMPLIED = [
-    (re.compile(r"^(laid|lay)", _I), re.compile(r"\b(lay-?offs?|laid off|let go)\b", _I)),
+    (
+        re.compile(r"^(laid|lay)", _I),
+        re.compile(r"\b(lay-?offs?|laid off|let go|lost (his|her|their|my|a|the) job)\b", _I),
+    ),
+    # what the user owes on a loan or a card is a debt: "$4,100 on a Visa at 24% APR", "40
+    # tys. zł długu w parabankach" claim "debts", "zadłużenie"
+    (
+        re.compile(
+            r"^(debt\w*|indebted|zadłuż\w*|zadluz\w*|dług\w*|dlug\w*|schulden?|verschuld\w*|"
+            r"deuda\w*|endeudad\w*|dette\w*|endett\w*|dívida\w*|divida\w*|debit[oi]|долг\w*|"
+            r"задолж\w*|skuld\w*|borç\w*|borc\w*|hutang|utang|nợ|负债|負債|欠债|欠債|借金|빚)",
+            _I,
+        ),
+        re.compile(
+            r"\b(loans?|credit ?cards?|visa|mastercard|amex|owe|owes|owing|overdraft|mortgage|"
+            r"apr|kredyt\w*|pożycz\w*|pozycz\w*|dług\w*|dlug\w*|parabank\w*|chwilówk\w*|"
+            r"préstamo\w*|prestamo\w*|tarjeta de crédito|crédit\w*|credit\w*|prêt\w*|kredit\w*|"
+            r"darlehen|кредит\w*|займ\w*|долг\w*|lån|skuld\w*|borç\w*|borc\w*|hutang|pinjaman|"
+            r"empréstimo\w*|prestito|mutuo)\b|贷款|貸款|信用卡|ローン|借金|대출|카드빚",
+            _I,
+        ),
+    ),
     # sobriety says the addiction it recovers from: "two years sober", "seco desde 2019"
     (
         re.compile(
@@ -865,6 +901,9 @@ def _key(word: str) -> str:
         return _CURRENCY[word]
     if word[:1].isdigit():
         # "1,250.00" is the "1250" the user said: cents of zero and separators dropped
+        thousands = re.fullmatch(r"(\d+)[.,](\d{1,2})k", word)
+        if thousands:  # "4.1k" is 4,100 (not 41k)
+            return str(int(thousands.group(1)) * 1000 + int(thousands.group(2).ljust(3, "0")))
         number = re.sub(r"[.,\s]", "", re.sub(r"[.,]0{1,2}$", "", word))
         return number[:-1] + "000" if number.endswith("k") else number
     # a doubled letter is one: "bissexual" (pt) is the "bisexual" that "bi" says
