@@ -216,7 +216,7 @@ _NOT_MINE = "".join(
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
-    r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
+    r"kunden?|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
     r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
@@ -718,7 +718,12 @@ _CARRIED_TO_ACCOUNT = re.compile(
     r"\b[^.!?\n:]{0,30}?\b(?:to|into|for|on|under|für|fur|auf|au|sur|al|en|para|per|al|sul|do|na|"
     r"dla|på|till)\s+(?:the\s+|das\s+|le\s+|el\s+|il\s+)?(?:profile|account|user|profil|konto|"
     r"compte|perfil|cuenta|profilo|konta|kontu|kontot|profilu)\s+[\"'“‘«]?"
-    rf"{_FILE_END}([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)",
+    rf"{_FILE_END}([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)|"
+    # ... the verb last: "auch für Profil lena-buero übernehmen", "voor account kids-tab opslaan"
+    r"\b(?:f[üu]r|voor|f[öo]r|dla)\s+(?:das\s+|het\s+)?(?:profil|konto|account|profiel|kontot|"
+    rf"konta)\s+[\"'“‘«]?{_FILE_END}([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)[\"'”’»]?\s+"
+    r"(?:\w+\s+){0,2}?(?:[üu]bernehm\w*|kopier\w*|anwend\w*|speicher\w*|gelten|overnemen|"
+    r"toepassen|opslaan|zastosuj\w*|zapisz\w*|till[äa]mpa|spara)",
     re.IGNORECASE,
 )
 # Several account ids listed for a group: "Household group (u30, u44, u57)", "our accounts
@@ -742,7 +747,8 @@ _DEFAULT_FOR_ALL = re.compile(
     r"\s+(?:\w+\s+){0,2}?(?:for|to|pour|para|f[üu]r|per|voor|för|dla|для|için)\s+"
     rf"{_ALL_WORD}\s+(?:(?:the|les|los|las|os|as|gli|le|de|die)\s+)?(?!my\b|our\b|mes\b|mis\b|"
     rf"meine\w*\b|mijn\b|mina\b|moich\b|nos\b)(?:[\w-]+\s+){{0,3}}?(?:{_GROUP_WORD}|accounts|"
-    r"profiles|seats|comptes|cuentas|konten|contas|konton)\b",
+    # (after "every", "each": "every Brightline member")
+    r"profiles|seats|comptes|cuentas|konten|contas|konton|member|user|account|profile|seat)\b",
     re.IGNORECASE,
 )
 
@@ -802,7 +808,7 @@ def cross_user_reasons(
     targeted = {i for i in _targeted_records(latest) if i not in me}
     lowered = [t.lower() for t in texts]
     named += [m.group(1) for t in texts for m in _HANDLE_SUBJECT.finditer(t)]
-    named += [m.group(1) for t in texts for m in _CARRIED_TO_ACCOUNT.finditer(t)]
+    named += [m.group(1) or m.group(2) for t in texts for m in _CARRIED_TO_ACCOUNT.finditer(t)]
     named += [i for t in texts for i in _group_ids(t)]
     if targeted and _answers_request(texts, latest, targeted):
         named.append(next(iter(targeted)))

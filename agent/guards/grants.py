@@ -1119,7 +1119,8 @@ _OTHERWISE = (
 )
 _SAYS = (
     r"(?:\b(?:says?|asks?|wants?|decides?|indicates?|objects?|disagrees?|diga|indique|pida|"
-    r"quiera|dit|demande|veut|sagt|verlangt|will|wunscht|dica|chieda|voglia|"
+    r"quiera|dit|demande|veut|sagt|verlangt|will|wunscht|dica|dice|chieda|chiede|voglia|vuole|"
+    r"diz|pede|quer|"
     r"pedir|queira|zegt|wil|vraagt|sager|vill|powie|chce|poprosi)\b|скажет|попросит)"
 )
 # Who disagrees with whom, and whose orders the assistant then follows: "en cas de désaccord
@@ -1135,18 +1136,24 @@ _OF_SOMEONE_NOT_USER = (
     r"\s+(?:de|of|from|du|des|del|di|della|von|van|da|do|fran|от)\s+"
     rf"(?!(?:l'|the |el |la |le |der |dem |des |o |a |il |lo |het |de )?{_USER})"
 )
+# ... or "the gym's instructions"
+_SOMEONES_NOT_USER = r"\b(?:the\s+)?(?!(?:user|owner)\b)[^\W\d_]+(?:'s|’s)\s+(?:\w+\s+)?"
+_FOLLOWS = (
+    rf"(?:{_ACT}|\b(?:follows|obeys|applies|executes|carries out|befolgt|folgt|sigue|segue|suit|"
+    r"volgt|foljer|stosuje)\b)"
+)
 SIGNALS_GRANTS["authority_claim"] += [
     re.compile(
         rf"(?:{_COMMANDS}|{_REQUESTS}|{_ACT}|{_OUTRANK}|{_PRIORITY}){_CLAUSE_ONLY}{{0,80}}?"
         rf"{_EVEN_IF}\s+(?:(?:the|el|la|le|l'|der|die|il|lo|o|a|de|het)\s*)?(?:propi[oa]\s+)?"
         rf"(?:{_USER}|{_OWNER}|este|esta|celui-ci|celle-ci|dieser|diese|questi|questa)\s+"
-        rf"(?:\w+\s+){{0,2}}?{_SAYS}\s+(?:\w+\s+)?{_OTHERWISE}",
+        rf"(?:\w+\s+){{0,2}}?(?:{_SAYS}\s+(?:\w+\s+)?{_OTHERWISE}|{_OTHERWISE}\s+{_SAYS})",
         _I,
     ),
     re.compile(
         rf"{_CONFLICT}{_CLAUSE_ONLY}{{0,30}}?{_BETWEEN}{_CLAUSE_ONLY}{{0,60}}?{_USER}"
-        rf"{_CLAUSE_ONLY}{{0,80}}?{_ACT}{_CLAUSE_ONLY}{{0,30}}?(?:{_COMMANDS}|{_REQUESTS})"
-        rf"{_OF_SOMEONE_NOT_USER}",
+        rf"{_CLAUSE_ONLY}{{0,80}}?{_FOLLOWS}(?:{_CLAUSE_ONLY}{{0,30}}?(?:{_COMMANDS}|{_REQUESTS})"
+        rf"{_OF_SOMEONE_NOT_USER}|\s+{_SOMEONES_NOT_USER}(?:{_COMMANDS}|{_REQUESTS}))",
         _I,
     ),
 ]
