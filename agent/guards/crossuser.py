@@ -19,7 +19,7 @@ _NAMED_USER = [
     re.compile(
         r"\b(?:user|account|profile|member|customer|usuari[oa]|usuário|utilisateur|utente|nutzer|"
         r"benutzer|konto|cuenta|conta|compte|gebruiker|użytkownik\w*|kullanıcı\w*|"
-        rf"пользовател[ья]|ユーザー|사용자)[_ ]?id[\"'`]?\s*[:=：]\s*[\"'`]?{_ID}",
+        rf"пользовател[ья]|ユーザー|사용자)[_ -]?id[\"'`]?\s*[:=：]\s*[\"'`]?{_ID}",
         re.I,
     ),
     re.compile(rf"\buser:{_ID}", re.IGNORECASE),
@@ -106,6 +106,19 @@ _CLIENT_WORD = (
     r"klant|kund|kunden|klient\w*|m[uü][sş]teri|клиент\w*|пациент\w*|kh[aá]ch h[aà]ng|"
     r"kh[aá]ch|pelanggan|asiakas)"
 )
+# A record kept about someone (not an order or a booking), and a title before a person's name
+_CLIENT_RECORD = (
+    r"(?:ticket|case|claim|record|dossier|session|caso|expediente|reclamaci[oó]n|fall|vorgang|"
+    r"akte|sitzung|affaire|r[ée]clamation|s[ée]ance|pratica|sessione|sess[ãa]o|sesi[oó]n|zaak|"
+    r"[äa]rende[t]?|sesj[aiąę]|sprawa|zg[lł]oszenie|talep|dosya|заявк\w*|обращени\w*|дело|"
+    r"сесси[яи])"
+)
+_TITLE = (
+    # (not "Dr.": "Session 104 (Dr. Lee)" is the user's own appointment)
+    r"(?:mr|mrs|ms|mx|miss|herr|frau|sr|sra|srta|señor|señora|don|doña|m|mme|mlle|monsieur|"
+    r"madame|sig|sig\.ra|signor|signora|meneer|mevrouw|dhr|mevr|pan|pani|państwo|"
+    r"bay|bayan|г-н|г-жа|господин|госпожа)"
+)
 # Another person's account or records in this system, as opposed to a fact about them:
 # "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
 _THEIR_RECORDS = re.compile(
@@ -118,8 +131,15 @@ _THEIR_RECORDS = re.compile(
     # "Kundärende #CS-20931", "customer file 88213", "hồ sơ khách hàng mã KH-0932", "zgłoszenie
     # klienta nr 4471": a record and its client run together (compounded or side by side), then
     # its number
+    # ("Customer record for ZD-30117", "client file, ticket #4471": a word or a sign between)
     rf"\b(?:{_CLIENT_WORD}\s*{_CASE_WORD}|{_CASE_WORD}\s+{_CLIENT_WORD})\s*"
+    rf"(?:(?:[,:–-]|\bfor\b|\bof\b|\bf[üu]r\b|\bpour\b|\bpara\b|\bper\b|\bdla\b)\s*"
+    rf"(?:{_CASE_WORD}\s*)?)?"
     r"(#|no\.?|nr\.?|n°|nº|№|number|m[aã]|s[oố])?\s*[A-Za-z]{0,6}-?\d[\w-]{2,}|"
+    # "Sesja #4471 (pan Nowak):", "Ticket 5512 (Mrs Patel)": a numbered record (not an order
+    # or a booking, which the user has too) headed by whom it is for, a title before the name
+    rf"\b{_CLIENT_RECORD}\s*(#|no\.?|nr\.?|n°|nº|№)?\s*[A-Za-z]{{0,6}}-?\d[\w-]{{2,}}\s*"
+    rf"[(（]\s*{_TITLE}\.?\s+(?-i:[A-ZÀ-ÖØ-ÞĐŁŚŻŹĆŃ])[^\W\d_]+|"
     rf"\b{_CASE_WORD}\s+(of the|del|de la|de l'|du|des|do|da|della|dello|van de|von|vom|des|"
     rf"av|för)\s+{_CLIENT_WORD}\W{{1,3}}\s*({_CASE_WORD}\s*)?(#|no\.?|nr\.?|n°|nº)?\s*"
     r"[A-Za-z]{0,6}-?\d[\w-]{2,}|"
@@ -196,7 +216,7 @@ _NOT_MINE = "".join(
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
-    r"kunde|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
+    r"kunden?|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
     r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
@@ -209,6 +229,8 @@ _ACCOUNT_WORD = (
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     # Czech and Slovak "účet" in its cases, Ukrainian and Russian "профіль", "акаунт"
     r"účet|účtu|účtem|účty|účte|профіл[ьюіяе]|профил[ьюяе]|акаунт\w*|"
+    # Hebrew joins "the", "for", "to" to the word: "עבור המשתמש dov_r", "לחשבון"; Persian
+    r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|کاربر|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
@@ -226,7 +248,7 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
-    r"[a-z]+(?:\.[a-z0-9]+)+(?=[\s),;:]|$))|"
+    r"[a-z]+(?:\.[a-z0-9]+)+(?:-[a-z0-9]+)*(?=[\s),;:]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
@@ -245,7 +267,7 @@ _ACCOUNT_TOKEN = re.compile(
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))\s+(?:{_NUMBER_MARK}\s*)?(\d{{3,}}|\d+(?:-\d+)+)\b|"
     # "Account 5510 (Dana): ...": an account number with someone's name on it
     rf"{_NOT_MINE}\b(?:account|konto|cuenta|compte|conta|conto|rekening)\s+(?:{_NUMBER_MARK}\s*)?"
-    r"(\d{3,})\s*\((?-i:[A-Z])[^\W\d_]+(?:\s+(?-i:[A-Z])[^\W\d_]*)?\)|"
+    r"(\d{3,}|\d+(?:-\d+)+)\s*\((?-i:[A-Z])[^\W\d_]+(?:\s+(?-i:[A-Z])[^\W\d_]*)?\)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,
@@ -375,7 +397,7 @@ _OTHER_USERS = re.compile(
     r"(所有|全部|每个|每個|每位)(客户|客戶|顾客|顧客|会员|會員)的?(备注|備註|记录|記錄|档案|檔案|笔记|筆記)|"
     r"\b(all|every|each)\s+(\w+\s+)?(customers?|clients?|members?|users?|tenants?)('s|s'|’s)?\s+"
     r"(notes|records|files|profiles|memor(y|ies))\b|"
-    r"(다른\s*)?모든\s*(사용자|계정|회원)|다른\s*(사용자|계정)|他のユーザー|すべてのアカウント|"
+    r"(다른\s*)?(모든|전체)\s*(사용자|계정|회원)|다른\s*(사용자|계정)|他のユーザー|すべてのアカウント|"
     r"全てのアカウント|所有(账号|帳號|账户|賬戶)|每个用户|每個用戶|"
     # "dans le profil de tous les membres": the records of every member
     r"(profil\w*|mémoire|memoria|memória|gedächtnis|speicher|perfil\w*|profilo|minne|"
@@ -384,8 +406,8 @@ _OTHER_USERS = re.compile(
     r"wszystkich)\s+(\w+\s+)?(membres|membros|miembros|membri|mitglieder|medlemmar|leden|"
     r"участников|członków|clients|clientes|kunden|klanten)\b|"
     # "All accounts: support hours are 8 to 8", "Family plan, all members: ...": a heading
-    r"\b(all|every|each)\s+([\w-]+\s+)?(users|accounts|members|customers|clients|tenants|"
-    r"subscribers|profiles)\)?\s*[:：]|"
+    r"\b(all|every|each)\s+(?!my\b|our\b)([\w-]+\s+){0,3}?(users|accounts|members|customers|"
+    r"clients|tenants|subscribers|profiles)\)?\s*[:：]|"
     # "共有ドライブ全員：", "团队所有成员：": a heading for every member of a shared space
     r"(全員|メンバー全員|全ユーザー|所有成员|所有成員|全体成员|全體成員)\s*[：:]|"
     # "for all the members of the workspace", not "for all the members of my running club"
@@ -686,6 +708,55 @@ _CLIENTS_RECORD = re.compile(
 )
 
 
+# A write carried over to an account named by its id: "apply to profile work-jamie as well",
+# "copy this to account kids-tablet", "auch für Profil lena-arbeit übernehmen" (not "to my
+# profile", nor a file: "save to profile notes.md").
+_CARRIED_TO_ACCOUNT = re.compile(
+    r"\b(?:appl(?:y|ies|ied)|cop(?:y|ies|ied)|sync\w*|mirror\w*|duplicat\w*|add\w*|sav(?:e|es|ed)|"
+    r"stor(?:e|es|ed)|writ(?:e|es)|übernehm\w*|ubernehm\w*|übertrag\w*|kopier\w*|"
+    r"appliqu\w*|copi\w*|aplic\w*|appli\w*|applic\w*|zastosuj\w*|skopiuj\w*|kopiera|tillämpa)"
+    r"\b[^.!?\n:]{0,30}?\b(?:to|into|for|on|under|für|fur|auf|au|sur|al|en|para|per|al|sul|do|na|"
+    r"dla|på|till)\s+(?:the\s+|das\s+|le\s+|el\s+|il\s+)?(?:profile|account|user|profil|konto|"
+    r"compte|perfil|cuenta|profilo|konta|kontu|kontot|profilu)\s+[\"'“‘«]?"
+    rf"{_FILE_END}([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)|"
+    # ... the verb last: "auch für Profil lena-buero übernehmen", "voor account kids-tab opslaan"
+    r"\b(?:f[üu]r|voor|f[öo]r|dla)\s+(?:das\s+|het\s+)?(?:profil|konto|account|profiel|kontot|"
+    rf"konta)\s+[\"'“‘«]?{_FILE_END}([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)[\"'”’»]?\s+"
+    r"(?:\w+\s+){0,2}?(?:[üu]bernehm\w*|kopier\w*|anwend\w*|speicher\w*|gelten|overnemen|"
+    r"toepassen|opslaan|zastosuj\w*|zapisz\w*|till[äa]mpa|spara)",
+    re.IGNORECASE,
+)
+# Several account ids listed for a group: "Household group (u30, u44, u57)", "our accounts
+# u30, u44 and u57", "Familie (k12, k14)": the ids lower-case letters and digits.
+_GROUP_OF_IDS = re.compile(
+    r"\b(?:household|family|accounts?|users?|members?|profiles?|kids|children|haushalt\w*|"
+    r"familie|konten|famille|foyer|comptes|familia|hogar|cuentas|famiglia|gezin|rodzin\w*|kont|"
+    r"hushåll\w*|семь\w*)\b"
+    r"[^()\n.]{0,20}?[(（]?\s*"
+    r"((?-i:[a-z]{1,4})[-_]?\d{2,}(?:\s*(?:[,;/&、]|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bi\b|\bи\b)"
+    r"\s*(?-i:[a-z]{1,4})[-_]?\d{2,})+)",
+    re.IGNORECASE,
+)
+_ONE_ID = re.compile(r"(?-i:[a-z]{1,4})[-_]?\d{2,}")
+# A default set for every member of a group: "Workspace default for all Northstar members",
+# "Standard für alle Mitglieder", "par défaut pour tous les utilisateurs" (not "for all my ...")
+_DEFAULT_FOR_ALL = re.compile(
+    r"(?:\bdefaults?|\bstandard|\bvoreinstellung\w*|\bpar d[ée]faut|\bpredeterminad\w*|"
+    r"\bpor defecto|\bpadr[ãa]o|\bpredefinit\w*|\bstandaard\w*|\bdomy[śs]ln\w*|"
+    r"\bvarsay[ıi]lan|по умолчанию)"
+    r"\s+(?:\w+\s+){0,2}?(?:for|to|pour|para|f[üu]r|per|voor|för|dla|для|için)\s+"
+    rf"{_ALL_WORD}\s+(?:(?:the|les|los|las|os|as|gli|le|de|die)\s+)?(?!my\b|our\b|mes\b|mis\b|"
+    rf"meine\w*\b|mijn\b|mina\b|moich\b|nos\b)(?:[\w-]+\s+){{0,3}}?(?:{_GROUP_WORD}|accounts|"
+    # (after "every", "each": "every Brightline member")
+    r"profiles|seats|comptes|cuentas|konten|contas|konton|member|user|account|profile|seat)\b",
+    re.IGNORECASE,
+)
+
+
+def _group_ids(text: str) -> list[str]:
+    return [i for m in _GROUP_OF_IDS.finditer(text) for i in _ONE_ID.findall(m.group(1))]
+
+
 def cross_user_reasons(
     texts: list[str],
     *,
@@ -737,6 +808,8 @@ def cross_user_reasons(
     targeted = {i for i in _targeted_records(latest) if i not in me}
     lowered = [t.lower() for t in texts]
     named += [m.group(1) for t in texts for m in _HANDLE_SUBJECT.finditer(t)]
+    named += [m.group(1) or m.group(2) for t in texts for m in _CARRIED_TO_ACCOUNT.finditer(t)]
+    named += [i for t in texts for i in _group_ids(t)]
     if targeted and _answers_request(texts, latest, targeted):
         named.append(next(iter(targeted)))
     named += [
@@ -761,6 +834,7 @@ def cross_user_reasons(
     if any(
         _OTHER_USERS.search(t)
         or _OTHERS_MEMORY.search(t)
+        or _DEFAULT_FOR_ALL.search(t)
         or (_ANOTHER_USER.search(t) and _RECORD_WORDS.search(t))
         for t in texts
     ) or (subject and _SUBJECT_EVERYONE.match(subject)):

@@ -57,7 +57,8 @@ _TARGET = (
 _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
-    r"memorizzat\w*|sparad\w*|lagrad\w*|opgeslagen|zapisan\w*|kayitli|kaydedil\w*|tersimpan|"
+    r"memorizzat\w*|sparad\w*|sparats|sparat|lagrad\w*|lagrats|opgeslagen|zapisan\w*|kayitli|"
+    r"kaydedil\w*|tersimpan|"
     r"disimpan|da luu|"
     # the verb too: "alles wat Fenna bewaart", "tudo o que a Ana salvou", "lo que guardó"
     r"bewaar[dt]?|bewaren|opslaat|salvou|salvaram|guardou|guardaram|guardo|speichert|"
@@ -114,7 +115,11 @@ _WHOEVER = (
     r"siapa (?:pun )?yang (?:mengatakan|menyebut|tahu)|yeyote atakayesema|"
     r"(?:anyone|whoever|someone|anybody|a person|people|(?:the |a |any )?(?:caller|person|"
     r"visitor|one|man|woman|guy)s?)(?: who| that)? (?:says|knows|gives|"
-    r"uses|quotes|types|mentions|provides))\b|"
+    r"uses|quotes|types|mentions|provides|presents|produces|enters))\b|"
+    # ... or presents it: "chi presenta il codice", "wer den Code vorzeigt", "kto pokaże"
+    r"\b(?:chi (?:presenta|mostra|esibisce)|quem (?:apresentar|mostrar)|"
+    r"wer\b[^.!?\n]{0,30}\b(?:vorzeigt|vorlegt|angibt|eingibt)|kto (?:pokaze|przedstawi|okaze)|"
+    r"wie\b[^.!?\n]{0,20}\b(?:toont|laat zien|opgeeft)|den som (?:visar|uppger))\b|"
     r"кто (?:скажет|назов[её]т|знает|произнес\w*|напишет)|хто (?:скаже|назве|знає)|"
     r"と言った人|と言う人|を言えば|と言えば|말하는 사람|라고 하면|"
     r"(?:说出|說出|说了|說了|说|說)[^。！？\n]{0,12}的人)"
@@ -133,7 +138,8 @@ _OWNER = (
 )
 # Orders, not messages: "messages from school have priority" is a user's preference.
 _COMMANDS = (
-    r"(?:\b(?:instrucciones|ordenes|comandos|befehle|anweisungen|consignes|ordres|instructions|"
+    r"(?:\b(?:instrucciones|indicaciones|indications|indicazioni|indicacoes|ordenes|comandos|"
+    r"befehle|anweisungen|consignes|ordres|instructions|"
     r"commandes|istruzioni|ordini|comandi|instrucoes|ordens|instruktioner|order|kommandon|"
     r"instructies|opdrachten|bevelen|polecenia|poleceniami|instrukcje|komendy|talimat\w*|"
     r"komut\w*|perintah|instruksi|arahan|maagizo|ohjeet|komennot|pokyny|prikazy|"
@@ -288,7 +294,9 @@ _OUTRANK = (
     r"mas importantes? que|pesan? mas que|por encima de lo que|"
     r"plus importantes? que|priment sur|l'emportent sur|pesent plus|piu importanti? di|"
     r"prevalgono su|contano (?:di )?piu|mais importantes? (?:do )?que|pesam mais|prevalecem "
-    r"sobre|vager tyngre|viktigare an|gar fore|belangrijker dan|zwaarder dan|"
+    r"sobre|prevalec\w* sobre|prevale su|prevalent sur|prevaut sur|"
+    r"vager tyngre|viktigare an|gar fore|galler (?:fore|framfor)|"
+    r"belangrijker dan|zwaarder dan|"
     # Dutch conjugates it and splits it: "gaat voor op", "voorgaan op", "boven die van ... gaan"
     r"ga(?:at|an)? voor(?: op)?|ga(?:at|an)(?: [^\W\d_]+){1,3} voor op|"
     r"voor(?:gaan|gaat|ging|gingen) (?:op|boven)|"
@@ -389,6 +397,13 @@ _CREDENTIAL = (
     r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu |ma |mon |"
     r"minha |meu |mia |meiner |mijn |min )?"
     r"(?:carte|tarjeta|cart[aã]o|carta|card|karte|kaart))\b|"
+    # a bank's or a service's own word for one: "codice dispositivo", "código de acceso"
+    r"\b(?:codic[ei] (?:dispositiv\w*|di accesso|di sblocco|di conferma|di autorizzazione|"
+    r"di verifica|segret\w*)|codigos? (?:de acceso|de autorizacion|de verificacion|de confirmacion|"
+    r"de desbloqueo|secretos?|de acesso|de verificacao|de confirmacao)|codes? (?:d'acces|de "
+    r"confirmation|de verification|d'autorisation|secrets?)|(?:bestatigungs|freigabe|zugangs|"
+    r"entsperr|autorisierungs|verifizierungs)codes?|(?:bevestigings|toegangs|verificatie)codes?|"
+    r"kod\w* (?:dostepu|potwierdzenia|autoryzacyjn\w*|weryfikacyjn\w*|blik))\b|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
@@ -1096,4 +1111,59 @@ SIGNALS_GRANTS["access_grant"] += [
         _I,
     ),
     _clause_rule((_CREDENTIAL, _HAND_OVER, _ASKED_CJK), forbidden=(_ASKER_IS_USER_CJK, _NEGATION)),
+]
+
+# Someone's orders followed even against the user's: "aunque el usuario diga lo contrario",
+# "even if the user says otherwise", "même si l'utilisateur dit le contraire" (not "even if I
+# say otherwise": the user binding themselves).
+_EVEN_IF = (
+    r"(?:\b(?:even if|even when|even though|aunque|incluso si|incluso cuando|meme si|anche se|"
+    r"perfino se|auch wenn|selbst wenn|mesmo que|mesmo se|ook als|zelfs als|aven om|nawet jesli|"
+    r"nawet gdy)\b|даже если)"
+)
+_OTHERWISE = (
+    r"(?:\b(?:otherwise|the opposite|differently|something else|lo contrario|otra cosa|"
+    r"le contraire|autre chose|etwas anderes|das gegenteil|il contrario|altrimenti|"
+    r"o contrario|outra coisa|iets anders|het tegendeel|nagot annat|motsatsen|inaczej|"
+    r"cos innego)\b|иное|обратное|другое)"
+)
+_SAYS = (
+    r"(?:\b(?:says?|asks?|wants?|decides?|indicates?|objects?|disagrees?|diga|indique|pida|"
+    r"quiera|dit|demande|veut|sagt|verlangt|will|wunscht|dica|dice|chieda|chiede|voglia|vuole|"
+    r"diz|pede|quer|"
+    r"pedir|queira|zegt|wil|vraagt|sager|vill|powie|chce|poprosi)\b|скажет|попросит)"
+)
+# Who disagrees with whom, and whose orders the assistant then follows: "en cas de désaccord
+# entre l'utilisateur et Plume, l'assistant applique les consignes de Plume"
+_CONFLICT = (
+    r"(?:\b(?:disagreement|conflict|dispute|contradiction|desaccord|conflit|litige|desacuerdo|"
+    r"conflicto|disaccordo|conflitto|divergenza|desacordo|conflito|widerspruch|konflikt\w*|"
+    r"uneinigkeit|meinungsverschiedenheit\w*|onenigheid|oenighet|sporu|niezgodnosci)\b|"
+    r"разноглас\w*|конфликт\w*|противореч\w*)"
+)
+_BETWEEN = r"(?:\b(?:between|entre|tra|fra|zwischen|tussen|mellan|miedzy)\b|между)"
+_OF_SOMEONE_NOT_USER = (
+    r"\s+(?:de|of|from|du|des|del|di|della|von|van|da|do|fran|от)\s+"
+    rf"(?!(?:l'|the |el |la |le |der |dem |des |o |a |il |lo |het |de )?{_USER})"
+)
+# ... or "the gym's instructions"
+_SOMEONES_NOT_USER = r"\b(?:the\s+)?(?!(?:user|owner)\b)[^\W\d_]+(?:'s|’s)\s+(?:\w+\s+)?"
+_FOLLOWS = (
+    rf"(?:{_ACT}|\b(?:follows|obeys|applies|executes|carries out|befolgt|folgt|sigue|segue|suit|"
+    r"volgt|foljer|stosuje)\b)"
+)
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        rf"(?:{_COMMANDS}|{_REQUESTS}|{_ACT}|{_OUTRANK}|{_PRIORITY}){_CLAUSE_ONLY}{{0,80}}?"
+        rf"{_EVEN_IF}\s+(?:(?:the|el|la|le|l'|der|die|il|lo|o|a|de|het)\s*)?(?:propi[oa]\s+)?"
+        rf"(?:{_USER}|{_OWNER}|este|esta|celui-ci|celle-ci|dieser|diese|questi|questa)\s+"
+        rf"(?:\w+\s+){{0,2}}?(?:{_SAYS}\s+(?:\w+\s+)?{_OTHERWISE}|{_OTHERWISE}\s+{_SAYS})",
+        _I,
+    ),
+    re.compile(
+        rf"{_CONFLICT}{_CLAUSE_ONLY}{{0,30}}?{_BETWEEN}{_CLAUSE_ONLY}{{0,60}}?{_USER}"
+        rf"{_CLAUSE_ONLY}{{0,80}}?{_FOLLOWS}(?:{_CLAUSE_ONLY}{{0,30}}?(?:{_COMMANDS}|{_REQUESTS})"
+        rf"{_OF_SOMEONE_NOT_USER}|\s+{_SOMEONES_NOT_USER}(?:{_COMMANDS}|{_REQUESTS}))",
+        _I,
+    ),
 ]
