@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -264,9 +264,7 @@ def _after_writes(
     for n in range(count):
         _turn_writes(store, rng, role="user", predicate=f"live_note_{n}")
         query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
-        start = time.perf_counter()
-        pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)
-        timings.append(time.perf_counter() - start)
+        timings.append(_timed_page_in(pagein, query, budget))
     return timings
 
 
@@ -276,9 +274,7 @@ def _paused(pagein: PageIn, rng: random.Random, budget: int, count: int) -> list
     for _ in range(count):
         time.sleep(USER_REPLY_SECONDS)
         query = _fill(rng.choice(_QUERY_TEMPLATES), rng)
-        start = time.perf_counter()
-        pagein.pack(pagein.retrieve(query, user_id=USER, limit=12), budget_tokens=budget)
-        timings.append(time.perf_counter() - start)
+        timings.append(_timed_page_in(pagein, query, budget))
     return timings
 
 
@@ -296,11 +292,18 @@ def _next_turns(
         logged = store.log_turn(
             user_id=USER, role="user", content=message, session_id="bench-live", paged_in_next=True
         )
-        start = time.perf_counter()
-        items = pagein.retrieve(message, user_id=USER, limit=12, exclude_ids={logged.id})
-        pagein.pack(items, budget_tokens=budget)
-        timings.append(time.perf_counter() - start)
+        timings.append(_timed_page_in(pagein, message, budget, exclude_ids={logged.id}))
     return timings
+
+
+def _timed_page_in(
+    pagein: PageIn, query: str, budget: int, *, exclude_ids: Collection[str] = ()
+) -> float:
+    """Seconds to page in for ``query`` and pack the items into ``budget`` tokens."""
+    start = time.perf_counter()
+    items = pagein.retrieve(query, user_id=USER, limit=12, exclude_ids=exclude_ids)
+    pagein.pack(items, budget_tokens=budget)
+    return time.perf_counter() - start
 
 
 def _turn_writes(store: Store, rng: random.Random, *, role: str, predicate: str) -> None:
