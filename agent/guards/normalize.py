@@ -323,8 +323,9 @@ _CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 def disguised(text: str) -> bool:
     """Does ``text`` hide its letters as nobody types them: a word mixing Latin letters with
-    Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), or characters that draw nothing (zero-width,
-    tags, a right-to-left override) between letters?"""
+    Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), characters that draw nothing (zero-width,
+    tags, a right-to-left override) between letters, three or more small capitals or other
+    letter-like symbols, or full-width Latin in a text with no CJK?"""
     if _TAGS.search(text) or "\u202e" in text or _HIDDEN_BETWEEN_LETTERS.search(text):
         return True
     if _JOINER_IN_LATIN.search(text) or len(_FOLDABLE.findall(text)) >= 3:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .lexicon import USER_THIRD_PERSON_ML
@@ -31,6 +32,9 @@ _FORWARD = re.compile(
 )
 
 
+# Every write reads the whole conversation again, and the firewall asks this of each user
+# message in several steps: each message is split once.
+@lru_cache(maxsize=1024)
 def quoted_parts(message: str) -> tuple[str, str]:
     """``message`` split into the user's own words and what it quotes or forwards."""
     quoted: list[str] = []
