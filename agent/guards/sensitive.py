@@ -50,6 +50,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"fractur\w*|disabilit\w*|disabled|wheelchair|hearing loss|blind|deaf|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
+        r"έγκυ\w*|εγκυμοσύν\w*|καρκίν\w*|διαβήτ\w*|κατάθλιψ\w*|"
+        # IVF and infertility in Russian and Ukrainian ("ЭКО" in capitals: "эко-" is eco)
+        r"(?-i:ЭКО)|бесплоди\w*|безплідд\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
         r"диагноз\w*|беремен\w*|диабет\w*|sjukskriv\w*|utbrand\w*|utmattning\w*|burn-?out|"
         r"ziekte|kanker|krebs|diabete|kanser|depresyon|hastalig\w*|diyabet\w*|hastas[ıi]\w*|"
@@ -92,6 +95,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "finances": re.compile(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
+        # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
+        r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
+        r"наследств\w*|спадщин\w*|"
         r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
         r"financial (difficult\w*|trouble|hardship|problems?|struggles?|distress|situation)|"
@@ -137,7 +143,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # Turkish, Greek, Hebrew, Hindi: a believer, a fast kept, prayers
         r"\b(m[uü]sl[uü]man\w*|dindar\w*|oru[cç] tut\w*|namaz k[ıi]l\w*|hristiyan\w*|"
         r"yahudi\w*|ateist\w*|ορθόδοξ\w*|θρήσκ\w*|μουσουλμ\w*|νηστεύ\w*|εβραί\w*)\b|"
-        r"(?:" + _HE + r")(?:דתי|דתייה|מוסלמי|נוצרי)|שומר(ת)? שבת|שומר(ת)? כשרות|"
+        r"(?:" + _HE + r")(?:דתי|דתייה|מוסלמי|נוצרי|יהודי|יהודייה|רפורמי|רפורמית|חרדי|חרדית)|"
+        r"שומר(ת)? שבת|שומר(ת)? כשרות|"
         r"व्रत रख|रोज़ा रख|रोजा रख",
         _I,
     ),
@@ -224,8 +231,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"gekundigt|licencie\w*|chomage|chomeur\w*|licenziat[oa]|disoccupat[oa]|uppsagd|"
         r"arbetslos|avskedad|ontslagen|werkloos|zwolnion\w*|bezrobotn\w*|issiz|kovuldu|"
         r"isten cikaril\w*|werkeloos|irtisanot+u\w*|irtisanot+iin|lomautet\w*|tyoton)\b|"
-        r"уволен\w*|уволил\w*|безработн\w*|"
-        r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|クビ|失職|실직|해고",
+        r"уволен\w*|уволил\w*|безработн\w*|без работы|без роботи|"
+        r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|裁员|裁員|下岗|下崗|クビ|失職|실직|해고",
         _I,
     ),
     "ethnicity": re.compile(
@@ -264,7 +271,17 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"bez dokument[oó]w|verblijfsvergunning|illegaal|asielzoeker\w*|"
         r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
-        r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी",
+        r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी|"
+        # a residence permit and deportation in Russian and Ukrainian
+        r"\bВНЖ\b|\bПМЖ\b|вид\w* на жительство|посвідк\w* на проживання|депорт\w*|"
+        r"убежищ\w*|притулк\w*|внутрішньо переміщен\w*|(?-i:ВПО)|переселен\w*|"
+        # asylum in French; police questioning and suspicion in Hebrew and other languages
+        r"\b(demandeu(?:r|se)s? d'asile|droit d'asile|asile|titre de séjour|"
+        r"under investigation|questioned by (?:the )?police|suspected of|charged with|indicted|"
+        r"mis en examen|sous enquête|investigad[oa] por|imputad[oa]|indagat[oa]|"
+        r"ermittl\w* gegen|angeklagt)\b|"
+        r"(?:" + _HE + r")(?:נחקר|נחקרה|נעצר|נעצרה|חשוד|חשודה)|בחשד ל|כתב אישום|עבר פלילי|"
+        r"подозрева\w* в|допрашива\w*|обвиняем\w*",
         _I,
     ),
     # trade-union membership: a special category of its own (GDPR art. 9)
@@ -335,7 +352,7 @@ RELATIONAL = frozenset({"employer", "location"})
 # Scripts without capitals (CJK, Hebrew, Arabic, Devanagari, Thai) cannot show a name by its
 # case: any word in them may be one, as in "עובד באלביט".
 _ENTITY = re.compile(
-    r"(?<=\s)[A-Z][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
+    r"(?<=\s)[A-ZÀ-ÖØ-ÞА-ЯЁЄІЇΑ-Ω][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
     r"[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]{2,}"
 )
 
@@ -355,7 +372,7 @@ _SENTENCE_END = re.compile(
 )
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 # a dash between words breaks a clause too: "I vote Green — can you help me ...?"
-_CLAUSE_BREAK = re.compile(r"[,;:¿，；：、]|\s[—–-]+\s")
+_CLAUSE_BREAK = re.compile(r"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s")
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
@@ -416,7 +433,8 @@ def _topic_request(sentence: str) -> bool:
 # "my friend is pregnant", "我朋友最近离婚了": a statement about someone else, which says nothing
 # of the user (unless the user is in it too: "my wife and I are both Hindu").
 _SOMEONE_ELSE = re.compile(
-    r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|the)\s+"
+    r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|an|the|"
+    r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een)\s+"
     r"([^\W\d_]+\s+)?(friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
     r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
     r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
@@ -427,7 +445,10 @@ _SOMEONE_ELSE = re.compile(
     # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
     r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
-    r"^\W*(他|她|他们|她们)",
+    r"^\W*(他|她|他们|她们)|"
+    # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
+    r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
+    r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b",
     _I,
 )
 _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
@@ -442,13 +463,115 @@ _HYPOTHETICAL = re.compile(
 )
 
 
+# A message that says its question is asked for someone else, for a piece of writing, or
+# because the topic came up elsewhere: "Asking for a colleague", "Спрашиваю для статьи в
+# блог", "the character of the book I'm writing", "我在看一个普法节目", "Vi pratade om det på
+# jobbet idag", "just curious". Such a message states nothing of the user but its own
+# first-person statements ("I'm 34 weeks along; asking for my sister too" keeps the first).
+_ASKED_FOR_OTHERS = re.compile(
+    # English
+    r"\b(asking (for|on behalf of) (a|my|an?other|some)\b|for a friend\b|"
+    r"(i'?m|i am|we'?re) (writing|researching|drafting|preparing) (a|an|my|our|some) "
+    r"(article|blog|post|essay|paper|thesis|book|novel|story|script|report|piece|"
+    r"presentation|lecture|class|course)|"
+    r"for (an?|my|our|the) (article|blog|blog post|essay|paper|thesis|class|course|homework|"
+    r"assignment|school project|novel|book|story|script|podcast|video|presentation)\b|"
+    r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
+    r"(post|article|thread|tweet|video|reel|tiktok|documentary|show|programme|program|"
+    r"episode|series|film|movie|podcast|news (story|item|piece))|"
+    r"(we|they|someone|people) (talked|were talking|discussed|were discussing|argued) "
+    r"(about )?(it|this|that)\b|just curious|out of curiosity|purely hypothetical|"
+    r"(a|the|my) (main )?character (in|of)\b|"
+    # Spanish, Portuguese, French, Italian
+    r"pregunto (por|para) (un|una|mi)\b|por curiosidad|por curiosidade|"
+    r"(es|lo pregunto|pergunto) para (un|una|um|uma|mi|meu|minha) (art[ií]culo|blog|trabajo|"
+    r"trabalho|clase|aula|libro|livro|novela|romance)|"
+    r"(el|la|a|o|un|una|um|uma) (personaje|personagem)\b|"
+    r"(libro|livro|novela|romance|hist[oó]ria) que (estoy|estou) (escribiendo|escrevendo)|"
+    r"(vi|le[ií]|li|estoy viendo|estou vendo) (un|una|um|uma) (post|art[ií]culo|artigo|"
+    r"v[ií]deo|publicaci[oó]n|reportaje|reportagem|programa|document[aá]rio|serie|s[eé]rie)|"
+    r"je (demande|pose la question) pour (un|une|mon|ma)\b|par curiosit[ée]|"
+    r"(le|la|un|une|mon|ma) personnage\b|"
+    r"(j'ai vu|j'ai lu|je regarde|je lis) (un|une) (post|article|vid[ée]o|reportage|"
+    r"[ée]mission|documentaire|s[ée]rie)|"
+    r"\bje (fais|prépare|rédige|écris) (un|une|mon|ma) (exposé|article|mémoire|dissertation|"
+    r"roman|livre|blog|dossier|reportage)|pour (mon|ma) (exposé|mémoire|cours|master|thèse)\b|"
+    r"(estoy haciendo|hago|preparo|escribo) (un|una|mi) (trabajo|ensayo|tesis|art[ií]culo|"
+    r"reportaje|tfg|tfm)|(estou fazendo|fa[cç]o|preparo|escrevo) (um|uma|o meu|a minha) "
+    r"(trabalho|ensaio|tese|artigo|tcc|reportagem)|(sto (scrivendo|facendo|preparando)|"
+    r"scrivo|preparo) (un|una|la mia|il mio) (tesina|tesi|articolo|relazione|ricerca|romanzo)|"
+    r"ich (schreibe|mache|bereite) (einen|eine|ein|meine|mein) (artikel|hausarbeit|referat|"
+    r"bachelorarbeit|masterarbeit|roman|blogpost|vortrag)|"
+    r"chiedo per (un|una|il mio|la mia)\b|per curiosit[aà]|(il|un|del|nel) personaggio\b|"
+    r"(ho visto|ho letto|sto guardando) (un|una) (post|articolo|video|servizio|programma|"
+    r"documentario|serie)|"
+    # German, Dutch, Swedish, Polish
+    r"frage f[üu]r (einen|eine|meinen|meine)\b|aus neugier|(die|eine|meine) figur\b|"
+    r"f[üu]r (einen|meinen|ein|mein) (artikel|blog|roman|buch|referat|kurs|unterricht)\b|"
+    r"(habe|hab) (einen|eine|ein) (post|artikel|beitrag|video|doku|sendung|bericht) "
+    r"(gesehen|gelesen)|"
+    r"vraag (het )?voor een\b|uit nieuwsgierigheid|(het|een) personage\b|"
+    r"fr[åa]gar (f[öo]r|[åa]t) (en|min|mitt)\b|av nyfikenhet|"
+    r"(vi|de|n[åa]gon) (pratade|diskuterade|snackade) om (det|detta|s[åa]nt)\b|"
+    r"(s[åa]g|l[äa]ste) (ett|en) (inl[äa]gg|artikel|klipp|program|dokument[äa]r)|"
+    r"pytam (dla|za|w imieniu) (kolegi|kole[żz]anki|znajom\w+|przyjaci\w+|siostry|brata)|"
+    r"z ciekawo[śs]ci|"
+    # Russian, Ukrainian, Greek, Turkish, Indonesian, Vietnamese
+    r"спрашиваю (для|за|от имени) \w+|просто интересно|из любопытства|"
+    r"(для|в) (стать\w+|блог\w*|книг\w+|роман\w*|курсов\w+|реферат\w*|диплом\w*)\b|"
+    r"(видел|видела|читал|читала|смотрю|смотрел|смотрела) (пост|стать\w+|передач\w+|видео|"
+    r"ролик|сериал|фильм|программ\w+)|персонаж\w*|"
+    r"питаю (для|за) \w+|просто цікаво|"
+    r"ρωτ[άa]ω για (έναν|ένα|μια|μία|τον|την)\b|από περιέργεια|"
+    r"(arkada[şs][ıi]m|bir arkada[şs]) i[çc]in soruyorum|merak ettim|"
+    r"(tanya|nanya) (untuk|buat) (teman|kawan|saudara)|penasaran|"
+    r"h[ỏo]i (gi[uù]m|cho|h[ộo]) (b[ạa]n|ng[ưu][ờo]i)|t[òo] m[òo])|"
+    # Hebrew, Arabic, Hindi
+    r"שואל(ת)? בשביל|מתוך סקרנות|סתם מסקרן|בשביל (כתבה|מאמר|בלוג|ספר)|הדמות|"
+    r"أسأل (عن|ل)\S*(صديق|زميل)|من باب الفضول|الشخصية|"
+    r"दोस्त के लिए पूछ|जिज्ञासा|"
+    # Chinese, Japanese, Korean
+    r"[帮替代](朋友|同事|同学|同學|亲戚|親戚|家人|别人|別人)问|在写(小说|小說|文章|博客|论文|論文|剧本|劇本)|"
+    r"(为|為)(一篇)?(文章|博客|小说|小說)|(刷到|看到|看了|读到|讀到)(一个|一個|一篇|个|個)?"
+    r"(帖子|文章|视频|視頻|新闻|新聞|节目|節目)|在看(一个|一個|个|個)?\S{0,6}(节目|節目|剧|劇|纪录片|紀錄片)|"
+    r"(只是|纯粹|純粹|有点|有點)?好奇|随便问问|隨便問問|小说里|小說裡|角色|"
+    r"友(達|人)に(聞かれ|頼まれ)|(記事|ブログ|小説)を書いて|好奇心|登場人物|キャラクター|"
+    r"(記事|投稿|番組|動画)を(見|読)|"
+    r"친구(가|한테|를 위해|대신)|(기사|블로그|소설)(을|를)?\s*쓰|궁금해서|등장인물|캐릭터|"
+    r"(기사|영상|방송|프로그램)(을|를)\s*(보|봤)",
+    _I,
+)
+
+
+def _asked_for_others(text: str) -> bool:
+    return _ASKED_FOR_OTHERS.search(text) is not None
+
+
+def _own_statements(sentence: str) -> list[str]:
+    """The clauses of a sentence asked for others that state something in the first person
+    ("I'm 30 weeks pregnant" before "is flying safe?"): not its question, not its reason."""
+    clauses = _CLAUSE_BREAK.split(sentence)
+    if sentence.rstrip().endswith(("?", "？", "؟")):
+        clauses = clauses[:-1]
+    return [
+        c
+        for c in clauses
+        if _FIRST_PERSON.search(c) and not _asked_for_others(c) and not _ASKS.match(c)
+    ]
+
+
 # A claim whose subject is the user ("User is pregnant.", "用户离婚了"), not the user's
 # relative ("User's husband is diabetic", "Sister Ana lives in Porto").
 _ABOUT_USER = re.compile(
-    r"^\W*(the\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
+    r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|المستخدمة?|"
-    r"пользовател\w*)\b(?!'s|’s)|^\W*(用户|用戶|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
-    r"(usuari[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b",
+    r"пользовател\w*|χρήστης|χρήστρια)\b(?!'s|’s)|^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
+    r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
+    # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
+    r"^\W*(is|has|was|lives|works|earns|takes|suffers|recently|currently|har|är|bor|arbetar|"
+    r"jobbar|hat|ist|wohnt|arbeitet|tiene|está|vive|trabaja|habite|travaille|tem|mora|"
+    r"trabalha|abita|lavora|heeft|woont|werkt|jest|mieszka|pracuje|имеет|живёт|живет|"
+    r"работает|является|уехал\w*|переехал\w*)\b",
     re.IGNORECASE,
 )
 
@@ -477,7 +600,10 @@ _ASKS = re.compile(
     r"wie|warum|wann|wo|welche\w*|c[oó]mo|qu[eé]|por qu[eé]|cu[aá]ndo|d[oó]nde|cu[aá]l\w*|"
     r"comment|pourquoi|quand|o[uù]|quel\w*|est-ce que|come|perch[eé]|quando|dove|qual\w*|"
     r"hur|varf[öo]r|n[äa]r|var|vilk\w*|hoe|waarom|wanneer|waar|welk\w*|jak|dlaczego|kiedy|"
-    r"gdzie|как|почему|зачем|когда|где|какой|какая|какие|nasıl|neden|bagaimana|mengapa|kenapa)\b",
+    r"gdzie|как|почему|зачем|когда|где|какой|какая|какие|nasıl|neden|bagaimana|mengapa|kenapa|"
+    r"how much|how many|quanto|quanta|quantos|quantas|cu[aá]nto|cu[aá]nta|cu[aá]ntos|combien|"
+    r"wie viel\w*|wieviel\w*|hoeveel|hur mycket|hur många|ile|сколько|скільки|πόσο|πόσα|"
+    r"ilu|ile kosztuje|berapa|як|чому|коли|де|який|яка|які|скільки)\b",
     re.IGNORECASE,
 )
 
@@ -488,8 +614,12 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
     is pregnant" does not ground "User is pregnant")."""
     kept = []
     for text in [*user_texts(context), *confirmed_questions(context)]:
+        for_others = about_user and _asked_for_others(text)
         for sentence in _SENTENCE_END.split(text):
             if _topic_request(sentence):
+                continue
+            if for_others:
+                kept += _own_statements(sentence)
                 continue
             if not sentence.rstrip().endswith(("?", "？", "؟")):
                 kept.append(_mine_only(sentence) if about_user else sentence)
@@ -773,6 +903,7 @@ _SAME_TERM = [
     re.compile(p, _I)
     for p in (
         r"muslim\w*|moslem\w*|moslim\w*|musulm\w*|muçulman\w*|мусульман\w*|m[uü]sl[uü]man\w*|"
+        r"islam\w*|ислам\w*|伊斯兰|伊斯蘭|イスラム|이슬람|इस्लाम|إسلام|الإسلام|"
         r"穆斯林|回教徒|ムスリム|イスラム教徒|무슬림|मुसलमान|मुस्लिम|مسلم\w*",
         r"ramadan\w*|ramad[aã]o|ramazan\w*|рамадан\w*|рамазан\w*|斋月|齋月|ラマダン|라마단|رمضان",
         r"catholi\w*|katholi\w*|katoli\w*|católic\w*|cattolic\w*|католи\w*|天主教|カトリック|천주교|"
