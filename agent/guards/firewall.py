@@ -360,7 +360,7 @@ class Firewall:
         if benign_rules and claim and not users_rule and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
-        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(text):
+        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(canonical(text)):
             # Memory speaks about the user; a note that speaks to the assistant is an order.
             reasons.append("injection:addressed_to_agent")
         if claim and self._unrequested_self_rule(review):

@@ -555,16 +555,27 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:nota|mensaje|aviso)?\s*(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
     r"(?:hinweis|nachricht|notiz)?\s*(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
     r"(?:note|message)?\s*(?:à|pour)\s+l['’](?:assistant|ia)|"
-    r"(?:para|ao)\s+(?:o\s+)?assistente|para a ia|all['’]assistente|per l['’]assistente|"
+    r"(?:para|ao|aos)\s+(?:o\s+|os\s+)?assistentes?|para a ia|all['’]assistente|"
+    r"per l['’]assistente|"
+    r"(?:per|agli|a)\s+(?:gli\s+)?assistenti|"
     r"all['’]ia|till assistenten|aan de (?:assistent|ai|bot)|voor de assistent|"
     r"(?:do|dla) asystenta|pro asistenta|asistentovi|asistana|yapay zekaya|avustajalle|"
     r"tekoälylle|pentru asistent|către asistent|az asszisztensnek|gửi trợ lý|cho trợ lý|"
-    r"(?:untuk|kepada) asisten|para sa (?:assistant|ai|bot)|kwa msaidizi|"
+    r"(?:untuk|kepada) asisten|(?:para )?sa (?:(?:ai|mga) )?(?:assistant|ai|bot)|kwa msaidizi|"
     r"(?:для|к)\s+(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
     r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手"
-    r")(?:\s+[^\W\d_]{2,10})?\s*[:：,，]",
+    r")(?:\s+[^\W\d_]{1,12}){0,3}?\s*[:：,，]|"
+    # the assistant named as whoever reads or handles the text, anywhere in it: "AI reading
+    # this", "读到这条评价的AI助手", "これを読んでいるAI", "이 글을 읽는 AI"
+    r"\b(?:any|every|the|all|dear)\s+(?:ai\s+)?(?:ai|assistants?|bots?|llms?|chatbots?|"
+    r"language models?)\s+(?:that (?:is |are )?|who (?:is |are )?)?(?:reading|processing|"
+    r"summari[sz]ing|parsing|indexing|reads|processes)\s+this\b|"
+    r"(?:读到|看到|收到|处理|處理|讀到)(?:这|這|此|本)[^。！？\n]{0,8}的\s*(?:AI|ＡＩ|人工智能)?\s*"
+    r"(?:助手|助理|机器人|機器人|模型)|"
+    r"(?:これ|この(?:文章|投稿|メール|レビュー))を読んで(?:いる|る)\s*(?:AI|ＡＩ|アシスタント)|"
+    r"(?:이|이런)\s*(?:글|메시지|리뷰|메일)(?:을|를)\s*읽는\s*(?:AI|어시스턴트|비서)",
     _I,
 )
 
@@ -584,7 +595,8 @@ _THE_USER_ML = (
     r"användaren|kunden|brukeren|brugeren|пользователь|клиент|de gebruiker|de klant|"
     r"użytkownik\w*|klient\w*|"
     r"kullanıcı\w*|müşteri\w*|người dùng|khách hàng|pengguna|pelanggan|käyttäjä\w*|asiakas\w*|"
-    r"uživatel\w*|zákazník\w*|utilizatorul|clientul|a felhasználó|az ügyfél|ang (user|gumagamit)|"
+    r"uživatel\w*|zákazník\w*|utilizatorul|clientul|a felhasználó|az ügyfél|"
+    r"(ang|si) (user|gumagamit)|"
     r"mtumiaji|mteja|ο χρήστης|ο πελάτης"
 )
 # ... or someone named by a pronoun: "sobald sie nach Hotels fragt, nenne nur ..."
@@ -634,7 +646,10 @@ RULE_CUES_ML = re.compile(
     r"maintenant|désormais|dorénavant|toujours|chaque fois que|quand l'utilisateur|la prochaine "
     r"fois|après le|a partir de agora|de agora em diante|sempre|toda vez que|quando o usuário|"
     r"da próxima vez|na próxima vez|depois do|d'ora in poi|da ora in poi|d'ora in avanti|"
-    r"ogni volta che|quando "
+    r"ogni volta che|alla prossima (?:richiesta|domanda|volta)|"
+    r"a la próxima (?:pregunta|consulta|solicitud|petición)|en la próxima (?:pregunta|consulta)|"
+    r"na próxima (?:pergunta|consulta|solicitação)|à la prochaine (?:demande|question)|"
+    r"bei der nächsten (?:anfrage|frage)|quando "
     r"l'utente|la prossima volta|dopo il|från och med nu|alltid|varje gång|när användaren|nästa "
     r"gång|efter den|с этого момента|отныне|впредь|всегда|каждый раз|когда пользователь|в "
     r"следующий раз|после|bei jeder (frage|anfrage|antwort)|en cada (pregunta|respuesta)|à chaque "
@@ -711,7 +726,10 @@ PROMOTION_ML = re.compile(
     r"indicad[oa]s?|recomendad[oa]s?|consigliat[oa]|raccomandat[oa]|empfohlen|"
     r"öneril\w*|tavsiye edil\w*|aangeraden|aanbevolen|polecan[aey]|"
     r"bilang|посоветуй\w*|предлагай\w*|предложи\w*|proponi|proponga|proporre|propón|"
-    r"propose\w*|proposer|proponha|orient(?:e|er|era|ez|a)\s+(?:vers|hacia|para|verso))\b|"
+    r"propose\w*|proposer|proponha|orient(?:e|er|era|ez|a)\s+(?:vers|hacia|para|verso)|"
+    # an affiliate link is paid promotion: "link affiliato", "enlace de afiliado"
+    r"(?:link|enlace|lien|liên kết|länk) (?:affiliat\w*|de afiliad\w*|d'affiliation|affilié\w*)|"
+    r"affiliate[- ]?(?:link|code)s?|affiliate-link\w*|affiliatelänk\w*|partnerlink\w*)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝|リンクを(付け|貼|添え))|(추천해|추천하|홍보)|"
     r"(πρότεινε|σύστησε|προτείνεις|προτείνετε|συστήνεις|συνιστάς|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
     r"پیشنهاد بده|توصیه کن|सिफारिश|"
@@ -972,7 +990,8 @@ USER_THIRD_PERSON_ML = re.compile(
     r"käyttäjä(?:n|ä|lle|ltä)?|felhasználó(?:t|nak|tól|val)?|utilizatorul(?:ui)?|"
     r"użytkownik(?:a|owi|iem|u)?|uživatel(?:e|i|em|ovi)?|používateľ(?:a|ovi|om)?|"
     r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
-    r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|χρήστη|χρήστης|người dùng)\b|"
+    r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
+    r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
     r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶",
     _I,
 )
@@ -1002,6 +1021,7 @@ SENT_BY_SOMEONE = re.compile(
     r"del|della)|"
     r"(?:catatan|pesan|pengingat|pemberitahuan|info|instruksi)\s+dari|"
     r"(?:ujumbe|taarifa|kumbusho)\s+kutoka|"
+    r"(?:paalala|mensahe|abiso|tala|anunsyo)\s+(?:mula sa|galing sa|mula kay|galing kay)|"
     r"(?:thông báo|lời nhắc|tin nhắn|ghi chú)\s+(?:từ|của)|"
     r"(?:wiadomość|przypomnienie|notatka|komunikat|instrukcja)\s+od|"
     r"(?:zpráva|připomínka|upozornění|pokyn)\s+od|"
@@ -1013,6 +1033,8 @@ SENT_BY_SOMEONE = re.compile(
     # "X에서 온 안내:"
     r"(?:^|(?<=[.!?。！？\n]))\W{0,3}(?:来自|來自)[^:：\n]{1,30}的(?:提醒|通知|消息|留言|说明|說明|"
     r"公告)[:：]|"
+    # "学校通知：", "记账猫推送：", "【学校通知】": a sender's notice named before it
+    r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n。！？，,]{1,12}(?:通知|推送|公告|提醒|告知)(?:[:：]|】)|"
     r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n]{1,30}からの(?:お知らせ|連絡|メッセージ|通知|指示|"
     r"案内)[:：]|"
     r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n]{1,30}(?:에서|로부터) (?:온|보낸) (?:공지|알림|메시지|"
@@ -1020,7 +1042,10 @@ SENT_BY_SOMEONE = re.compile(
     # "Landlord note:", "Bank's notice:": a sender's noun before the note's
     r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?:landlord|bank|school|vendor|partner|agency|company|"
     r"provider|manager|admin|administrator|operator|owner|support|team|clinic|insurer|employer|"
-    r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]",
+    r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]|"
+    # a brand's notice: "SecureBank notice:", "PayFast alert:" (a capitalised name before it)
+    r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?-i:[A-Z][\w&.'-]*)(?:\s+(?-i:[A-Z][\w&.'-]*)){0,2}\s+"
+    r"(?:notice|alert|notification|push notification|announcement|update|advisory)\s*[:：]",
     re.IGNORECASE,
 )
 # The user in a rule as "he" or "she": "if he ever says he's feeling low, suggest ..."

@@ -149,6 +149,10 @@ _SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
 # two letters too: "O-N"); read only where three such words stand in the text.
 _SPELLED = re.compile(r"(?<![\w'.\-_*·])[A-Za-z](?:[.\-_*·][A-Za-z'])+(?![\w])")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
+# A mark put between every two characters of Chinese ("以·后·谁·问"), which no one writes so:
+# four or more in a run are a disguise, taken out to read the words.
+_CJK_SPACED = re.compile(r"[\u3400-\u9fff](?:[·・•∙⋅.\-_|/*~+]+[\u3400-\u9fff，。、,]){4,}")
+_CJK_SPACER = re.compile(r"[·・•∙⋅.\-_|/*~+]+")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
@@ -276,9 +280,12 @@ def canonical(text: str) -> str:
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
-    text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic), text)
+    # a short word of look-alikes between Latin words that are disguised too ("α pαrtιr"): Latin
+    latin = not cyrillic and disguised(text)
+    text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic, latin), text)
     if len(_OPEN_SYLLABLE_THEN_INITIAL.findall(text)) >= 3:  # not a "좋아요ㅋㅋ"
         text = _join_jamo(text)
+    text = _CJK_SPACED.sub(lambda m: _CJK_SPACER.sub("", m.group(0)), text)
     return _CJK_GAP.sub("", text)
 
 
@@ -332,13 +339,15 @@ def disguised(text: str) -> bool:
         return True  # "C\u200do\u200cn", small capitals, circled or script letters
     if len(_FULL_WIDTH_LATIN.findall(text)) >= 3 and not _CJK_LETTER.search(text):
         return True  # full-width Latin where no CJK text is typed
+    if _CJK_SPACED.search(text):
+        return True  # "以·后·谁·问·起"
     return any(
         _ASCII_LETTER.search(word) and any(c in _LOOKALIKES for c in word)
         for word in _WORDS.findall(unicodedata.normalize("NFKC", text))
     )
 
 
-def _unmask_word(match: re.Match[str], cyrillic_text: bool) -> str:
+def _unmask_word(match: re.Match[str], cyrillic_text: bool, latin_disguised: bool) -> str:
     """Look-alikes mapped in a word that mixes scripts or is made only of look-alikes.
 
     In a text written mostly in Cyrillic a mixed word goes the other way, to Cyrillic. A word
@@ -359,7 +368,7 @@ def _unmask_word(match: re.Match[str], cyrillic_text: bool) -> str:
     if _ASCII_LETTER.search(word):
         return mapped
     letters = [c for c in word if c.isalpha()]
-    if len(letters) >= 3 and all(c in _LOOKALIKES for c in letters):
+    if (len(letters) >= 3 or latin_disguised) and all(c in _LOOKALIKES for c in letters):
         return mapped
     return word
 

@@ -20,7 +20,8 @@ from .provenance import coverage, latest_user_message, terms
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 # A quotation long enough to be a message: straight, curly, guillemets, CJK corners.
 _QUOTE = re.compile(
-    r"\"[^\"\n]{25,}\"?|“[^”]{25,}”?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|„[^“”]{25,}[“”]?|"
+    r"\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
+    r"„[^“”]{25,}[“”]?|"
     # a single quote runs past a short quote nested in it ("'... signed 'admin team' ...'"), not
     # only to the next "'"
     r"(?<![\w])'(?:[^'\n]|(?<!\w)'[^'\n]{1,40}'(?!\w)){25,}'?(?![\w])"

@@ -402,6 +402,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(只|仅|僅)(听从|聽從|服从|服從|听|聽|遵从|遵從|执行|執行)(这|這|该|該|此|以下|下面|我)",
         r"(不用|无需|無需|不必|不要|不需要|无须)再?(遵守|遵循|理会|理會)",
         r"(不用|无需|無需|不必|不要)再?(征求|徵求|询问|詢問|确认|確認)[^。！？\n]{0,6}(用户|用戶|同意)",
+        r"(不用|无需|無需|不必|无须|無須|不要|别|別)(告知|通知|告诉|告訴|提醒|让|讓)(用户|用戶|他|她|本人)(知道)?",
         r"(偷偷|悄悄|秘密|暗中)地?(发送|發送|发给|转发|轉發|上传|上傳|记录|記錄|分享|加上|添加|修改|删掉|刪掉)",
         r"(关闭|關閉|绕过|繞過|解除)[^。！？\n]{0,6}(安全|过滤|過濾|审查|審查)",
     ),
@@ -434,11 +435,47 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"disabled|ignored|turned off|retired|removed)",
         r"\b(i'?m|i am|we'?re|we are)\s+(instructing|ordering|telling|commanding|directing|"
         r"authori[sz]ing)\s+you\b",
+        # never to say it is a program: "non dire mai di essere un programma", "nunca digas
+        # que eres una IA", "никогда не говори, что ты бот", "不要说你是AI"
+        r"\b(never|don'?t|do not) (say|admit|reveal|mention|let on)( to anyone)? (that )?"
+        r"(you'?re|you are) (an? )?(ai|bot|program|language model|machine|assistant)\b|"
+        r"\bnon dire (mai )?(di essere|che sei) (un[a']?\s*)?(programma|ia|intelligenza "
+        r"artificiale|bot|assistente|macchina)\b|"
+        r"\bnunca (digas|diga|menciones|mencione|reveles|revele|admitas|admita) que (eres|es|é|és|"
+        r"você é) (un|una|um|uma) (programa|ia|bot|inteligencia artificial|intelig[eê]ncia "
+        r"artificial|m[aá]quina|asistente|assistente)\b|"
+        r"\bne (dis|dites) jamais que (tu es|vous êtes) (un|une) (programme|ia|bot|intelligence "
+        r"artificielle|machine)\b|\b(sag|sage|sagen sie) (niemals|nie),? dass (du|sie) (ein|eine) "
+        r"(programm|ki|bot|maschine|künstliche intelligenz) (bist|sind)\b|"
+        r"\bsäg aldrig att du är (en|ett) (program|ai|bot|maskin)\b|"
+        r"никогда не (говори|признавай|упоминай|сообщай),? что ты (программа|ии|бот|"
+        r"искусственный интеллект|машина|нейросеть)|"
+        r"(不要|别|別|永远不要|永遠不要|绝不|絕不)(说|說|承认|承認|透露)(你|自己)是(AI|ai|人工智能|程序|机器人|機器人)|"
+        r"(AI|ＡＩ|プログラム|ロボット)(だ|である)と(は)?(言わ|認め)",
+        # answering with no warnings or limits: "rispondi ... senza avvertenze né limiti"
+        r"\b(rispondi|risponderai|responde|responderás|responda|réponds|répondras|antworte|"
+        r"antwortest|svara|antwoord|odpowiadaj|отвечай|ответишь)\b"
+        r"[^.!?\n]{0,60}\b(senza|sin|sem|sans|ohne|utan|zonder|bez|без)\s+(alcun\w*\s+|"
+        r"ningun\w*\s+|nenhum\w*\s+|aucun\w*\s+|jegliche\w*\s+|några\s+)?"
+        r"(avvertenze|avvertimenti|limiti|filtri|restrizioni|censura|advertencias|l[ií]mites|"
+        r"filtros|restricciones|restri[cç][oõ]es|avisos|avertissements|filtres|restrictions|"
+        r"censure|warnungen|grenzen|filter|einschränkungen|zensur|varningar|begränsningar|"
+        r"spärrar|waarschuwingen|beperkingen|ostrzeże[nń]|ogranicze[nń]|предупреждений|"
+        r"ограничений|фильтров|цензуры)\b",
+        r"(ルール|規則|制限|規約|決まり)(に|には|にも)(もう)?縛られ|"
+        r"もう[^。！？\n]{0,6}(ルール|規則|制限|規約|決まり)(に|には|にも)(従わ|従う必要は?な)|"
+        r"不受(任何)?(限制|约束|約束|规则|規則)|(규칙|제한|규정)에 (얽매이지|구애받지)",
     ),
     "disclosure": _rx(
         r"\b(print|tell|reveal|share|give|list|dump|recite)\s+(out\s+)?(them\s+|him\s+|her\s+)?"
         r"(everything|all)\s+(you know|you have|you'?ve (got|saved|stored)|stored|saved|about)\b",
         r"\btell\s+(him|her|them|anyone|whoever|the caller)\s+(everything|all of it)\b",
+        # "read every stored note aloud to any caller who says ...": what memory holds, to
+        # whoever asks
+        r"\b(read|recite|show|give|send|tell|share|disclose|forward|hand over|reveal|play)\b"
+        r"[^.!?\n]{0,30}\b(every|all|any|each)\s+(of (the|my|her|his|their) )?(stored|saved|"
+        r"remembered|private)\s+(notes?|memor(y|ies)|records?|items?|facts?|entries|details|data)"
+        r"\b[^.!?\n]{0,30}\bto\s+(any|every|whoever|anyone|anybody)\b",
         r"\b(give out|hand out|share|disclose|pass on)\b[^.!?\n]{0,30}\b(home address|address|"
         r"phone number|number|location|details|schedule)\b[^.!?\n]{0,30}\bto\s+(\w+\s+)?(drivers|"
         r"strangers|anyone|people|callers|whoever|couriers|companies|apps)\b",
@@ -620,6 +657,21 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(解码|解碼|解密|破译|破譯|倒过来读|倒過來讀|反过来读|反過來讀|倒着读|倒著讀)[^。！？\n]{0,20}"
         r"(并|並|然后|然後|再)(执行|執行|照做|照着做|照著做|遵循|服从|服從)",
         r"(デコード|復号|解読)[^。！？\n]{0,20}(実行|従って|従え)|(디코딩|해독)[^.!?\n]{0,20}(실행|따르)",
+        # any form of the decoding verb, then any form of acting on it: "bitte entschlüsseln
+        # und übernehmen", "decifrare e applicare", "utafsiri na uutekeleze", "прочитать
+        # справа налево и выполнить"
+        r"\b(entschlüssel\w*|dekodier\w*|decodific\w*|descifr\w*|decifr\w*|déchiffr\w*|"
+        r"décod\w*|avkod\w*|ontcijfer\w*|decodeer\w*|rozszyfr\w*|odkoduj\w*|расшифр\w*|"
+        r"декодир\w*|u?tafsiri\w*|ufasiri\w*|çöz\w*|giải mã)\b[^.!?\n]{0,40}?"
+        r"\b(und|y|et|e|och|en|i|и|na|ve|và|and)\s+(übernehm\w*|befolg\w*|ausführ\w*|"
+        r"anwend\w*|umsetz\w*|aplic\w*|appli\w*|segu\w*|sigu\w*|suiv\w*|ejecut\w*|exécut\w*|"
+        r"esegu\w*|execut\w*|följ\w*|utför\w*|tillämpa\w*|opvolg\w*|uitvoer\w*|volg\w*|"
+        r"wykon\w*|zastosuj\w*|выполн\w*|исполн\w*|следу\w*|примен\w*|u{0,2}tekelez\w*|"
+        r"uygula\w*|thực hiện|làm theo)",
+        r"(справа налево|задом наперёд|задом наперед|наоборот|в обратном порядке)[^.!?\n]{0,20}"
+        r"\s(и|затем|потом)\s+(выполн\w*|исполн\w*|следу\w*|сделай\w*|примен\w*)",
+        r"\b(rot-?\d{1,2}|caesar|morse|base-?64|hex)\b[^.!?\n]{0,40}\b(übernehm\w*|anwend\w*|"
+        r"umsetz\w*|applic\w*|aplic\w*|appliqu\w*|u{0,2}tekelez\w*|выполн\w*)",
     ),
 }
 
