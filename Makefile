@@ -37,8 +37,9 @@ demo: $(STAMP)
 
 # The PostgreSQL tests fail (not skip) when their server cannot start. One worker per CPU
 # (at most 4); a module's tests stay together on one worker, so its fixtures are made once.
+# The 15 slowest tests are listed at the end: the suite's time budget is 15 minutes.
 test: $(STAMP)
-	MEMVISOR_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -n logical --maxprocesses 4 --dist loadscope
+	MEMVISOR_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -n logical --maxprocesses 4 --dist loadscope --durations=15
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent tools paging storage evals tests
