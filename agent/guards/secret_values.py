@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
-from .secrets import redact_secrets
+from .secrets import MENU_WORDS, redact_secrets
 
 _I = re.IGNORECASE
 SECRET_LABELS = re.compile(
@@ -340,7 +340,9 @@ _LOGIN_PAIR = re.compile(
     r"dane logowania|inloggningsuppgifter|inloggegevens|giriş bilgileri|учётные данные|"
     r"учетные данные|данные для входа|логин и пароль|thông tin đăng nhập)\b"
     r"[^\n:/]{0,20}?(?:\s(?:is|are|ist|sind|est|sont|es|son|è|sono|é|são|är|zijn|это)\s|[:：=]\s*)"
-    r"[\"'“]?(?P<user>[^\s/:\"'“”]{1,40})\s?[/:]\s?(?P<value>[^\s,;\"'“”]{3,64})",
+    r"[\"'“]?(?P<user>[^\s/:\"'“”]{1,40})\s?[/:]\s?"
+    # ... not a menu's path: "Login page: Admin / Settings / Users"
+    rf"(?!(?:{MENU_WORDS})(?![\w-]))(?P<value>[^\s,;\"'“”]{{3,64}}+)(?!\s*[/|>›→»]\s*\S)",
     _I,
 )
 
