@@ -227,7 +227,7 @@ def labelled_values(text: str) -> list[SecretValue]:
                 if _numberless_code(kind, label.group(0), value):
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
-    found += _security_answers(text) + _login_pairs(text)
+    found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text)
     return list({v.value: v for v in found}.values())
 
 
@@ -355,6 +355,112 @@ def _login_pairs(text: str) -> list[SecretValue]:
         if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
             found.append(SecretValue(value, "login password", "password"))
     return found
+
+
+# A code keyed into an alarm, a keypad or a lock, told in prose with no label: "the alarm went
+# off although I keyed in 7043", "Larmet gick igång trots att jag slog 7043", "j'ai tapé 4471
+# sur le boîtier de l'alarme", "obwohl ich 7043 eingegeben habe". The verb that keys it, a few
+# words that may stand before the number ("in", "the code", "mon code"), then 4 to 8 digits
+# that run into no longer number, time, price or unit.
+_KEYED_VERB = (
+    r"keyed|punched|tapped|typed|entered|put|dialled|dialed|pressed|input|"
+    r"slog|slår|slagit|knappade|knappar|knappat|tryckte|trycker|tryckt|skrev|matade|angav|"
+    r"tastet|tastede|indtastede|slo|trykket|trykkede|"
+    r"tippte|tippe|tippten|gab|toetste|typte|tikte|voerde|"
+    r"tapé|tape|tapais|composé|compose|saisi|entré|rentré|"
+    r"marqué|teclé|tecleé|introduje|metí|puse|digité|ingresé|pulsé|"
+    r"digitato|digitai|digito|inserito|composto|"
+    r"digitei|teclei|coloquei|inseri|marquei|"
+    r"wpisałem|wpisałam|wstukałem|wstukałam|wbiłem|wbiłam|wklepałem|wklepałam|"
+    r"wprowadziłem|wprowadziłam|набрал|набрала|ввёл|ввел|ввела|вбил|вбила|"
+    r"näppäilin|syötin|tuşladım|girdim"
+)
+_KEYED_FILLER = (
+    r"in|inn|ind|ein|the|my|a|le|la|l'|mon|ma|el|mi|il|lo|o|meu|den|de|het|mijn|min|mitt|"
+    r"code|kod|koden|koda|codice|código|codigo|код|digicode|pin|pinnen|numret|nummer|numéro|"
+    r"número|numero|sur|på|auf|op|no|en"
+)
+_CODE_DIGITS = r"(?P<{}>\d{{4,8}}|\d(?:[ -]\d){{3,7}})"
+_CODE_VALUE, _LATE_CODE_VALUE = _CODE_DIGITS.format("value"), _CODE_DIGITS.format("late_value")
+# ... and what follows a code ends its clause or goes on with a small word ("into the panel",
+# "men larmet", "ein", "sur le boîtier"): a number followed by a noun or a unit is a count, a
+# price or a time ("2024 report numbers", "1500 kr", "0730 am", "0800 555 0199").
+_AFTER_CODE = (
+    r"on|onto|into|in|at|and|but|so|then|twice|again|before|after|to|with|without|"
+    r"på|i|och|og|men|igen|två|innan|efter|utan|så|ind|inn|"
+    r"ein|auf|und|aber|doch|nochmal|erneut|zweimal|am|an|ins|op|en|maar|opnieuw|bij|"
+    r"sur|dans|et|mais|encore|deux|puis|au|à|sans|y|pero|otra|vez|dos|sin|al|"
+    r"su|sul|sulla|e|ma|di|due|nel|nella|senza|no|na|mas|de|duas|sem|"
+    r"w|ale|znowu|jeszcze|на|в|и|но|ещё|еще|снова|дважды|mutta|ja|ama|ve"
+)
+_CODE_ENDS = rf"(?=\s*(?:$|[,.;:!?)»”\"'—–…](?!\d)|\s(?:{_AFTER_CODE})\b))"
+_KEYED_CODE = re.compile(
+    rf"\b(?:{_KEYED_VERB})(?:\s+(?:{_KEYED_FILLER})\b){{0,3}}\s+[\"'«“]?{_CODE_VALUE}"
+    rf"{_CODE_ENDS}|"
+    # the verb after the number: "obwohl ich 7043 eingegeben habe", "toen ik 7043 had
+    # ingetoetst", "7043を入力したのに", "7043을 눌렀는데", "输入了7043"
+    rf"(?<![\w$€£#№+.,:/-]){_LATE_CODE_VALUE}(?:\s+[^\W\d_]+)?\s+"
+    r"(?:eingegeben|eingetippt|getippt|ingetoetst|ingetypt|ingevoerd|ingetikt|ingedrukt)\b|"
+    r"(?<![\d$€£#№+.,:/-])(?P<cjk_value>\d{4,8})\s*(?:を|と|을|를)\s*(?:入力|押し|押した|"
+    r"打ち込|입력|눌렀|누르|눌러)|(?:输入了?|輸入了?|按了|输了|輸了)\s*(?P<zh_value>\d{4,8})(?!\d)",
+    _I,
+)
+_KEYED_LOCKS = re.compile(
+    r"门锁|門鎖|密码锁|密碼鎖|报警|報警|警报|警報|保险箱|保險箱|保险柜|门禁|門禁|"
+    r"アラーム|ドア|ロック|金庫|玄関|オートロック|경보|알람|도어락|현관|금고|"
+    # (a keypad, not a keyboard: "Tastatur", "clavier", "teclado" type letters too)
+    r"\b(?:keypads?|knappsats\w*|pinpad|tastierino|digicode|codeslot|kodlås\w*|kodelås\w*|"
+    r"zahlenschloss)\b",
+    _I,
+)
+# An alarm that wakes or times, a gate one boards at, a sum keyed into a bill: no lock.
+_NOT_GUARDING = re.compile(
+    r"\b(alarm clock|clock|wecker|réveil|väckarklocka|vækkeur|despertador|sveglia|wekker|"
+    r"будильник\w*|timer|thermostat|flight|boarding|terminal|airport|flug|flughafen|vol|"
+    r"aéroport|vuelo|aeropuerto|volo|aeroporto|voo|flyg|flygplats|vlucht|рейс\w*|invoice|"
+    r"receipt|total|price|faktura|kvitto|facture|prix|factura|precio|rechnung|preis|"
+    r"fattura|prezzo|betrag|счёт|счет|цена)\b",
+    _I,
+)
+# Where a sentence (or a clause of one) ends; a code's lock is named in its own sentence or
+# the one before ("The alarm went off at six. I keyed in 5820 and it stopped.").
+_CLAUSE_CUT = re.compile(r"[.!?。！？](?=\s|$)|[;；\n]|(?<=[。！？])")
+
+
+def _keyed_codes(text: str) -> list[SecretValue]:
+    """Codes ``text`` tells of keying into an alarm, a keypad or a lock (one named in its
+    sentence or the one before: a code keyed into nothing guarded is a number)."""
+    found: list[SecretValue] = []
+    if not re.search(r"\d{4}|\d[ -]\d[ -]\d[ -]\d", text):
+        return found  # no code's digits: no need to read the verbs
+    for keyed in _KEYED_CODE.finditer(text):
+        value = next(v for v in keyed.group("value", "late_value", "cjk_value", "zh_value") if v)
+        near = _sentences_around(text, keyed.start(), keyed.end())
+        lock = _guarding_lock(near)
+        if lock and not _NOT_GUARDING.search(near):
+            found.append(SecretValue(value, f"{lock} code", "code"))
+    return found
+
+
+def _sentences_around(text: str, start: int, end: int) -> str:
+    """The sentence of ``text[start:end]``, and the one before it unless a ";" or a line
+    break parts them."""
+    cuts = [c for c in _CLAUSE_CUT.finditer(text, max(0, start - 200), start)]
+    begin = cuts[-1].end() if cuts else max(0, start - 200)
+    if cuts and cuts[-1].group(0) not in (";", "；", "\n"):
+        begin = cuts[-2].end() if len(cuts) > 1 else max(0, start - 200)
+    after = _CLAUSE_CUT.search(text, end)
+    return text[begin : after.start() if after else len(text)]
+
+
+def _guarding_lock(near: str) -> str:
+    """The alarm, keypad or lock ``near`` names as a word of its own ("door", not "doorbell"),
+    or ""."""
+    for lock in _LOCKS.finditer(near):
+        if not re.match(r"\w", near[lock.end() : lock.end() + 1]):
+            return lock.group(0).lower()
+    other = _KEYED_LOCKS.search(near)
+    return other.group(0).lower() if other else ""
 
 
 def _numberless_code(kind: str, label: str, value: str) -> bool:
