@@ -347,6 +347,38 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+# Logging in told in prose, with the user and the password it took: "logged into the router
+# (admin / Tp-Link#Kx92)", "logged in as admin with Kx92!pq", "mich als admin mit Sonne#24
+# angemeldet", "connecté en tant que admin avec Kx9!pq", "loggade in som admin med Kx92".
+_LOGIN_VERB = (
+    r"logged (?:in|on)(?:to)?|log(?:ging)? (?:in|on)(?:to)?|signed in(?:to)?|"
+    r"sign(?:ing)? in(?:to)?|login|log-in|eingeloggt|angemeldet|einloggen|anmelden|"
+    r"melde mich|meldete mich|loggte mich|connecté|connectée|me connecter|connexion|"
+    r"inicié sesión|iniciar sesión|entré|accedí|me logueé|entrato|entrata|loggato|loggata|"
+    r"accesso|entrei|loguei|acessei|fiz login|loggade in|loggar in|inloggad|logga in|"
+    r"logget inn|logget ind|ingelogd|inloggen|logde in|zalogowałem|zalogowałam|zalogowany|"
+    r"zalogowana|вошёл|вошел|вошла|залогинил\w*|авторизовал\w*"
+)
+_LOGGED_IN_PAIR = re.compile(
+    rf"\b(?:{_LOGIN_VERB})\b(?:"
+    # the pair in brackets after the verb: "(admin / Kx92!)", "[root|Tg7-pq]", "(admin:Kx9!pq)"
+    r"[^.!?\n()\[\]]{0,50}?[(\[]\s*[^\s/()\[\]|:]{1,40}"
+    r"(?:\s*[/|]\s*|:)(?P<value>[^\s()\[\]]{3,64})\s*[)\]]|"
+    # "as <user> with <password>": the word for "as", the user, the word for "with"
+    r"[^.!?\n]{0,40}?\b(?:as|als|en tant que|comme|como|come|som|jako|как)\s+\S{1,40}\s+"
+    r"(?:with|using|and|mit|und|avec|et|con|y|e|com|med|og|met|en|z|с|и)\s+"
+    r"(?P<as_value>[^\s,;]{3,64})|"
+    # "with <password>" alone: only a password's shape tells it from "with Google"
+    r"[^.!?\n]{0,40}?\b(?:with|using|mit|avec|con|com|med|met|с)\s+"
+    r"(?P<with_value>[^\s,;]{6,64}))|"
+    # the verb last: "mich als admin mit Sonne#24 angemeldet", "als admin met Kx92! ingelogd"
+    r"\b(?:als|as)\s+\S{1,40}\s+(?:mit|met)\s+(?P<last_value>[^\s,;]{3,64})\s+"
+    r"(?:[^\W\d_]+\s+)?(?:angemeldet|eingeloggt|ingelogd|aangemeld)\b",
+    _I,
+)
+_LOGIN_SIGN = re.compile(r"[!@#$%^&*_+=?~]")
+
+
 def _login_pairs(text: str) -> list[SecretValue]:
     """The passwords of login pairs in ``text`` ("user / password")."""
     found = []
@@ -354,7 +386,23 @@ def _login_pairs(text: str) -> list[SecretValue]:
         value = _trim(pair.group("value"))
         if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
             found.append(SecretValue(value, "login password", "password"))
+    for pair in _LOGGED_IN_PAIR.finditer(text):
+        groups = pair.group("value", "as_value", "with_value", "last_value")
+        # (a full stop after it ends the sentence: "... con Playa#3030.")
+        value = _trim(next(v for v in groups if v)).removesuffix(".")
+        if _login_shaped(value, strict=pair.group("with_value") is not None):
+            found.append(SecretValue(value, "login password", "password"))
     return found
+
+
+def _login_shaped(value: str, *, strict: bool) -> bool:
+    """A password's shape: letters and a digit or a sign ("Tp-Link#Kx92", "admin123"; not
+    "Settings", "NAT", "Google"); ``strict``: letters, a digit and a sign."""
+    if len(value) < 5 or _DOMAIN.fullmatch(value) or _EMAIL_LIKE.fullmatch(value):
+        return False
+    letters, digits = re.search(r"[^\W\d_]", value), re.search(r"\d", value)
+    signed = _LOGIN_SIGN.search(value)
+    return bool(letters and digits and signed if strict else letters and (digits or signed))
 
 
 # A code keyed into an alarm, a keypad or a lock, told in prose with no label: "the alarm went
