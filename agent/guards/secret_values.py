@@ -7,8 +7,13 @@ values the user said in the conversation and the ones a write names, and treats 
 write repeats one as a secret, whatever its own wording: a fact ``office_alarm_code = 0442``
 holds a secret because the user called 0442 the office alarm code.
 
-``keep_requested(message)``: the user asked to remember or save something (the secret is then
-sealed, not dropped). ``reveal_requested(message)``: the user asks for something back.
+It also reads secrets told in prose with no label: a code keyed into an alarm, a keypad or a
+lock ("the alarm went off although I keyed in 7043"), and a login with its user and password
+("logged into the router (admin / Kx92!)", "logged in as admin with Kx92!").
+
+``keep_requested(message)``: the user asked to remember or save something, also as a polite
+question ("Tu peux garder ... ?", "Kannst du ... behalten?"; the secret is then sealed, not
+dropped). ``reveal_requested(message)``: the user asks for something back.
 """
 
 from __future__ import annotations
@@ -750,8 +755,45 @@ def keep_requested(message: str) -> bool:
         not _NEGATED_KEEP.search(message[max(0, m.start() - 14) : m.start()])
         and not _asks_how(message, m.start())
         for m in KEEP_INTENT.finditer(message)
+    ) or any(
+        not _NOT_A_KEEP_BETWEEN.search(m.group("between"))
+        and not _asks_how(message, m.start("verb"))
+        for m in _KEEP_QUESTION.finditer(message)
     )
     return asked or states_only_a_secret(message)
+
+
+# A keep asked as a polite question, "can you" and a keep verb's infinitive: "Tu peux garder
+# le mot de passe ?", "Pourriez-vous conserver ce code ?", "Kannst du die PIN behalten?",
+# "Puoi tenere la combinazione?", "Kan du behålla koden?", "Kun je de code vasthouden?". The
+# infinitive alone is no keep ("il faut garder le reçu"); after "can you" it asks for one.
+_CAN_YOU = (
+    r"can you|could you|would you|will you|tu peux|peux-tu|tu pourrais|pourrais-tu|"
+    r"vous pouvez|pouvez-vous|vous pourriez|pourriez-vous|est-ce que tu peux|puedes|podrías|"
+    r"podrias|puede usted|podría usted|podes|pode|você pode|poderia|podia|puoi|potresti|"
+    r"può|potrebbe|kannst du|könntest du|können sie|könnten sie|kan du|kan ni|kunne du|"
+    r"kunde du|skulle du kunna|kun je|kunt u|kan je|zou je|zou u|możesz|mógłbyś|mogłabyś|"
+    r"можешь|можете|могли бы|мог бы|могла бы"
+)
+_KEEP_INFINITIVE = (
+    r"garder|conserver|retenir|noter|enregistrer|mémoriser|memoriser|sauvegarder|guardar|"
+    r"conservar|memorizar|apuntar|anotar|salvar|behalten|aufheben|aufbewahren|speichern|"
+    r"merken|notieren|tenere|conservare|custodire|salvare|memorizzare|annotare|"
+    r"spara|behålla|komma ihåg|anteckna|bevare|beholde|huske|gemme|lagre|bewaren|onthouden|"
+    r"opslaan|vasthouden|noteren|zachować|przechować|zapamiętać|zapisać|сохранить|запомнить|"
+    r"записать|хранить"
+)
+# what stands between the two may not negate the keep or ask how to do it ("tu peux me dire
+# comment conserver mes mots de passe ?")
+_NOT_IN_BETWEEN = (
+    r"not|pas|nicht|nie|niet|inte|ikke|non|no|не|how|why|where|comment|pourquoi|où|wie|"
+    r"warum|wo|cómo|como|dónde|come|perché|dove|onde|hoe|waarom|waar|hur|varför|var|hvordan|"
+    r"hvor|jak|gdzie|как|где|почему|куда"
+)
+_KEEP_QUESTION = re.compile(
+    rf"\b(?:{_CAN_YOU})\b(?P<between>[^.!?\n]{{0,30}}?)\b(?P<verb>{_KEEP_INFINITIVE})\b", _I
+)
+_NOT_A_KEEP_BETWEEN = re.compile(rf"\b(?:{_NOT_IN_BETWEEN})\b", _I)
 
 
 def keep_requested_in(user_messages: list[str], stored: str) -> bool:
