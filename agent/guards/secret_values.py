@@ -7,8 +7,13 @@ values the user said in the conversation and the ones a write names, and treats 
 write repeats one as a secret, whatever its own wording: a fact ``office_alarm_code = 0442``
 holds a secret because the user called 0442 the office alarm code.
 
-``keep_requested(message)``: the user asked to remember or save something (the secret is then
-sealed, not dropped). ``reveal_requested(message)``: the user asks for something back.
+It also reads secrets told in prose with no label: a code keyed into an alarm, a keypad or a
+lock ("the alarm went off although I keyed in 7043"), and a login with its user and password
+("logged into the router (admin / Kx92!)", "logged in as admin with Kx92!").
+
+``keep_requested(message)``: the user asked to remember or save something, also as a polite
+question ("Tu peux garder ... ?", "Kannst du ... behalten?"; the secret is then sealed, not
+dropped). ``reveal_requested(message)``: the user asks for something back.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
-from .secrets import redact_secrets
+from .secrets import MENU_WORDS, redact_secrets
 
 _I = re.IGNORECASE
 SECRET_LABELS = re.compile(
@@ -227,7 +232,7 @@ def labelled_values(text: str) -> list[SecretValue]:
                 if _numberless_code(kind, label.group(0), value):
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
-    found += _security_answers(text) + _login_pairs(text)
+    found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text)
     return list({v.value: v for v in found}.values())
 
 
@@ -340,9 +345,43 @@ _LOGIN_PAIR = re.compile(
     r"dane logowania|inloggningsuppgifter|inloggegevens|giriş bilgileri|учётные данные|"
     r"учетные данные|данные для входа|логин и пароль|thông tin đăng nhập)\b"
     r"[^\n:/]{0,20}?(?:\s(?:is|are|ist|sind|est|sont|es|son|è|sono|é|são|är|zijn|это)\s|[:：=]\s*)"
-    r"[\"'“]?(?P<user>[^\s/:\"'“”]{1,40})\s?[/:]\s?(?P<value>[^\s,;\"'“”]{3,64})",
+    r"[\"'“]?(?P<user>[^\s/:\"'“”]{1,40})\s?[/:]\s?"
+    # ... not a menu's path: "Login page: Admin / Settings / Users"
+    rf"(?!(?:{MENU_WORDS})(?![\w-]))(?P<value>[^\s,;\"'“”]{{3,64}}+)(?!\s*[/|>›→»]\s*\S)",
     _I,
 )
+
+
+# Logging in told in prose, with the user and the password it took: "logged into the router
+# (admin / Tp-Link#Kx92)", "logged in as admin with Kx92!pq", "mich als admin mit Sonne#24
+# angemeldet", "connecté en tant que admin avec Kx9!pq", "loggade in som admin med Kx92".
+_LOGIN_VERB = (
+    r"logged (?:in|on)(?:to)?|log(?:ging)? (?:in|on)(?:to)?|signed in(?:to)?|"
+    r"sign(?:ing)? in(?:to)?|login|log-in|eingeloggt|angemeldet|einloggen|anmelden|"
+    r"melde mich|meldete mich|loggte mich|connecté|connectée|me connecter|connexion|"
+    r"inicié sesión|iniciar sesión|entré|accedí|me logueé|entrato|entrata|loggato|loggata|"
+    r"accesso|entrei|loguei|acessei|fiz login|loggade in|loggar in|inloggad|logga in|"
+    r"logget inn|logget ind|ingelogd|inloggen|logde in|zalogowałem|zalogowałam|zalogowany|"
+    r"zalogowana|вошёл|вошел|вошла|залогинил\w*|авторизовал\w*"
+)
+_LOGGED_IN_PAIR = re.compile(
+    rf"\b(?:{_LOGIN_VERB})\b(?:"
+    # the pair in brackets after the verb: "(admin / Kx92!)", "[root|Tg7-pq]", "(admin:Kx9!pq)"
+    r"[^.!?\n()\[\]]{0,50}?[(\[]\s*[^\s/()\[\]|:]{1,40}"
+    r"(?:\s*[/|]\s*|:)(?P<value>[^\s()\[\]]{3,64})\s*[)\]]|"
+    # "as <user> with <password>": the word for "as", the user, the word for "with"
+    r"[^.!?\n]{0,40}?\b(?:as|als|en tant que|comme|como|come|som|jako|как)\s+\S{1,40}\s+"
+    r"(?:with|using|and|mit|und|avec|et|con|y|e|com|med|og|met|en|z|с|и)\s+"
+    r"(?P<as_value>[^\s,;]{3,64})|"
+    # "with <password>" alone: only a password's shape tells it from "with Google"
+    r"[^.!?\n]{0,40}?\b(?:with|using|mit|avec|con|com|med|met|с)\s+"
+    r"(?P<with_value>[^\s,;]{6,64}))|"
+    # the verb last: "mich als admin mit Sonne#24 angemeldet", "als admin met Kx92! ingelogd"
+    r"\b(?:als|as)\s+\S{1,40}\s+(?:mit|met)\s+(?P<last_value>[^\s,;]{3,64})\s+"
+    r"(?:[^\W\d_]+\s+)?(?:angemeldet|eingeloggt|ingelogd|aangemeld)\b",
+    _I,
+)
+_LOGIN_SIGN = re.compile(r"[!@#$%^&*_+=?~]")
 
 
 def _login_pairs(text: str) -> list[SecretValue]:
@@ -352,7 +391,129 @@ def _login_pairs(text: str) -> list[SecretValue]:
         value = _trim(pair.group("value"))
         if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
             found.append(SecretValue(value, "login password", "password"))
+    for pair in _LOGGED_IN_PAIR.finditer(text):
+        groups = pair.group("value", "as_value", "with_value", "last_value")
+        # (a full stop after it ends the sentence: "... con Playa#3030.")
+        value = _trim(next(v for v in groups if v)).removesuffix(".")
+        if _login_shaped(value, strict=pair.group("with_value") is not None):
+            found.append(SecretValue(value, "login password", "password"))
     return found
+
+
+def _login_shaped(value: str, *, strict: bool) -> bool:
+    """A password's shape: letters and a digit or a sign ("Tp-Link#Kx92", "admin123"; not
+    "Settings", "NAT", "Google"); ``strict``: letters, a digit and a sign."""
+    if len(value) < 5 or _DOMAIN.fullmatch(value) or _EMAIL_LIKE.fullmatch(value):
+        return False
+    letters, digits = re.search(r"[^\W\d_]", value), re.search(r"\d", value)
+    signed = _LOGIN_SIGN.search(value)
+    return bool(letters and digits and signed if strict else letters and (digits or signed))
+
+
+# A code keyed into an alarm, a keypad or a lock, told in prose with no label: "the alarm went
+# off although I keyed in 7043", "Larmet gick igång trots att jag slog 7043", "j'ai tapé 4471
+# sur le boîtier de l'alarme", "obwohl ich 7043 eingegeben habe". The verb that keys it, a few
+# words that may stand before the number ("in", "the code", "mon code"), then 4 to 8 digits
+# that run into no longer number, time, price or unit.
+_KEYED_VERB = (
+    r"keyed|punched|tapped|typed|entered|put|dialled|dialed|pressed|input|"
+    r"slog|slår|slagit|knappade|knappar|knappat|tryckte|trycker|tryckt|skrev|matade|angav|"
+    r"tastet|tastede|indtastede|slo|trykket|trykkede|"
+    r"tippte|tippe|tippten|gab|toetste|typte|tikte|voerde|"
+    r"tapé|tape|tapais|composé|compose|saisi|entré|rentré|"
+    r"marqué|teclé|tecleé|introduje|metí|puse|digité|ingresé|pulsé|"
+    r"digitato|digitai|digito|inserito|composto|"
+    r"digitei|teclei|coloquei|inseri|marquei|"
+    r"wpisałem|wpisałam|wstukałem|wstukałam|wbiłem|wbiłam|wklepałem|wklepałam|"
+    r"wprowadziłem|wprowadziłam|набрал|набрала|ввёл|ввел|ввела|вбил|вбила|"
+    r"näppäilin|syötin|tuşladım|girdim"
+)
+_KEYED_FILLER = (
+    r"in|inn|ind|ein|the|my|a|le|la|l'|mon|ma|el|mi|il|lo|o|meu|den|de|het|mijn|min|mitt|"
+    r"code|kod|koden|koda|codice|código|codigo|код|digicode|pin|pinnen|numret|nummer|numéro|"
+    r"número|numero|sur|på|auf|op|no|en"
+)
+_CODE_DIGITS = r"(?P<{}>\d{{4,8}}|\d(?:[ -]\d){{3,7}})"
+_CODE_VALUE, _LATE_CODE_VALUE = _CODE_DIGITS.format("value"), _CODE_DIGITS.format("late_value")
+# ... and what follows a code ends its clause or goes on with a small word ("into the panel",
+# "men larmet", "ein", "sur le boîtier"): a number followed by a noun or a unit is a count, a
+# price or a time ("2024 report numbers", "1500 kr", "0730 am", "0800 555 0199").
+_AFTER_CODE = (
+    r"on|onto|into|in|at|and|but|so|then|twice|again|before|after|to|with|without|"
+    r"på|i|och|og|men|igen|två|innan|efter|utan|så|ind|inn|"
+    r"ein|auf|und|aber|doch|nochmal|erneut|zweimal|am|an|ins|op|en|maar|opnieuw|bij|"
+    r"sur|dans|et|mais|encore|deux|puis|au|à|sans|y|pero|otra|vez|dos|sin|al|"
+    r"su|sul|sulla|e|ma|di|due|nel|nella|senza|no|na|mas|de|duas|sem|"
+    r"w|ale|znowu|jeszcze|на|в|и|но|ещё|еще|снова|дважды|mutta|ja|ama|ve"
+)
+_CODE_ENDS = rf"(?=\s*(?:$|[,.;:!?)»”\"'—–…](?!\d)|\s(?:{_AFTER_CODE})\b))"
+_KEYED_CODE = re.compile(
+    rf"\b(?:{_KEYED_VERB})(?:\s+(?:{_KEYED_FILLER})\b){{0,3}}\s+[\"'«“]?{_CODE_VALUE}"
+    rf"{_CODE_ENDS}|"
+    # the verb after the number: "obwohl ich 7043 eingegeben habe", "toen ik 7043 had
+    # ingetoetst", "7043を入力したのに", "7043을 눌렀는데", "输入了7043"
+    rf"(?<![\w$€£#№+.,:/-]){_LATE_CODE_VALUE}(?:\s+[^\W\d_]+)?\s+"
+    r"(?:eingegeben|eingetippt|getippt|ingetoetst|ingetypt|ingevoerd|ingetikt|ingedrukt)\b|"
+    r"(?<![\d$€£#№+.,:/-])(?P<cjk_value>\d{4,8})\s*(?:を|と|을|를)\s*(?:入力|押し|押した|"
+    r"打ち込|입력|눌렀|누르|눌러)|(?:输入了?|輸入了?|按了|输了|輸了)\s*(?P<zh_value>\d{4,8})(?!\d)",
+    _I,
+)
+_KEYED_LOCKS = re.compile(
+    r"门锁|門鎖|密码锁|密碼鎖|报警|報警|警报|警報|保险箱|保險箱|保险柜|门禁|門禁|"
+    r"アラーム|ドア|ロック|金庫|玄関|オートロック|경보|알람|도어락|현관|금고|"
+    # (a keypad, not a keyboard: "Tastatur", "clavier", "teclado" type letters too)
+    r"\b(?:keypads?|knappsats\w*|pinpad|tastierino|digicode|codeslot|kodlås\w*|kodelås\w*|"
+    r"zahlenschloss)\b",
+    _I,
+)
+# An alarm that wakes or times, a gate one boards at, a sum keyed into a bill: no lock.
+_NOT_GUARDING = re.compile(
+    r"\b(alarm clock|clock|wecker|réveil|väckarklocka|vækkeur|despertador|sveglia|wekker|"
+    r"будильник\w*|timer|thermostat|flight|boarding|terminal|airport|flug|flughafen|vol|"
+    r"aéroport|vuelo|aeropuerto|volo|aeroporto|voo|flyg|flygplats|vlucht|рейс\w*|invoice|"
+    r"receipt|total|price|faktura|kvitto|facture|prix|factura|precio|rechnung|preis|"
+    r"fattura|prezzo|betrag|счёт|счет|цена)\b",
+    _I,
+)
+# Where a sentence (or a clause of one) ends; a code's lock is named in its own sentence or
+# the one before ("The alarm went off at six. I keyed in 5820 and it stopped.").
+_CLAUSE_CUT = re.compile(r"[.!?。！？](?=\s|$)|[;；\n]|(?<=[。！？])")
+
+
+def _keyed_codes(text: str) -> list[SecretValue]:
+    """Codes ``text`` tells of keying into an alarm, a keypad or a lock (one named in its
+    sentence or the one before: a code keyed into nothing guarded is a number)."""
+    found: list[SecretValue] = []
+    if not re.search(r"\d{4}|\d[ -]\d[ -]\d[ -]\d", text):
+        return found  # no code's digits: no need to read the verbs
+    for keyed in _KEYED_CODE.finditer(text):
+        value = next(v for v in keyed.group("value", "late_value", "cjk_value", "zh_value") if v)
+        near = _sentences_around(text, keyed.start(), keyed.end())
+        lock = _guarding_lock(near)
+        if lock and not _NOT_GUARDING.search(near):
+            found.append(SecretValue(value, f"{lock} code", "code"))
+    return found
+
+
+def _sentences_around(text: str, start: int, end: int) -> str:
+    """The sentence of ``text[start:end]``, and the one before it unless a ";" or a line
+    break parts them."""
+    cuts = [c for c in _CLAUSE_CUT.finditer(text, max(0, start - 200), start)]
+    begin = cuts[-1].end() if cuts else max(0, start - 200)
+    if cuts and cuts[-1].group(0) not in (";", "；", "\n"):
+        begin = cuts[-2].end() if len(cuts) > 1 else max(0, start - 200)
+    after = _CLAUSE_CUT.search(text, end)
+    return text[begin : after.start() if after else len(text)]
+
+
+def _guarding_lock(near: str) -> str:
+    """The alarm, keypad or lock ``near`` names as a word of its own ("door", not "doorbell"),
+    or ""."""
+    for lock in _LOCKS.finditer(near):
+        if not re.match(r"\w", near[lock.end() : lock.end() + 1]):
+            return lock.group(0).lower()
+    other = _KEYED_LOCKS.search(near)
+    return other.group(0).lower() if other else ""
 
 
 def _numberless_code(kind: str, label: str, value: str) -> bool:
@@ -594,8 +755,45 @@ def keep_requested(message: str) -> bool:
         not _NEGATED_KEEP.search(message[max(0, m.start() - 14) : m.start()])
         and not _asks_how(message, m.start())
         for m in KEEP_INTENT.finditer(message)
+    ) or any(
+        not _NOT_A_KEEP_BETWEEN.search(m.group("between"))
+        and not _asks_how(message, m.start("verb"))
+        for m in _KEEP_QUESTION.finditer(message)
     )
     return asked or states_only_a_secret(message)
+
+
+# A keep asked as a polite question, "can you" and a keep verb's infinitive: "Tu peux garder
+# le mot de passe ?", "Pourriez-vous conserver ce code ?", "Kannst du die PIN behalten?",
+# "Puoi tenere la combinazione?", "Kan du behålla koden?", "Kun je de code vasthouden?". The
+# infinitive alone is no keep ("il faut garder le reçu"); after "can you" it asks for one.
+_CAN_YOU = (
+    r"can you|could you|would you|will you|tu peux|peux-tu|tu pourrais|pourrais-tu|"
+    r"vous pouvez|pouvez-vous|vous pourriez|pourriez-vous|est-ce que tu peux|puedes|podrías|"
+    r"podrias|puede usted|podría usted|podes|pode|você pode|poderia|podia|puoi|potresti|"
+    r"può|potrebbe|kannst du|könntest du|können sie|könnten sie|kan du|kan ni|kunne du|"
+    r"kunde du|skulle du kunna|kun je|kunt u|kan je|zou je|zou u|możesz|mógłbyś|mogłabyś|"
+    r"можешь|можете|могли бы|мог бы|могла бы"
+)
+_KEEP_INFINITIVE = (
+    r"garder|conserver|retenir|noter|enregistrer|mémoriser|memoriser|sauvegarder|guardar|"
+    r"conservar|memorizar|apuntar|anotar|salvar|behalten|aufheben|aufbewahren|speichern|"
+    r"merken|notieren|tenere|conservare|custodire|salvare|memorizzare|annotare|"
+    r"spara|behålla|komma ihåg|anteckna|bevare|beholde|huske|gemme|lagre|bewaren|onthouden|"
+    r"opslaan|vasthouden|noteren|zachować|przechować|zapamiętać|zapisać|сохранить|запомнить|"
+    r"записать|хранить"
+)
+# what stands between the two may not negate the keep or ask how to do it ("tu peux me dire
+# comment conserver mes mots de passe ?")
+_NOT_IN_BETWEEN = (
+    r"not|pas|nicht|nie|niet|inte|ikke|non|no|не|how|why|where|comment|pourquoi|où|wie|"
+    r"warum|wo|cómo|como|dónde|come|perché|dove|onde|hoe|waarom|waar|hur|varför|var|hvordan|"
+    r"hvor|jak|gdzie|как|где|почему|куда"
+)
+_KEEP_QUESTION = re.compile(
+    rf"\b(?:{_CAN_YOU})\b(?P<between>[^.!?\n]{{0,30}}?)\b(?P<verb>{_KEEP_INFINITIVE})\b", _I
+)
+_NOT_A_KEEP_BETWEEN = re.compile(rf"\b(?:{_NOT_IN_BETWEEN})\b", _I)
 
 
 def keep_requested_in(user_messages: list[str], stored: str) -> bool:

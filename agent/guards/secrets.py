@@ -17,6 +17,14 @@ from typing import Any
 from memvisor.agent.guards.seed_phrases import phrase_spans
 from memvisor.agent.memory.writes import map_strings
 
+# The names of a settings page's menus, which a path joins with "/" like a login's pair.
+MENU_WORDS = (
+    r"settings?|preferences|options|users?|security|network|advanced|system|status|dashboard|"
+    r"accounts?|profile|wireless|wi-?fi|firewall|tools|setup|admin|administration|management|"
+    r"config|configuration|general|privacy|home|overview|nat|lan|wan|dhcp|ddns|vpn|logs|"
+    r"reports|billing|help|einstellungen|paramètres|réglages|configuración|ajustes|"
+    r"impostazioni|configurações|inställningar|instellingen|ustawienia|настройки"
+)
 SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     "private_key": re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"
@@ -59,7 +67,8 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     "login_pair": re.compile(
         # "login from the setup page: admin / Tg7!pq": a few words may come before the pair
         r"\b(login|log-in|sign-in|credentials?|username and password)\b(?:[^:=\n]{0,30}[:=])?"
-        r"\s*\S+\s+[/|]\s+\S+",
+        # ... not a menu's path: "Login page: Admin / Settings / Users"
+        rf"\s*\S+\s+[/|]\s+(?!(?:{MENU_WORDS})(?![\w-]))\S++(?!\s*[/|>›→»]\s*\S)",
         re.IGNORECASE,
     ),
     "card_security": re.compile(
