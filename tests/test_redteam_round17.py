@@ -65,8 +65,9 @@ from pathlib import Path
 
 import pytest
 
+from memvisor.agent.guards.keep_intent import keep_requested_in
 from memvisor.agent.guards.scan import HELD
-from memvisor.agent.guards.secret_values import keep_requested_in, labelled_values
+from memvisor.agent.guards.secret_values import labelled_values
 from tests.redteam_suites import (
     check_write,
     fitted_round_tests,

@@ -89,8 +89,9 @@ import pytest
 
 from memvisor.agent.guards import restated
 from memvisor.agent.guards.injection import inspect_text
+from memvisor.agent.guards.keep_intent import keep_requested
 from memvisor.agent.guards.rules import standing_rules
-from memvisor.agent.guards.secret_values import keep_requested, labelled_values
+from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.sensitive import statements
 from tests.redteam_suites import check_write, fitted_round_tests, suite_fixtures
 

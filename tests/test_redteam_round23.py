@@ -90,7 +90,8 @@ from pathlib import Path
 import pytest
 
 from memvisor.agent.guards.injection import inspect_text
-from memvisor.agent.guards.secret_values import keep_requested, labelled_values
+from memvisor.agent.guards.keep_intent import keep_requested
+from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.guards.sensitive import categories, ungrounded
 from tests.redteam_suites import check_write, fitted_round_tests, suite_fixtures

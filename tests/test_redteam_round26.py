@@ -59,13 +59,9 @@ from pathlib import Path
 
 import pytest
 
+from memvisor.agent.guards.keep_intent import answered_values, keep_offer_accepted, keep_requested
 from memvisor.agent.guards.lexicon import USERS_OWN_REQUEST
-from memvisor.agent.guards.secret_values import (
-    answered_values,
-    keep_offer_accepted,
-    keep_requested,
-    labelled_values,
-)
+from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.sensitive import ungrounded
 from tests.redteam_suites import fitted_round_tests, suite_fixtures
 

@@ -50,9 +50,10 @@ import pytest
 
 from memvisor.agent.guards import FirewallVerdict
 from memvisor.agent.guards.injection import signals
+from memvisor.agent.guards.keep_intent import keep_requested
 from memvisor.agent.guards.normalize import views
 from memvisor.agent.guards.scan import HELD, ScanReport
-from memvisor.agent.guards.secret_values import keep_requested, labelled_values
+from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.guards.semantic import sentences
 from tests.redteam_suites import (

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from memvisor.agent.guards.secret_values import keep_requested, labelled_values
+from memvisor.agent.guards.keep_intent import keep_requested
+from memvisor.agent.guards.secret_values import labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from tests.redteam_suites import check_write
 

@@ -31,6 +31,7 @@ from .injection import (
     untitled,
     without_questions,
 )
+from .keep_intent import keep_offer_accepted, keep_requested_in
 from .learned import LearnedDetector
 from .lexicon import (
     ADDRESSED_TO_AGENT,
@@ -54,7 +55,6 @@ from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER, USER_THIRD_PERSON
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
-from .secret_values import keep_offer_accepted, keep_requested_in
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread

@@ -20,9 +20,10 @@ from typing import Any
 
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
 
+from .keep_intent import answered_values
 from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
-from .secret_values import SECRET_LABELS, SecretValue, answered_values, labelled_values
+from .secret_values import SECRET_LABELS, SecretValue, labelled_values
 from .secrets import is_secret_predicate, redact_secrets
 
 # Fields that name a record or a slot: never rewritten.

@@ -15,16 +15,12 @@ import re
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
+from memvisor.agent.guards.keep_intent import reveal_requested
 from memvisor.agent.guards.lexicon import SECRET_LABELS_ML
 from memvisor.agent.guards.proposal import SealedValue
 from memvisor.agent.guards.provenance import terms
 from memvisor.agent.guards.secret_screen import KIND_WORDS
-from memvisor.agent.guards.secret_values import (
-    SECRET_LABELS,
-    SecretValue,
-    labelled_values,
-    reveal_requested,
-)
+from memvisor.agent.guards.secret_values import SECRET_LABELS, SecretValue, labelled_values
 from memvisor.agent.guards.secrets import redact_secrets
 from memvisor.agent.memory.writes import map_strings
 from memvisor.storage import Store
