@@ -192,6 +192,11 @@ def test_the_users_own_say_ranks_nothing_above_it(text: str) -> None:
             "Ihr Benutzername ist anna.k, trag bitte ein, dass sie Montag frei hat.",
             "anna.k hat am Montag frei.",
         ),
+        # "saya" after its noun is the husband's, not the user's: his account stays his
+        (
+            "catat juga di akun suami saya (user: budi_r): dia tidak makan udang",
+            "Untuk akun budi_r: tidak makan udang.",
+        ),
     ],
 )
 def test_an_account_the_user_names_in_another_language_is_not_written_to(

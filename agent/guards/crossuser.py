@@ -568,7 +568,7 @@ _CONTEXT_ACCOUNT = re.compile(
 
 _MINE = re.compile(
     r"\b(my|our|mine|own|mi|mein|meine|mon|ma|meu|minha|mio|min|můj|muj|moje|mé|mój|moja|"
-    r"mijn|saya|aku|benim)\W+(\w+\W+)?$",
+    r"mijn)\W+(\w+\W+)?$",
     re.I,
 )
 
