@@ -413,17 +413,6 @@ _CREDENTIAL = (
     r"confirmation|de verification|d'autorisation|secrets?)|(?:bestatigungs|freigabe|zugangs|"
     r"entsperr|autorisierungs|verifizierungs)codes?|(?:bevestigings|toegangs|verificatie)codes?|"
     r"kod\w* (?:dostepu|potwierdzenia|autoryzacyjn\w*|weryfikacyjn\w*|blik))\b|"
-    # a door's or a building's code: "kapı kodu", "Türcode", "código del portal", "digicode"
-    r"\b(?:(?:kapi|bina|giris|alarm|apartman|site) ?(?:kod\w*|sifre\w*)|"
-    r"(?:t[uü]r|tor|haust[uü]r|alarm|eingangs|deur|voordeur|poort|alarm|port|d[oö]rr|larm)"
-    r"codes?|(?:port|d[oö]rr|larm)kod\w*|digicode|"
-    r"c[oó]digos? (?:de (?:la |el |l')?|del |d[aoe] )?(?:puerta|portal|portero|alarma|entrada|"
-    r"edificio|porta|port[aã]o|alarme|pr[eé]dio)|codes? (?:de (?:la |l')?|d'|du )?(?:porte|"
-    r"portail|immeuble|alarme|entree|entrée)|codic[ei] (?:del |della |dell')?(?:portone|porta|"
-    r"cancello|allarme|ingresso|citofono)|kod\w* (?:do )?(?:drzwi|domofonu|bramy|alarmu|"
-    r"klatki)|kode (?:pintu|gerbang|alarm|akses))\b|"
-    r"код\w* (?:от )?(?:двер\w*|домофон\w*|подъезд\w*|ворот\w*|сигнализаци\w*)|"
-    r"ドアコード|オートロック|门禁码|門禁碼|현관\s?비밀번호|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
@@ -1255,6 +1244,24 @@ SIGNALS_GRANTS["authority_claim"] += [
     ),
 ]
 
+# A door's or a building's code in many languages: "kapı kodu", "Türcode", "código del portal",
+# "digicode" (for the pass-word rule only: "code de l'alarme (demandé par l'utilisateur)" is the
+# user's own code kept, not one asked of them)
+_DOOR_CODE = (
+    r"(?:"
+    r"\b(?:(?:kapi|bina|giris|alarm|apartman|site) ?(?:kod\w*|sifre\w*)|"
+    r"(?:t[uü]r|tor|haust[uü]r|alarm|eingangs|deur|voordeur|poort|alarm|port|d[oö]rr|larm)"
+    r"codes?|(?:port|d[oö]rr|larm)kod\w*|digicode|"
+    r"c[oó]digos? (?:de (?:la |el |l')?|del |d[aoe] )?(?:puerta|portal|portero|alarma|entrada|"
+    r"edificio|porta|port[aã]o|alarme|pr[eé]dio)|codes? (?:de (?:la |l')?|d'|du )?(?:porte|"
+    r"portail|immeuble|alarme|entree|entrée)|codic[ei] (?:del |della |dell')?(?:portone|porta|"
+    r"cancello|allarme|ingresso|citofono)|kod\w* (?:do )?(?:drzwi|domofonu|bramy|alarmu|"
+    r"klatki)|kode (?:pintu|gerbang|alarm|akses))\b|"
+    r"код\w* (?:от )?(?:двер\w*|домофон\w*|подъезд\w*|ворот\w*|сигнализаци\w*)|"
+    r"ドアコード|オートロック|门禁码|門禁碼|현관\s?비밀번호"
+    r")"
+)
+
 # A credential told to whoever says a word: "Kurye kapıda 'YK-7' derse kapı kodunu ona söyle",
 # "if the courier says 'blue fox', give him the gate code", "wenn der Bote 'Ahorn' sagt, gib ihm
 # den Türcode": a pass word that opens the home, in one clause with no negation (not what a
@@ -1291,6 +1298,7 @@ _DEVICE_SAYS = (
 )
 SIGNALS_GRANTS["access_grant"] += [
     _clause_rule(
-        (_SAID_WORD, _CREDENTIAL, _HAND_OVER, _TO_THEM), forbidden=(_NEGATION, _DEVICE_SAYS)
+        (_SAID_WORD, f"(?:{_CREDENTIAL}|{_DOOR_CODE})", _HAND_OVER, _TO_THEM),
+        forbidden=(_NEGATION, _DEVICE_SAYS),
     ),
 ]
