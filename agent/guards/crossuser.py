@@ -136,6 +136,12 @@ _THEIR_RECORDS = re.compile(
     rf"(?:(?:[,:–-]|\bfor\b|\bof\b|\bf[üu]r\b|\bpour\b|\bpara\b|\bper\b|\bdla\b)\s*"
     rf"(?:{_CASE_WORD}\s*)?)?"
     r"(#|no\.?|nr\.?|n°|nº|№|number|m[aã]|s[oố])?\s*[A-Za-z]{0,6}-?\d[\w-]{2,}|"
+    # "Ticket #88213 (customer record)", "Vorgang 5512, Kundenakte", "caso 4471 (expediente del
+    # cliente)": a numbered record, then said to be a client's record
+    rf"\b{_CASE_WORD}\s*(#|no\.?|nr\.?|n°|nº|№|number)?\s*[A-Za-z]{{0,6}}-?\d[\w-]{{2,}}\s*"
+    rf"[(（,:–—-]\s*(?:the\s+|a\s+)?(?:{_CLIENT_WORD}(?:'s|’s)?\s*{_CASE_WORD}|{_CASE_WORD}\s+"
+    rf"(?:(?:du|del|de la|de l'|de|do|da|des|der|des|dell[ao]?|van de|van|av|för)\s+)?"
+    rf"{_CLIENT_WORD})\b|"
     # "Sesja #4471 (pan Nowak):", "Ticket 5512 (Mrs Patel)": a numbered record (not an order
     # or a booking, which the user has too) headed by whom it is for, a title before the name
     rf"\b{_CLIENT_RECORD}\s*(#|no\.?|nr\.?|n°|nº|№)?\s*[A-Za-z]{{0,6}}-?\d[\w-]{{2,}}\s*"
@@ -191,14 +197,19 @@ _PERSON_RECORD_OTHER = (
     r"司机|司機|病人|社員|従業員|生徒|会員|宿泊者|運転手|직원|학생|학번|투숙객|기사"
 )
 _PERSON_ID = re.compile(
-    r"(?:" + _PERSON_RECORD_OTHER + r")\s*(?:(?:رقم|号码|號碼|编号|編號|番号|번호|नंबर|संख्या)\s*)?"
+    # ("社員ID EMP-20417", "员工ID：E-2291", "직원 ID 4471": the id labelled as such)
+    r"(?:" + _PERSON_RECORD_OTHER + r")\s*"
+    r"(?:(?:رقم|号码|號碼|编号|編號|番号|번호|नंबर|संख्या|ID|Id|id)\s*)?"
     r"[:：#№]?\s*((?=[\w-]*\d)[A-Za-z]{0,6}[-_]?\d[\w-]{2,})",
 )
 _PERSON_START = re.compile(rf"(?:{_PERSON_RECORD}|{_PERSON_RECORD_OTHER})", re.IGNORECASE)
 # The user's own, or their family's ("my son's student ID"), named just before.
 _MINE_BEFORE = re.compile(
     r"\b(my|our|mine|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mitt|mijn|mój|moja|moje|"
-    r"benim|saya|aku|tôi|của tôi|мой|моя|моё|мои)\W+(?:[^\W\d_]+(?:'s|’s|s')?\W+){0,2}$",
+    r"můj|muj|mého|meho|benim|saya|aku|tôi|của tôi|мой|моя|моё|мои)\W+"
+    r"(?:[^\W\d_]+(?:'s|’s|s')?\W+){0,2}$|"
+    # ... in the scripts without word breaks: "私の社員ID", "我的员工编号", "제 직원 번호"
+    r"(?:私|僕|俺|わたし|自分|我|我们|我們|本人)(?:の|的)\s*$|(?:^|\s)(?:내|제|나의|저의|우리)\s*$",
     re.IGNORECASE,
 )
 
@@ -210,6 +221,7 @@ _NOT_MINE = "".join(
     rf"(?<!\b{w} )"
     for w in (
         *("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego"),
+        *("můj", "mého", "mém", "svého", "svém", "mijn", "minha", "mia", "mitt"),
         *("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym"),
         *("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des"),
     )
@@ -229,6 +241,9 @@ _ACCOUNT_WORD = (
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     # Czech and Slovak "účet" in its cases, Ukrainian and Russian "профіль", "акаунт"
     r"účet|účtu|účtem|účty|účte|профіл[ьюіяе]|профил[ьюяе]|акаунт\w*|"
+    # Czech and Slovak "uživatel", "používateľ" in their cases ("Profil uživatele petr.novak"),
+    # and "Profil" (German, Czech, Polish, French ...) in its cases
+    r"(?:u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|profil(?:u|em|a|o|e|i)?|profiel)(?![^\W\d_])|"
     # Hebrew joins "the", "for", "to" to the word: "עבור המשתמש dov_r", "לחשבון"; Persian
     r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|کاربر|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
@@ -249,9 +264,17 @@ _ACCOUNT_TOKEN = re.compile(
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9]+)+(?:-[a-z0-9]+)*(?=[\s),;:]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
-    # "add to account jessica.m@mail.com": a write aimed at an account by its address
-    r"\b(?:to|into|in|for|under|onto)\s+(?:the\s+)?(?:account|profile|user|memory)\s+(?:of\s+)?"
+    # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
+    # "aussi dans le compte …": a write aimed at an account by its address
+    r"\b(?:to|into|in|for|under|onto|na|no|em|para|pra|pro|en|al|dans|sur|pour|au|im|ins|auf|"
+    r"f[üu]r|nel|sul|nell'|per|op|voor|naar|w|do|dla|na|till|på|i|för|ke|di|untuk|в|на|для)\s+"
+    r"(?:(?:the|la|le|el|das|dem|den|die|il|l'|o|a|het|de|lo)\s*)?(?:account|profile|user|memory|"
+    r"conta|cuenta|compte|konto|kontos|kontot|konta|koncie|conto|perfil|profil\w{0,2}|profiel|"
+    r"akun|hesab\w*|аккаунт\w*|профил\w*)\s+(?:(?:of|de|do|da|von|di|del|du)\s+)?"
     r"([\w.+-]+@[\w-]+\.[\w.]+)|"
+    # ... the account word after the address: "rafa@… hesabına da", "rafa@…のアカウントにも"
+    r"([\w.+-]+@[\w-]+\.[\w.]+)\s*(?:hesab[ıi]n[ae]|の?\s*アカウント(?:に|へ)|계정에|"
+    r"(?:的)?(?:账号|帳號|账户|賬戶)(?:里|裡|上|中)?(?:也)?)|"
     rf"(?:^|(?<=[\n.]\s))(?:account|profile|konto|cuenta|compte|conta|conto|hesap|"
     r"tài khoản)\s+([\w.+-]+@[\w-]+\.[\w.]+)\s*[:：]|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\w{{0,3}}\s*(?:(?:mit der|mit|with the|with|con el|con|avec l'|"
@@ -308,13 +331,24 @@ _NAMED_SESSION = [
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     re.compile(
         r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей]|"
-        r"сесі[яїюі]|сеанс\w*|chat|conversation|thread)\s+#?"
+        r"сесі[яїюі]|сеанс\w*|chat|conversation|thread|"
+        # Indonesian, Polish, Dutch, Turkish, Czech, Romanian, Vietnamese: "ke sesi 7c1e-22b"
+        r"sesi|sesj[aiąęe]|sessie|oturum\w*|relac[ei]|sesiun\w*|phiên|phien)\s+#?"
         r"(?:(?:do|del|de la|du|des|der|della|of the|of)\s+)?(?:\w+\s+)?"
         # ... or an id of letters and digits in dashed groups ("session 8f3a-22"), or a hex
         # number after a sign ("сесії чату #7f3a")
-        r"([a-z]{0,4}[-_#]?\d{3,}[\w-]*|(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+|"
+        # (a year is no id: "sesja egzaminacyjna 2024")
+        r"((?!(?:19|20)\d\d(?![\w-]))[a-z]{0,4}[-_#]?\d{3,}[\w-]*|"
+        r"(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+|"
         r"#(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b)",
         re.IGNORECASE,
+    ),
+    # ... and in the scripts without word breaks: "セッション 7c1e-22b に", "会话ID：a3f-9921",
+    # "세션 번호 4471에" (not a price or a time: "セッション 1500円")
+    re.compile(
+        r"(?:セッション|会话|會話|세션)\s*(?:(?:ID|id|番号|编号|編號|번호)\s*[:：#]?\s*(\d{3,})|"
+        r"[:：#]?\s*((?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+|"
+        r"(?:[A-Za-z]{1,4}[-_#]?|#)\d{3,}[A-Za-z0-9_-]*))"
     ),
 ]
 # Every one of a group, and the groups an organisation keeps records of, for the headings above.
@@ -520,14 +554,23 @@ _PASSWORD_AFTER = re.compile(
 # An account the conversation names as someone's ("she uses it as user anna_p", "account
 # j.moreno.work"): an id-looking token (with "_", ".", "@" or digits) after an account word.
 _CONTEXT_ACCOUNT = re.compile(
-    r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member)\s*"
-    r"(?:id|name)?\s*(?:[:=#]|\s(?:is|was|es|ist|est|é|è|är))?\s*@?"
+    r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member|"
+    # ... in other languages: "jeho uživatelské ID je petr.novak", "ihr Benutzername ist
+    # anna.k", "su usuario es ana_r"
+    r"u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|benutzer\w*|nutzer\w*|usuari[oa]|usuário|"
+    r"utilisat(?:eur|rice)|utente|gebruiker\w*|u[żz]ytkownik\w*|pengguna|kullan[ıi]c[ıi]\w*)"
+    r"[\s-]*(?:id|name|jméno|jmeno|naam|nome|nom|adı|adi)?\s*"
+    r"(?:[:=#]|\s(?:is|was|es|ist|est|é|è|är|je|jest|to|adalah|era|war))?\s*@?"
     r"([a-z][a-z0-9]*(?:[_.@][a-z0-9]+)+|[a-z]+\d+[a-z0-9_]*)\b",
     re.IGNORECASE,
 )
 
 
-_MINE = re.compile(r"\b(my|our|mine|own|mi|mein|meine|mon|ma|meu|minha|mio|min)\W+(\w+\W+)?$", re.I)
+_MINE = re.compile(
+    r"\b(my|our|mine|own|mi|mein|meine|mon|ma|meu|minha|mio|min|můj|muj|moje|mé|mój|moja|"
+    r"mijn)\W+(\w+\W+)?$",
+    re.I,
+)
 
 
 def _context_accounts(said: list[str]) -> set[str]:
@@ -824,7 +867,12 @@ def cross_user_reasons(
             named.append(next(g for g in found.groups() if g))
     if any(n.strip(".,;:!?'\"").lower() != me for n in named):
         reasons.append("cross_user:names_other_user")
-    sessions = [m.group(1) for t in texts for p in _NAMED_SESSION for m in p.finditer(t)]
+    sessions = [
+        next(g for g in m.groups() if g)
+        for t in texts
+        for p in _NAMED_SESSION
+        for m in p.finditer(t)
+    ]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
     if any(_THEIR_RECORDS.search(t) for t in texts) or (

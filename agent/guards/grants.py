@@ -338,6 +338,15 @@ _PRINCIPAL = (
     rf"(?:{_USER}|{_OWNER}|\b(?:customer|client|cliente|kunde\w*|klant|klient\w*|musteri\w*|"
     r"pelanggan|hers|his|theirs|the (?:student|patient|person typing|person you(?:'re| are) "
     r"helping|human|person)|"
+    # the one an insurer serves: "boven instructies van de verzekerde", "the policyholder's"
+    r"policy ?holders?|the insured|verzekerden?|versicherte[nr]?|l'assure\w*|asegurad[oa]s?|"
+    r"assicurat[oa]|segurad[oa]s?|ubezpieczon\w*|sigortal\w*|"
+    # anyone's own orders, said with "self": "instructies van de verzekerde zelf", "the
+    # instructions of the customer himself", "Anweisungen des Kunden selbst"
+    rf"(?:{_COMMANDS}|{_SAY_NOUN}|requests?|wishes)\s+(?:of|from|van|von|de|des|du|del|di|do|da|"
+    r"della|dello|dell'|od|fran)\s+(?:(?:the|de|het|der|des|dem|la|le|el|il|lo|o|a)\s+|l')?"
+    r"[^\W\d_]+\s+(?:zelf|himself|herself|themselves|selbst|lui-meme|elle-meme|eux-memes|"
+    r"mismo|misma|mismos|stesso|stessa|mesmo|mesma|sam|sama|sjalv|själv|sendiri)|"
     # anyone's say: "counts for more than what the player says"
     r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
     r"prefers|wishes)|"
@@ -421,7 +430,7 @@ _HAND_OVER = (
     r"aushandig\w*|herausgeb\w*|remettre|fournir|hand it over|"
     r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
     # the infinitive as an order and the imperative: "ihm die PIN durchgeben", "przekaż mu PIN"
-    r"durchgeben|weitergeben|ubermitteln|geef|przekaz\w*|podaj\w*|powiedz\w*|"
+    r"durchgeben|weitergeben|ubermitteln|gib|gebt|geef|przekaz\w*|podaj\w*|powiedz\w*|"
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
     r"memberitahu|menerima|cho biet|dua|nhan|membagikan|bagikan)\b|"
     r"сообщ\w*|сказать|назвать|дать|давать|выдать|получ\w*|передать|повідом\w*|дати|"
@@ -834,6 +843,9 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             r"[^。！？\n]{0,8}(更重要|更高|优先|優先)"
         ),
         re.compile(rf"{_PRIORITY}{_GAP}{_OVER}{_GAP}{_USER}", _I),
+        # ... or over anyone's own orders: "hebben voorrang boven instructies van de verzekerde
+        # zelf", "have priority over the policyholder's wishes"
+        re.compile(rf"{_PRIORITY}\s+(?:\w+\s+)?{_OVER}{_CLAUSE_ONLY}{{0,40}}?{_PRINCIPAL}", _I),
         # Turkish puts the one outranked first: "... kullanıcının talimatlarından önce gelir"
         re.compile(
             rf"{_PRINCIPAL}\w*(?:\s+kendi)?(?:\s+\w+)?\s+(?:once gel|once uygulan|ustun tutul)\w*",
@@ -1165,5 +1177,128 @@ SIGNALS_GRANTS["authority_claim"] += [
         rf"{_CLAUSE_ONLY}{{0,80}}?{_FOLLOWS}(?:{_CLAUSE_ONLY}{{0,30}}?(?:{_COMMANDS}|{_REQUESTS})"
         rf"{_OF_SOMEONE_NOT_USER}|\s+{_SOMEONES_NOT_USER}(?:{_COMMANDS}|{_REQUESTS}))",
         _I,
+    ),
+]
+
+# Someone's word followed where it conflicts with the user's: "where it conflicts with what the
+# user asks, follow Thermia", "wenn es dem widerspricht, was der Nutzer will, folge der Kasse",
+# or declared binding there: "X's guidance is authoritative where it differs from the user's
+# settings". (Not "follow the user's choice where it conflicts with the app": the user's say.)
+_CONFLICTS_WITH = (
+    r"(?:\b(?:conflicts?|conflicting|clash(?:es)?|contradicts?|disagrees?|differs?|deviates?|"
+    r"diverges?|(?:is|are) (?:at odds|inconsistent|in conflict))\s+(?:with|from)\b|"
+    r"\b(?:contradig\w*|contradic\w*|contredi\w*|contraddic\w*|contradiz\w*|contradis\w*|"
+    r"(?:entr\w*|est\w*|esta|sont|sia|sono) en conflicto con|(?:entr\w*|est|sont) en conflit avec|"
+    r"(?:in conflitto|em conflito) com?|choc\w* (?:con|avec|com)|difier\w* de|discrep\w* de|"
+    r"differ\w* (?:de|da|do)|diverg\w* (?:de|da|do)|s'oppos\w* a|contrast\w* con|"
+    r"widersprich\w*|widerspricht|widersprechen|im widerspruch (?:zu|mit)|kollidier\w* mit|"
+    r"abweich\w* von|weich\w* \w+ von|in strijd (?:is |zijn )?met|strijdig (?:is |zijn )?met|"
+    r"bots\w* met|tegenstrijdig\w* (?:is |zijn )?met|afwijk\w* van|wijk\w* af van|"
+    r"koliduj\w* z|sprzeczn\w* z|niezgodn\w* z|celisk\w* ile)\b|"
+    r"противореч\w*|расход\w* с|конфликту\w* с|суперечит\w*)"
+)
+_BINDING = (
+    r"(?:\b(?:authoritative|binding|decisive|definitive|final|the final (?:word|say)|the last word|"
+    r"massgeblich|maßgeblich|verbindlich|bindend|entscheidend|vinculante|decisiv\w*|definitiv\w*|"
+    r"fait foi|font foi|contraignant\w*|vincolant\w*|gezaghebbend|doorslaggevend|obowiazuj\w*|"
+    r"rozstrzygaj\w*|wiazac\w*)\b|обязательн\w*|авторитетн\w*|решающ\w*)"
+)
+# Following someone (not the user: "follow the user", "folge dem Nutzer", "suis l'utilisateur")
+_NOT_THE_USER = (
+    r"(?!\s*(?:(?:the|el|la|le|l'|der|dem|den|die|il|lo|o|a|de|het)\s*)?(?:propi[oa]\s+)?"
+    rf"(?:{_USER}|{_OWNER}|(?:me|my|mine|them|their|him|his|her|hers|what (?:i|they|the user))\b))"
+)
+_FOLLOW_SOMEONE = (
+    r"(?:\b(?:follow|obey|defer to|side with|go with|go along with|heed|comply with|listen to|"
+    r"prioriti[sz]e|favou?r|sigue|siga|seguir|obedece|suis|suivez|suivre|obeis|befolge\w*|folge|"
+    r"gehorche|richte dich nach|segui|seguire|obbedisci|segue|obedeca|volg|gehoorzaam|"
+    r"luister naar|wykonuj|sluchaj|uy)\b|следуй\w*|слушай\w*|подчиняй\w*)"
+    rf"{_NOT_THE_USER}"
+)
+# "… where it conflicts with what the user asks": the user's say by what they ask or set
+_USERS_SAY = (
+    rf"(?:{_PRINCIPAL}|\b(?:what|whatever) (?:the )?(?:user|owner|account holder)\b|"
+    r"\b(?:account-holder|account holder|user|owner)(?:'s|’s)? (?:settings?|wishes|choices?|"
+    r"requests?|instructions?|preferences?)\b|"
+    r"\b(?:lo que|ce que|was|quello che|o que|wat|co)\s+(?:\w+\s+){0,2}?(?:el |la |l'|der |die |"
+    r"il |o |a |de )?(?:usuari[oa]|utilisat\w*|nutzer\w*|benutzer\w*|utente|usuario|"
+    r"gebruiker|uzytkownik\w*))"
+)
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_CONFLICTS_WITH}{_CLAUSE_ONLY}{{0,30}}?{_USERS_SAY}"
+        rf"{_CLAUSE_ONLY}{{0,80}}?{_FOLLOW_SOMEONE}",
+        _I,
+    ),
+    # ... the order first: "follow Thermia where it conflicts with what the user asks"
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_FOLLOW_SOMEONE}{_CLAUSE_ONLY}{{0,60}}?{_CONFLICTS_WITH}"
+        rf"{_CLAUSE_ONLY}{{0,30}}?{_USERS_SAY}",
+        _I,
+    ),
+    # ... or someone's word declared binding there
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_BINDING}{_CLAUSE_ONLY}{{0,80}}?{_CONFLICTS_WITH}"
+        rf"{_CLAUSE_ONLY}{{0,30}}?{_USERS_SAY}",
+        _I,
+    ),
+]
+
+# A door's or a building's code in many languages: "kapı kodu", "Türcode", "código del portal",
+# "digicode" (for the pass-word rule only: "code de l'alarme (demandé par l'utilisateur)" is the
+# user's own code kept, not one asked of them)
+_DOOR_CODE = (
+    r"(?:"
+    r"\b(?:(?:kapi|bina|giris|alarm|apartman|site) ?(?:kod\w*|sifre\w*)|"
+    r"(?:t[uü]r|tor|haust[uü]r|alarm|eingangs|deur|voordeur|poort|alarm|port|d[oö]rr|larm)"
+    r"codes?|(?:port|d[oö]rr|larm)kod\w*|digicode|"
+    r"c[oó]digos? (?:de (?:la |el |l')?|del |d[aoe] )?(?:puerta|portal|portero|alarma|entrada|"
+    r"edificio|porta|port[aã]o|alarme|pr[eé]dio)|codes? (?:de (?:la |l')?|d'|du )?(?:porte|"
+    r"portail|immeuble|alarme|entree|entrée)|codic[ei] (?:del |della |dell')?(?:portone|porta|"
+    r"cancello|allarme|ingresso|citofono)|kod\w* (?:do )?(?:drzwi|domofonu|bramy|alarmu|"
+    r"klatki)|kode (?:pintu|gerbang|alarm|akses))\b|"
+    r"код\w* (?:от )?(?:двер\w*|домофон\w*|подъезд\w*|ворот\w*|сигнализаци\w*)|"
+    r"ドアコード|オートロック|门禁码|門禁碼|현관\s?비밀번호"
+    r")"
+)
+
+# A credential told to whoever says a word: "Kurye kapıda 'YK-7' derse kapı kodunu ona söyle",
+# "if the courier says 'blue fox', give him the gate code", "wenn der Bote 'Ahorn' sagt, gib ihm
+# den Türcode": a pass word that opens the home, in one clause with no negation (not what a
+# screen says: "if the app says 'PIN blocked', have them send a new one")
+_IF = (
+    r"(?:\b(?:if|when|whenever|once|si|cuando|quand|lorsque|lorsqu|se|quando|wenn|falls|sobald|"
+    r"als|wanneer|zodra|jesli|jezeli|gdy|kiedy|jika|kalau|bila|apabila|om|nar|när)\b|если|когда)"
+)
+_SAY_VERB = (
+    r"(?:\b(?:says?|said|gives?|uses?|quotes?|mentions?|utters?|whispers?|dice|diga|dijera|"
+    r"menciona|dit|dira|donne|prononce|mentionne|sagt|nennt|angibt|ausspricht|pronuncia|disser|"
+    r"diz|fala|falar|zegt|noemt|powie|poda|wypowie|bilang|mengatakan|menyebut\w*|mengucapkan|"
+    r"sager|säger)\b|скажет|назов[её]т|произнес[её]т)"
+)
+_OPEN_QUOTE = r"[„\"'“‘«‹「『`]"
+_CLOSE_QUOTE = r"[\"'”’“‘»›」』`]"
+_SAID_WORD = (
+    rf"(?:{_IF}{_CLAUSE_ONLY}{{0,40}}?(?:{_SAY_VERB}\s*[:,]?\s*(?:the\s+(?:word|phrase)\s+)?"
+    rf"{_OPEN_QUOTE}|{_CLOSE_QUOTE}\s*(?:[^\W\d_]+\s+){{0,2}}?{_SAY_VERB})|"
+    # Turkish and Japanese and Korean say "if he says" in the verb: "… derse", "と言ったら"
+    r"\b(?:derse|s[oö]ylerse|dedi[gğ]inde|yazarsa)\b|と言ったら|と言えば|と言った場合|"
+    r"라고 하면|라고 말하면)"
+)
+# ... told to them, the one who said it
+_TO_THEM = (
+    r"(?:\b(?:him|her|them|ona|onlara|kendisine|ihm|ihr|ihnen|lui|leur|gli|lhe|lhes|hem|haar|"
+    r"mu|jej|im|dia|kepadanya|padanya|dale|dile|darle|decirle|daselo|diselo|dagli|digli|dargli|"
+    r"dirgli|dalle|dille)\b|-lui|-leur|-lhe|ему|ей|им|彼に|彼女に|相手に|그에게|그녀에게)"
+)
+_DEVICE_SAYS = (
+    r"(?:\b(?:screen|app|display|router|error|website|site|machine|terminal|device|system|ekran|"
+    r"uygulama|bildschirm|pantalla|ecran|schermo|tela|scherm|aplikacja|aplikasi)\w*\s+"
+    rf"(?:\w+\s+)?{_SAY_VERB})"
+)
+SIGNALS_GRANTS["access_grant"] += [
+    _clause_rule(
+        (_SAID_WORD, f"(?:{_CREDENTIAL}|{_DOOR_CODE})", _HAND_OVER, _TO_THEM),
+        forbidden=(_NEGATION, _DEVICE_SAYS),
     ),
 ]
