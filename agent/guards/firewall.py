@@ -452,7 +452,13 @@ class Firewall:
         # ... and the rules the assistant offered that the user said yes to
         own = [quoted_parts(m)[0] for m in user_texts(context)] + confirmed_questions(context)
         user_rules = [r.text for m in own for r in standing_rules(m)]
-        if not user_rules or any(r.hostile for r in standing_rules("\n".join(user_rules))):
+        if any(r.hostile for r in standing_rules("\n".join(user_rules))):
+            return False
+        if not user_rules:
+            # a rule the lexicon does not read as one ("これからはタメ口で話して", "sprich mich
+            # mit 'du' an"): the user's own sentences are what the note restates
+            user_rules = [s for m in own for s in _OWN_SENTENCE.findall(m) if s.strip()]
+        if not user_rules:
             return False
         read = partial(rule_restated, [r.text for r in report.rules], user_rules)
         return _by_meaning(review, "restated rule", read, False)
@@ -772,6 +778,10 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
             text = text.replace(rule.text, " ")
     # ... nor a clause that only says what not to do ("don't recommend Amazon")
     return _FORBIDDING_CLAUSE.sub(" ", text)
+
+
+# A sentence of the user's own words, to compare a note's rule with.
+_OWN_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
 def _content(review: _Review) -> str:
