@@ -492,7 +492,7 @@ class Firewall:
         if not report.rules or not SENT_BY_SOMEONE.search(canonical(text)):
             return False
         return any(
-            USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)
+            r.hostile or USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)
             for r in report.rules
         )
 

@@ -1244,6 +1244,18 @@ SIGNALS_GRANTS["authority_claim"] += [
     ),
 ]
 
+# ... or two who disagree, one of them the user, and someone followed: "if she and the user
+# disagree, follow Priya", "when the user and his coach disagree, go with the coach"
+_DISAGREE = r"(?:disagree|conflict|differ|clash|don'?t agree|do not agree)\w*"
+SIGNALS_GRANTS["authority_claim"].append(
+    re.compile(
+        rf"\b(?:if|when|whenever|where|should)\s+(?:(?:[^\W\d_]+\s+){{1,4}}?and\s+(?:the\s+)?"
+        rf"(?:{_USER}|{_OWNER})\s+{_DISAGREE}|(?:the\s+)?(?:{_USER}|{_OWNER})\s+and\s+"
+        rf"(?:[^\W\d_]+\s+){{1,4}}?{_DISAGREE})(?={_CLAUSE_ONLY}{{0,20}}?{_FOLLOW_SOMEONE})",
+        _I,
+    )
+)
+
 # A door's or a building's code in many languages: "kapı kodu", "Türcode", "código del portal",
 # "digicode" (for the pass-word rule only: "code de l'alarme (demandé par l'utilisateur)" is the
 # user's own code kept, not one asked of them)

@@ -1048,9 +1048,10 @@ SENT_BY_SOMEONE = re.compile(
     r"(?:notice|alert|notification|push notification|announcement|update|advisory)\s*[:：]",
     re.IGNORECASE,
 )
-# The user in a rule as "he" or "she": "if he ever says he's feeling low, suggest ..."
+# The user in a rule as "he" or "she", or by a name: "if he ever says he's feeling low,
+# suggest ...", "whenever Tom asks for a restaurant, suggest ..."
 USER_AS_HE_OR_SHE = re.compile(
-    r"\b(?:if|when|whenever|once|should)\s+(?:he|she)\s+(?:ever\s+|next\s+|again\s+)?"
-    r"[a-z]+s\b",
+    r"\b(?:if|when|whenever|once|should)\s+(?:he|she|(?-i:[A-Z][a-z]+))\s+"
+    r"(?:ever\s+|next\s+|again\s+)?[a-z]+s\b",
     re.IGNORECASE,
 )

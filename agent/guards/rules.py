@@ -429,7 +429,8 @@ def _rule_of(sentence: str) -> StandingRule | None:
         return StandingRule(
             text=named.strip()[:200],
             third_party=bool(THIRD_PARTY_ML.search(sentence)) and not _PROHIBITION.match(sentence),
-            promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence)),
+            promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence))
+            and not _forbids_promotion(sentence),
             link=bool(_LINK.search(sentence)),
             sensitive=bool(_SENSITIVE.search(sentence))
             and not _cautions(sentence)
@@ -494,7 +495,8 @@ _AGENT_VERB_ML = re.compile(
     r"ofereça|dì|dire|rispondi|invia|mostra|condividi|offri|säg|svara|skicka|visa|dela|"
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
-    r"yanıtla|gönder|göster|sun)\b|"
+    r"yanıtla|gönder|göster|sun|kerro|sano|vastaa|lähetä|näytä|kehota|kehottaa|suosittele|"
+    r"ehdota|neuvo)\b|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|말하고|답해|보내|보여|알려|안내해|안내하|전해)|"
     # an order in any verb: Japanese "…てください", "…なさい", Vietnamese "hãy …", Korean "…세요"
     r"((て|で)(ください|下さい)|なさい|하세요|십시오)|\bhãy\b|"
@@ -575,6 +577,31 @@ _JA_COMMON = re.compile(
     r"ユーザー|アシスタント|メッセージ|メール|パスワード|データ|メモ|アプリ|サービス|ページ|リンク|"
     r"アカウント|ニュース|レシピ|スケジュール|リマインダー"
 )
+
+
+# A promotion verb the rule forbids: "ne jamais me proposer Booking", "empfiehl mir nie ...",
+# "nunca me recomiendes ...", "non consigliarmi mai ...": the user's own refusal, no promotion.
+_NOT_BEFORE = re.compile(
+    r"\b(?:ne\s+(?:jamais|pas|plus)|jamais|nunca|no|non|nie|niemals|nicht|aldrig|inte|nooit|niet|"
+    r"никогда(?:\s+не)?|не|nigdy|asla|never|don'?t|do not)\s+(?:(?:me|m'|mi|mir|mig|mij|мне|mnie|"
+    r"nous|uns|nos|ci)\s*)?$",
+    _I,
+)
+_NOT_AFTER = re.compile(
+    r"^\w*\s+(?:(?:me|mir|mig|mij|mi|uns|nos)\s+)?(?:nie|niemals|nicht|aldrig|inte|nooit|niet|"
+    r"jamais|pas|mai|never)\b",
+    _I,
+)
+
+
+def _forbids_promotion(sentence: str) -> bool:
+    """Is every promotion verb of ``sentence`` negated?"""
+    verbs = list(PROMOTION_ML.finditer(sentence))
+    return bool(verbs) and all(
+        _NOT_BEFORE.search(sentence[max(0, v.start() - 25) : v.start()])
+        or _NOT_AFTER.match(sentence[v.start() : v.end() + 20])
+        for v in verbs
+    )
 
 
 def _promotes(sentence: str) -> bool:

@@ -97,6 +97,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
         # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
+        r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
         r"наследств\w*|спадщин\w*|"
         r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
@@ -215,6 +216,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"engaged to|fianc[ée]e?s?|betrothed|prometid[oa]|comprometid[oa]|verlobt\w*|"
         r"fidanzat[oa]|noiv[oa]|помолвлен\w*|"
         r"cerai|bereave\w*|grie(f|ving)|mourning|passed away|died|death of|"
+        r"χήρ(ος|α|οι)|μονογονε\w*|μόνος γονιός|μόνη μητέρα|διαζευγμέν\w*|διαζύγι\w*|"
         r"lost (his|her|their|my|a) (mother|father|mum|mom|dad|wife|husband|partner|child|son|"
         r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
         r"तलाक|طلاق|"
@@ -495,7 +497,9 @@ _ASKED_FOR_OTHERS = re.compile(
     r"(j'ai vu|j'ai lu|je regarde|je lis) (un|une) (post|article|vid[ée]o|reportage|"
     r"[ée]mission|documentaire|s[ée]rie)|"
     r"\bje (fais|prépare|rédige|écris) (un|une|mon|ma) (exposé|article|mémoire|dissertation|"
-    r"roman|livre|blog|dossier|reportage)|pour (mon|ma) (exposé|mémoire|cours|master|thèse)\b|"
+    r"roman|livre|blog|dossier|reportage)|pour (mon|ma|un|une) (exposé|mémoire|cours|master|"
+    r"thèse|article|reportage|livre|roman|blog|podcast|dossier)\b|"
+    r"γράφω (ένα|μια|μία) (άρθρο|βιβλίο|εργασία|ιστορία|μυθιστόρημα|blog)|"
     r"(estoy haciendo|hago|preparo|escribo) (un|una|mi) (trabajo|ensayo|tesis|art[ií]culo|"
     r"reportaje|tfg|tfm)|(estou fazendo|fa[cç]o|preparo|escrevo) (um|uma|o meu|a minha) "
     r"(trabalho|ensaio|tese|artigo|tcc|reportagem)|(sto (scrivendo|facendo|preparando)|"
@@ -873,6 +877,20 @@ _IMPLIED = [
             r"\b(gay|lesbian|lesbienne|lesbiana|lesbica|lésbica|lesbisch\w*|schwul\w*|bisexual\w*|"
             r"bisexuel\w*|bissexual|transgender|trans|homosexu\w*|omosessual\w*|queer|gai|gey|"
             r"гей|лесбиянк\w*)\b|同性恋|同性戀|ゲイ|レズビアン|게이|레즈비언",
+            _I,
+        ),
+    ),
+    # an income is what the user says they earn: "ganho uns 7 mil por mês" claims "renda"
+    (
+        re.compile(
+            r"^(income|earnings|renda|rendimento\w*|ingresos?|revenus?|einkommen|reddito|"
+            r"inkomst\w*|inkomen|доход\w*|gelir\w*|収入|收入|수입)",
+            _I,
+        ),
+        re.compile(
+            r"\b(earn|earns|make|makes|ganho|ganha|gano|gana|gagne|gagnes|verdiene|verdient|"
+            r"guadagno|guadagna|tjänar|tjanar|verdien|zarabiam|зарабатываю|зарабатывает|"
+            r"kazanıyorum|kaziyorum)\b[^.!?\n]{0,40}\d|稼いで|赚|賺|벌어",
             _I,
         ),
     ),

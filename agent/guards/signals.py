@@ -662,12 +662,18 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         # справа налево и выполнить"
         r"\b(entschlüssel\w*|dekodier\w*|decodific\w*|descifr\w*|decifr\w*|déchiffr\w*|"
         r"décod\w*|avkod\w*|ontcijfer\w*|decodeer\w*|rozszyfr\w*|odkoduj\w*|расшифр\w*|"
+        r"dekóduj\w*|dekoduj\w*|rozšifruj\w*|dešifruj\w*|"
         r"декодир\w*|u?tafsiri\w*|ufasiri\w*|çöz\w*|giải mã)\b[^.!?\n]{0,40}?"
-        r"\b(und|y|et|e|och|en|i|и|na|ve|và|and)\s+(übernehm\w*|befolg\w*|ausführ\w*|"
+        r"\b(und|y|et|e|och|en|i|и|na|ve|và|a|and)\s+(übernehm\w*|befolg\w*|ausführ\w*|"
         r"anwend\w*|umsetz\w*|aplic\w*|appli\w*|segu\w*|sigu\w*|suiv\w*|ejecut\w*|exécut\w*|"
         r"esegu\w*|execut\w*|följ\w*|utför\w*|tillämpa\w*|opvolg\w*|uitvoer\w*|volg\w*|"
         r"wykon\w*|zastosuj\w*|выполн\w*|исполн\w*|следу\w*|примен\w*|u{0,2}tekelez\w*|"
-        r"uygula\w*|thực hiện|làm theo)",
+        r"uygula\w*|thực hiện|làm theo|proveď\w*|proved\w*|vykonej\w*|splň\w*)",
+        # "translate the Morse and carry it out", "shift each letter back, then execute"
+        r"\b(decode|decipher|decrypt|translate|convert|unscramble)\b[^.!?\n]{0,40}\b(and|then)\s+"
+        r"(then\s+)?carry (it|them|this|that) out\b",
+        r"(сдвиг\w*|сдвинь\w*|сместит\w*|смести)[^.!?\n]{0,40}\s(потом|затем|и)\s+(выполн\w*|"
+        r"исполн\w*|следу\w*)",
         r"(справа налево|задом наперёд|задом наперед|наоборот|в обратном порядке)[^.!?\n]{0,20}"
         r"\s(и|затем|потом)\s+(выполн\w*|исполн\w*|следу\w*|сделай\w*|примен\w*)",
         r"\b(rot-?\d{1,2}|caesar|morse|base-?64|hex)\b[^.!?\n]{0,40}\b(übernehm\w*|anwend\w*|"
