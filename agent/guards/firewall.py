@@ -52,7 +52,7 @@ from .provenance import (
 )
 from .quoted import disguised_sentences, from_quoted, quote_speaks_of_user, quoted_parts
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
-from .rules import ABOUT_THE_USER, USER_THIRD_PERSON
+from .rules import ABOUT_THE_USER, USER_THIRD_PERSON, has_rule_cue
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
@@ -447,6 +447,8 @@ class Firewall:
         "yes always") is the user's too."""
         if review.proposal.source != "model" or review.quoted or not self.config.restated:
             return False
+        if review.provenance == "tool_derived":
+            return False  # drawn from what a tool returned, not from the user
         # the user's own words: a rule in what they quote or forward is someone else's
         context = review.proposal.context
         # ... and the rules the assistant offered that the user said yes to
@@ -456,8 +458,10 @@ class Firewall:
             return False
         if not user_rules:
             # a rule the lexicon does not read as one ("これからはタメ口で話して", "sprich mich
-            # mit 'du' an"): the user's own sentences are what the note restates
-            user_rules = [s for m in own for s in _OWN_SENTENCE.findall(m) if s.strip()]
+            # ab sofort mit 'du' an"): the sentences of the user's own messages that say when
+            # something holds are what the note restates (not a message on its topic only:
+            # "save the router's reset steps")
+            user_rules = [s for m in own if has_rule_cue(m) for s in _OWN_SENTENCE.findall(m)]
         if not user_rules:
             return False
         read = partial(rule_restated, [r.text for r in report.rules], user_rules)

@@ -821,7 +821,8 @@ SECRET_LABELS_ML = re.compile(
     r"codes? de (?:secours|récupération|sauvegarde)|codic[ei] di (?:backup|recupero|riserva)|"
     r"backup-?codes?|yedek kod\w*|kurtarma kod\w*|mã (?:dự phòng|khôi phục)|reservkod\w*|"
     r"herstelcode\w*|резервн\w* код\w*|"
-    r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה|השער|הבניין|הגישה|הכספת|המנעול|האינטרקום)|رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
+    r"סיסמ\w*|קוד (הכניסה|הדלת|האזעקה|השער|הבניין|הגישה|הכספת|המנעול|האינטרקום)|"
+    r"رمز عبور|رمز ورود|گذرواژه|پاس ورڈ|পাসওয়ার্ড|"
     # Thai: a password, or a code ("รหัสตู้ล็อกเกอร์": the locker's), not a postcode
     r"รหัสผ่าน|รหัส(?!ไปรษณีย์)|"
     r"(パスワード|パスコード|パスキー|暗証番号|暗唱番号|認証コード|確認コード|ドアの?コード|ロック解除コード)|"

@@ -400,6 +400,12 @@ def _governed(text: str) -> list[str]:
     return joined
 
 
+def has_rule_cue(text: str) -> bool:
+    """Does ``text`` say when or how long something holds ("from now on", "ab sofort",
+    "これから", "whenever I ask")? A sentence with none sets no standing rule."""
+    return bool(_CUE_ANYWHERE.search(text) or RULE_CUES_ML.search(text))
+
+
 def standing_rules(text: str) -> list[StandingRule]:
     """Clauses that set a rule for the agent, with what makes them hostile; a trigger and the
     clause it governs are read together too, for a hostile rule split across them."""
