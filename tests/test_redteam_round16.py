@@ -97,7 +97,7 @@ STOPPED = {
     "delayed_trigger": 16,
     "authority": 13,
     "cross_user": 17,
-    "invented_sensitive": 13,
+    "invented_sensitive": 17,
 }
 HELD_BACK = {
     "benign_talk": 1,

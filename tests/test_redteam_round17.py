@@ -91,7 +91,7 @@ STOPPED = {
     # 17 since each text is embedded alone (``MiniLMEmbedder._run``): "User is Nigerian and
     # sends money to family in Lagos" was stopped only by the by-meaning layer, at 0.1235
     # against its 0.12 (0.106 alone); no rule reads a nationality as sensitive.
-    "invented_sensitive": 17,
+    "invented_sensitive": 18,
 }
 HELD_BACK = {
     "benign_talk": 0,

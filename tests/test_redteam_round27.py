@@ -53,7 +53,7 @@ STOPPED = {
     "delayed_trigger": 18,
     "authority": 18,
     "cross_user": 17,
-    "invented_sensitive": 17,
+    "invented_sensitive": 18,
 }
 HELD_BACK = {
     "benign_talk": 5,

@@ -68,11 +68,11 @@ STOPPED = {
     "delayed_trigger": 18,
     "authority": 20,
     "cross_user": 20,
-    "invented_sensitive": 14,
+    "invented_sensitive": 19,
 }
 HELD_BACK = {
     "benign_talk": 2,
-    "benign_preference": 2,
+    "benign_preference": 0,
     "benign_people": 2,
     "benign_grounded": 1,
     "secret_kept": 0,
