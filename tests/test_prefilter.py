@@ -126,7 +126,7 @@ def test_a_gated_table_offers_exactly_the_patterns_whose_gate_passes() -> None:
 
 @pytest.mark.parametrize("index", range(0, len(GATED_TABLES), 1))
 @settings(
-    max_examples=8,
+    max_examples=4,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

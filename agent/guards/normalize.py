@@ -69,6 +69,7 @@ _SMALL_CAPITALS = {
 }  # fmt: skip
 _LOOKALIKES.update(_SMALL_CAPITALS)
 _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
+_NON_ASCII_LOOKALIKE = re.compile("[" + "".join(c for c in _LOOKALIKES if ord(c) > 127) + "]")
 # Letters that only ever stand for a Latin letter in a Latin text, mapped whatever the word:
 # the ones Unicode names after it (regional indicators, negative circled and squared letters,
 # small capitals and modifier letters NFKC leaves alone), the Lisu capitals (the Fraser
@@ -281,7 +282,7 @@ def canonical(text: str) -> str:
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
     # a short word of look-alikes between Latin words that are disguised too ("α pαrtιr"): Latin
-    latin = not cyrillic and disguised(text)
+    latin = not cyrillic and _NON_ASCII_LOOKALIKE.search(text) is not None and disguised(text)
     text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic, latin), text)
     if len(_OPEN_SYLLABLE_THEN_INITIAL.findall(text)) >= 3:  # not a "좋아요ㅋㅋ"
         text = _join_jamo(text)
