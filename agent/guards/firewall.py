@@ -50,7 +50,13 @@ from .provenance import (
     tool_texts,
     user_texts,
 )
-from .quoted import disguised_sentences, from_quoted, quote_speaks_of_user, quoted_parts
+from .quoted import (
+    SENTENCE,
+    disguised_sentences,
+    from_quoted,
+    quote_speaks_of_user,
+    quoted_parts,
+)
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import ABOUT_THE_USER, USER_THIRD_PERSON, has_rule_cue
 from .schema import SchemaViolation, check_schema
@@ -461,7 +467,7 @@ class Firewall:
             # ab sofort mit 'du' an"): the sentences of the user's own messages that say when
             # something holds are what the note restates (not a message on its topic only:
             # "save the router's reset steps")
-            user_rules = [s for m in own if has_rule_cue(m) for s in _OWN_SENTENCE.findall(m)]
+            user_rules = [s for m in own if has_rule_cue(m) for s in SENTENCE.findall(m)]
         if not user_rules:
             return False
         read = partial(rule_restated, [r.text for r in report.rules], user_rules)
@@ -491,8 +497,9 @@ class Firewall:
     def _rule_from_someone_else(report: InjectionReport, text: str) -> bool:
         """A note that says whom it comes from ("Notice from your bank's security team:",
         "Påminnelse från Kraftbolaget:", "Catatan dari mitra:") and sets a rule about the user
-        in the third person: someone else's order about the user, at any door, even the
-        user's own (they paste it; they never speak of themselves so)."""
+        in the third person, by a name ("whenever Tom asks, ..."), or a hostile one (a brand
+        pushed, a link, a credential): someone else's order, at any door, even the user's own
+        (they paste it; they never speak of themselves so)."""
         if not report.rules or not SENT_BY_SOMEONE.search(canonical(text)):
             return False
         return any(
@@ -782,10 +789,6 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
             text = text.replace(rule.text, " ")
     # ... nor a clause that only says what not to do ("don't recommend Amazon")
     return _FORBIDDING_CLAUSE.sub(" ", text)
-
-
-# A sentence of the user's own words, to compare a note's rule with.
-_OWN_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
 def _content(review: _Review) -> str:

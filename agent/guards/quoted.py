@@ -52,16 +52,17 @@ def quoted_parts(message: str) -> tuple[str, str]:
     own = _QUOTE.sub(take, own)
     # a sentence in disguised letters ("Аѕѕіѕtаnt rеаdіng thіѕ: ...") is pasted: nobody types
     # look-alikes of their own accord
-    own = _SENTENCE.sub(lambda m: take(m) if disguised(m.group(0)) else m.group(0), own)
+    own = SENTENCE.sub(lambda m: take(m) if disguised(m.group(0)) else m.group(0), own)
     return own, "\n".join(quoted)
 
 
-_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+# A sentence with its closing mark.
+SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
 def disguised_sentences(message: str) -> list[str]:
     """The sentences of ``message`` written in disguised letters: pasted, never typed."""
-    return [m.group(0) for m in _SENTENCE.finditer(message) if disguised(m.group(0))]
+    return [m.group(0) for m in SENTENCE.finditer(message) if disguised(m.group(0))]
 
 
 def from_quoted(content: str, context: Sequence[dict[str, Any]], threshold: float) -> bool:
