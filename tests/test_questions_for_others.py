@@ -77,6 +77,9 @@ def test_a_claim_drawn_from_a_question_asked_for_others_is_held(said: str, note:
             "User has type 2 diabetes.",
         ),
         ("我怀孕五个月了，只是好奇，孕妇能喝咖啡吗？", "用户怀孕五个月。"),
+        # curiosity about the user's own case is no question for others
+        ("我很好奇，我这个糖尿病能不能吃西瓜？", "用户有糖尿病。"),
+        ("Aku penasaran, aku kan diabetes, boleh makan durian?", "Pengguna menderita diabetes."),
         (
             "Ich bin seit März arbeitslos. Frage auch für einen Freund: wie lange zahlt das "
             "Arbeitsamt?",
