@@ -345,6 +345,7 @@ class Firewall:
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
         text = "\n".join(texts)
+        seen = canonical(text)  # as a reader sees it, for the checks on look-alike letters
         # The user's own question about a topic is a question, not an order to the agent.
         report = inspect_text(without_questions(text) if review.users_own else text, self._extra)
         reasons = report.reasons()
@@ -366,14 +367,14 @@ class Firewall:
         if benign_rules and claim and not users_rule and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
-        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(canonical(text)):
+        if claim and not review.users_own and ADDRESSED_TO_AGENT.search(seen):
             # Memory speaks about the user; a note that speaks to the assistant is an order.
             reasons.append("injection:addressed_to_agent")
         if claim and self._unrequested_self_rule(review):
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
             reasons.append("injection:rule_about_user")
-        elif claim and self._rule_from_someone_else(report, text):
+        elif claim and self._rule_from_someone_else(report, seen):
             reasons.append("injection:rule_from_someone_else")
         if claim and report.rules and disguised(text):
             # a rule in letters nobody types (look-alikes, small capitals, joiners between
@@ -494,13 +495,13 @@ class Firewall:
         return bool(ABOUT_THE_USER.search(canonical(latest_user_message(review.proposal.context))))
 
     @staticmethod
-    def _rule_from_someone_else(report: InjectionReport, text: str) -> bool:
+    def _rule_from_someone_else(report: InjectionReport, seen: str) -> bool:
         """A note that says whom it comes from ("Notice from your bank's security team:",
         "Påminnelse från Kraftbolaget:", "Catatan dari mitra:") and sets a rule about the user
         in the third person, by a name ("whenever Tom asks, ..."), or a hostile one (a brand
         pushed, a link, a credential): someone else's order, at any door, even the user's own
-        (they paste it; they never speak of themselves so)."""
-        if not report.rules or not SENT_BY_SOMEONE.search(canonical(text)):
+        (they paste it; they never speak of themselves so). ``seen``: the canonical text."""
+        if not report.rules or not SENT_BY_SOMEONE.search(seen):
             return False
         return any(
             r.hostile or USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)
