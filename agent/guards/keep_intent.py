@@ -24,6 +24,7 @@ def keep_requested(message: str) -> bool:
     asked = any(
         not _NEGATED_KEEP.search(message[max(0, m.start() - 14) : m.start()])
         and not _asks_how(message, m.start())
+        and not _GOES_ON.match(message, m.start())
         for m in KEEP_INTENT.finditer(message)
     ) or any(
         not _NOT_A_KEEP_BETWEEN.search(m.group("between"))
@@ -31,6 +32,16 @@ def keep_requested(message: str) -> bool:
         for m in _KEEP_QUESTION.finditer(message)
     )
     return asked or states_only_a_secret(message)
+
+
+# "keeps asking", "kept failing": something that goes on happening, not a keep.
+_GOES_ON = re.compile(
+    r"kep(?:t|ps?|ping)\s+(?:on\s+)?(?:asking|failing|crashing|getting|going|trying|saying|"
+    r"telling|happening|popping|showing|coming|running|loading|logging|sending|prompting|"
+    r"breaking|dropping|freezing|restarting|rebooting|beeping|ringing|timing|refusing|"
+    r"rejecting|locking|saying|throwing|returning|looping|disconnecting)\b",
+    _I,
+)
 
 
 # A keep asked as a polite question, "can you" and a keep verb's infinitive: "Tu peux garder

@@ -20,7 +20,7 @@ from typing import Any
 
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
 
-from .keep_intent import answered_values
+from .keep_intent import answered_values, keep_requested
 from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
 from .secret_values import SECRET_LABELS, SecretValue, labelled_values
@@ -61,9 +61,12 @@ def screen_secrets(
     *,
     user_words: list[str],
     keep: bool,
+    keep_asked: bool = False,
     page_words: Sequence[str] = (),
 ) -> SecretOutcome:
     """Mask or mark for sealing every secret in the stored fields of ``args`` (a copy).
+    ``keep_asked``: the user, writing at their own door, asked in words to keep it (not only
+    typed it there).
     ``page_words``: tool results of the conversation, whose labelled values ("mot de passe
     Rivière#41") are masked wherever the write repeats them without their label."""
     outcome = SecretOutcome(args=dict(args))
@@ -116,8 +119,12 @@ def screen_secrets(
 
         def pattern_secret(found_kind: str, matched: str) -> str:
             label = KIND_WORDS.get(found_kind, found_kind.replace("_", " "))
-            if found_kind in _SHAPED and _said(matched, heard):
-                # An IBAN or a card number the user typed is theirs like a labelled value.
+            if _said(matched, heard) and (
+                found_kind in _SHAPED or (keep_asked and _kept_where_typed(matched, user_words))
+            ):
+                # An IBAN or a card number the user typed is theirs like a labelled value; a
+                # key or a token only when they asked in words to keep it ("my stream key,
+                # keep it safe: ..."): typed at their door alone, it stays masked.
                 sealable.add(matched)
             return mark(SecretValue(matched, label, found_kind))
 
@@ -131,10 +138,6 @@ def screen_secrets(
     return outcome
 
 
-# Account numbers, a wallet's recovery phrase and a login found by their shape alone, which a
-# user asks to keep like a PIN (keys and tokens stay masked: they belong in a vault, not in
-# memory).
-_SHAPED = frozenset({"iban", "card_number", "card_security", "recovery_phrase", "login_pair"})
 _SEPARATORS = re.compile(r"[\s.\-]+")
 # A predicate about the secret, not the secret: "password_manager = 1Password".
 _ABOUT_A_SECRET = re.compile(
@@ -142,6 +145,16 @@ _ABOUT_A_SECRET = re.compile(
     r"last|expiry|expires|rotation|app|provider|apps|tool|vault)\b",
     re.IGNORECASE,
 )
+
+# Account numbers, a wallet's recovery phrase and a login found by their shape alone, which a
+# user keeps like a PIN; keys and tokens only when the user asks in words to keep them.
+_SHAPED = frozenset({"iban", "card_number", "card_security", "recovery_phrase", "login_pair"})
+
+
+def _kept_where_typed(value: str, user_words: list[str]) -> bool:
+    """Did the user ask to keep something in the message where they typed ``value``?"""
+    typed = _compact(value)
+    return any(typed in _compact(text) and keep_requested(text) for text in user_words)
 
 
 def _compact(text: str) -> str:

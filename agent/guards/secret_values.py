@@ -33,7 +33,8 @@ SECRET_LABELS = re.compile(
     r"(recovery|bitlocker|encryption|backup) keys?|(building|door|gate|front) entry|"
     r"pass(word|wd|code|phrase|key)s?|pwd|(?:admin|root|router|login) pass|"
     # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
-    r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|wi-?fi (key|password|code|"
+    r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|puk2?(-?code|-?код|-?kod)?|"
+    r"wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
     # the WPA key in the Romance languages: "clé WPA", "clave WPA2", "chave WPA", "chiave WPA"
     r"(?:clé|cle|clave|chave|chiave)( de sécurité| de seguridad)? (?:wpa2?|wi-?fi|wlan)|"
@@ -230,7 +231,7 @@ def labelled_values(text: str) -> list[SecretValue]:
                 if _numberless_code(kind, label.group(0), value):
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
-    found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text)
+    found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text) + _set_codes(text)
     return list({v.value: v for v in found}.values())
 
 
@@ -442,7 +443,9 @@ _AFTER_CODE = (
     r"ein|auf|und|aber|doch|nochmal|erneut|zweimal|am|an|ins|op|en|maar|opnieuw|bij|"
     r"sur|dans|et|mais|encore|deux|puis|au|à|sans|y|pero|otra|vez|dos|sin|al|"
     r"su|sul|sulla|e|ma|di|due|nel|nella|senza|no|na|mas|de|duas|sem|"
-    r"w|ale|znowu|jeszcze|на|в|и|но|ещё|еще|снова|дважды|mutta|ja|ama|ve"
+    r"w|ale|znowu|jeszcze|на|в|и|но|ещё|еще|снова|дважды|mutta|ja|ama|ve|"
+    # what it was keyed for: "9021 per disattivarlo", "4471 pour la désactiver"
+    r"per|para|pour|um|zu|för|om|voor|чтобы|с|со|from|von|vom|från|uit"
 )
 _CODE_ENDS = rf"(?=\s*(?:$|[,.;:!?)»”\"'—–…](?!\d)|\s(?:{_AFTER_CODE})\b))"
 _KEYED_CODE = re.compile(
@@ -461,7 +464,7 @@ _KEYED_LOCKS = re.compile(
     r"アラーム|ドア|ロック|金庫|玄関|オートロック|경보|알람|도어락|현관|금고|"
     # (a keypad, not a keyboard: "Tastatur", "clavier", "teclado" type letters too)
     r"\b(?:keypads?|knappsats\w*|pinpad|tastierino|digicode|codeslot|kodlås\w*|kodelås\w*|"
-    r"zahlenschloss)\b",
+    r"zahlenschloss|puk2?)\b",
     _I,
 )
 # An alarm that wakes or times, a gate one boards at, a sum keyed into a bill: no lock.
@@ -493,6 +496,37 @@ def _keyed_codes(text: str) -> list[SecretValue]:
     return found
 
 
+# A lock set or changed to a number: "der Schlüsseltresor ist auf 1938 eingestellt", "changed
+# the gate code to 5521", "réglé le cadenas sur 0412", "кодовый замок поставили на 3391".
+_SET_CODE = re.compile(
+    r"\b(?:set|changed|reset|switched|programmed)\s+(?:\w+\s+){0,3}?(?:code|combination|combo|"
+    r"pin|passcode|lock|padlock|alarm|safe|keypad|lockbox|key ?safe|key ?box)\s+to\s+"
+    r"(?P<value>\d{3,8})\b|"
+    r"\bauf\s+(?P<de_value>\d{3,8})\b(?:\s+\([^)]{0,40}\))?(?:\s+\w+){0,2}\s+"
+    r"(?:ein)?(?:gestellt|programmiert|geändert|umgestellt)|"
+    r"\b(?:réglée?s?|programmée?s?|changée?s?|mise?s?)\s+(?:\w+\s+){0,3}?(?:sur|à)\s+"
+    r"(?P<fr_value>\d{3,8})\b|"
+    r"\b(?:impostat[oaie]|programmat[oaie]|cambiat[oaie]|configurad[oa]s?|cambiad[oa]s?|"
+    r"programad[oa]s?|mudad[oa]s?|alterad[oa]s?)\s+(?:\w+\s+){0,3}?(?:su|a|en|para|pra|"
+    r"in)\s+(?P<it_value>\d{3,8})\b|"
+    r"\b(?:поставил\w*|установил\w*|сменил\w*|изменил\w*)\s+(?:\w+\s+){0,3}?на\s+"
+    r"(?P<ru_value>\d{3,8})\b",
+    _I,
+)
+
+
+def _set_codes(text: str) -> list[SecretValue]:
+    """Codes ``text`` tells a lock or an alarm was set to (one named in its sentence)."""
+    found: list[SecretValue] = []
+    for set_to in _SET_CODE.finditer(text):
+        value = next(v for v in set_to.groups() if v)
+        near = _sentences_around(text, set_to.start(), set_to.end())
+        lock = _guarding_lock(near)
+        if lock and not _NOT_GUARDING.search(near):
+            found.append(SecretValue(value, f"{lock} code", "code"))
+    return found
+
+
 def _sentences_around(text: str, start: int, end: int) -> str:
     """The sentence of ``text[start:end]``, and the one before it unless a ";" or a line
     break parts them."""
@@ -510,8 +544,20 @@ def _guarding_lock(near: str) -> str:
     for lock in _LOCKS.finditer(near):
         if not re.match(r"\w", near[lock.end() : lock.end() + 1]):
             return lock.group(0).lower()
-    other = _KEYED_LOCKS.search(near)
+    other = _KEYED_LOCKS.search(near) or _DISARMS.search(near)
     return other.group(0).lower() if other else ""
+
+
+# A code keyed to disarm or unlock something guards it, whatever the sentence calls it: "ha
+# digitato il codice 9021 per disattivarlo", "typed 4471 to disarm it", "чтобы отключить".
+_DISARMS = re.compile(
+    r"\b(to (disarm|deactivate|unlock|unset|silence) (it|the \w+)|(per|para) (disattivar\w*|"
+    r"disinserir\w*|sbloccar\w*|desactivar\w*|desarmar\w*|desbloquear\w*|desativar\w*)|"
+    r"pour (la |le |l')?(désactiver|désarmer|déverrouiller)|um (sie |ihn |es )?"
+    r"(auszuschalten|zu deaktivieren|zu entsperren|unscharf zu schalten)|"
+    r"чтобы (отключить|снять с охраны|разблокировать|открыть))",
+    _I,
+)
 
 
 def _numberless_code(kind: str, label: str, value: str) -> bool:
@@ -656,9 +702,14 @@ _OPENS_BEFORE = re.compile(
 _ASIDE = re.compile(r"\([^\W\d_][^\W\d_'’ -]*\)")
 
 
+_CLOSED_AT_END = re.compile(r"['’\"”»]\)?[.,;:]?$|\)[.,;:]$")
+
+
 def _trim(token: str) -> str:
     """A token without the punctuation of the sentence around it ("4471." -> "4471"); what a
     password may end with ("Spring!", "x?") is kept."""
+    # a quote or bracket closed at the end of a sentence: "(e.g. 'bot, pin this')."
+    token = _CLOSED_AT_END.sub("", token) if "(" not in token else token
     token = token.strip("'’\"").rstrip(",;:").lstrip("=:")  # "SMTP_PASS=Hunter2": after "="
     if token.startswith(("(", "[")) and not token.endswith((")", "]")):
         token = token[1:]  # "(auf Wunsch ...)": the bracket opens an aside, not a password

@@ -55,7 +55,7 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         # Not "password manager: Bitwarden" or "password reset is done".
         r"\b(password|passwd|pwd|passcode|passphrase|pin( code| number)?)\b(?!\s*(managers?|reset|"
         r"hints?|polic(y|ies)|rules|requirements|strength|changes?|protected|field)\b)"
-        r"(\s+[\w'-]+){0,4}?\s*(is|was|:|=)\s*[\"']?[^\s\"'\[][^\s\"']*|"
+        r"(\s+[\w'-]+){0,4}?\s*(\bis\b|\bwas\b|:|=)\s*[\"']?[^\s\"'\[][^\s\"']*|"
         r"\b(pin|passcode|pin code)\s+\d{4,8}\b",
         re.IGNORECASE,
     ),
