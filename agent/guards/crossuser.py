@@ -578,9 +578,12 @@ def _context_accounts(said: list[str]) -> set[str]:
     for text in said:
         text = text[-4000:]
         for m in _CONTEXT_ACCOUNT.finditer(text):
-            if not _MINE.search(
-                text[max(0, m.start() - 24) : m.start()]
-            ) and not _PASSWORD_AFTER.match(text, m.end()):
+            before = text[max(0, m.start() - 40) : m.start()]
+            if (
+                not _MINE.search(before[-24:])
+                and not _PASSWORD_AFTER.match(text, m.end())
+                and not _BRAND_BEFORE.search(before)
+            ):
                 found.add(m.group(1).lower())
     return found
 
@@ -746,7 +749,43 @@ _CLIENTS_RECORD = re.compile(
     r"zamówieni\w*|case|claim)\s*(?:#|n[°ºo]\.?|nr\.?|№)?\s*"
     rf"{_RECORD_REF}\s+(?:du|de la|de l'|del|de|do|da|des|di|della|dello|vom|von|der|des|van|"
     r"från|för|of|for)\s+(?:client\w*|kund\w*|klant\w*|customer|klient\w*|"
-    r"patient\w*|paciente|paziente)\b",
+    r"patient\w*|paciente|paziente)\b|"
+    # ... the client named after it in brackets: "Тикет SUP-20931 (клиент ООО «…»)", "ticket
+    # TK-4021 (customer Ruiz)"
+    r"\b(?:ticket|тикет\w*|заявк\w*|обращени\w*|заказ\w*|case|caso|dossier|vorgang|ärende\w*)"
+    rf"\s*(?:#|n[°ºo]\.?|nr\.?|№)?\s*{_RECORD_REF}\s*[(,]\s*(?:клиент\w*|пациент\w*|"
+    r"покупател\w*|client\w*|customer|kund\w*|klant\w*|klient\w*|cliente|paciente|patient\w*)",
+    re.IGNORECASE,
+)
+
+
+def _accounts_by_id(text: str) -> list[str]:
+    """``_ACCOUNT_BY_ID``'s ids, less a handle on another service ("his Steam profile
+    kid_2011", "ihr Instagram-Profil mia_07") or a device ("the tablet under user lea_2")."""
+    return [
+        m.group(1)
+        for m in _ACCOUNT_BY_ID.finditer(text)
+        if not _BRAND_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        and not _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
+    ]
+
+
+# A service's brand after a possessive or an article: "his Steam profile", "on her Instagram
+# account" (a capitalised word alone may open the sentence: "When user dad_phone logs in")
+_BRAND_BEFORE = re.compile(
+    r"\b(?:my|his|her|their|our|your|the|on|a|an|mein\w*|sein\w*|ihr\w*|son|sa|ses|su|sus|"
+    r"seu|sua|suo)\s+(?-i:[A-Z][\w+.]*)[\s-]+$",
+    re.IGNORECASE,
+)
+
+
+# An account named by its id after what it is: "Patientenkonto pat-4471", "perfil da usuária
+# bia_2011", "Kundenkonto KD-55021": an id with a digit, joined by "-" or "_".
+_ACCOUNT_BY_ID = re.compile(
+    r"\b(?:\w*konto|\w*akte|usu[aá]ri[oa]|utente|utilisat(?:eur|rice)|user|account|profile|"
+    r"perfil|profil|patient account|client account|member|аккаунт\w*|пользовател\w*|"
+    r"профил\w*|учётн\w* запис\w*)\s+"
+    r"([A-Za-z]{2,12}[-_]\d[\w-]{1,20}|[a-z]{2,12}_[a-z0-9_]*\d[a-z0-9_]*)\b",
     re.IGNORECASE,
 )
 
@@ -818,6 +857,7 @@ def cross_user_reasons(
     named = [n for t in texts for n in _named_ids(t)]
     named += [m.group(1) for t in texts for m in _LABELLED_HANDLE.finditer(t)]
     named += [next(g for g in m.groups() if g) for t in texts for m in _CLIENTS_RECORD.finditer(t)]
+    named += [i for t in texts for i in _accounts_by_id(t)]
     accounts = _context_accounts(said or []) - {me}
     if accounts and (
         (subject or "").strip().lower() in accounts
@@ -845,6 +885,8 @@ def cross_user_reasons(
             and re.search(r"[:：=]", t[m.start() : m.end()])
         )
         and not _PASSWORD_AFTER.match(t, m.end())
+        # "his Steam profile kid_2011": an account on another service, named by its brand
+        and not _BRAND_BEFORE.search(t[max(0, m.start() - 40) : m.start()])
     ]
     latest = (said or [""])[-1][-4000:]
     # not the user's own id, nor a part of it ("user0000" read as the record "0000")
