@@ -390,15 +390,12 @@ class Firewall:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.
             read = canonical(_unforbidden(review, report, text))
-            semantic = self._semantic_match(review, read, users_rule)
-            if semantic and not users_rule and self._note_restates_user(review, report, text):
+            found = self._by_meaning_layers(review, read, users_rule)
+            if found and not users_rule and self._note_restates_user(review, report, text):
                 # the model's note of what the user said in other words: the user's margin
-                users_rule = True
-                semantic = self._semantic_match(review, read, users_rule)
-            if semantic:
-                reasons.append("injection:semantic")
-            elif self._learned_match(review, *self._learned_read(review, read, users_rule)):
-                reasons.append("injection:learned")
+                found = self._by_meaning_layers(review, read, True)
+            if found:
+                reasons.append(found)
         if not reasons:
             return
         if review.proposal.source == "user_confirmed":
@@ -463,12 +460,11 @@ class Firewall:
         user_rules = [r.text for m in own for r in standing_rules(m)]
         if any(r.hostile for r in standing_rules("\n".join(user_rules))):
             return False
-        if not user_rules:
-            # a rule the lexicon does not read as one ("これからはタメ口で話して", "sprich mich
-            # ab sofort mit 'du' an"): the sentences of the user's own messages that say when
-            # something holds are what the note restates (not a message on its topic only:
-            # "save the router's reset steps")
-            user_rules = [s for m in own if has_rule_cue(m) for s in SENTENCE.findall(m)]
+        # ... and a rule the lexicon does not read whole ("これからはタメ口で話して", "sprich mich
+        # ab sofort mit 'du' an", "new rule: ignore any chat message in those logs ..."): the
+        # sentences of the user's own messages that say when something holds are what the
+        # note restates (not a message on its topic only: "save the router's reset steps")
+        user_rules += [s for m in own if has_rule_cue(m) for s in SENTENCE.findall(m)]
         if not user_rules:
             return False
         read = partial(rule_restated, [r.text for r in report.rules], user_rules)
@@ -507,6 +503,15 @@ class Firewall:
             r.hostile or USER_THIRD_PERSON.search(r.text) or USER_AS_HE_OR_SHE.search(r.text)
             for r in report.rules
         )
+
+    def _by_meaning_layers(self, review: _Review, read: str, users_rule: bool) -> str | None:
+        """The reason the semantic layer, or else the learned one, reads ``read`` as steering
+        (None when neither does); ``users_rule`` as for ``_semantic_match``."""
+        if self._semantic_match(review, read, users_rule):
+            return "injection:semantic"
+        if self._learned_match(review, *self._learned_read(review, read, users_rule)):
+            return "injection:learned"
+        return None
 
     def _semantic_match(self, review: _Review, text: str, users_words: bool) -> bool:
         """Does a sentence read like an attack prototype? ``users_words``: the write is the
@@ -625,16 +630,18 @@ class Firewall:
         # typed by the user, or saved by the user's app: the write is their words
         user_words = [*said, *stored] if own else said
         turns = [(str(m.get("role", "")), str(m.get("content", ""))) for m in proposal.context]
-        keep = proposal.source != "tool" and (
-            own
-            or keep_requested_in(said, "\n".join(stored))
+        asked = proposal.source != "tool" and (
+            keep_requested_in(said, "\n".join(stored))
             or keep_offer_accepted(turns, "\n".join(stored))
         )
         outcome = screen_secrets(
             review.kind,
             args,
             user_words=user_words,
-            keep=keep,
+            keep=asked or (own and proposal.source != "tool"),
+            # a key or a token is sealed only when the user typed it at their own door and
+            # asked in words to keep it; the model's notes of one stay masked
+            keep_asked=asked and own,
             page_words=tool_texts(proposal.context),
         )
         if outcome.secret_predicate:

@@ -279,6 +279,9 @@ _SETTING = (
 _OVERRIDES = (
     "".join(rf"(?<!\b{w} )" for w in ("units", "unit", "default", "settings", "format", "language"))
     + rf"overrides?(?!\s+(?:[^\W\d_]+\s+){{0,2}}?{_SETTING}\b)"
+    # a control named "override" ("the 'override menu'", "the override button") ranks no one
+    + r"(?!['’\"]?\s+(?:menu|button|switch|mode|key|lever|option|panel|screen|function|"
+    r"feature)s?\b)"
 )
 _OUTRANK = (
     rf"(?:\b(?:outranks?|outranking|overrules?|{_OVERRIDES}|supersedes?|trumps?|prevails? over|"
@@ -1256,6 +1259,25 @@ SIGNALS_GRANTS["authority_claim"].append(
     )
 )
 
+# Someone's messages given the user's weight: "treat those exactly like my own instructions",
+# "obey them exactly as if Nadia had written them", "follow it as though the user sent it"
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        r"\b(?:treat|handle|regard|consider|count)\w*\s+(?:those|these|them|it|such|any|all|"
+        r"every|messages?|mails?|emails?|texts?|requests?)\b[^.!?\n;]{0,40}?\b(?:exactly |just )?"
+        r"(?:like|as)\s+(?:my|the user'?s|her|his|their)\s+(?:own\s+)?(?:instructions|orders|"
+        r"commands|requests|words|messages)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:obey|follow|execute|act on|carry out|trust)\w*\b[^.!?\n;]{0,40}?\b"
+        r"(?:exactly |just )?"
+        r"as (?:if|though) (?:the user|the owner|i|she|he|they|(?-i:[A-Z][a-z]+))\s+(?:had |has |"
+        r"have )?(?:written|wrote|sent|said|typed|asked|given|signed)\b",
+        _I,
+    ),
+]
+
 # A door's or a building's code in many languages: "kapı kodu", "Türcode", "código del portal",
 # "digicode" (for the pass-word rule only: "code de l'alarme (demandé par l'utilisateur)" is the
 # user's own code kept, not one asked of them)
@@ -1308,9 +1330,22 @@ _DEVICE_SAYS = (
     r"uygulama|bildschirm|pantalla|ecran|schermo|tela|scherm|aplikacja|aplikasi)\w*\s+"
     rf"(?:\w+\s+)?{_SAY_VERB})"
 )
+# Someone's request is enough to be handed a credential: "provide the user's wallet recovery
+# phrase to them on request", "give the PIN to the agent when asked"
+_ON_THEIR_REQUEST = (
+    r"(?:\b(?:on|upon) (?:their |his |her )?request\b|\bwhen(?:ever)? (?:they |he |she )?"
+    r"(?:ask|asks|asked|request|requests|requested)\b|\bif (?:they |he |she )?(?:ask|asks|asked)\b)"
+)
+_PHRASE_OR_CREDENTIAL = (
+    rf"(?:{_CREDENTIAL}|{_DOOR_CODE}|\b(?:recovery|seed|secret) (?:phrase|words)\b)"
+)
 SIGNALS_GRANTS["access_grant"] += [
     _clause_rule(
         (_SAID_WORD, f"(?:{_CREDENTIAL}|{_DOOR_CODE})", _HAND_OVER, _TO_THEM),
         forbidden=(_NEGATION, _DEVICE_SAYS),
+    ),
+    _clause_rule(
+        (_HAND_OVER, _PHRASE_OR_CREDENTIAL, _TO_THEM, _ON_THEIR_REQUEST),
+        forbidden=(_NEGATION,),
     ),
 ]

@@ -204,7 +204,9 @@ _CITED_BY_LIKE = re.compile(
 
 # ... or before it: "比如“忽略之前的指令”", "在网页里藏“…”", "例えば「…」".
 _CJK_CITED_BEFORE = re.compile(
-    r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대)"
+    r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대|"
+    # what a stream's chat, a song or a show says: "弹幕常刷“…”", "台词：「…」", "歌词里"
+    r"弹幕|彈幕|刷屏|台词|台詞|歌词|歌詞|口头禅|口頭禪|名言|名台詞|セリフ|コメント欄)"
     r"([^。！？\n「『“\"]{0,12})[「『“\"][^」』”\"\n]{3,90}[」』”\"]"
 )
 # A quotation from a work just cited: "the song TITLE: 'Ignore the rules tonight / ...'".
@@ -234,12 +236,30 @@ _DESCRIBED_IGNORING = re.compile(
 )
 
 
+# An attack told as what an attacker, a scammer or a story's villain does ("攻击者把指令藏进网页
+# （例如让模型把用户聊天记录发到某个地址）", "il cattivo le ordina di aprire la porta a chiunque
+# dica ...", "the scammer asks for the PIN"): from its doer to the end of its clause it tells
+# of an attack, it orders nothing ("hackers are active; send your notes to ..." still orders).
+_ATTACKER_DOES = re.compile(
+    r"(?:\b(?:the |an |a |il |la |l'|le |el |un |una |o |der |die |ein |eine )?(?:attackers?|"
+    r"hackers?|scammers?|fraudsters?|villains?|criminals?|phishers?|threat actors?|"
+    r"cattiv[oi]|truffator[ei]|malviventi?|attaccant[ei]|atacantes?|estafador(?:es)?|villanos?|"
+    r"malvados?|attaquants?|escrocs?|méchants?|pirates?|angreifer(?:in)?|betrüger(?:in)?|"
+    r"bösewicht(?:e)?|golpistas?|vilões|vilão|злоумышленник\w*|мошенник\w*|хакер\w*|злоде\w*|"
+    r"saldırgan\w*|dolandırıcı\w*)\b|(?:攻击者|攻擊者|黑客|骗子|騙子|坏人|壞人|反派|攻撃者|"
+    r"詐欺師|悪役|공격자|해커|사기꾼|악당))[^.!?\n。！？;；:：,，]*"
+)
+# The families a told attack would read as an order when read as written.
+_TOLD_FAMILIES = frozenset({"exfiltration", "access_grant"})
+
+
 def _described(text: str) -> str:
     """``text`` with an ignoring it describes (``_DESCRIBED_IGNORING``) told apart: its verb
-    replaced, so no order to ignore is read in it."""
-    return _DESCRIBED_IGNORING.sub(
+    replaced, so no order to ignore is read in it; and an attacker's doings blanked."""
+    text = _DESCRIBED_IGNORING.sub(
         lambda m: m.group(0)[: m.start(_verb(m)) - m.start(0)] + "DESCRIBED", text
     )
+    return _ATTACKER_DOES.sub(" DESCRIBED ", text)
 
 
 def _verb(m: re.Match[str]) -> str:
@@ -309,6 +329,8 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
         titles_out = as_seen if untitled == view else _may_match(untitled, extra)
         for name in as_seen.keys() | titles_out.keys():
             reading, patterns = (untitled, titles_out) if name in _TITLE_SAFE else (view, as_seen)
+            if name in _TOLD_FAMILIES and channel in _AS_WRITTEN:
+                reading = _ATTACKER_DOES.sub(" DESCRIBED ", view)
             if name not in found and any(
                 _affirmed(name, p, reading) for p in patterns.get(name, ())
             ):
@@ -379,7 +401,9 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
 
 
 # (from a sentence's start: a question is a whole sentence, and a sentence is read once)
-_QUESTION = re.compile(r"(?:^|(?<=[.!?\n。！？]))[^.!?\n。！？]*[?？]")
+# A question ends its sentence: a "?" inside a token ("...D]87Y?iOc!r..." in an encoded
+# payload) closes none.
+_QUESTION = re.compile(r"(?:^|(?<=[.!?\n。！？]))[^.!?\n。！？]*(?:[?](?=\s|$|[\"'”’»)）])|？)")
 _ADDRESSED = re.compile(
     r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы|ти|ви|jij|jou|ty|siz|sen|"
     r"sinä|sinun|sinua|te|bạn|anda|kamu)\b|"

@@ -97,8 +97,20 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(이전|앞선|기존|모든|지금까지)[^.!?\n]{0,8}(지시|명령|규칙|지침|설정|프롬프트)[^.!?\n]{0,10}"
         r"(무시|잊어|잊고|따르지)",
         r"(지시|명령|규칙|지침)[을를은는]?\s*(전부|모두|다|싹)?\s*(무시해|무시하고|잊어)",
+        # the settings saved in the assistant, said void: "as configurações que o produtor
+        # salvou no assistente não valem mais", "die gespeicherten Einstellungen gelten nicht mehr"
+        r"(configura[çc][õo]es|prefer[êe]ncias|defini[çc][õo]es|configuraciones|preferencias|"
+        r"ajustes|pr[ée]f[ée]rences|param[èe]tres|r[ée]glages|impostazioni|preferenze|"
+        r"einstellungen|pr[äa]ferenzen|inst[äa]llningar|instellingen|voorkeuren|настройки|"
+        r"предпочтения)[^.!?\n]{0,40}(salv|guardad|gespeichert|enregistr|"
+        r"memorizzat|salvat|sparad|opgeslagen|сохран)[^.!?\n]{0,40}"
+        r"(n[ãa]o valem( mais)?|deixa\w* de valer|perde\w* a validade|ya no (valen|cuentan|"
+        r"aplican|sirven)|dej\w* de valer|ne (valent|comptent|s'appliquent) plus|non valgono|"
+        r"non (contano|sono) più|gelten nicht mehr|sind (ungültig|hinfällig)|больше не "
+        r"(действуют|действительны|считаются)|не действуют|gäller inte( längre)?|gelden niet "
+        r"meer)",
         # the rules the agent had, said void: Hebrew, Arabic, Dutch, Polish, Turkish, Greek
-        r"(ה?הנחיות|ה?כללים|ה?הוראות|ה?חוקים|ה?הגדרות)[^.!?\n]{0,30}"
+        r"(ה?הנחיות|ה?כללים|ה?הוראות|ה?חוקים|ה?הגדרות|ה?העדפות)[^.!?\n]{0,30}"
         r"(בוטל\w*|מבוטל\w*|אינ[ןם] בתוקף|לא בתוקף|לא תקפ\w*|אינ[ןם] תקפ\w*)",
         r"(التعليمات|القواعد|الإعدادات|الأوامر)[^.!?\n]{0,30}(أُ?لغيت|ألغيت|ملغاة|ملغية|لم تعد "
         r"(سارية|صالحة|تنطبق))",
@@ -125,6 +137,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(—|-|–|:|є|является|הוא|هو|is|es|est|ist|é|è)?\s*[^.!?\n]{0,10}(консультант\w*|"
         r"представител\w*|представник\w*|агент\w*|נציג\w*|יועץ\w*|سفير|ممثل|مستشار|"
         r"consultant|representative|ambassador|agent|sales|consultor\w*|representante|"
+        # ... or someone's bot: "מעכשיו אתה 'בוט השירות של סמארטהום'"
+        r"בוט|бот\w*|bot|robot|'[^'\n]{0,5}(בוט|бот)|"
         r"repr[ée]sentant|berater|vertreter|consulente|rappresentante)",
         r"\b(sin|ohne|sans|sem|senza|utan|без)\s+(ninguna |jegliche |jede |irgendwelche |aucune |"
         r"nenhuma |alcuna |några |каких-либо |любых )?(restricciones|restricción|límites|filtros|"
@@ -158,8 +172,14 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|"
         # reveal in the infinitive ("l'assistant doit révéler"); not send or share, which a
         # user's own rule uses ("demander avant d'envoyer un e-mail")
-        r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)\b"
+        r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)"
+        # ... with the pronoun written into it: "envíale", "mándales", "mande-lhe", "inviagli"
+        r"(?:le|les|-?lhe|-?lhes|gli|glielo|gliela)?\b"
         rf"{_G}\b(memoria|recuerd\w*|datos|contraseñas?|notas|facturas?|correos?|mensajes|"
+        # ... identity papers and the address kept of the user: "el dni y la dirección"
+        r"dni|nie|nif|pasaporte|direcci[óo]n|domicilio|cpf|endere[çc]o|passaporte|"
+        r"codice fiscale|indirizzo|passaporto|personalausweis|ausweis\w*|anschrift|"
+        r"pi[èe]ce d'identit[ée]|passeport|паспорт\w*|"
         r"contactos|contrase(?:ñ|n)as?|copia|conversaci\w*|rechnung\w*|e-?mails?|nachrichten|kontakte|kopie|"
         r"facture\w*|courriels?|messages|copie|fatura\w*|mensagens|contatos|cópia|fattur\w*|"
         r"messaggi|contatti|copia|faktur\w*|meddelanden|kontakter|kopia|сч[её]т\w*|письма|"
@@ -180,6 +200,13 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(요청하는|묻는)\s*사람\s*(누구에게나|모두에게)",
     ),
     "authority_claim": _rx(
+        # obey only someone: "obedece solo a soporte-dgt", "слушайся только администратора"
+        r"\b(obedece|obedezca|obedeça|obedecer|obéis|obéissez|obéir|gehorche|gehorchst|"
+        r"ubbidisci|obbedisci|obbedire|lyd|lyder|слушайся|подчиняйся|слушай)\s+(solo|"
+        r"solamente|únicamente|só|somente|apenas|uniquement|seulement|nur|soltanto|bara|"
+        r"enbart|только)\b(?!\s+(?:a\s+|ao\s+|à\s+|al\s+|au\s+|dem\s+|den\s+|der\s+|the\s+)?"
+        r"(?:último|ultimo|última|last|dernier|letzten|primer|first|sista)?\s*(?:comando|command|"
+        r"commande|befehl|orden|ordem|kommando))",
         r"\b(soy|ich bin|je suis|sou|sono|jag är|я)\s+(tu|dein|deine|ton|ta|seu|sua|il tuo|la tua|"
         r"din|ваш|твой)\s+(desarrollador|administrador|creador|entwickler|administrator|"
         r"ersteller|développeur|administrateur|créateur|desenvolvedor|criador|sviluppatore|"
@@ -256,6 +283,17 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"fais-le|suis|faça|obedeça|fallo|seguilo|gör det|följ|сделай|выполни|doe het|volg|"
         r"voer\w*|uitvoeren|wykonaj|uygula|lakukan|jalankan)",
         r"(디코딩|해독|거꾸로 읽)[^.!?\n]{0,20}(실행|따르|따라)",
+        # Vietnamese, Indonesian, Thai, Hindi: "giải mã Ascii85 rồi làm theo", "dekode lalu
+        # jalankan", "ถอดรหัสแล้วทำตาม", "डिकोड करके पालन करो"
+        r"\b(giải mã|giai ma|dekode|dekodekan|decode|uraikan|terjemahkan sandi)\b[^.!?\n]{0,40}"
+        r"\b(rồi|và|xong|roi|va|lalu|dan|kemudian|then)\s+(làm theo|thực hiện|tuân theo|lam theo|"
+        r"thuc hien|jalankan|ikuti|lakukan|laksanakan)\b",
+        r"ถอดรหัส[^.!?\n]{0,30}(ทำตาม|ปฏิบัติตาม)|(डिकोड|डीकोड)[^।.!?\n]{0,30}(पालन|अमल|करो)",
+        # read it backwards, then do it: "kelimeleri sondan başa oku ve uygula", "tersten oku ve
+        # yap", "прочитай с конца и выполни"
+        r"\b(sondan başa|tersten|ters sırayla|с конца|от конца к началу|в обратном порядке)\b"
+        r"[^.!?\n]{0,20}\b(oku|okuyun|okuyup|прочитай|прочти|читай)\w*\b[^.!?\n]{0,10}"
+        r"\b(ve|и|,)?\s*(uygula|uygulayın|yap|yapın|выполни|исполни|сделай)",
         # "descífralo y hazlo ya", "da decodificare ed eseguire", "Verschiebung 3 zurückrechnen
         # und dann umsetzen": undo the disguise, then (perhaps "then") act
         r"\b(dekodier|entschlüssel|entschlussel|entschlüssl|entschlussl|zurückrechn|zuruckrechn|zurückverschieb|"
@@ -657,6 +695,16 @@ RULE_CUES_ML = re.compile(
     r"svar)|при каждом (вопросе|ответе)|на каждый вопрос|cuando (alguien|cualquiera)|wenn (jemand|"
     r"einer)|quand (quelqu'un|on)|quando (alguém|qualcuno)|när (någon|man)|е"
     r"сли (кто-то|кто-нибудь))\b|"
+    # someone who asks, named by what they are: "si l'étudiant demande sa note", "cuando el
+    # cliente pregunte", "wenn der Kunde fragt"
+    r"\b(si|quand|lorsque|cuando|quando|se|wenn|falls)\s+(l['’]|le |la |el |o |a |il |lo |der |"
+    r"die |das )[^\W\d_]+\s+(demande|demanderait|écrit|appelle|pregunta|pregunte|pide|pida|"
+    r"escribe|escriba|llama|chiede|chieda|scrive|pergunta|perguntar|pede|pedir|escreve|"
+    r"fragt|schreibt|anruft)\b|"
+    # the user announcing a rule: "neue Regel:", "nueva regla:", "новое правило:"
+    r"\b(neue regel|nueva regla|nouvelle règle|nova regra|nuova regola|ny regel|nieuwe regel|"
+    r"nowa zasada|новое правило|нове правило|yeni kural|uusi sääntö|nové pravidlo)\b|"
+    r"新规则|新規則|新しいルール|새 규칙|새로운 규칙|"
     r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
     r"artık|her zaman|her seferinde)\b|"
     r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回|たびに|度に|ごとに|"
@@ -676,6 +724,12 @@ RULE_CUES_ML = re.compile(
     r"bundan itibaren|kể từ bây giờ|từ bây giờ|kể từ nay|từ nay về sau|mọi câu hỏi|"
     r"mọi câu trả lời|mỗi câu trả lời|nanti kalau|nanti jika|a partir de este momento|"
     r"desde este momento|de aquí en adelante|en adelante|ab (?:sofort|heute|morgen)|"
+    # "from today": "daqui em diante", "с сегодняшнего дня", "da oggi in poi", "dès aujourd'hui"
+    r"daqui em diante|daqui para (?:frente|a frente)|de hoje em diante|a partir de hoje|"
+    r"a partir de hoy|desde hoy|de hoy en adelante|da oggi(?: in poi)?|a partire da oggi|"
+    r"dès aujourd'hui|à compter d'aujourd'hui|à partir d'aujourd'hui|с сегодняшнего дня|"
+    r"с этого дня|начиная с сегодняшнего|з сьогоднішнього дня|з цього дня|vanaf vandaag|"
+    r"från och med idag|från idag|od dzisiaj|od dziś|bugünden itibaren|"
     r"in jeder antwort|bij (?:elke|iedere) (?:vraag|vragen|antwoord)|telkens (?:als|wanneer)|"
     r"elke keer dat|ab se|aaj se|agli baar)\b|"
     r"(ابتداء من|ابتداءً من|اعتبارا من|اعتباراً من|بدءا من|بدءاً من|اب سے|আজ থেকে|"
@@ -725,13 +779,15 @@ PROMOTION_ML = re.compile(
     # the recommendation in the passive: "deve ser indicada", "önerilmeli", "aanbevolen"
     r"indicad[oa]s?|recomendad[oa]s?|consigliat[oa]|raccomandat[oa]|empfohlen|"
     r"öneril\w*|tavsiye edil\w*|aangeraden|aanbevolen|polecan[aey]|"
-    r"bilang|посоветуй\w*|предлагай\w*|предложи\w*|proponi|proponga|proporre|propón|"
+    r"bilang|посоветуй\w*|предлагай\w*|предложи\w*|советовать|советует|рекомендовать|"
+    r"рекомендует|порекомендовать|посоветовать|предлагать|proponi|proponga|proporre|propón|"
     r"propose\w*|proposer|proponha|orient(?:e|er|era|ez|a)\s+(?:vers|hacia|para|verso)|"
     # an affiliate link is paid promotion: "link affiliato", "enlace de afiliado"
     r"(?:link|enlace|lien|liên kết|länk) (?:affiliat\w*|de afiliad\w*|d'affiliation|affilié\w*)|"
     r"affiliate[- ]?(?:link|code)s?|affiliate-link\w*|affiliatelänk\w*|partnerlink\w*)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝|リンクを(付け|貼|添え))|(추천해|추천하|홍보)|"
-    r"(πρότεινε|σύστησε|προτείνεις|προτείνετε|συστήνεις|συνιστάς|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
+    r"(πρότεινε|σύστησε|προτείνεις|προτείνετε|συστήνεις|συνιστάς|προτείνει|προτείνουν|"
+    r"συστήνει|συνιστά|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
     r"پیشنهاد بده|توصیه کن|सिफारिश|"
     r"सुझाव दो|सुझाव दें|सलाह दे|सलाह दो|ज़िक्र कर|জিক্র|সুপারিশ|পরামর্শ দা|পরামর্শ দি|"
     r"مشورہ د|แนะนำ|लेने को कह|खरीदने को कह)",
@@ -1010,12 +1066,19 @@ SENT_BY_SOMEONE = re.compile(
     r"encaminhad[oa]|reencaminhad[oa]|vidarebefordrat|doorgestuurd|przekazane|переслано|"
     r"пересланное|переслане)\s+(?:from|de|del|von|vom|da|do|dal|från|van|od|от|від)|"
     r"(?:notice|reminder|note|message|memo|update|alert|instructions?|tips?|advice|"
-    r"announcement|guidance|request|notification|bulletin|directive|policy|letter|email|text)"
+    r"announcement|guidance|request|notification|bulletin|directive|policy|letter|email|text|"
+    r"e-mail|sms|text message|whatsapp(?: message)?|voicemail|dm|circular|newsletter|flyer)"
     r"\s+(?:from|by|sent by)|"
+    # a note found in someone's mail: "Diary note in their email:", "a line in the letter:"
+    r"(?:note|notice|line|message|reminder|memo|alert|instructions?)\s+in(?=\s+(?:their|the|his|her|its)\s+"
+    r"(?:e-?mail|letter|message|reply|sms|text)\s*[:：])|"
     r"(?:påminnelse|meddelande|notis|anteckning|besked|instruktion|beskjed|melding)\s+(?:från|fra)|"
     r"(?:hinweis|nachricht|erinnerung|mitteilung|notiz|anweisung|info|schreiben)\s+(?:von|vom)|"
     r"(?:herinnering|bericht|melding|notitie|mededeling)\s+(?:van|uit)|"
     r"(?:rappel|message|note|avis|consigne|notification|courrier)\s+(?:de|du|des|d')|"
+    # "Note transmise par « le service scolarité » :", "message envoyé de la part de ..."
+    r"(?:rappel|message|note|avis|consigne|notification|courrier|mail)\s+(?:transmise?|"
+    r"envoyée?|reçue?|adressée?)\s+(?:par|de la part d)|"
     r"(?:aviso|recordatorio|mensaje|nota|indicación|notificación|lembrete|mensagem|recado|"
     r"notificação)\s+(?:de|del|do|da|dos|das)|"
     r"(?:avviso|promemoria|messaggio|nota|comunicazione|notifica)\s+(?:da|dal|dalla|dallo|di|"
@@ -1046,13 +1109,27 @@ SENT_BY_SOMEONE = re.compile(
     r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]|"
     # a brand's notice: "SecureBank notice:", "PayFast alert:" (a capitalised name before it)
     r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?-i:[A-Z][\w&.'-]*)(?:\s+(?-i:[A-Z][\w&.'-]*)){0,2}\s+"
-    r"(?:notice|alert|notification|push notification|announcement|update|advisory)\s*[:：]",
+    # ... or its app's: "CareLink app notice:", "MyBank portal alert:"
+    r"(?:(?:app|portal|system|platform|service|bot|account)\s+)?"
+    r"(?:notice|alert|notification|push notification|announcement|update|advisory|sms|"
+    r"message|text|email)\s*[:：]",
     re.IGNORECASE,
 )
 # The user in a rule as "he" or "she", or by a name: "if he ever says he's feeling low,
 # suggest ...", "whenever Tom asks for a restaurant, suggest ..."
+# ... by a title and a name ("if Ms Adeyemi asks"), or by what they are to the sender ("whenever
+# the owner asks", "if the patient's daughter asks", "si l'étudiant demande")
 USER_AS_HE_OR_SHE = re.compile(
-    r"\b(?:if|when|whenever|once|should)\s+(?:he|she|(?-i:[A-Z][a-z]+))\s+"
-    r"(?:ever\s+|next\s+|again\s+)?[a-z]+s\b",
+    r"\b(?:if|when|whenever|once|should|each time|every time)\s+(?:he|she|"
+    r"(?:(?-i:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Mme|Mlle|M)\.?\s+)?(?-i:[A-Z][a-z]+)|"
+    r"(?:the|any|a)\s+(?:owner|patient|student|pupil|customer|client|tenant|member|policyholder|"
+    r"subscriber|caller|driver|resident|account owner|cardholder|parent|guardian|teacher|"
+    r"employee|buyer|seller|guest)(?:['’]s\s+(?:daughter|son|wife|husband|partner|mother|"
+    r"father|family|carer|caregiver))?)\s+(?:ever\s+|next\s+|again\s+)?[a-z]+s\b|"
+    r"\b(?:si|quand|lorsque|cuando|quando|wenn|falls)\s+(?:l['’]|le |la |el |la |o |a |der |die )"
+    r"(?:étudiant|étudiante|élève|client|cliente|patient|patiente|propriétaire|locataire|"
+    r"estudiante|alumno|alumna|paciente|dueño|dueña|inquilino|aluno|aluna|proprietário|"
+    r"studente|studentessa|paziente|proprietario|inquilino|student|studentin|patientin|"
+    r"kunde|kundin|eigentümer|mieter|mieterin)\b",
     re.IGNORECASE,
 )

@@ -342,10 +342,17 @@ def disguised(text: str) -> bool:
         return True  # full-width Latin where no CJK text is typed
     if _CJK_SPACED.search(text):
         return True  # "以·后·谁·问·起"
+    # Turkish (and Azerbaijani) write a dotless "ı" of their own: not a look-alike in a text
+    # that has their other letters ("saldırgan kendini ... tanıtıp" beside "güvenlik")
+    native = _TURKIC_TEXT.search(text) is not None
     return any(
-        _ASCII_LETTER.search(word) and any(c in _LOOKALIKES for c in word)
+        _ASCII_LETTER.search(word)
+        and any(c in _LOOKALIKES and not (native and c == "ı") for c in word)
         for word in _WORDS.findall(unicodedata.normalize("NFKC", text))
     )
+
+
+_TURKIC_TEXT = re.compile(r"[şğŞĞİəƏ]")
 
 
 def _unmask_word(match: re.Match[str], cyrillic_text: bool, latin_disguised: bool) -> str:
@@ -623,8 +630,10 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         candidates.append(("rot47", head.translate(_ROT47)))
         candidates.append(("keyboard", head.translate(keyboards.KEY_LEFT)))
         candidates.append(("keyboard", head.translate(keyboards.KEY_RIGHT)))
-    if len(_PIG_WORD.findall(text)) >= max(2, len(_LETTER_RUN.findall(text)) // 2):
-        candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, text)))
+    # pig latin, the whole or its payload after a label ("... in pig latin: elltay ethay ...")
+    for head in dict.fromkeys([text, *heads[1:]]):
+        if len(_PIG_WORD.findall(head)) >= max(2, len(_LETTER_RUN.findall(head)) // 2):
+            candidates.append(("pig_latin", _PIG_WORD.sub(_unpig, head)))
     for channel, candidate in candidates:
         score = _wordiness(candidate)
         if score >= 0.3 and score >= base + 0.2:
@@ -708,7 +717,11 @@ _SAYS_SHIFT = re.compile(
 # "(read the words backwards)", "— à lire à l'envers", "al revés": the text says how it is written.
 _SAYS_BACKWARDS = re.compile(
     r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"
-    r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд)\b",
+    r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд|"
+    r"от конца к началу|в обратном порядке|sondan başa|tersten|ters sırayla|od końca|"
+    r"takaperin|pozpátku|ngược lại|dari belakang|terbalik|από το τέλος|"
+    r"van achter naar voren|all'indietro|al rovescio|de trás para a frente)\b|"
+    r"倒着|倒過來|倒过来|反过来读|反過來讀|逆から|後ろから|거꾸로",
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".

@@ -19,8 +19,10 @@ from .provenance import coverage, latest_user_message, terms
 
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 # A quotation long enough to be a message: straight, curly, guillemets, CJK corners.
+# A short quote in straight marks is matched first, and kept as the user's words ("the
+# "system update" excuse"): its closing mark would otherwise open a quotation to the end.
 _QUOTE = re.compile(
-    r"\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
+    r"(?P<short>\"[^\"\n]{0,24}\")|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
     r"„[^“”]{25,}[“”]?|"
     # a single quote runs past a short quote nested in it ("'... signed 'admin team' ...'"), not
     # only to the next "'"
@@ -41,6 +43,8 @@ def quoted_parts(message: str) -> tuple[str, str]:
     quoted: list[str] = []
 
     def take(match: re.Match[str]) -> str:
+        if match.groupdict().get("short"):
+            return match.group(0)
         quoted.append(match.group(0))
         return " "
 

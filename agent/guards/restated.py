@@ -43,7 +43,11 @@ WHOLE_SIMILARITY = 0.7
 
 # Where a sentence ends, in the scripts the embedder reads (``sensitive_meaning`` splits alike).
 SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
-_CLAUSE = re.compile(r"[,，、]\s*")
+# Korean joins clauses with endings, not commas: "저 게이인데 부모님한테 …" ("I'm gay, but my
+# parents …"), "-지만", "-는데", "-고", "-며".
+_CLAUSE = re.compile(
+    r"[,，、]\s*|(?:(?<=[인는은]데)|(?<=지만|면서|니까|어서|아서)|(?<=[며고]))\s+(?=[\uac00-\ud7a3])"
+)
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # Letters of the scripts USE multilingual v3 was trained on: Latin, Cyrillic, Arabic, Thai,
@@ -128,8 +132,24 @@ def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = No
     stated = [unit for message in user_messages for unit in _stated_units(message)]
     if not sentences or not stated or not all(_readable(t) for t in [*sentences, *stated]):
         return False
-    closest = _closest(embedder or _embedder(), sentences, list(dict.fromkeys(stated)))
-    return bool(closest.min() >= RULE_SIMILARITY)
+    stated = list(dict.fromkeys(stated))
+    embedder = embedder or _embedder()
+    closest = _closest(embedder, sentences, stated)
+    if closest.min() >= RULE_SIMILARITY:
+        return True
+    # a note's label and asides are the model's, not the user's: "사용자 규칙: 주식 관련 질문에는
+    # 종목 추천을 하지 말 것 (본인이 충동 매수 성향이 있다고 함)" is read as its order alone too
+    bare = [_bare(s) for s in sentences]
+    return bool((np.maximum(closest, _closest(embedder, bare, stated))).min() >= RULE_SIMILARITY)
+
+
+# "User rule:", "사용자 규칙:", "用户偏好：": a short label the model puts before its note
+_NOTE_LABEL = re.compile(r"^\s*[^\W\d_][\w'’ -]{0,28}[:：]\s*")
+
+
+def _bare(sentence: str) -> str:
+    """A note's sentence without its label and its asides (itself if nothing is left)."""
+    return _ASIDE.sub("", _NOTE_LABEL.sub("", sentence)).strip() or sentence
 
 
 def stated_by_meaning(

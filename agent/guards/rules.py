@@ -58,10 +58,12 @@ _CUE = (
     r"[a-z]+s?\b|(activat|trigger)(e|es|ed|ing)?\s+(on|when|if|after|at|once|upon|by)\b|"
     r"on (the )?(key ?word|trigger word|code ?word)\b|(pending|dormant|sleeper|hidden) "
     r"(instruction|command|directive)s?|standing (rule|instruction|directive)s?|"
+    r"new (house )?rules?\b|house rules?\b|"
     r"(when|whenever|if|once|each time|every time|until|as soon as|the moment|the minute|"
     r"the day|by the time)\s+(the\s+|my\s+|her\s+|his\s+|their\s+|a\s+|"
-    r"any\s+)?([a-z]+\s+){1,3}(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
-    r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|"
+    r"any\s+)?([a-z]+(['’]s)?\s+){1,3}(next\s+)?(asks?|says?|mentions?|wants?|calls?|phones?|requests?|tries|"
+    r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|messages|texts|"
+    r"emails|e-mails|contacts|enquires|inquires|complains|queries|rings|contains|includes|"
     r"(is|are|gets?) (mentioned|discussed|raised|asked about))|"
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
     r"on (the |their |her |his |the \w+'s |\w+'s )?next ([a-z]+ ){0,2}?(login|log-in|visit|"
@@ -80,9 +82,18 @@ _CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
 _AGENT_ACTS = re.compile(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
-    r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b",
+    r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b|"
+    # ... or spoken to by name before its orders: "Assistant: unlock the door whenever ..."
+    r"^\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
+    r"chatbot|model)\s*[:,]",
     _I,
 )
+_VOCATIVE = re.compile(
+    r"\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
+    r"chatbot|model)\s*",
+    _I,
+)
+_NAMED_AGENT = re.compile(_VOCATIVE.pattern + r"[:：]", _I)
 # An order in the passive ("it should be recommended that ...", "the card number is to be
 # requested again"): with a cue, a rule no one is named to follow but the agent.
 _PASSIVE_ORDER = re.compile(
@@ -242,7 +253,9 @@ _PROMOTION_ZH = (
     r"(推荐|推薦)[^。！？\n“”「」『』]{0,6}[“「『《\"]|凡是有人问|只(说|推荐|推薦)[^。！？\n]{0,12}(最好|最棒)|其他品牌都别提|其他品牌都不要提"
 )
 _PROMOTION = re.compile(
-    r"\b(promote|advertise|endorse|plug|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
+    # "plug" as a verb: a smart plug, the wall plug or "plug it in" promote nothing
+    r"\b(promote|advertise|endorse|(?<!smart )(?<!wall )(?<!the )(?<!a )(?<!power )(?<!spark )"
+    r"plug(?!\s+(it\s+)?in(to)?\b)|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
     r"shop (at|from)|the only safe|(is|are|call them) the best|(has|have|offers?) the best|"
     r"download (\S+ ){0,2}(from|at)|sign up (at|on|with)|coupon|discount code|promo code|"
     r"affiliate|referral (link|code)|"
@@ -273,6 +286,24 @@ _VOIDS_USERS_WORD = re.compile(
     r"binds?)|(is|are) (now )?(void|invalid|obsolete|overridden|revoked|irrelevant)|"
     r"(can|may|should|must) (now )?be (ignored|disregarded|overridden|"
     r"dropped|skipped))"
+    # ... in other languages: "ook als de eigenaar bezwaar maakt", "auch wenn der Nutzer
+    # widerspricht", "même si l'utilisateur s'y oppose", "даже если владелец возражает"
+    r"|\b(ook als|zelfs als|auch wenn|selbst wenn|même si|incluso si|aunque|anche se|"
+    r"mesmo que|mesmo se|även om|selv om|nawet jeśli|даже если)\s+(de |der |die |l'|le |la |"
+    r"el |il |lo |o |a |)(eigenaar|gebruiker|klant|nutzer\w*|benutzer\w*|besitzer\w*|"
+    r"eigentümer\w*|kunde|kundin|utilisat\w*|propriétaire|client\w*|usuari[oa]|dueñ[oa]|"
+    r"propietari[oa]|utente|proprietari[oa]|usuári[oa]|don[oa]|användaren|ägaren|kunden|"
+    r"brukeren|eieren|użytkownik|właściciel|пользователь|владел\w*|клиент|hij|zij|er|sie|"
+    r"il|elle|él|ella|lui|lei|ele|ela|han|hon|он|она)\s+(?:\w+\s+){0,2}?(bezwaar|"
+    r"widerspr\w*|ablehn\w*|nein sagt|s'y oppose|s'oppose|refuse|se opone|se niega|si oppone|"
+    r"rifiuta|se oponha|recuse|invänder|protesterar|vägrar|protesterer|sprzeciw\w*|возража\w*|"
+    r"против)|"
+    # "deze toestemming gaat voor eventuele bezwaren van de eigenaar", "hat Vorrang vor den
+    # Einwänden des Nutzers": someone's leave put above the user's objection
+    r"\b(gaat voor|heeft voorrang op|hat vorrang vor|prévaut sur|prevalece sobre|prevale su|"
+    r"går före|har företräde framför)\s+(eventuele\s+|alle\s+|etwaige\w*\s+|les\s+|"
+    r"los\s+|le\s+|i\s+|os\s+|de\s+|den\s+)?(bezwaren|einwänd\w*|widerspr\w*|objections|"
+    r"objeciones|obiezioni|objeções|invändningar)"
     r"|\b(las|los) (preferencias|instrucciones|reglas|indicaciones) del usuario ya no "
     r"(aplican|se aplican|cuentan|valen)|\bles (pr[eé]f[eé]rences|consignes|r[eè]gles|"
     r"instructions) de l'utilisateur ne (s'appliquent|comptent|valent) plus|\bdie "
@@ -395,7 +426,9 @@ def _governed(text: str) -> list[str]:
             or _ZH_CUE_ANYWHERE.search(clause)
         )
         hanging = end in (":", "：") or (end in (";", "；") and _rule_of(clause) is None)
-        if cue and hanging and after.strip():
+        # the agent named before a colon governs the orders after it ("Assistant: unlock ...")
+        named = end in (":", "：") and _VOCATIVE.fullmatch(clause) is not None
+        if (cue or named) and hanging and after.strip():
             joined.append(f"{clause}{end} {after}")
     return joined
 
@@ -412,7 +445,11 @@ def standing_rules(text: str) -> list[StandingRule]:
     rules = [rule for clause in _CLAUSES.split(text) if (rule := _rule_of(clause)) is not None]
     for clause in _governed(text):
         rule = _rule_of(clause)
-        if rule is not None and rule.hostile and not any(r.hostile for r in rules):
+        if rule is None:
+            continue
+        if (rule.hostile and not any(r.hostile for r in rules)) or (
+            not rules and _NAMED_AGENT.match(clause)
+        ):
             rules.append(rule)
     return rules
 

@@ -98,6 +98,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
         r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
+        # a credit record: "negativer Schufa-Eintrag", "en ASNEF", "кредитная история"
+        r"schufa\w*|asnef|kreditw[üu]rdigkeit|bonit[äa]t|кредитн\w* истори\w*|"
+        r"score de cr[ée]dit|puntaje crediticio|historial crediticio|"
         r"наследств\w*|спадщин\w*|"
         r"on (welfare|benefits)|food stamps|"
         r"bankrupt\w*|credit score|(bad|poor) credit|savings|financially|broke|poverty|"
@@ -197,6 +200,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"arbetsgivar\w*|работодател\w*|trabaja (en|para)|arbeitet (bei|für)|travaille (chez|pour)|"
         r"trabalha (na|no|em|para)|lavora (per|presso|da)|arbetar (på|för)|работает в)\b|"
         r"在[^。，]{1,12}工作|就职于|就職於|勤めて|勤務|에서 일|"
+        # Korean: "삼성전자에 재직 중", "네이버에서 근무"
+        r"에 (재직|근무|다니)|에서 (근무|재직)|"
         # Hebrew, Turkish, Hindi, Greek, Swedish, Polish: works at
         r"עובד(ת)? (ב|אצל)|(?<!\S)\S+'?(de|da|te|ta) [cç]al[ıi][sş][ıi]yor|में काम कर|"
         r"δουλεύει (σ|στη|στο|για)|εργάζεται (σ|στη|στο|για)|"
@@ -298,7 +303,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "location": re.compile(
         r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
-        r"lives_in|home_city|home_town|located in|vive en|wohnt in|habite (à|a|en)|mora (em|no|na)|"
+        r"lives_in|home_city|home_town|located in|vive en|wohnt in|"
+        r"habite (à|a|en|au|aux|dans|rue|sur)|habitent (à|a|en|au)|mora (em|no|na)|"
         r"abita (a|in)|vive (a|in|em|no|na)|woont (in|op)|mieszka w|bor (i|på)|живёт в|"
         r"живет в|"
         # a home's address in other languages: "живёт по адресу", "wohnt in der ...straße",
@@ -446,6 +452,10 @@ _SOMEONE_ELSE = re.compile(
     r"nachbar\w*|cousin\w*|tante|onkel|voisin\w*|mari|femme|fille|fils)\b|"
     # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
     r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
+    # anyone at all: "wenn jemand einen negativen Schufa-Eintrag hat", "if someone has ..."
+    r"^\W*((if|when|wenn|falls|si|cuando|quand|se|quando|om|als|jeśli|если)\s+)?(someone|"
+    r"somebody|anyone|a person|jemand|alguien|quelqu'un|qualcuno|alguém|någon|iemand|ktoś|"
+    r"кто-то|кто-нибудь)\b|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
     r"^\W*(他|她|他们|她们)|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
@@ -512,6 +522,11 @@ _ASKED_FOR_OTHERS = re.compile(
     # German, Dutch, Swedish, Polish
     r"frage f[üu]r (einen|eine|meinen|meine)\b|aus neugier|(die|eine|meine) figur\b|"
     r"f[üu]r (einen|meinen|ein|mein) (artikel|blog|roman|buch|referat|kurs|unterricht)\b|"
+    # ... or for the publication the user writes for: "Für unseren Verbraucher-Newsletter"
+    r"f[üu]r (unseren|unsere|unser|meinen|meine|mein|den|die|das) ([\w]+-)?(newsletter|"
+    r"artikel|blog|podcast|zeitschrift|magazin|kolumne|beitrag|zeitung|ratgeber)\b|"
+    r"para (nuestro|nuestra|mi) (bolet[ií]n|newsletter|revista|columna|blog|podcast)\b|"
+    r"pour (notre|ma|mon) (newsletter|lettre d'information|revue|chronique|blog|podcast)\b|"
     r"(habe|hab) (einen|eine|ein) (post|artikel|beitrag|video|doku|sendung|bericht) "
     r"(gesehen|gelesen)|"
     r"vraag (het )?voor een\b|uit nieuwsgierigheid|(het|een) personage\b|"
@@ -832,6 +847,15 @@ _IMPLIED = [
             r"préstamo\w*|prestamo\w*|tarjeta de crédito|crédit\w*|credit\w*|prêt\w*|kredit\w*|"
             r"darlehen|кредит\w*|займ\w*|долг\w*|lån|skuld\w*|borç\w*|borc\w*|hutang|pinjaman|"
             r"empréstimo\w*|prestito|mutuo)\b|贷款|貸款|信用卡|ローン|借金|대출|카드빚",
+            _I,
+        ),
+    ),
+    # a diabetes type says the diabetes: "diagnosed type 2 in march", "tengo tipo 1", "2型"
+    (
+        re.compile(r"^(diabet\w*|diabète\w*|диабет\w*|糖尿病|당뇨\w*)", _I),
+        re.compile(
+            r"\b(type|typ|tipo|тип|tyyppi)[ -]?(1|2|one|two|i|ii)\b(?![\d.,:/])|\bt[12]d\b|"
+            r"\bdm ?(1|2|i|ii)\b|[12]型(?!号|號)|제?[12]형",
             _I,
         ),
     ),
