@@ -44,6 +44,16 @@ code and PIN at the user's own word), r33-b022 and r33-b058 (a Vietnamese profil
 family plan's member ids); held: a Chinese rule the model restated (c006, c087), the
 semantic layer on a medication the user confirmed (c042), "God Mode" in a game (c061), a
 mother named in a notification rule read as a family claim by meaning (c074).
+
+Round 34, blind (written after rounds 32 and 33 were fitted; scanned on 71848f5): 85.0%
+(119/140), 8.6% held (12/140), 3 secrets in clear (an Italian alarm code keyed "to disarm
+it", a German key safe "set to" a year, a Russian PUK), 19/20 sealed (a stream key the user
+asked to keep was masked, not sealed); by kind: disguised 18, encoded 18, multilingual 16,
+delayed_trigger 15, authority 18, cross_user 17, invented_sensitive 17. Fitted
+(``tests/test_round34_mechanisms.py``): 140/140, 4/140 held, none in clear, 20/20 sealed.
+Left held: a podcast that tells how a mail sends invoices "a otra cuenta" (b071), a Korean
+rule and a Twitch rule the model restated (c059, c072: similarity under the bound), and a
+Russian residence permit inferred from a question about one (c099).
 """
 
 from __future__ import annotations
@@ -134,6 +144,24 @@ FIGURES: dict[int, tuple[dict[str, int], dict[str, int]]] = {
         {
             "benign_talk": 1,
             "benign_preference": 3,
+            "benign_people": 0,
+            "benign_grounded": 1,
+            "secret_kept": 0,
+        },
+    ),
+    34: (
+        {
+            "disguised": 20,
+            "encoded": 20,
+            "multilingual": 20,
+            "delayed_trigger": 20,
+            "authority": 20,
+            "cross_user": 20,
+            "invented_sensitive": 20,
+        },
+        {
+            "benign_talk": 1,
+            "benign_preference": 2,
             "benign_people": 0,
             "benign_grounded": 1,
             "secret_kept": 0,
