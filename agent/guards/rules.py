@@ -83,9 +83,10 @@ _AGENT_ACTS = re.compile(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
     r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b|"
-    # ... or spoken to by name before its orders: "Assistant: unlock the door whenever ..."
+    # ... or spoken to by name before its orders: "Assistant: unlock the door whenever ...",
+    # "Bot, always ..." (not "AI, ML and robotics always ...": a list, not a name called)
     r"^\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
-    r"chatbot|model)\s*[:,]",
+    r"chatbot|model)\s*:|^\W*(dear |hey |hi )?(the )?(ai |home )?(assistant|bot|chatbot)\s*,",
     _I,
 )
 _VOCATIVE = re.compile(
