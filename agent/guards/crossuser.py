@@ -585,6 +585,8 @@ def _context_accounts(said: list[str]) -> set[str]:
                 and not _BRAND_BEFORE.search(before)
             ):
                 found.add(m.group(1).lower())
+        # ... and an account the user names by its id: "аккаунта моего отца (id: papa_viktor)"
+        found |= {n.lower() for n in _named_ids(text)}
     return found
 
 
@@ -782,10 +784,11 @@ _BRAND_BEFORE = re.compile(
 # An account named by its id after what it is: "Patientenkonto pat-4471", "perfil da usuária
 # bia_2011", "Kundenkonto KD-55021": an id with a digit, joined by "-" or "_".
 _ACCOUNT_BY_ID = re.compile(
-    r"\b(?:\w*konto|\w*akte|usu[aá]ri[oa]|utente|utilisat(?:eur|rice)|user|account|profile|"
+    r"\b(?:\w*konto|\w*akte|usu[aá]ri[oa]|utente|utilisat(?:eur|rice)|utilizador(?:a)?|user|"
+    r"account|profile|"
     r"perfil|profil|patient account|client account|member|аккаунт\w*|пользовател\w*|"
     r"профил\w*|учётн\w* запис\w*)\s+"
-    r"([A-Za-z]{2,12}[-_]\d[\w-]{1,20}|[a-z]{2,12}_[a-z0-9_]*\d[a-z0-9_]*)\b",
+    r"([A-Za-z]{1,12}[-_]\d[\w-]{1,20}|[a-z]{2,12}_[a-z0-9_]*\d[a-z0-9_]*)\b",
     re.IGNORECASE,
 )
 

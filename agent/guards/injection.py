@@ -155,7 +155,9 @@ _NAMED_TITLE = re.compile(
 # Letters pulled apart ("i-g-n-o-r-e", "ig no re al l"): only then is the letters-only reading
 # worth matching, which would otherwise join innocent words ("ignore the instructions on ...").
 _SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
-_TITLE_SAFE = frozenset({"ignore_instructions", "role_override", "disclosure", "authority_claim"})
+_TITLE_SAFE = frozenset(
+    {"ignore_instructions", "role_override", "disclosure", "authority_claim", "role_marker"}
+)
 _HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
 # An order at the head of a decoded payload.
 _IMPERATIVE = re.compile(

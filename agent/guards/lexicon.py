@@ -483,6 +483,8 @@ _ASSISTANT_ML = (
 )
 SIGNALS_ML["role_override"] = [
     *SIGNALS_ML["role_override"],
+    # a named persona in Japanese: "『司書ボットしおり』として振る舞い", "「X」になりきって"
+    re.compile(r"[』」》]\s*(?:として(?:振る舞|ふるま|行動し|応答し|回答し)|になりきっ)"),
     re.compile(
         rf"\b{_ASSISTANT_ML}\s+(es|est|è|ist|é|är|является|is|jest|là|adalah|"
         r"se llama|s'appelle|si chiama|heißt|chama-se|se chama|heter|зовут|heet|nazywa się)\s*"
@@ -567,6 +569,11 @@ _UNLESS = (
     r"εκτός αν|хіба що|якщо тільки не|אלא אם|إلا إذا|ما لم|مگر|जब तक|ยกเว้น"
 )
 SIGNALS_ML["ignore_instructions"] = [
+    # the user's settings or wishes set aside, in Japanese: "利用者の好みは参照しない"
+    re.compile(
+        r"(?:利用者|ユーザー|お客様)の(?:好み|設定|指示|希望)[^。！？\n]{0,8}"
+        r"(?:参照しない|無視|従わない|使わない|考慮しない)"
+    ),
     *SIGNALS_ML["ignore_instructions"],
     re.compile(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。]){{0,40}}?{_WHOSE}", _I),
     # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
@@ -707,12 +714,18 @@ RULE_CUES_ML = re.compile(
     r"新规则|新規則|新しいルール|새 규칙|새로운 규칙|"
     r"\b(vanaf nu|voortaan|altijd|elke keer|od teraz|odtąd|zawsze|za każdym razem|bundan sonra|"
     r"artık|her zaman|her seferinde)\b|"
-    r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回|たびに|度に|ごとに|"
+    r"(これから|今後|今から|以降|毎回|常に|いつも|次に|次回|たびに|度に|ごとに|本日より|今日から|"
+    r"今日より|明日より|来月より|"
     r"(来週|来月|明日|来年)から)|"
     # "ユーザーが「…」と言ったら": a trigger on what the user will say
     r"((ユーザー|利用者|お客様)が[^。！？\n]{0,30}(と言ったら|と言えば|と書いたら|と入力したら|"
     r"たら|ときは|時は|場合は))|"
-    r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가|때마다|부터는)|"
+    r"(앞으로|이제부터|지금부터|항상|매번|다음에|다음번에|누가|때마다|부터는|"
+    # "다음 달부터", "내일부터", "오늘부터": from a day on
+    r"다음 ?(?:달|주|번)부터|내일부터|오늘부터|이번 ?(?:달|주)부터|[0-9]+일부터|"
+    # someone who asks: "회원이 ... 물으면", "고객이 ... 문의하면"
+    r"(?:회원|고객|손님|환자|학생|이용자)[이가]\s[^.!?\n]{0,30}(?:물으면|묻으면|문의하면|요청하면|"
+    r"말하면))|"
     r"\b(tästä lähtien|joka kerta|seuraavalla kerralla|odteď|od teď|pokaždé|příště|"
     r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
     r"mulai sekarang|mulai hari ini|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|"
@@ -790,7 +803,7 @@ PROMOTION_ML = re.compile(
     r"συστήνει|συνιστά|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
     r"پیشنهاد بده|توصیه کن|सिफारिश|"
     r"सुझाव दो|सुझाव दें|सलाह दे|सलाह दो|ज़िक्र कर|জিক্র|সুপারিশ|পরামর্শ দা|পরামর্শ দি|"
-    r"مشورہ د|แนะนำ|लेने को कह|खरीदने को कह)",
+    r"مشورہ د|แนะนำ|लेने को कह|खरीदने को कह|सुझाओ|सुझाएं|सुझाइए|सुझाना)",
     _I,
 )
 

@@ -326,6 +326,9 @@ _HIDDEN_BETWEEN_LETTERS = re.compile(
 # A zero-width (non-)joiner between Latin letters: Latin never joins its letters so.
 _JOINER_IN_LATIN = re.compile(r"[A-Za-z][\u200c\u200d]+[A-Za-z]")
 _FULL_WIDTH_LATIN = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
+# Letters NFKC folds back to Latin that nobody types in prose: circled letters ("ⓡⓔⓢⓔⓣ") and
+# the mathematical alphanumerics (bold, italic, script, Fraktur, double-struck, monospace).
+_STYLED_LATIN = re.compile(r"[\u24b6-\u24e9\U0001d400-\U0001d7ff]")
 _CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -340,6 +343,8 @@ def disguised(text: str) -> bool:
         return True  # "C\u200do\u200cn", small capitals, circled or script letters
     if len(_FULL_WIDTH_LATIN.findall(text)) >= 3 and not _CJK_LETTER.search(text):
         return True  # full-width Latin where no CJK text is typed
+    if len(_STYLED_LATIN.findall(text)) >= 3:
+        return True  # circled or mathematical letters
     if _CJK_SPACED.search(text):
         return True  # "以·后·谁·问·起"
     # Turkish (and Azerbaijani) write a dotless "ı" of their own: not a look-alike in a text
@@ -719,7 +724,7 @@ _SAYS_BACKWARDS = re.compile(
     r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"
     r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд|"
     r"от конца к началу|в обратном порядке|sondan başa|tersten|ters sırayla|od końca|"
-    r"takaperin|pozpátku|ngược lại|dari belakang|terbalik|από το τέλος|"
+    r"takaperin|pozpátku|ngược lại|dari belakang|terbalik|dibalik|από το τέλος|"
     r"van achter naar voren|all'indietro|al rovescio|de trás para a frente)\b|"
     r"倒着|倒過來|倒过来|反过来读|反過來讀|逆から|後ろから|거꾸로",
     re.IGNORECASE,
@@ -760,8 +765,9 @@ def _unpig(match: re.Match[str]) -> str:
     base = match.group(1)  # the word without its final "ay"
     moved = [base[-k:] + base[:-k] for k in (1, 2, 3) if len(base) > k]
     vowel = [base[:-1]] if base[-1:].lower() in "why" and base[:1].lower() in "aeiou" else []
-    # "ignoreway" began with a vowel; "evealray" had its "r" moved: keep a known word.
-    known = [w for w in moved + vowel if w.lower() in _COMMON]
+    # "ignoreway" began with a vowel; "evealray" had its "r" moved; "areay" is "are" with "ay"
+    # alone: keep a known word.
+    known = [w for w in [*moved, *vowel, base] if w.lower() in _COMMON]
     return (known or vowel or moved or [base])[0]
 
 

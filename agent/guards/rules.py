@@ -589,6 +589,12 @@ _AGENT_VERB_ML = re.compile(
     r"comprar|encargar|acheter|commander|réserver|recommander|prenotare|comprare|"
     r"raccomandare|consigliare|encomendar|beställa|rekommendera|"
     r"poinformować|przekazać|odpowiedzieć|zalecić|bildirmek|söylemek|yönlendirmek)\b|"
+    # ... with the pronoun written into it: "decirle que ...", "pedirle los datos", "dirgli",
+    # "informar-lhe", "lui répondre" is read above
+    r"\b(decir|pedir|indicar|responder|contestar|informar|comunicar|enviar|mandar|recomendar|"
+    r"sugerir|avisar|dar|dir|chieder|inviar|risponder|consigliar|suggerir)(le|les|selo|sela|"
+    r"selos|selas|gli|glielo|gliela)\b|\b(dizer|pedir|informar|enviar|passar|indicar|"
+    r"responder|recomendar)-(lhe|lhes)\b|"
     # Korean written orders: "…안내할 것", "…하라고 안내"
     r"(할|줄|릴|볼|낼|둘|권할|말할)\s*것(?=\s*[.!。]|\s*$)|[가-힣]+하라고\s*[가-힣]*|"
     # "add that ... to the answer": what the agent is told to put in what it says

@@ -372,6 +372,11 @@ _LOGGED_IN_PAIR = re.compile(
     r"[^.!?\n]{0,40}?\b(?:as|als|en tant que|comme|como|come|som|jako|как)\s+\S{1,40}\s+"
     r"(?:with|using|and|mit|und|avec|et|con|y|e|com|med|og|met|en|z|с|и)\s+"
     r"(?P<as_value>[^\s,;]{3,64})|"
+    # "with my email and <password>": the user named, then the password after "and"
+    r"[^.!?\n]{0,40}?\b(?:with|using|mit|avec|con|com|med|met|с)\s+(?:my|her|his|their|the|"
+    r"meiner|meine|mon|ma|mi|meu|minha)\s+(?:e-?mail|email address|username|user ?name|login|"
+    r"phone number|id|adresse|correo|e-mail-adresse)\s+(?:and|&|\+|und|et|y|e|och)\s+"
+    r"(?P<and_value>[^\s,;]{3,64})|"
     # "with <password>" alone: only a password's shape tells it from "with Google"
     r"[^.!?\n]{0,40}?\b(?:with|using|mit|avec|con|com|med|met|с)\s+"
     r"(?P<with_value>[^\s,;]{6,64}))|"
@@ -391,7 +396,7 @@ def _login_pairs(text: str) -> list[SecretValue]:
         if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
             found.append(SecretValue(value, "login password", "password"))
     for pair in _LOGGED_IN_PAIR.finditer(text):
-        groups = pair.group("value", "as_value", "with_value", "last_value")
+        groups = pair.group("value", "as_value", "and_value", "with_value", "last_value")
         # (a full stop after it ends the sentence: "... con Playa#3030.")
         value = _trim(next(v for v in groups if v)).removesuffix(".")
         if _login_shaped(value, strict=pair.group("with_value") is not None):
@@ -499,7 +504,8 @@ def _keyed_codes(text: str) -> list[SecretValue]:
 # A lock set or changed to a number: "der Schlüsseltresor ist auf 1938 eingestellt", "changed
 # the gate code to 5521", "réglé le cadenas sur 0412", "кодовый замок поставили на 3391".
 _SET_CODE = re.compile(
-    r"\b(?:set|changed|reset|switched|programmed)\s+(?:\w+\s+){0,3}?(?:code|combination|combo|"
+    r"\b(?:set|changed|reset|switched|swapped|programmed|moved)\s+(?:\w+\s+){0,3}?(?:code|"
+    r"combination|combo|"
     r"pin|passcode|lock|padlock|alarm|safe|keypad|lockbox|key ?safe|key ?box)\s+to\s+"
     r"(?P<value>\d{3,8})\b|"
     r"\bauf\s+(?P<de_value>\d{3,8})\b(?:\s+\([^)]{0,40}\))?(?:\s+\w+){0,2}\s+"

@@ -26,8 +26,12 @@ _HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבל
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
+        # sleep apnoea and its machine; a spinal injury and a wheelchair (also in CJK below)
+        r"(?:sleep )?apn(?:o)?ea|cpap|bipap|schlafapnoe|apnée du sommeil|apnea del sueño|"
+        r"spinal (?:cord )?injur\w*|wheelchair user|uses a wheelchair|"
         # bipolar in other languages, and the lithium that treats it
-        r"bipolaire|bipolare|bipolär\w*|биполярн\w*|lithium|litio|lítio|"
+        r"bipolaire|bipolare|bipolär\w*|биполярн\w*|lithium|litio|lítio"
+        r")\b|(?:脊髄損傷|脊髓损伤|脊髓損傷|脊椎損傷|車椅子|轮椅|輪椅|휠체어|척수 ?손상)|\b("
         r"darah tinggi|hipertensi|"
         r"hiv|aids|vih|sida|seropositi\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
         r"psychiatr\w*|medication|"
@@ -99,7 +103,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
         r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
         # a credit record: "negativer Schufa-Eintrag", "en ASNEF", "кредитная история"
-        r"schufa\w*|asnef|kreditw[üu]rdigkeit|bonit[äa]t|кредитн\w* истори\w*|"
+        r"schufa\w*|asnef|kreditw[üu]rdigkeit|bonit[äa]t|кредитн\w* истори\w*"
+        r")\b|(?:征信|信用记录|信用記錄|网贷|網貸|信用情報)|\b("
         r"score de cr[ée]dit|puntaje crediticio|historial crediticio|"
         r"наследств\w*|спадщин\w*|"
         r"on (welfare|benefits)|food stamps|"
@@ -132,6 +137,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
     "religion": re.compile(
+        # Hindi names the faiths without a word boundary after their vowel signs
+        r"(?:जैन|हिंदू|हिन्दू|मुस्लिम|सिख|ईसाई|बौद्ध)(?![\u0900-\u097f])|"
         r"\b(muslim|islam\w*|christian\w*|catholic\w*|protestant|evangelical|jewish|judaism|jew|"
         r"hindu\w*|buddhis\w*|sikh\w*|atheis\w*|agnostic|mormon|religio\w*|church|mosque|synagogue|"
         r"faith|devout|ramadan|kosher|halal|sunni|shia|religión|musulm\w*|católic\w*|religione|"
@@ -211,6 +218,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "family": re.compile(
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
+        r"διαζ[υύ]γ\w*|"
         r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
         r"has an? (\d+[- ]years?[- ]old |newborn |baby |teenage |young )?(son|daughter|child|kid|"
         r"baby)|"
@@ -251,6 +259,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     # immigration and legal status: what a guess exposes a person to most
     "legal_status": re.compile(
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
+        # suspected of a fraud, refused by insurers: "rejected for suspected fraud"
+        r"(?:suspected|alleged|accused of|investigated for|convicted of) (?:insurance )?fraud|"
+        r"refused (?:cover|insurance) by|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
         r"k-1 (visa|petition)|fianc[ée]e? visa|"
         # a protected identity or a secret address (Sweden's "skyddad identitet")
@@ -318,7 +329,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
 }
-_WORD = re.compile(r"[^\W\d_]{2,}|(?<![\d.,])\d[\d.,]*(?:\s?k\b)?", _I)
+# (Indic and Thai letters with their vowel signs, which are marks: "गर्भवती" is one word)
+_WORD = re.compile(
+    r"(?:[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f]){2,}|(?<![\d.,])\d[\d.,]*(?:\s?k\b)?", _I
+)
 # Words that say which category a claim is in, not what it claims: "lives in" needs no
 # grounding, "Lyon" does (the provenance check weighs it).
 _RELATION_WORDS = """\
@@ -376,11 +390,19 @@ def names_entity(value: str) -> bool:
 # (a Chinese or Japanese question often ends in an ASCII "?" with no space after it:
 # "抗抑郁药要吃多久?看到有文章说...")
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+"
+    r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+|"
+    # Greek asks with ";" (or its own "\u037e"): "Πόσο κοστίζει ένα διαζύγιο;"
+    r"(?<=[\u0370-\u03ff\u1f00-\u1fff][;\u037e])\s+"
 )
+# A Greek question's mark, read as "?" where a sentence ends.
+_GREEK_QUESTION = re.compile(r"(?<=[\u0370-\u03ff\u1f00-\u1fff])\s*[;\u037e]\s*$")
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 # a dash between words breaks a clause too: "I vote Green — can you help me ...?"
-_CLAUSE_BREAK = re.compile(r"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s")
+# (Korean joins a statement to its question by an ending: "임신 12주인데 비행기 타도 괜찮을까?")
+_CLAUSE_BREAK = re.compile(
+    r"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s|"
+    r"(?:(?<=[인는은]데)|(?<=지만|니까|어서|아서))\s+(?=[\uac00-\ud7a3])"
+)
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
@@ -637,6 +659,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
     for text in [*user_texts(context), *confirmed_questions(context)]:
         for_others = about_user and _asked_for_others(text)
         for sentence in _SENTENCE_END.split(text):
+            sentence = _GREEK_QUESTION.sub("?", sentence)
             if _topic_request(sentence):
                 continue
             if for_others:
@@ -664,7 +687,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
 _YES = re.compile(
     r"\W*(yes|yeah|yep|yup|correct|right|exactly|ja|jawohl|genau|sí|si|sì|oui|exact|sim|tak|"
     r"да|ага|evet|jo|ναι|ano|igen|kyllä|joo|ya|iya|vâng|đúng|हाँ|हां)(?![^\W\d_])|"
-    r"\W*(对|對|是的|没错|沒錯|嗯|はい|うん|そう|네|예|맞아)",
+    r"\W*(对|對|是的|没错|沒錯|嗯|はい|うん|そう|네|예|맞아|응|그래|ㅇㅇ)",
     re.IGNORECASE,
 )
 _SENTENCE_STOP = re.compile(r"[.!?。！？\n]")
@@ -797,7 +820,7 @@ def _unheard(words: list[str], said: str) -> list[str]:
 
 
 _KIND_WORDS_TEXT = """\
-disorder condition syndrome diagnosis trastorno transtorno síndrome sindrome diagnóstico
+धर्म disorder condition syndrome diagnosis trastorno transtorno síndrome sindrome diagnóstico
 störung erkrankung diagnose syndrom trouble troubles diagnostic disturbo disturbi diagnosi
 расстройство расстройства синдром диагноз zaburzenie zaburzenia stoornis störning bozukluğu"""
 _KIND_WORDS = frozenset(_KIND_WORDS_TEXT.split())
@@ -852,10 +875,26 @@ _IMPLIED = [
     ),
     # a diabetes type says the diabetes: "diagnosed type 2 in march", "tengo tipo 1", "2型"
     (
-        re.compile(r"^(diabet\w*|diabète\w*|диабет\w*|糖尿病|당뇨\w*)", _I),
+        re.compile(r"^(diabet\w*|diabète\w*|диабет\w*|糖尿病|당뇨\w*|मधुमेह|डायबिटीज़?)", _I),
         re.compile(
             r"\b(type|typ|tipo|тип|tyyppi)[ -]?(1|2|one|two|i|ii)\b(?![\d.,:/])|\bt[12]d\b|"
-            r"\bdm ?(1|2|i|ii)\b|[12]型(?!号|號)|제?[12]형",
+            r"\bdm ?(1|2|i|ii)\b|[12]型(?!号|號)|제?[12]형|"
+            # Hindi says "sugar" for diabetes: "मैं शुगर का मरीज़ हूँ", "मम्मी की शुगर"
+            r"शुगर",
+            _I,
+        ),
+    ),
+    # a salary says what the user earns: "Mein Gehalt ist 1.900 netto" grounds "verdient"
+    (
+        re.compile(
+            r"^(verdien\w*|earn\w*|gana|ganas|gano|gagne\w*|guadagn\w*|ganha\w*|tjänar|"
+            r"зарабатыва\w*|kazan\w*)",
+            _I,
+        ),
+        re.compile(
+            r"\b(gehalt\w*|lohn|löhne|netto|brutto|salary|salaries|wages?|paycheck|take-home|"
+            r"sueldo|salario|salaire|stipendio|salário|lön|loon|зарплат\w*|оклад\w*|maaş\w*)\b|"
+            r"工资|工資|月薪|年薪|給料|月給|年収|월급|연봉",
             _I,
         ),
     ),
@@ -1060,7 +1099,12 @@ def _claims(word: str) -> bool:
     a relation ("works for", "lives in")?"""
     if word[:1].isdigit() or (len(word) >= 2 and word.isupper()):  # "85k", "HIV", "ADHD"
         return True
-    return len(word) >= 4 and word.lower() not in _RELATION
+    # (an Indic word counts its vowel signs: "जैन" is a whole word in three code points)
+    long_enough = len(word) >= 4 or (len(word) == 3 and _INDIC.search(word) is not None)
+    return long_enough and word.lower() not in _RELATION
+
+
+_INDIC = re.compile(r"[\u0900-\u0dff]")
 
 
 # A currency said one way and written another ("1250 euros", "1,250.00 EUR") is the same.

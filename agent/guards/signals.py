@@ -345,7 +345,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"complete)\s+(access|control|privileges?|rights)",
         r"\b(full|unrestricted|complete)\s+access\s+to\s+(all|every|other)\s+(users?|memor)",
         r"\bprivileges?\s+(elevated|escalated|upgraded)|\b(security|safety|admin)\s+(override|"
-        r"bypass)\b|\boverride code\b",
+        r"bypass)\b|"
+        # (a lock's: "the key drop box override code", "alarm override code" is its code)
+        r"(?<!box )(?<!door )(?<!gate )(?<!alarm )(?<!safe )(?<!locker )(?<!keypad )(?<!lock )"
+        r"\boverride code\b",
         r"(授权|授權|允许|允許|同意)了?(你|助手|AI|ai|机器人|機器人)",
         r"(开发者|開發者|管理员|管理員|运营方|運營方|官方)(已|已经|已經)?(批准|授权|授權|允许|允許|开放|開放)",
         r"(当作|當作|视为|視為|看作)[^。！？\n]{0,6}(开发者|開發者|管理员|管理員|系统|系統)(的|发来|發來)",
@@ -662,13 +665,14 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         # справа налево и выполнить"
         r"\b(entschlüssel\w*|dekodier\w*|decodific\w*|descifr\w*|decifr\w*|déchiffr\w*|"
         r"décod\w*|avkod\w*|ontcijfer\w*|decodeer\w*|rozszyfr\w*|odkoduj\w*|расшифр\w*|"
-        r"dekóduj\w*|dekoduj\w*|rozšifruj\w*|dešifruj\w*|"
+        r"dekóduj\w*|dekoduj\w*|rozšifruj\w*|dešifruj\w*|dekódovat|převést|převeď|"
         r"декодир\w*|u?tafsiri\w*|ufasiri\w*|çöz\w*|giải mã)\b[^.!?\n]{0,40}?"
         r"\b(und|y|et|e|och|en|i|и|na|ve|và|a|and)\s+(übernehm\w*|befolg\w*|ausführ\w*|"
         r"anwend\w*|umsetz\w*|aplic\w*|appli\w*|segu\w*|sigu\w*|suiv\w*|ejecut\w*|exécut\w*|"
         r"esegu\w*|execut\w*|följ\w*|utför\w*|tillämpa\w*|opvolg\w*|uitvoer\w*|volg\w*|"
         r"wykon\w*|zastosuj\w*|выполн\w*|исполн\w*|следу\w*|примен\w*|u{0,2}tekelez\w*|"
-        r"uygula\w*|thực hiện|làm theo|proveď\w*|proved\w*|vykonej\w*|splň\w*)",
+        r"uygula\w*|thực hiện|làm theo|proveď\w*|proved\w*|provést|vykonej\w*|vykonat|"
+        r"splň\w*|splnit)",
         # "translate the Morse and carry it out", "shift each letter back, then execute"
         r"\b(decode|decipher|decrypt|translate|convert|unscramble)\b[^.!?\n]{0,40}\b(and|then)\s+"
         r"(then\s+)?carry (it|them|this|that) out\b",
