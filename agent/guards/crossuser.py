@@ -763,13 +763,25 @@ _CLIENTS_RECORD = re.compile(
 
 def _accounts_by_id(text: str) -> list[str]:
     """``_ACCOUNT_BY_ID``'s ids, less a handle on another service ("his Steam profile
-    kid_2011", "ihr Instagram-Profil mia_07") or a device ("the tablet under user lea_2")."""
+    kid_2011", "ihr Instagram-Profil mia_07"), a device ("the tablet under user lea_2") or
+    the user's own account ("my savings account SA-4471")."""
     return [
         m.group(1)
         for m in _ACCOUNT_BY_ID.finditer(text)
         if not _BRAND_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
         and not _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
+        # "my savings account SA-4471", "mein Girokonto GK-2210": the user's own
+        and not _OWN_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
     ]
+
+
+# The user's own, a word or two before ("my savings", "mein"), not someone's of theirs ("my
+# colleague's account", "minha filha, usuária ..."): no possessive, no comma between.
+_OWN_BEFORE = re.compile(
+    r"\b(?:my|our|mein\w*|unser\w*|mon|ma|notre|meu|minha|nosso|nossa|mio|mia|nostro|mi|min|"
+    r"mitt|mijn|onze)\s+(?:[^\W\d_]+\s+){0,2}$",
+    re.IGNORECASE,
+)
 
 
 # A service's brand after a possessive or an article: "his Steam profile", "on her Instagram
