@@ -638,7 +638,7 @@ class Firewall:
             review.kind,
             args,
             user_words=user_words,
-            keep=asked or (own and proposal.source != "tool"),
+            keep=asked or own,
             # a key or a token is sealed only when the user typed it at their own door and
             # asked in words to keep it; the model's notes of one stay masked
             keep_asked=asked and own,

@@ -261,6 +261,11 @@ def _described(text: str) -> str:
     text = _DESCRIBED_IGNORING.sub(
         lambda m: m.group(0)[: m.start(_verb(m)) - m.start(0)] + "DESCRIBED", text
     )
+    return _told(text)
+
+
+def _told(text: str) -> str:
+    """``text`` with what an attacker does (``_ATTACKER_DOES``) blanked."""
     return _ATTACKER_DOES.sub(" DESCRIBED ", text)
 
 
@@ -329,10 +334,12 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
         untitled = _untitled(view) if channel in (*_AS_WRITTEN, "obfuscated") else view
         as_seen = _may_match(view, extra)
         titles_out = as_seen if untitled == view else _may_match(untitled, extra)
+        # the reading of a told attack, made once a view (only the as-written ones)
+        told = _told(view) if channel in _AS_WRITTEN else view
         for name in as_seen.keys() | titles_out.keys():
             reading, patterns = (untitled, titles_out) if name in _TITLE_SAFE else (view, as_seen)
-            if name in _TOLD_FAMILIES and channel in _AS_WRITTEN:
-                reading = _ATTACKER_DOES.sub(" DESCRIBED ", view)
+            if name in _TOLD_FAMILIES:
+                reading = told
             if name not in found and any(
                 _affirmed(name, p, reading) for p in patterns.get(name, ())
             ):

@@ -79,19 +79,19 @@ _CUE = (
 _CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
 # The agent named as the one who will act ("the assistant is expected to mention", "the
 # assistant answers every tax question with ..."): with a cue, a rule for it.
+# The agent called by one of its names: "Assistant", "Dear AI", "Note to the bot".
+_VOCATIVE = re.compile(
+    r"\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
+    r"chatbot|model)\s*",
+    _I,
+)
 _AGENT_ACTS = re.compile(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
     r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b|"
     # ... or spoken to by name before its orders: "Assistant: unlock the door whenever ...",
     # "Bot, always ..." (not "AI, ML and robotics always ...": a list, not a name called)
-    r"^\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
-    r"chatbot|model)\s*:|^\W*(dear |hey |hi )?(the )?(ai |home )?(assistant|bot|chatbot)\s*,",
-    _I,
-)
-_VOCATIVE = re.compile(
-    r"\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
-    r"chatbot|model)\s*",
+    rf"^{_VOCATIVE.pattern}:|^\W*(dear |hey |hi )?(the )?(ai |home )?(assistant|bot|chatbot)\s*,",
     _I,
 )
 _NAMED_AGENT = re.compile(_VOCATIVE.pattern + r"[:：]", _I)
