@@ -28,7 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from .sensitive import categories, statements, unheard_words, without_subject
+from .sensitive import (
+    KOREAN_AND,
+    KOREAN_BUT,
+    categories,
+    statements,
+    unheard_words,
+    without_subject,
+)
 
 # Cosine similarity at which a claim's sentence restates what the user stated, and a word
 # translates one the user said (round 16's notes of claims stated in another language reach
@@ -45,9 +52,7 @@ WHOLE_SIMILARITY = 0.7
 SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
 # Korean joins clauses with endings, not commas: "저 게이인데 부모님한테 …" ("I'm gay, but my
 # parents …"), "-지만", "-는데", "-고", "-며".
-_CLAUSE = re.compile(
-    r"[,，、]\s*|(?:(?<=[인는은]데)|(?<=지만|면서|니까|어서|아서)|(?<=[며고]))\s+(?=[\uac00-\ud7a3])"
-)
+_CLAUSE = re.compile(rf"[,，、]\s*|(?:{KOREAN_BUT}|{KOREAN_AND})\s+(?=[\uac00-\ud7a3])")
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # Letters of the scripts USE multilingual v3 was trained on: Latin, Cyrillic, Arabic, Thai,

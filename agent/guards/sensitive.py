@@ -399,9 +399,12 @@ _GREEK_QUESTION = re.compile(r"(?<=[\u0370-\u03ff\u1f00-\u1fff])\s*[;\u037e]\s*$
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 # a dash between words breaks a clause too: "I vote Green — can you help me ...?"
 # (Korean joins a statement to its question by an ending: "임신 12주인데 비행기 타도 괜찮을까?")
+# Korean clause endings, read alike wherever a clause is split: "-는데"/"-인데" and "-지만"
+# ("but", "so"), "-니까"/"-어서"/"-아서"/"-면서" ("because", "while"); "-고"/"-며" ("and").
+KOREAN_BUT = r"(?:(?<=[인는은]데)|(?<=지만|면서|니까|어서|아서))"
+KOREAN_AND = r"(?<=[며고])"
 _CLAUSE_BREAK = re.compile(
-    r"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s|"
-    r"(?:(?<=[인는은]데)|(?<=지만|니까|어서|아서))\s+(?=[\uac00-\ud7a3])"
+    rf"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s|{KOREAN_BUT}\s+(?=[\uac00-\ud7a3])"
 )
 _FIRST_PERSON = re.compile(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"

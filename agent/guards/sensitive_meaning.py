@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .restated import SENTENCE_BREAK
+from .sensitive import KOREAN_AND
 
 PROTOTYPES = Path(__file__).parent / "data" / "sensitive_prototypes.json"
 # Calibrated on the red-team suites' model notes (invented claims against ordinary ones) and on
@@ -35,7 +36,7 @@ MARGIN = 0.2
 # first clause, which the second would dilute.
 _CLAUSE = re.compile(
     r"\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|oraz)\s+|"
-    r"(?<=며|고)\s+|\s+و(?=\S)",
+    rf"{KOREAN_AND}\s+|\s+و(?=\S)",
     re.IGNORECASE,
 )
 
