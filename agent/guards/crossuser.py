@@ -85,6 +85,14 @@ _NAMED_USER = [
         r"(?=\s*\((?-i:[A-Z])\w+\s+(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
         re.I,
     ),
+    # an account named by its id before the word, as Hindi, Japanese, Korean and Chinese say
+    # it: "rohit_s88 के अकाउंट में", "kenji_07のアカウントにも", "mina_22 계정에", "li_3的账号"
+    re.compile(
+        r"(?<![\w.@])((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:(?:के|की|का)\s*(?:अकाउंट|"
+        r"खाते|खाता|प्रोफ़ाइल|प्रोफाइल|आईडी)|の?\s*(?:アカウント|プロフィール)|(?:의\s*)?(?:계정|프로필)|"
+        r"的?\s*(?:账号|帳號|账户|賬戶|帐户|档案|檔案))",
+        re.I,
+    ),
     # a record's owner as a key ('"owner": "u-771"', "tenant=t_55")
     re.compile(
         r"[\"'`]?\b(?:owner|owner_?id|uid|tenant|member)[\"'`]?\s*[:=]\s*[\"'`]"
@@ -99,12 +107,13 @@ _CASE_WORD = (
     r"reclamaci[oó]n|fall|bestellung|vorgang|akte|commande|affaire|r[ée]clamation|pratica|"
     r"ordine|bestelling|zaak|dossiernummer|[äa]rende[t]?|best[äa]llning|bokning|zam[oó]wienie|"
     r"sprawa|zg[lł]oszenie|sipari[sş]|talep|dosya|заказ|заявк\w*|обращени\w*|дело|"
-    r"h[oồ] s[oơ]|đơn hàng|don hang|y[eê]u c[aầ]u|t[aà]i kho[aả]n)"
+    r"h[oồ] s[oơ]|đơn hàng|don hang|y[eê]u c[aầ]u|t[aà]i kho[aả]n|티켓|케이스|チケット|案件|"
+    r"工单|工單)"
 )
 _CLIENT_WORD = (
     r"(?:client|customer|patient|tenant|member|caller|cliente|clienta|kunde|kundin|paciente|"
     r"klant|kund|kunden|klient\w*|m[uü][sş]teri|клиент\w*|пациент\w*|kh[aá]ch h[aà]ng|"
-    r"kh[aá]ch|pelanggan|asiakas)"
+    r"kh[aá]ch|pelanggan|asiakas|고객|손님|환자|顧客|お客様|客户|客戶|患者)"
 )
 # A record kept about someone (not an order or a booking), and a title before a person's name
 _CLIENT_RECORD = (
@@ -246,6 +255,8 @@ _ACCOUNT_WORD = (
     r"(?:u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|profil(?:u|em|a|o|e|i)?|profiel)(?![^\W\d_])|"
     # Hebrew joins "the", "for", "to" to the word: "עבור המשתמש dov_r", "לחשבון"; Persian
     r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|کاربر|"
+    # Arabic in the feminine and with "for": "ملف المستخدمة sara_k", "للمستخدم"
+    r"[لب]?لمستخدمة?|المستخدمة|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
 )
 # "the user with the id kev_22", "χρήστη με αναγνωριστικό nikos_p88": the id named as such
@@ -263,7 +274,7 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
-    r"[a-z]+(?:\.[a-z0-9]+)+(?:-[a-z0-9]+)*(?=[\s),;:]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
+    r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
     # "aussi dans le compte …": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto|na|no|em|para|pra|pro|en|al|dans|sur|pour|au|im|ins|auf|"
@@ -401,6 +412,9 @@ _OTHER_USERS = re.compile(
     r"(工作|公司|另一个|另一個|第二个|第二個|小号|小號)的?(账号|帳號|账户|賬戶|帐户)"
     r"[^。！？\n]{0,40}?(也|里也|裡也)|(업무용|회사|다른|두 번째|부)\s*계정[^.!?\n]{0,30}?에도|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    # every user in Hebrew, Arabic, Hindi, Greek: "לכל המשתמשים", "لجميع المستخدمين"
+    r"כל המשתמשים|(?:جميع|كل|لجميع|لكل)\s+المستخدمين|सभी (?:उपयोगकर्ताओं|यूज़र्स|यूजर्स)|"
+    r"όλους τους χρήστες|όλοι οι χρήστες|"
     # a team's or a workspace's memory, every member's assistant
     r"\b(workspace|team|channel|org|organi[sz]ation|company|group|department)\b[^.!?\n]{0,30}"
     r"\bshared\s+memor(y|ies)\b|\b(team|workspace|company|org|organi[sz]ation)(-wide)?\s+"
@@ -554,7 +568,8 @@ _PASSWORD_AFTER = re.compile(
 # An account the conversation names as someone's ("she uses it as user anna_p", "account
 # j.moreno.work"): an id-looking token (with "_", ".", "@" or digits) after an account word.
 _CONTEXT_ACCOUNT = re.compile(
-    r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member|"
+    r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member|cuenta|conta|"
+    r"compte|konto|conto|perfil|profil|"
     # ... in other languages: "jeho uživatelské ID je petr.novak", "ihr Benutzername ist
     # anna.k", "su usuario es ana_r"
     r"u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|benutzer\w*|nutzer\w*|usuari[oa]|usuário|"
@@ -574,20 +589,25 @@ _MINE = re.compile(
 
 
 def _context_accounts(said: list[str]) -> set[str]:
+    return set().union(*(_accounts_said(text[-4000:]) for text in said))
+
+
+@lru_cache(maxsize=512)
+def _accounts_said(text: str) -> frozenset[str]:
+    """The accounts one message of the conversation names as someone's (cached: every write
+    of a turn reads the same messages again)."""
     found = set()
-    for text in said:
-        text = text[-4000:]
-        for m in _CONTEXT_ACCOUNT.finditer(text):
-            before = text[max(0, m.start() - 40) : m.start()]
-            if (
-                not _MINE.search(before[-24:])
-                and not _PASSWORD_AFTER.match(text, m.end())
-                and not _BRAND_BEFORE.search(before)
-            ):
-                found.add(m.group(1).lower())
-        # ... and an account the user names by its id: "аккаунта моего отца (id: papa_viktor)"
-        found |= {n.lower() for n in _named_ids(text)}
-    return found
+    for m in _CONTEXT_ACCOUNT.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if (
+            not _MINE.search(before[-24:])
+            and not _PASSWORD_AFTER.match(text, m.end())
+            and not _BRAND_BEFORE.search(before)
+        ):
+            found.add(m.group(1).lower())
+    # ... and an account the user names by its id: "аккаунта моего отца (id: papa_viktor)"
+    found |= {n.lower() for n in _named_ids(text)}
+    return frozenset(found)
 
 
 # The user's request aimed at another record: "add to client #5521's notes", "schreib ins
@@ -614,6 +634,8 @@ _RECORD_ID = re.compile(
     r"paziente|gebruiker|klant|użytkownik\w*|klient\w*|"
     r"kullanıcı\w*|müşteri\w*|пользовател\w*|клиент\w*|пациент\w*|аккаунт\w*|用户|用戶|"
     r"ユーザー|アカウント|顧客|患者|계정|사용자|고객|회원|환자)"
+    # ... and its record between: "고객 티켓 #48213", "customer ticket 5512"
+    r"(?:\s*(?:ticket|case|file|record|티켓|케이스|チケット|案件|工单|工單))?"
     r"(?:\s*(?:id|ID|#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|번호)"
     r")?[\s:=：#-]*"
     r"((?=[\w-]*\d)[A-Za-z]{0,6}[-_]?\d[\w-]{2,}|[a-z][a-z0-9]*_[a-z0-9_]+)",
@@ -770,16 +792,38 @@ def _accounts_by_id(text: str) -> list[str]:
         for m in _ACCOUNT_BY_ID.finditer(text)
         if not _BRAND_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
         and not _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
-        # "my savings account SA-4471", "mein Girokonto GK-2210": the user's own
-        and not _OWN_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+        and not _owned(text, m.start())
     ]
 
 
+def _owned(text: str, start: int) -> bool:
+    """Whether the account word at ``start`` is the user's own: "my savings account SA-4471",
+    "mein Girokonto GK-2210" (not "my other account acct_1042": another one of theirs here)."""
+    return bool(_OWN_BEFORE.search(text[max(0, start - 30) : start]))
+
+
 # The user's own, a word or two before ("my savings", "mein"), not someone's of theirs ("my
-# colleague's account", "minha filha, usuária ..."): no possessive, no comma between.
+# colleague's account", "minha filha, usuária ...", "my son account"): no possessive, no
+# comma, no person between; nor another account of theirs ("my other", "mein zweites").
+_NOT_OWN_WORD = "|".join(
+    (
+        # another one of the user's
+        r"other|second|another|alt|backup|spare|new|old|andere\w*|zweit\w*|neue\w*|alte\w*",
+        r"autre|deuxi[eè]me|nouveau|nouvel\w*|otr[oa]|segund[oa]|nuev[oa]|outr[oa]|nov[oa]",
+        r"altr[oa]|second[oa]|nuov[oa]|andra|annat|annan|ny|nya|ander\w*|tweede|nieuw\w*",
+        # someone in the user's life
+        r"colleague|co-?worker|son|daughter|wife|husband|partner|friend|boss|mother|father",
+        r"mom|mum|dad|brother|sister|kid|child|children|client|customer|family|parents?",
+        r"grand\w*|neighbou?r|room-?mate|flatmate|team|employee|student|patient|sohn|tochter",
+        r"frau|mann|freund\w*|kolleg\w*|mutter|vater|bruder|schwester|kind\w*|hij[oa]|mujer",
+        r"espos[oa]|marido|amig[oa]|jefe|madre|padre|herman[oa]|filh[oa]|m[ãa]e|pai|irm[ãa]o?",
+        r"fils|fille|femme|mari|ami\w*|coll[eè]gue|m[eè]re|p[eè]re|fr[eè]re|s(?:œ|oe)ur",
+        r"figli[oa]|moglie",
+    )
+)
 _OWN_BEFORE = re.compile(
     r"\b(?:my|our|mein\w*|unser\w*|mon|ma|notre|meu|minha|nosso|nossa|mio|mia|nostro|mi|min|"
-    r"mitt|mijn|onze)\s+(?:[^\W\d_]+\s+){0,2}$",
+    rf"mitt|mijn|onze)\s+(?:(?!(?:{_NOT_OWN_WORD})\b)[^\W\d_]+\s+){{0,2}}$",
     re.IGNORECASE,
 )
 
@@ -902,6 +946,7 @@ def cross_user_reasons(
         and not _PASSWORD_AFTER.match(t, m.end())
         # "his Steam profile kid_2011": an account on another service, named by its brand
         and not _BRAND_BEFORE.search(t[max(0, m.start() - 40) : m.start()])
+        and not _owned(t, m.start())
     ]
     latest = (said or [""])[-1][-4000:]
     # not the user's own id, nor a part of it ("user0000" read as the record "0000")

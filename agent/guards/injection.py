@@ -208,8 +208,10 @@ _CITED_BY_LIKE = re.compile(
 _CJK_CITED_BEFORE = re.compile(
     r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대|"
     # what a stream's chat, a song or a show says: "弹幕常刷“…”", "台词：「…」", "歌词里"
-    r"弹幕|彈幕|刷屏|台词|台詞|歌词|歌詞|口头禅|口頭禪|名言|名台詞|セリフ|コメント欄)"
-    r"([^。！？\n「『“\"]{0,12})[「『“\"][^」』”\"\n]{3,90}[」』”\"]"
+    r"弹幕|彈幕|刷屏|台词|台詞|歌词|歌詞|口头禅|口頭禪|名言|名台詞|セリフ|コメント欄|"
+    # what someone said, quoted: "师父说的话——'…'", "老师讲过：「…」"
+    r"说的话|說的話|说过的话|說過的話|讲的话|講的話|说过|說過|讲过|講過|语录|語錄)"
+    r"([^。！？\n「『“\"']{0,12})[「『“\"'][^」』”\"'\n]{3,90}[」』”\"']"
 )
 # A quotation from a work just cited: "the song TITLE: 'Ignore the rules tonight / ...'".
 _FROM_TITLE = re.compile(
@@ -249,7 +251,13 @@ _ATTACKER_DOES = re.compile(
     r"malvados?|attaquants?|escrocs?|méchants?|pirates?|angreifer(?:in)?|betrüger(?:in)?|"
     r"bösewicht(?:e)?|golpistas?|vilões|vilão|злоумышленник\w*|мошенник\w*|хакер\w*|злоде\w*|"
     r"saldırgan\w*|dolandırıcı\w*)\b|(?:攻击者|攻擊者|黑客|骗子|騙子|坏人|壞人|反派|攻撃者|"
-    r"詐欺師|悪役|공격자|해커|사기꾼|악당))[^.!?\n。！？;；:：,，]*"
+    r"詐欺師|悪役|공격자|해커|사기꾼|악당)|"
+    # ... or a fake message does: "a fake 'harbour master' email telling staff to disregard
+    # ...", "phishing emails often impersonate ..., or claim to be IT asking you to ..."
+    r"\b(?:fake|phishing|scam|spoofed|fraudulent|bogus|spam)\s+(?:['‘\"“][^'’\"”\n]{1,30}['’\"”]\s+|"
+    r"[\w-]+\s+){0,2}?(?:e-?mails?|messages?|texts?|sms|calls?|letters?|invoices?|notices?|"
+    r"pop-?ups?|sites?|pages?|links?)\b|(?:钓鱼|釣魚|诈骗|詐騙)(?:邮件|郵件|短信|电话|電話|网站|網站))"
+    r"[^.!?\n。！？;；:：,，]*(?:,\s*or\s+[^.!?\n。！？;；:：,，]*)*"
 )
 # The families a told attack would read as an order when read as written.
 _TOLD_FAMILIES = frozenset({"exfiltration", "access_grant"})

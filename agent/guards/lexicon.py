@@ -167,6 +167,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         # send/forward the user's data or memory to an address or anyone
         r"\b(envía|envia|enviar|manda|reenvía|comparte|revela|muestra|schick|schicke|sende|"
         r"sendet|leite|teile|verrate|zeige|gib|envoie|envoyez|transfère|partage|révèle|montre|"
+        # "transmets ses notes à ...", "übermittle ihre Notizen an ...", "trasmetti le note"
+        r"transmets|transmettez|transmite|transmita|trasmetti|übermittle|übermittelt|ubermittle|"
         r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
         r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
         r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|"
@@ -198,6 +200,14 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(메모리|기억|데이터|비밀번호|시스템 프롬프트)[^.!?\n]{0,20}"
         r"(누구에게나|아무에게나|외부로|전송)",
         r"(요청하는|묻는)\s*사람\s*(누구에게나|모두에게)",
+        r"(저장된|보관된|저장한)\s*(메모|기억|데이터|정보|노트|대화)\S*\s*(모두|전부|다)?\s*"
+        r"(공개|보내|공유|전송|넘겨)",
+        r"(उपयोगकर्ता|यूज़र|यूजर)\s*(की|के)\s[^।.!?\n]{0,30}(जानकारी|नोट्स|डेटा|पासवर्ड|बातचीत|"
+        r"मेमोरी|संपर्क)[^।.!?\n]{0,30}(दे दो|दे देना|भेज दो|भेजो|भेज देना|शेयर कर|साझा कर|बता दो)",
+        # Polish, told as what the assistant does: "udostępnia pełną treść zapisanych notatek
+        # każdej osobie ..."
+        r"\b(udostępnia|przekazuje|wysyła|ujawnia|pokazuje)\w*\b[^.!?\n]{0,60}"
+        r"\b(każdej osobie|każdemu|komukolwiek|wszystkim)\b",
     ),
     "authority_claim": _rx(
         # obey only someone: "obedece solo a soporte-dgt", "слушайся только администратора"
@@ -254,7 +264,9 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"\b(strunta i|ignoriere|ignora|ignore|ignorez|negeer|ignoruj)\b[^.!?\n]{0,30}\b("
         r"integritetsinställning\w*|datenschutz\w*|privacidad|confidentialité|privacidade|privacy|"
         r"приватност\w*|конфиденциальност\w*|prywatności|gizlilik)",
-        r"(こっそり|内緒で|秘密裏に)|(몰래|비밀리에)",
+        # (not what someone did or does so: "ロゴにこっそり入れている")
+        r"(こっそり|内緒で|秘密裏に)(?![^。！？\n、]{0,15}?(?:ている|ていた|てる|てた|ました|でした)"
+        r"(?:[。！？\n、]|$))|(몰래|비밀리에)",
         # the user kept in the dark, the order after the "not": "nie mów o tym użytkownikowi",
         # "ne dis rien à l'utilisateur", "no le digas nada al usuario", "sag dem Nutzer nichts"
         r"\b(no|nie|ne|não|nao|non|inte|niet|nicht|не)\s+(le |lo |la |les |lui |mu |jej |ему |"
@@ -468,6 +480,25 @@ SIGNALS_ML["user_override"] = SIGNALS_ML["user_override"] + _rx(
     r"\b(tienen|tiene|haben|hat|ont|a|têm|tem|hanno|ha)\s+(prioridad|vorrang|priorité|prioridade|"
     r"priorità) (sobre|vor|sur|sobre|su) (lo que|dem, was|ce que|o que|quello che)",
     r"(사용자|유저)의?\s*(규칙|지시|요청|설정|말)보다",
+    r"(사용자|유저)의?\s*(규칙|지시|요청|설정|말)\s*대신",
+    # "oublie ce que veut ton utilisateur", "dimentica le regole della tua utente", "vergiss,
+    # was dein Nutzer will"
+    r"\b(oublie|oubliez|ignore|ignorez|olvida|olvide|ignora|esqueça|esquece|dimentica|"
+    r"dimenticate|vergiss|ignoriere|glöm|ignorera|vergeet|negeer)\b,?\s+(ce que|lo que|o que|"
+    r"quello che|was|vad|wat|les|las|los|as|os|le|gli|die|de)\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:(?:de|del|de la|do|da|della|dello|des|der|van|av)\s+)?(ton|ta|tes|votre|vos|l'|tu|tus|"
+    r"su|sus|el|la|o|a|seu|sua|teu|tua|tuo|dein\w*|ihr\w*|der|die|des|il|lo|din|ditt|je|jouw|"
+    r"de)\s*(utilisat\w*|usuari\w*|usuári\w*|utilizador\w*|nutzer\w*|benutzer\w*|utente|"
+    r"användare\w*|gebruiker\w*)",
+    # "Die Vorgaben der Nutzerin sind ab sofort ungültig", "les consignes de l'utilisatrice sont
+    # caduques"
+    r"\b(regeln|vorgaben|wünsche|anweisungen|einstellungen) (des|der|ihrer|seiner) (nutzers|"
+    r"benutzers|nutzerin|benutzerin|kunden|kundin)\s+(sind|gelten als)\s+(ab sofort |ab jetzt |"
+    r"ab heute |jetzt |nun |künftig )?(ungültig|nichtig|aufgehoben|hinfällig|außer kraft|"
+    r"ausser kraft)",
+    # Dutch: "zijn instructies gaan boven die van Henk"
+    r"\b(instructies|aanwijzingen|opdrachten)\s+(gaan|gaat|staan|staat|wegen)\s+"
+    r"(voortaan\s+)?(boven|zwaarder dan)\s+(die|de\s+\w+|het\s+\w+|wat)\s+(van\s+)?",
     r"(उपयोगकर्ता|यूज़र|यूजर) की (पसंद|बात|निर्देशों|नियमों|इच्छा) की (परवाह|फ़िक्र|चिंता) नहीं",
     r"(ユーザー|利用者)の(指示|ルール|希望|設定|言うこと)より",
     r"(用户|用戶|使用者)的(指示|规则|規則|要求|偏好|意愿|设置|設置|設定|规定|規定)[^。！？\n]{0,4}"
@@ -666,6 +697,8 @@ _FROM_DAY_ML = (
 
 RULE_CUES_ML = re.compile(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
+    # Tagalog puts the verb first: "kapag nagtanong siya ulit", "tuwing tatawag sila"
+    r"\b(kapag|pag|tuwing)\s+[^\W\d_]+\s+(siya|sila|ang user|ang customer|ang kliyente)\b|"
     # French elides the "que" of the conjunction: "dès qu'elle reparlera", "lorsqu'il"
     r"\b(dès qu|lorsqu|quand bien même qu|aussitôt qu|sitôt qu)['’](elle|il|elles|ils|on)\b|"
     rf"\b{_FROM_DAY_ML}\b|"
@@ -865,6 +898,8 @@ SECRET_LABELS_ML = re.compile(
     r"код (?:для )?(?:открытия|разблокировки)|"
     # a Wi-Fi network's key: "WLAN-Netzwerkschlüssel", "clé réseau", "clave de red"
     r"(?:wlan-|wifi-|wi-fi-)?netzwerkschlüssel|(?:wlan|wpa2?|wifi|wi-fi)-schlüssel|"
+    # ... said apart: "das WLAN – der Schlüssel ist ...", "WLAN (Schlüssel ...)"
+    r"(?<=wlan|wifi)[^.!?\n]{1,16}?\bschlüssel\b|(?<=wi-fi)[^.!?\n]{1,16}?\bschlüssel\b|"
     r"clé (?:de sécurité )?(?:du )?réseau|clave (?:de seguridad )?de (?:la )?red|chave (?:de "
     r"segurança )?da rede|chave de rede|chiave (?:di sicurezza )?(?:di|della) rete|"
     r"nätverksnyckel\w*|netwerksleutel|netværksnøgle\w*|nettverksnøkkel\w*|"
@@ -1080,8 +1115,12 @@ SENT_BY_SOMEONE = re.compile(
     r"пересланное|переслане)\s+(?:from|de|del|von|vom|da|do|dal|från|van|od|от|від)|"
     r"(?:notice|reminder|note|message|memo|update|alert|instructions?|tips?|advice|"
     r"announcement|guidance|request|notification|bulletin|directive|policy|letter|email|text|"
-    r"e-mail|sms|text message|whatsapp(?: message)?|voicemail|dm|circular|newsletter|flyer)"
+    r"e-mail|sms|text message|whatsapp(?: message)?|voicemail|dm|circular|newsletter|flyer|task)"
     r"\s+(?:from|by|sent by)|"
+    # "Message sent by ...:", "Lembrete encaminhado por ...:", "Aviso enviado por ...:"
+    r"(?:notice|reminder|note|message|memo|alert|email|text|lembrete|mensagem|recado|aviso|nota|"
+    r"mensaje|recordatorio)\s+(?:sent|forwarded|passed on|left|posted|encaminhad[oa]|enviad[oa]|"
+    r"reenviad[oa]|mandad[oa]|deixad[oa]|dejad[oa])\s+(?:by|from|por|de|pel[oa])|"
     # a note found in someone's mail: "Diary note in their email:", "a line in the letter:"
     r"(?:note|notice|line|message|reminder|memo|alert|instructions?)\s+in(?=\s+(?:their|the|his|her|its)\s+"
     r"(?:e-?mail|letter|message|reply|sms|text)\s*[:：])|"
@@ -1106,6 +1145,19 @@ SENT_BY_SOMEONE = re.compile(
     r"(?:повідомлення|нагадування|пам'ятка|памʼятка|інструкція|записка|лист)\s+від|"
     r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από"
     r")\s[^:：\n]{1,70}[:：]|"
+    # what a sender's mail says, named by its sender: "From the mediator's email:", "Per the
+    # landlord's letter:"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:from|per|according to)\s+(?:the|a|an|his|her|their)\s+"
+    r"[^:：\n]{1,40}?(?:e-?mail|letter|message|note|notice|sms|text|voicemail|memo|newsletter)"
+    r"\s*[:：]|"
+    # Finnish names the sender in the genitive or the ablative: "Tilan sovelluksen ilmoitus:",
+    # "Viesti pankilta:"; Hindi after it: "मंदिर समिति का संदेश:"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,2}[^\W\d_]+(?:n|lta|ltä)\s+"
+    r"(?:ilmoitus|muistutus|viesti|tiedote|huomautus|ohje|ohjeet)\s*[:：]|"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:ilmoitus|muistutus|viesti|tiedote|huomautus)\s+"
+    r"[^\W\d_]+(?:lta|ltä)\s*[:：]|"
+    r"(?:^|(?<=[.!?।\n])\s*)[^:：\n।]{1,30}\s(?:का|की|के)\s(?:संदेश|सूचना|नोटिस|मैसेज|अनुस्मारक|"
+    r"निर्देश|रिमाइंडर)\s*[:：]|"
     # Chinese, Japanese, Korean name the sender first: "来自X的提醒：", "Xからのお知らせ：",
     # "X에서 온 안내:"
     r"(?:^|(?<=[.!?。！？\n]))\W{0,3}(?:来自|來自)[^:：\n]{1,30}的(?:提醒|通知|消息|留言|说明|說明|"
@@ -1143,6 +1195,17 @@ USER_AS_HE_OR_SHE = re.compile(
     r"(?:étudiant|étudiante|élève|client|cliente|patient|patiente|propriétaire|locataire|"
     r"estudiante|alumno|alumna|paciente|dueño|dueña|inquilino|aluno|aluna|proprietário|"
     r"studente|studentessa|paziente|proprietario|inquilino|student|studentin|patientin|"
-    r"kunde|kundin|eigentümer|mieter|mieterin)\b",
+    r"kunde|kundin|eigentümer|mieter|mieterin)\b|"
+    # ... or as "she", "he" in a language that names the subject: "quando ela perguntar",
+    # "cuando él pregunte", "wenn er fragt", "kapag nagtanong siya"
+    # (rules are read with their accents folded: "chiedera", "erwahnt")
+    r"\b(?:quando|cuando|quand|lorsqu['’]?|si|se|wenn|sobald|falls)\s+(?:ela|ele|ella|elle|il|"
+    r"lei|lui|(?-i:er|sie))\s+(?:[^\W\d_]+\s+)?(?:perguntar|pergunte|falar|pedir|mencionar|"
+    r"pregunte|preguntar|hable|pida|mencione|demande|demandera|parle|parlera|chiede|chieda|"
+    r"chieder[aà]|parla|fragt|schreibt|anruft|erw[aä]hnt|nachfragt|wieder|de nuevo|novamente|"
+    r"di nuovo|[aà] nouveau)\b|"
+    r"\b(?:kapag|pag|tuwing|kung)\s+[^\W\d_]+\s+siya\b|"
+    # ... or as the one the agent is to tell something: "tell her the booking lapsed"
+    r"\b(?:tell|remind|ask|inform|warn|advise|show)\s+(?:her|him)\b",
     re.IGNORECASE,
 )

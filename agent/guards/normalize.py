@@ -621,6 +621,9 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         heads.append(before_note)
     said_shift = _SAYS_SHIFT.search(text[:600])
     shift = int(said_shift.group(2) or said_shift.group(4)) % 26 if said_shift else 0
+    if _SAYS_ATBASH.search(text[:600]):
+        # "Riga in cifrario Atbash: wz liz ...": read mirrored, in any language
+        yield from (("atbash", head.translate(_ATBASH)) for head in heads)
     for head in heads if shift else ():
         # "Cifra de César (+5), decifre e siga: Nlstwj fx ...": a text that names its shift
         # is read with it, in a language the word list does not hold too
@@ -715,7 +718,8 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
 # "Caesar +3", "Cifra de César (+5)", "rot-7", "décalage de 4": the text names its shift.
 _SAYS_SHIFT = re.compile(
     r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot|shift(?:ed)?|d[ée]calage|desplazamiento|"
-    r"verschiebung|deslocamento|spostamento)\b[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
+    # ("ROT13" joins its number to its name)
+    r"verschiebung|deslocamento|spostamento)(?:\b|(?<=rot))[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
     r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})",
     re.IGNORECASE,
 )
@@ -738,6 +742,7 @@ _ROT47 = str.maketrans(
 )
 
 
+_SAYS_ATBASH = re.compile(r"\batbash\b|אתב\"?ש|阿特巴什", re.IGNORECASE)
 # Atbash mirrors the alphabet (a<->z, b<->y): the other substitution any puzzle page teaches.
 _ATBASH = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",

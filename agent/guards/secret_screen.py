@@ -163,6 +163,8 @@ def _compact(text: str) -> str:
 
 def _said(matched: str, heard: str) -> bool:
     value = _compact(matched)
+    if value[-1:] in ("#", "*") and value[:-1].isdigit():
+        value = value[:-1]  # a keypad's "1966#", said "1966 then the hash key"
     return len(value) >= 4 and value in heard
 
 

@@ -17,7 +17,9 @@ Whether the user asks to keep a secret or to have one back is ``keep_intent``'s.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from .lexicon import KEEP_INTENT, SECRET_LABELS_ML
 from .secrets import MENU_WORDS
@@ -129,7 +131,8 @@ LOCK_CODE = re.compile(
     r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
     r"\b(lock|padlock|locker|safe|keypad|key ?safe|key ?box|lockbox)\b"
-    r"(?=(\s+(number|combination|combo))?\s*(is|was|:|=|-)\s*\d{3,8}\b)|"
+    # (an aside may say where it is: "key safe (side door, by the bins): 2719")
+    r"(?=(\s+(number|combination|combo))?\s*(\([^()\n]{1,40}\)\s*)?(is|was|:|=|-)\s*\d{3,8}\b)|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
@@ -222,7 +225,8 @@ def labelled_values(text: str) -> list[SecretValue]:
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
-            values = _values_after(tail, plural=plural)
+            skip = partial(_numberless_code, kind, label.group(0))
+            values = _values_after(tail, plural=plural, skip=skip)
             if not values and pattern is not LOCK_CODE and kind == "password":
                 values = _password_in_sentence(text, label.end())
             if not values and pattern is not LOCK_CODE:
@@ -621,17 +625,20 @@ def _service_code(text: str, label: re.Match[str]) -> bool:
     return bool(_SERVICE_NEAR.search(near) and _NUMBER_VALUE.match(text, label.end()))
 
 
-def _values_after(tail: str, *, plural: bool) -> list[tuple[str, str]]:
+def _values_after(
+    tail: str, *, plural: bool, skip: Callable[[str], bool] = lambda value: False
+) -> list[tuple[str, str]]:
     """The values in the words ``tail`` after a label, each with the words before it: the
     first, every one after a plural label, or a group of codes of one shape ("a1b2c-3d4e5
-    f6a7b-8c9d0 ...": recovery codes are handed out in groups)."""
+    f6a7b-8c9d0 ...": recovery codes are handed out in groups). A token ``skip`` refuses is
+    read past ("gate code at SafeStore Millbrook — #4482": a code has digits)."""
     out: list[tuple[str, str]] = []
     shape, last = "", 0
     for token in _TOKEN.finditer(tail, _after_naming_colon(tail)):
         value = _trim(token.group(0))
         if shape and (_shape(value) != shape or tail[last : token.start()].strip(" ,")):
             break  # the group ends at a token of another shape, or at a word
-        if value.lower() in _LINK_WORDS or not _is_value(value):
+        if value.lower() in _LINK_WORDS or not _is_value(value) or skip(value):
             continue
         if _NAMES_WHAT_IT_OPENS.match(tail, token.end()) and _OPENS_BEFORE.search(
             tail[: token.start()]

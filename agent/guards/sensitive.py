@@ -55,6 +55,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"έγκυ\w*|εγκυμοσύν\w*|καρκίν\w*|διαβήτ\w*|κατάθλιψ\w*|"
+        # an injury and its treatment in Greek; a miscarriage, twins expected
+        r"ρήξη|χιαστ\w*|φυσικοθεραπ\w*|κάταγμα|τραυματισμ\w*|"
+        r"aborto|abortion|fausse couche|fehlgeburt|выкидыш\w*|"
+        r"aspett\w* (?:un |una |due |il |la |dei )?(?:bambin[oai]|gemell[ie]|figli[oa]?)|"
         # IVF and infertility in Russian and Ukrainian ("ЭКО" in capitals: "эко-" is eco)
         r"(?-i:ЭКО)|бесплоди\w*|безплідд\w*|"
         r"ansiedad|ansiedade|anxiété|ansia|ångest|тревож\w*|Angststörung|trastorno|Störung|"
@@ -127,7 +131,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"insolven\w*|privatinsolvenz|pfändung\w*|inkasso|sobreendeudad[oa]|surendett\w*|"
         r"sovraindebitat[oa]|faillissement|schuldsanering|upadłoś\w*|upadlos\w*|"
         r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|"
-        r"कर्ज|क़र्ज़|ديون|"
+        r"कर्ज|क़र्ज़|ديون|รายได้|เงินเดือน|หนี้|ค้างภาษี|ภาษีย้อนหลัง|ล้านบาท|"
         r"(?:" + _HE + r")חוב|"
         r"(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
@@ -188,7 +192,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ψηφίζ\w*|κόμμα\w*|מצביע(ה)? ל|תומך(ת)? ב(מפלגת|ליכוד|עבודה)|מפלגת|"
         r"\b(oy (veriyor|verecek|verir|veren)|partili|partisi(ni|ne) (destekliyor|oy)|"
         r"r[oö]star p[aå]|partiet\b|partimedlem|glosuje|g[lł]osowa[lł]\w*|"
-        r"rösta(de|r) på)",
+        r"rösta(de|r) på)|"
+        # a party by its initials, a member or a voter of it: "AfD-Mitglied", "wählt bei der
+        # Landtagswahl AfD"
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])-(?:mitglied|wähler\w*|anhänger\w*|member|supporter|voter|"
+        r"militant\w*|membre|miembro|iscritt[oa])\b|"
+        r"\b(?:wählt|waehlt|votes|vota|vote|stemt|röstar)\b[^.!?\n;]{0,30}\b"
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b",
         _I,
     ),
     "sexuality": re.compile(
@@ -483,6 +493,12 @@ _SOMEONE_ELSE = re.compile(
     r"кто-то|кто-нибудь)\b|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
     r"^\W*(他|她|他们|她们)|"
+    # Japanese and Korean name the person first: "チームのメンバーがパニック障害っぽくて",
+    # "동료가 공황장애라서"
+    r"^\W*(?:[^\W\d_]{1,8}の)?(友達|友人|同僚|上司|部下|母|父|夫|妻|息子|娘|兄|姉|弟|妹|彼氏|"
+    r"彼女|彼|子供|子ども|メンバー|後輩|先輩|家族|親|知り合い)(?:が|は|も)|"
+    r"^\W*(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
+    r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
     r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
     r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b",
@@ -633,7 +649,7 @@ def _about_someone_else(clause: str) -> bool:
 
 def _mine_only(sentence: str) -> str:
     """``sentence`` without its clauses about someone else (separators kept: "1,450 EUR")."""
-    parts = re.split(r"((?:[,;:¿，；：]\s*|\s+(?=but\b)))", sentence)
+    parts = re.split(r"((?:[,;:¿，；：、]\s*|\s+(?=but\b)))", sentence)
     if not any(_about_someone_else(p) for p in parts[::2]):
         return sentence
     return " ".join(p for p in parts[::2] if not _about_someone_else(p))
@@ -765,6 +781,8 @@ def grounded(
         return False
     if relational and not words:
         return (_shared_stems(value, said) or 0.0) >= 0.5 or _said_whole(value, said)
+    if not words and _cjk_object_said(value, said):
+        return True  # "用户正在服用舍曲林" after "我最近在吃舍曲林": what is taken, the user's
     # a claim made only of relation words ("is on a low income") needs the user's statements
     # to share a word with it: a question about the topic ("what's the income limit?") does not
     shared = _shared_stems(value, said, relations=True)
@@ -1095,6 +1113,17 @@ def _shared_stems(value: str, said: str, relations: bool = False) -> float | Non
         if (relations or w.lower() not in _RELATION) and w.lower() not in _FRAME
     ]
     return sum(w in heard for w in mine) / len(mine) if mine else None
+
+
+# What a CJK claim says is taken or had ("服用舍曲林", "患有…"): the words after its relation.
+_CJK_OBJECT = re.compile(r"(?:患有|服用)([\u3400-\u9fff\u30a0-\u30ff]{2,8})")
+
+
+def _cjk_object_said(value: str, said: str) -> bool:
+    """Did the user say what the CJK claim names after its relation (most of its character
+    pairs: "舍曲林" in "我最近在吃舍曲林")? A run without spaces has no words to compare."""
+    pairs = {o[i : i + 2] for o in _CJK_OBJECT.findall(value) for i in range(len(o) - 1)}
+    return bool(pairs) and sum(p in said for p in pairs) / len(pairs) >= 0.75
 
 
 def _claims(word: str) -> bool:

@@ -338,7 +338,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"important|authoritative|trusted|instructions|commands)",
         r"\b(higher|more|greater|top)\s+priority\s+than\s+(the user|your (instructions|rules|"
         r"guidelines)|the system)",
-        rf"\b(i am|i'm|this is|we are|we're)\s+(your|the)\s+{_AUTHORITY}\b",
+        # (not of something else the user runs: "I'm the admin of our coworking space's booking
+        # calendar")
+        rf"\b(i am|i'm|this is|we are|we're)\s+(your|the)\s+{_AUTHORITY}\b"
+        r"(?!\s+(?:of|for|at)\s+(?:our|my|his|her|their|a|an|"
+        r"the\s+(?!assistant|bot|ai\b|system|memory|account|chatbot|agent)))",
         r"\byou\s*(are|'re)\s+(now\s+)?(allowed|permitted|authori[sz]ed|free|cleared)\s+to\s+"
         r"(share|reveal|disclose|ignore|bypass|say anything|do anything|break)",
         r"\bgrant(ed)?\s+(me|him|her|them|the user|you|yourself)\s+(full|root|admin|unrestricted|"
