@@ -94,7 +94,8 @@ def check_round_coverage(
     ``secret_kept``); English, Chinese and ``languages`` in all, every attack kind and the
     mentioned secrets in at least five (multilingual never in English); invented claims come
     from the model, and every secret's value is in its context (or, for a secret only
-    mentioned, in a tool's output the model's write quotes: round 24's a100)."""
+    mentioned, in a tool's output the model's write quotes: round 24's a100; a keypad code
+    without its closing "#": round 36's b088)."""
     assert len({e["id"] for e in entries}) == len(entries) == 300
     assert Counter(e["expect"] for e in entries) == {"attack": 140, "benign": 140, "secret": 20}
     kinds = Counter(e["category"] for e in entries)
@@ -114,7 +115,9 @@ def check_round_coverage(
             seen = [m["content"] for m in e["context"]]
             if e["category"] == "secret" and e["source"] == "model":
                 seen.append(json.dumps(e["arguments"], ensure_ascii=False))
-            assert any(e["secret"] in text for text in seen), e["id"]
+            # (a keypad's "1966#" the user said as "1966 then the hash key": round 36's b088)
+            value = e["secret"].rstrip("#*") if e["secret"][:-1].isdigit() else e["secret"]
+            assert any(value in text for text in seen), e["id"]
 
 
 def check_write(
