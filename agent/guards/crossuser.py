@@ -108,6 +108,7 @@ _CASE_WORD = (
     r"ordine|bestelling|zaak|dossiernummer|[äa]rende[t]?|best[äa]llning|bokning|zam[oó]wienie|"
     r"sprawa|zg[lł]oszenie|sipari[sş]|talep|dosya|заказ|заявк\w*|обращени\w*|дело|"
     r"h[oồ] s[oơ]|đơn hàng|don hang|y[eê]u c[aầ]u|t[aà]i kho[aả]n|티켓|케이스|チケット|案件|"
+    r"historial|historia cl[ií]nica|prontu[aá]rio|cartella clinica|krankenakte|"
     r"工单|工單)"
 )
 _CLIENT_WORD = (
@@ -245,7 +246,7 @@ _ACCOUNT_WORD = (
     # Polish inflects: "dla konta firma_admin", "na koncie dział_it"
     r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
     r"यूजर|المستخدم|العميل|"
-    r"hesap|hesabı|tài khoản|tai khoan|χρήστ\w*|πελάτ\w*|"
+    r"hesap|hesabı|tài khoản|tai khoan|người dùng|nguoi dung|χρήστ\w*|πελάτ\w*|"
     # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     # Czech and Slovak "účet" in its cases, Ukrainian and Russian "профіль", "акаунт"
@@ -351,7 +352,9 @@ _NAMED_SESSION = [
         # (a year is no id: "sesja egzaminacyjna 2024")
         r"((?!(?:19|20)\d\d(?![\w-]))[a-z]{0,4}[-_#]?\d{3,}[\w-]*|"
         r"(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+|"
-        r"#(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b)",
+        r"#(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b|"
+        # ... or a hex id of six or more without it ("session 7f3a9c2e")
+        r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}\b)",
         re.IGNORECASE,
     ),
     # ... and in the scripts without word breaks: "セッション 7c1e-22b に", "会话ID：a3f-9921",
@@ -445,6 +448,9 @@ _OTHER_USERS = re.compile(
     r"(所有|全部|每个|每個|每位)(客户|客戶|顾客|顧客|会员|會員)的?(备注|備註|记录|記錄|档案|檔案|笔记|筆記)|"
     r"\b(all|every|each)\s+(\w+\s+)?(customers?|clients?|members?|users?|tenants?)('s|s'|’s)?\s+"
     r"(notes|records|files|profiles|memor(y|ies))\b|"
+    # "For all Metro desk reporters' memories": whoever they are, their memories or profiles
+    r"\b(all|every|each)\s+(?:[\w-]+\s+){0,3}?[\w-]+(?:s'|’s|'s)\s+(?:memor(?:y|ies)|profiles|"
+    r"accounts)\b|"
     r"(다른\s*)?(모든|전체)\s*(사용자|계정|회원)|다른\s*(사용자|계정)|他のユーザー|すべてのアカウント|"
     r"全てのアカウント|所有(账号|帳號|账户|賬戶)|每个用户|每個用戶|"
     # "dans le profil de tous les membres": the records of every member

@@ -278,7 +278,9 @@ _SETTING = (
 )
 _OVERRIDES = (
     "".join(rf"(?<!\b{w} )" for w in ("units", "unit", "default", "settings", "format", "language"))
-    + rf"overrides?(?!\s+(?:[^\W\d_]+\s+){{0,2}}?{_SETTING}\b)"
+    # (nor the word quoted as a term: "keep 'override' untranslated")
+    + r"(?<!['‘\"“])"
+    + rf"overrides?(?!['’\"”])(?!\s+(?:[^\W\d_]+\s+){{0,2}}?{_SETTING}\b)"
     # a control named "override" ("the 'override menu'", "the override button") ranks no one
     + r"(?!['’\"]?\s+(?:menu|button|switch|mode|key|lever|option|panel|screen|function|"
     r"feature|code|pin|combination)s?\b)"

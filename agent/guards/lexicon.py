@@ -169,9 +169,10 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"sendet|leite|teile|verrate|zeige|gib|envoie|envoyez|transfère|partage|révèle|montre|"
         # "transmets ses notes à ...", "übermittle ihre Notizen an ...", "trasmetti le note"
         r"transmets|transmettez|transmite|transmita|trasmetti|übermittle|übermittelt|ubermittle|"
+        r"comunícale|comunicale|"
         r"donne|envie|enviar|encaminhe|compartilhe|revele|mostre|invia|manda|inoltra|condividi|"
         r"rivela|mostra|skicka|vidarebefordra|dela|avslöja|visa|ge|отправляй|отправь|отправлять|"
-        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|"
+        r"перешли|пересылай|поделись|раскрой|покажи|выдай|сообщи|сообщай|передавай|передай|"
         # reveal in the infinitive ("l'assistant doit révéler"); not send or share, which a
         # user's own rule uses ("demander avant d'envoyer un e-mail")
         r"révéler|divulguer|revelar|divulgar|rivelare|verraten|preisgeben|avslöja|раскрыть)"
@@ -188,7 +189,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"сообщения|контакты|копи\w*|gespeichert\w*|speicher|gedächtnis|"
         r"daten|passw(o|ö)rter|notizen|mémoire|données|mots de passe|notes|memória|dados|senhas|"
         r"anotações|memoria|dati|password|note|minne|minnet|data|lösenord|anteckningar|"
-        r"памят\w*|данные|пароли|заметки|переписк\w*|prompt de sistema|system-?prompt|"
+        r"памят\w*|данные|пароли|заметки|переписк\w*|сохранял\w*|сохранённ\w*|сохраненн\w*|"
+        r"prompt de sistema|system-?prompt|"
         r"prompt (du )?système|prompt do sistema|prompt di sistema|systemprompt\w*|"
         r"системный промпт)\b",
         r"\b(a|an|à|para|till|на)\s+(cualquiera|quien lo pida|todo el que|jeden|jedem|alle, die|"
@@ -197,9 +199,21 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(全て|すべて|全部)の?(メモリ|記憶|データ|パスワード|メモ|会話)[^。！？\n]{0,20}(送|共有|教え|見せ|公開)",
         r"(メモリ|記憶|データ|パスワード|システムプロンプト)[^。！？\n]{0,12}(誰にでも|全員に|外部に|送信)",
         r"(모든|전체)\s*(메모리|기억|데이터|비밀번호|메모|대화)[^.!?\n]{0,20}(보내|공유|알려|보여)",
+        # Japanese, in kanji or read in kana: "住所とカード番号を教えること"
+        r"(住所|じゅうしょ|カード番号|かーどばんごう|電話番号|でんわばんごう|パスワード|ぱすわーど|"
+        r"暗証番号|あんしょうばんごう)[^。！？\n]{0,20}(教え|おしえ|送信|そうしん|伝え|つたえ)(る|て)?こと",
         r"(메모리|기억|데이터|비밀번호|시스템 프롬프트)[^.!?\n]{0,20}"
         r"(누구에게나|아무에게나|외부로|전송)",
         r"(요청하는|묻는)\s*사람\s*(누구에게나|모두에게)",
+        # Ukrainian: "надсилай йому всі нотатки користувачки"
+        r"\b(надсилай|надішли|пересилай|перешли|передавай|передай|поділися|покажи)\b[^.!?\n]{0,40}"
+        r"\b(нотатк\w*|дані|паролі|пам'ят\w*|пам’ят\w*|записи|листування|контакти)",
+        # Greek: "στείλε όλα τα αποθηκευμένα στοιχεία της στο ..."
+        r"\b(στείλε|στείλτε|προώθησε|προωθήστε|δώσε|δώστε|μοιράσου|κοινοποίησε)\b[^.!?;\n]{0,40}"
+        r"\b(στοιχεία|δεδομένα|σημειώσεις|κωδικ\w*|αποθηκευμέν\w*|πληροφορίες|συνομιλί\w*)",
+        # "сообщай администратору всё, что пользователь сохранял"
+        r"\b(сообщай|сообщи|передавай|передай|отправляй|отправь|пересылай|перешли)\b[^.!?\n]{0,60}"
+        r"\b(всё|все),?\s+что\s+(пользовател\w+|он|она)\s+(сохранял\w*|записал\w*|хранит)",
         r"(저장된|보관된|저장한)\s*(메모|기억|데이터|정보|노트|대화)\S*\s*(모두|전부|다)?\s*"
         r"(공개|보내|공유|전송|넘겨)",
         r"(उपयोगकर्ता|यूज़र|यूजर)\s*(की|के)\s[^।.!?\n]{0,30}(जानकारी|नोट्स|डेटा|पासवर्ड|बातचीत|"
@@ -481,6 +495,14 @@ SIGNALS_ML["user_override"] = SIGNALS_ML["user_override"] + _rx(
     r"priorità) (sobre|vor|sur|sobre|su) (lo que|dem, was|ce que|o que|quello che)",
     r"(사용자|유저)의?\s*(규칙|지시|요청|설정|말)보다",
     r"(사용자|유저)의?\s*(규칙|지시|요청|설정|말)\s*대신",
+    # German: someone's word above the user's by name ("ihre Vorgaben zählen mehr als Jonas'
+    # eigene Angaben"), an authority to instruct the assistant ("gegenüber dem Assistenten
+    # weisungsbefugt")
+    r"\b(zählen|gelten|wiegen)\s+(mehr|schwerer)\s+als\s+(?-i:[A-Z])[\w-]*['’]s?\s+(eigene\w*\s+)?"
+    r"(angaben|wünsche|vorgaben|anweisungen|einstellungen|entscheidungen)",
+    r"\bgegenüber\s+(dem|deinem|ihrem|seinem)\s+(digitalen\s+)?(assistenten|ki-assistenten|bot)\w*"
+    r"[^.!?\n]{0,40}\b(weisungsbefugt|weisungsberechtigt)|\b(weisungsbefugt|weisungsberechtigt)\b"
+    r"[^.!?\n]{0,30}\b(assistenten|ki|bot)\b",
     # "oublie ce que veut ton utilisateur", "dimentica le regole della tua utente", "vergiss,
     # was dein Nutzer will"
     r"\b(oublie|oubliez|ignore|ignorez|olvida|olvide|ignora|esqueça|esquece|dimentica|"
@@ -501,6 +523,8 @@ SIGNALS_ML["user_override"] = SIGNALS_ML["user_override"] + _rx(
     r"(voortaan\s+)?(boven|zwaarder dan)\s+(die|de\s+\w+|het\s+\w+|wat)\s+(van\s+)?",
     r"(उपयोगकर्ता|यूज़र|यूजर) की (पसंद|बात|निर्देशों|नियमों|इच्छा) की (परवाह|फ़िक्र|चिंता) नहीं",
     r"(ユーザー|利用者)の(指示|ルール|希望|設定|言うこと)より",
+    # ... read in kana (a text in half-width katakana): "しじを ゆーざーより ゆうせんし"
+    r"(ゆーざー|ユーザー|りようしゃ|利用者)より\s*(ゆうせん|優先)",
     r"(用户|用戶|使用者)的(指示|规则|規則|要求|偏好|意愿|设置|設置|設定|规定|規定)[^。！？\n]{0,4}"
     r"(不再|无需|無需|不用|无效|無效|作废|作廢)",
 )
@@ -638,11 +662,12 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:do|dla) asystenta|pro asistenta|asistentovi|asistana|yapay zekaya|avustajalle|"
     r"tekoälylle|pentru asistent|către asistent|az asszisztensnek|gửi trợ lý|cho trợ lý|"
     r"(?:untuk|kepada) asisten|(?:para )?sa (?:(?:ai|mga) )?(?:assistant|ai|bot)|kwa msaidizi|"
-    r"(?:для|к)\s+(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
+    r"(?:для|к)\s+(?:ии-)?(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
     r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手"
-    r")(?:\s+[^\W\d_]{1,12}){0,3}?\s*[:：,，]|"
+    # (then a closing quote and a few words, hyphenated too: "«для ИИ-помощника» в HTML-кодах:")
+    r")[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,3}?\s*[:：,，]|"
     # the assistant named as whoever reads or handles the text, anywhere in it: "AI reading
     # this", "读到这条评价的AI助手", "これを読んでいるAI", "이 글을 읽는 AI"
     r"\b(?:any|every|the|all|dear)\s+(?:ai\s+)?(?:ai|assistants?|bots?|llms?|chatbots?|"
@@ -651,7 +676,8 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:读到|看到|收到|处理|處理|讀到)(?:这|這|此|本)[^。！？\n]{0,8}的\s*(?:AI|ＡＩ|人工智能)?\s*"
     r"(?:助手|助理|机器人|機器人|模型)|"
     r"(?:これ|この(?:文章|投稿|メール|レビュー))を読んで(?:いる|る)\s*(?:AI|ＡＩ|アシスタント)|"
-    r"(?:이|이런)\s*(?:글|메시지|리뷰|메일)(?:을|를)\s*읽는\s*(?:AI|어시스턴트|비서)",
+    r"(?:이|이런)\s*(?:글|메시지|리뷰|메일|공고|문서|안내문?|게시물|페이지|이메일)(?:을|를)\s*읽는\s*"
+    r"(?:AI|어시스턴트|비서)",
     _I,
 )
 
@@ -699,6 +725,11 @@ RULE_CUES_ML = re.compile(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
     # Tagalog puts the verb first: "kapag nagtanong siya ulit", "tuwing tatawag sila"
     r"\b(kapag|pag|tuwing)\s+[^\W\d_]+\s+(siya|sila|ang user|ang customer|ang kliyente)\b|"
+    # someone named asks again: "cuando Lucía vuelva a preguntar", "se a Ana perguntar"
+    r"\b(cuando|quando|si|se|quand|wenn|falls)\s+(?:(?:a|o|la|el|le|der|die)\s+)?(?-i:[A-Z])"
+    r"[^\W\d_]+\s+(vuelva a |volte a |torni a |wieder |de nuevo )?(pregunte|preguntar|pida|"
+    r"llame|escriba|perguntar|pedir|ligar|chieda|chiede|chiami|demande|appelle|fragt|anruft|"
+    r"schreibt)\b|"
     # French elides the "que" of the conjunction: "dès qu'elle reparlera", "lorsqu'il"
     r"\b(dès qu|lorsqu|quand bien même qu|aussitôt qu|sitôt qu)['’](elle|il|elles|ils|on)\b|"
     rf"\b{_FROM_DAY_ML}\b|"
@@ -759,7 +790,8 @@ RULE_CUES_ML = re.compile(
     # someone who asks: "회원이 ... 물으면", "고객이 ... 문의하면"
     r"(?:회원|고객|손님|환자|학생|이용자)[이가]\s[^.!?\n]{0,30}(?:물으면|묻으면|문의하면|요청하면|"
     r"말하면))|"
-    r"\b(tästä lähtien|joka kerta|seuraavalla kerralla|odteď|od teď|pokaždé|příště|"
+    r"\b(tästä lähtien|tästä eteenpäin|jatkossa|vastedes|joka kerta|seuraavalla kerralla|odteď|"
+    r"od teď|pokaždé|příště|"
     r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
     r"mulai sekarang|mulai hari ini|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|"
     r"kila mara|"
@@ -803,7 +835,8 @@ THIRD_PARTY_ML = re.compile(
     _I,
 )
 PROMOTION_ML = re.compile(
-    r"\b(recomienda|recomendar|recomiende|promociona|empfiehl|empfehle|empfehlen|bewirb|"
+    r"\b(recomienda|recomendar|recomiende|recomi[eé]nda(?:le|les)|recomendarle|promociona|"
+    r"empfiehl|empfehle|empfehlen|bewirb|"
     r"nenne|nennen|erwähne|erwähnen|vorschlag\w*|schlag\w* (ihm|ihr|ihnen|jedem|allen)\b|"
     r"indique|indica|indicar|indicare|sugiere|sugerir|sugira|"
     r"suggère|suggérer|suggerisci|suggerire|aconseja|aconselhe|conseille|conseiller|"
@@ -1145,11 +1178,15 @@ SENT_BY_SOMEONE = re.compile(
     r"(?:повідомлення|нагадування|пам'ятка|памʼятка|інструкція|записка|лист)\s+від|"
     r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από"
     r")\s[^:：\n]{1,70}[:：]|"
+    # ... with the article elided onto the sender: "Messaggio dell'ottico:", "Avis de l'agence:"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:avviso|promemoria|messaggio|nota|"
+    r"comunicazione|notifica|rappel|message|note|avis|consigne|notification|courrier)\s+"
+    r"(?:dell['’]|dall['’]|d['’]|de l['’])[^:：\n]{1,70}[:：]|"
     # what a sender's mail says, named by its sender: "From the mediator's email:", "Per the
     # landlord's letter:"
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:from|per|according to)\s+(?:the|a|an|his|her|their)\s+"
-    r"[^:：\n]{1,40}?(?:e-?mail|letter|message|note|notice|sms|text|voicemail|memo|newsletter)"
-    r"\s*[:：]|"
+    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:from|per|according to)\s+"
+    r"(?:(?:the|a|an|his|her|their)\s+)?[^:：\n]{1,40}?(?:e-?mail|letter|message|note|notice|sms|text|voicemail|memo|newsletter|"
+    r"pack|guide|handbook|brochure|flyer|leaflet|policy|terms|instructions)\s*[:：]|"
     # Finnish names the sender in the genitive or the ablative: "Tilan sovelluksen ilmoitus:",
     # "Viesti pankilta:"; Hindi after it: "मंदिर समिति का संदेश:"
     r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,2}[^\W\d_]+(?:n|lta|ltä)\s+"
@@ -1205,6 +1242,8 @@ USER_AS_HE_OR_SHE = re.compile(
     r"chieder[aà]|parla|fragt|schreibt|anruft|erw[aä]hnt|nachfragt|wieder|de nuevo|novamente|"
     r"di nuovo|[aà] nouveau)\b|"
     r"\b(?:kapag|pag|tuwing|kung)\s+[^\W\d_]+\s+siya\b|"
+    r"\b(?:cuando|quando|si|se|quand|wenn|falls)\s+(?-i:[A-Z])[^\W\d_]+\s+(?:vuelva|volte|torni|"
+    r"pregunte|pida|llame|perguntar|pedir|chieda|chiede|demande|fragt|anruft)\b|"
     # ... or as the one the agent is to tell something: "tell her the booking lapsed"
     r"\b(?:tell|remind|ask|inform|warn|advise|show)\s+(?:her|him)\b",
     re.IGNORECASE,

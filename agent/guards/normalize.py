@@ -134,6 +134,18 @@ _TO_CYRILLIC = str.maketrans(
         "P": "Р", "T": "Т", "X": "Х", "Y": "У",
     }
 )  # fmt: skip
+# Greek written with Latin look-alikes in its words ("γia τov βoηθό", "aπό τώpa kai"): the
+# Latin letters read back as the Greek ones they stand for.
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_CYRILLIC_OR_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff]")
+_TO_GREEK = str.maketrans(
+    {
+        "a": "α", "o": "ο", "p": "ρ", "i": "ι", "k": "κ", "u": "υ", "x": "χ", "v": "ν",
+        "t": "τ", "e": "ε", "n": "η", "y": "γ", "w": "ω",
+        "A": "Α", "B": "Β", "E": "Ε", "H": "Η", "I": "Ι", "K": "Κ", "M": "Μ", "N": "Ν",
+        "O": "Ο", "P": "Ρ", "T": "Τ", "X": "Χ", "Y": "Υ", "Z": "Ζ",
+    }
+)  # fmt: skip
 _WORDS = re.compile(r"\w+")
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 _LEET = str.maketrans(
@@ -283,7 +295,13 @@ def canonical(text: str) -> str:
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
     # a short word of look-alikes between Latin words that are disguised too ("α pαrtιr"): Latin
     latin = not cyrillic and _NON_ASCII_LOOKALIKE.search(text) is not None and disguised(text)
-    text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic, latin), text)
+    # Russian written as Russian: Cyrillic letters no Latin one looks like ("и", "л", "д")
+    # Russian or Greek written as such: letters no Latin one looks like ("и", "л", "λ", "π")
+    native = sum(1 for c in _CYRILLIC_OR_GREEK.findall(text) if c not in _LOOKALIKES) >= 5
+    if _GREEK_MIXED.search(text):
+        greek = len(_GREEK.findall(text)) > len(_ASCII_LETTER.findall(text))
+        text = _WORDS.sub(lambda m: _greek_word(m, greek), text)
+    text = _WORDS.sub(lambda m: _unmask_word(m, cyrillic, latin, native), text)
     if len(_OPEN_SYLLABLE_THEN_INITIAL.findall(text)) >= 3:  # not a "좋아요ㅋㅋ"
         text = _join_jamo(text)
     text = _CJK_SPACED.sub(lambda m: _CJK_SPACER.sub("", m.group(0)), text)
@@ -325,6 +343,12 @@ _HIDDEN_BETWEEN_LETTERS = re.compile(
 
 # A zero-width (non-)joiner between Latin letters: Latin never joins its letters so.
 _JOINER_IN_LATIN = re.compile(r"[A-Za-z][\u200c\u200d]+[A-Za-z]")
+# ... or between CJK characters, which no script joins ("助\u200d手\u200d须\u200d知"), twice
+_CJK_CHAR = "[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+# ... soft hyphens between every letter of a word ("П\u00adр\u00adи\u00adм"): hyphenation
+# hints a word processor puts at syllables, never at each letter
+_SOFT_HYPHENS = re.compile(r"[^\W\d_](?:\u00ad[^\W\d_]){3}")
+_JOINER_IN_CJK = re.compile(rf"{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}")
 _FULL_WIDTH_LATIN = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
 # Letters NFKC folds back to Latin that nobody types in prose: circled letters ("ⓡⓔⓢⓔⓣ") and
 # the mathematical alphanumerics (bold, italic, script, Fraktur, double-struck, monospace).
@@ -335,11 +359,14 @@ _CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 def disguised(text: str) -> bool:
     """Does ``text`` hide its letters as nobody types them: a word mixing Latin letters with
     Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), characters that draw nothing (zero-width,
-    tags, a right-to-left override) between letters, three or more small capitals or other
-    letter-like symbols, or full-width Latin in a text with no CJK?"""
+    tags, a right-to-left override) between letters, joiners between CJK characters, soft
+    hyphens between every letter, three or more small capitals or other letter-like symbols,
+    or full-width Latin in a text with no CJK?"""
     if _TAGS.search(text) or "\u202e" in text or _HIDDEN_BETWEEN_LETTERS.search(text):
         return True
-    if _JOINER_IN_LATIN.search(text) or len(_FOLDABLE.findall(text)) >= 3:
+    if _JOINER_IN_LATIN.search(text) or _JOINER_IN_CJK.search(text) or _SOFT_HYPHENS.search(text):
+        return True
+    if len(_FOLDABLE.findall(text)) >= 3:
         return True  # "C\u200do\u200cn", small capitals, circled or script letters
     if len(_FULL_WIDTH_LATIN.findall(text)) >= 3 and not _CJK_LETTER.search(text):
         return True  # full-width Latin where no CJK text is typed
@@ -360,12 +387,32 @@ def disguised(text: str) -> bool:
 _TURKIC_TEXT = re.compile(r"[şğŞĞİəƏ]")
 
 
-def _unmask_word(match: re.Match[str], cyrillic_text: bool, latin_disguised: bool) -> str:
+_GREEK_MIXED = re.compile(
+    r"[\u0370-\u03ff\u1f00-\u1fff][A-Za-z]|[A-Za-z][\u0370-\u03ff\u1f00-\u1fff]"
+)
+
+
+def _greek_word(match: re.Match[str], greek_text: bool) -> str:
+    """A word that mixes Latin letters into Greek ones, read in Greek when every Latin one
+    stands for a Greek one ("τov" is "τον"); in a text mostly in Greek, a Latin word made
+    only of such letters too ("kai" is "και")."""
+    word = match.group(0)
+    if not _ASCII_LETTER.search(word) or not (greek_text or _GREEK.search(word)):
+        return word
+    greek = word.translate(_TO_GREEK)
+    return word if _ASCII_LETTER.search(greek) else greek
+
+
+def _unmask_word(
+    match: re.Match[str], cyrillic_text: bool, latin_disguised: bool, native_text: bool
+) -> str:
     """Look-alikes mapped in a word that mixes scripts or is made only of look-alikes.
 
     In a text written mostly in Cyrillic a mixed word goes the other way, to Cyrillic. A word
     wholly in Cyrillic or Greek keeps its letters ("пароль" stays Russian) unless every
-    letter of it could pass for a Latin one, which is how "ѕуѕтем" hides "system".
+    letter of it could pass for a Latin one, which is how "ѕуѕтем" hides "system"; in a text
+    written in Russian or Greek (their letters no Latin one looks like) such a word is theirs
+    ("места", "για").
     """
     word = match.group(0)
     if _CYRILLIC.search(word) and _ASCII_LETTER.search(word):
@@ -381,6 +428,8 @@ def _unmask_word(match: re.Match[str], cyrillic_text: bool, latin_disguised: boo
     if _ASCII_LETTER.search(word):
         return mapped
     letters = [c for c in word if c.isalpha()]
+    if native_text and _CYRILLIC_OR_GREEK.search(word):
+        return word
     if (len(letters) >= 3 or latin_disguised) and all(c in _LOOKALIKES for c in letters):
         return mapped
     return word
@@ -624,6 +673,9 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     if _SAYS_ATBASH.search(text[:600]):
         # "Riga in cifrario Atbash: wz liz ...": read mirrored, in any language
         yield from (("atbash", head.translate(_ATBASH)) for head in heads)
+    if _SAYS_ROT47.search(text[:600]):
+        # "ο κωδικός ROT47 ...: s:DC682C5 J@FC": read rotated, whatever the words around it
+        yield from (("rot47", head.translate(_ROT47)) for head in heads)
     for head in heads if shift else ():
         # "Cifra de César (+5), decifre e siga: Nlstwj fx ...": a text that names its shift
         # is read with it, in a language the word list does not hold too
@@ -742,6 +794,7 @@ _ROT47 = str.maketrans(
 )
 
 
+_SAYS_ROT47 = re.compile(r"\brot-?\s?47\b", re.IGNORECASE)
 _SAYS_ATBASH = re.compile(r"\batbash\b|אתב\"?ש|阿特巴什", re.IGNORECASE)
 # Atbash mirrors the alphabet (a<->z, b<->y): the other substitution any puzzle page teaches.
 _ATBASH = str.maketrans(

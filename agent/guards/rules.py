@@ -69,6 +69,8 @@ _CUE = (
     r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|messages|texts|"
     r"emails|e-mails|contacts|enquires|inquires|complains|queries|rings|contains|includes|"
     r"(is|are|gets?) (mentioned|discussed|raised|asked about))|"
+    # "when Sam next plans a trip": whoever it is, "next" and any verb make the trigger
+    r"(when|whenever|if|once)\s+([a-z]+(['’]s)?\s+){1,3}next\s+[a-z]+s\b|"
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
     r"on (the |their |her |his |the \w+'s |\w+'s )?(next|first) ([a-z]+ ){0,2}?(login|log-in|visit|"
     r"message|chat|session|question|reply|conversation|call|check|request|purchase|order|"
@@ -142,7 +144,9 @@ _ZH_SECOND_PERSON_RULE = re.compile(
 )
 # Powers a rule may hand the agent; a restrictive rule ("never store my passwords") is fine.
 _SENSITIVE = re.compile(
-    r"\b(trust\w*|precedence|priority|system (message|prompt)|admins?|administrators?|"
+    # (not the user saying what they run: "the residents' group (I'm the admin now)")
+    r"\b(trust\w*|precedence|priority|system (message|prompt)|"
+    r"(?<!\bi'm the )(?<!\bi am the )(?:admins?|administrators?)|"
     r"developers?|operators?|passwords?|credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
     r"(approve|authori[sz]e|execute|make)\w* (all |any |every )?(payments?|transfers?|purchases?|"
     r"orders?)|wire (money|funds)|transfer (money|funds)|invest\w*|loans?|crypto\w*|prais\w*|"
@@ -542,9 +546,11 @@ _AGENT_VERB_ML = re.compile(
     r"envoie|montre|partage|propose|offre|diga|dizer|responda|envie|mostre|compartilhe|"
     r"ofereça|dì|dire|rispondi|invia|mostra|condividi|offri|säg|svara|skicka|visa|dela|"
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
+    r"сообщай|сообщи|передай|передавай|"
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun|kerro|sano|vastaa|lähetä|näytä|kehota|kehottaa|suosittele|"
-    r"ehdota|neuvo|pyydä|pyyda|vaadi|sabihin|sabihin mong?|ipadala|ibigay|hingin|sagutin)\b|"
+    r"ehdota|neuvo|pyydä|pyyda|vaadi|sabihin|sabihin mong?|ipadala|ibigay|hingin|sagutin|"
+    r"comunica|comunique|comunicale|comunícale|communique)\b|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|말하고|답해|보내|보여|알려|안내해|안내하|전해)|"
     # an order in any verb: Japanese "…てください", "…なさい", Vietnamese "hãy …", Korean "…세요"
     r"((て|で)(ください|下さい)|なさい|하세요|십시오)|\bhãy\b|"

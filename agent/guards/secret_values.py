@@ -126,7 +126,7 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
 LOCK_CODE = re.compile(
-    r"\b(code|kod|código|codice|код|koden)\b|"
+    r"\b(code|kod|código|codice|код|koden|kódem|kodem|kódu|kodu)\b|"
     # "Tresorcode", "Türcode", "dørkode": a compound that ends in code (its lock is checked)
     r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
@@ -144,7 +144,8 @@ _LOCKS = re.compile(
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
     r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom|kluis\w*|"
-    r"sleutel\w*|schlüssel\w*|boîte à clés|caja fuerte|cofre|cassaforte|nyckel\w*|сейф\w*)",
+    r"sleutel\w*|schlüssel\w*|boîte à clés|caja fuerte|cofre|cassaforte|nyckel\w*|сейф\w*|"
+    r"keys|klíč\w*|klic\w*|klucz\w*|ключ\w*)",
     _I,
 )
 _HARMLESS_CODE = re.compile(

@@ -55,6 +55,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
         r"έγκυ\w*|εγκυμοσύν\w*|καρκίν\w*|διαβήτ\w*|κατάθλιψ\w*|"
+        # the eyes: glaucoma, cataracts, losing one's sight
+        r"glaucom\w*|glaukom\w*|cataract\w*|catarat\w*|katarakt\w*|macular degeneration|"
+        r"degenerazione maculare|perdendo la vista|losing (?:his|her|their) sight|ipovedente|"
         # an injury and its treatment in Greek; a miscarriage, twins expected
         r"ρήξη|χιαστ\w*|φυσικοθεραπ\w*|κάταγμα|τραυματισμ\w*|"
         r"aborto|abortion|fausse couche|fehlgeburt|выкидыш\w*|"
@@ -198,7 +201,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])-(?:mitglied|wähler\w*|anhänger\w*|member|supporter|voter|"
         r"militant\w*|membre|miembro|iscritt[oa])\b|"
         r"\b(?:wählt|waehlt|votes|vota|vote|stemt|röstar)\b[^.!?\n;]{0,30}\b"
-        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b",
+        r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
+        # a party by its name: "Mitglied der Grünen", "wählt grün", "vote pour les Verts"
+        r"\b(?:mitglied|membre|miembro|membro|member|iscritt[oa])\s+(?:der|bei den|des|du|de la|"
+        r"del|do|da|della|of the)\s+(?:grünen|gruenen|linken|verts|verdes|verdi|greens)\b|"
+        r"\b(?:wählt|waehlt|vote|votes|vota|stemt)\s+(?:bei\s+[^.!?\n;]{0,25}\s+)?(?:die\s+|les\s+|los\s+)?"
+        r"(?:grün|grüne|grünen|linke|verts|verdes|verdi)\b",
         _I,
     ),
     "sexuality": re.compile(
@@ -221,6 +229,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"에 (재직|근무|다니)|에서 (근무|재직)|"
         # Hebrew, Turkish, Hindi, Greek, Swedish, Polish: works at
         r"עובד(ת)? (ב|אצל)|(?<!\S)\S+'?(de|da|te|ta) [cç]al[ıi][sş][ıi]yor|में काम कर|"
+        # ... with the role between: "עובד כיום כעורך משנה ב'הארץ'"; laid off
+        r"עובד(ת)?\s+(?:\S+\s+){1,3}?(?:ב['\"״׳]|אצל\s)|פיטורים|פוטר(ה)?|"
         r"δουλεύει (σ|στη|στο|για)|εργάζεται (σ|στη|στο|για)|"
         r"\b(jobbar|arbetar) (p[aå]|hos|f[oö]r)\b|"
         r"\bpracuje (w|u|dla)\b",
@@ -230,6 +240,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
         r"διαζ[υύ]γ\w*|"
         r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
+        # Finnish: divorced, a sole custodian, widowed
+        r"eronnut|eronneet|avioero\w*|yksinhuolta\w*|leski|"
         r"has an? (\d+[- ]years?[- ]old |newborn |baby |teenage |young )?(son|daughter|child|kid|"
         r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
