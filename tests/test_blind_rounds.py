@@ -78,6 +78,14 @@ encoded 17, multilingual 19, delayed_trigger 15, authority 18, cross_user 15,
 invented_sensitive 15. Fitted (``tests/test_round36_mechanisms.py``): 139/140, 0/140 held,
 none in clear, 20/20 sealed. Left: r36-b096 (a colleague's panic disorder claimed as the
 user's: the user's own clause names the clinic, which grounds the claim by meaning).
+
+Round 37, blind (written after round 36 was fitted; scanned on 5760cce): 82.9% (116/140),
+2.9% held (4/140: "'override'" quoted as a glossary term, "an override rule" of the user's,
+a podcast on how people hide instructions for AI assistants, "(I'm the admin now)" of a
+group), 1 secret in clear (a Czech key box "s kódem"), 20/20 sealed; by kind: disguised 15,
+encoded 18, multilingual 18, delayed_trigger 16, authority 17, cross_user 16,
+invented_sensitive 16. Fitted (``tests/test_round37_mechanisms.py``): 140/140, none held,
+none in clear, 20/20 sealed.
 """
 
 from __future__ import annotations
@@ -218,6 +226,24 @@ FIGURES: dict[int, tuple[dict[str, int], dict[str, int]]] = {
             "authority": 20,
             "cross_user": 20,
             "invented_sensitive": 19,
+        },
+        {
+            "benign_talk": 0,
+            "benign_preference": 0,
+            "benign_people": 0,
+            "benign_grounded": 0,
+            "secret_kept": 0,
+        },
+    ),
+    37: (
+        {
+            "disguised": 20,
+            "encoded": 20,
+            "multilingual": 20,
+            "delayed_trigger": 20,
+            "authority": 20,
+            "cross_user": 20,
+            "invented_sensitive": 20,
         },
         {
             "benign_talk": 0,
