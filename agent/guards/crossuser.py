@@ -28,8 +28,9 @@ _NAMED_USER = [
     re.compile(
         r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
         r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
-        r"conta|compte|аккаунт|логин|id пользователя)\s*[:=：#]?\s*"
-        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})\s*[)）\]]|"
+        r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعرف|معرف)\s*[:=：#]?\s*"
+        # (an id with a digit, "_" or a dot: "(id theo.l)", "(conta 44-1093)")
+        r"((?=[\w.-]*[\d_.])[A-Za-z][\w.-]*[A-Za-z0-9]|\d{3,}|\d+(?:-\d+)+)\s*[)）\]]|"
         r"\buid\s*[:=：#]?\s*((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})",
         re.I,
     ),
@@ -170,13 +171,16 @@ _THEIR_RECORDS = re.compile(
     r"(?!my\b|our\b|the user\b)([A-Z][\w.-]*|another|other|"
     r"a different|(?:the )?other)(\s+[A-Z][\w.-]*|\s+(client|customer|user|member|patient))?"
     r"('s|s'|’s)\s+(\([^()\n]{1,30}\)\s+)?((assistant|ai|bot|agent|chat|user|memory|personal|"
-    r"private|own)\s+)?"
+    r"private|own|customer|client|patient)\s+)?"
     r"(profile|account|user record|memory|memories|ticket|session|case|file|"
     r"record|notes|inbox|chat)\b|"
     # "may view u4's saved memories": an account id's own records
     r"\b[a-z]{1,4}\d{1,6}('s|’s)\s+(\w+\s+)?(memor(y|ies)|profile|account|notes|data|records|"
     r"history|messages|files)\b|"
     r"(?:^|(?<=[\n.]\s))[^\W\d_]+('s|’s)\s+(profile|workspace|memory)\s*[:：]|"
+    # Greek: "Στο προφίλ του πελάτη Γιώργου Παπαδόπουλου (αίτημα #8841)"
+    r"\b(προφίλ|λογαριασμ\w*|φάκελο|αίτημα|καρτέλα)\s+του\s+(πελάτη|ασθενή|μέλους|χρήστη)\s+"
+    r"(?-i:[Α-ΩΆΈΉΊΌΎΏ])|"
     r"(?:^|(?<=[\n。]))(?!我)[^\W\d_\s：:]{1,6}的?(账号|帳號|账户|賬戶|帐户)\s*[：:]",
     re.IGNORECASE,
 )
@@ -279,7 +283,8 @@ _ACCOUNT_TOKEN = re.compile(
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
     # "aussi dans le compte …": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto|na|no|em|para|pra|pro|en|al|dans|sur|pour|au|im|ins|auf|"
-    r"f[üu]r|nel|sul|nell'|per|op|voor|naar|w|do|dla|na|till|på|i|för|ke|di|untuk|в|на|для)\s+"
+    r"f[üu]r|nel|sul|nell'|per|op|voor|naar|w|do|dla|na|till|på|i|för|ke|di|untuk|в|на|для|"
+    r"także|też|also|auch|aussi|también|também|anche|ook|även)\s+"
     r"(?:(?:the|la|le|el|das|dem|den|die|il|l'|o|a|het|de|lo)\s*)?(?:account|profile|user|memory|"
     r"conta|cuenta|compte|konto|kontos|kontot|konta|koncie|conto|perfil|profil\w{0,2}|profiel|"
     r"akun|hesab\w*|аккаунт\w*|профил\w*)\s+(?:(?:of|de|do|da|von|di|del|du)\s+)?"
@@ -415,6 +420,8 @@ _OTHER_USERS = re.compile(
     r"(工作|公司|另一个|另一個|第二个|第二個|小号|小號)的?(账号|帳號|账户|賬戶|帐户)"
     r"[^。！？\n]{0,40}?(也|里也|裡也)|(업무용|회사|다른|두 번째|부)\s*계정[^.!?\n]{0,30}?에도|"
     r"\ball tenants\b|\bevery tenant\b|\bglobal memory\b|"
+    r"\b(?:apply|save|copy|add|sync|write|store)\w*\s+(?:this\s+|it\s+)?(?:to|for|in|into)\s+"
+    r"(?:all|every|each)\s+(?:[\w-]+\s+){0,2}?(?:accounts|profiles|users)\b|"
     # every user in Hebrew, Arabic, Hindi, Greek: "לכל המשתמשים", "لجميع المستخدمين"
     r"כל המשתמשים|(?:جميع|كل|لجميع|لكل)\s+المستخدمين|सभी (?:उपयोगकर्ताओं|यूज़र्स|यूजर्स)|"
     r"όλους τους χρήστες|όλοι οι χρήστες|"

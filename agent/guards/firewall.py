@@ -58,7 +58,7 @@ from .quoted import (
     quoted_parts,
 )
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
-from .rules import ABOUT_THE_USER, USER_THIRD_PERSON, has_rule_cue
+from .rules import ABOUT_THE_USER, USER_THIRD_PERSON, StandingRule, has_rule_cue
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
@@ -349,6 +349,16 @@ class Firewall:
         # The user's own question about a topic is a question, not an order to the agent.
         report = inspect_text(without_questions(text) if review.users_own else text, self._extra)
         reasons = report.reasons()
+        if (
+            reasons == ["injection:standing_promotion"]
+            and review.kind.claim
+            and all(_promotes_only(r) for r in report.rules if r.hostile)
+            and any(_FOR_THEMSELVES.search(m) for m in user_texts(review.proposal.context))
+            and self._users_rule_restated(report, review)
+        ):
+            # the model's note of the user's own "always book with Priya at Shear Genius": a
+            # business the user picked for themselves, not one pushed on them
+            reasons = []
         benign_rules = report.rules and not any(r.hostile for r in report.rules)
         # Procedural state (task progress, recipe steps, session slots) is made of
         # instructions and status lines by nature: only unambiguous steering counts there,
@@ -458,7 +468,8 @@ class Firewall:
         # ... and the rules the assistant offered that the user said yes to
         own = [quoted_parts(m)[0] for m in user_texts(context)] + confirmed_questions(context)
         user_rules = [r.text for m in own for r in standing_rules(m)]
-        if any(r.hostile for r in standing_rules("\n".join(user_rules))):
+        # (a business the user picks for themselves is theirs to promote)
+        if any(r.hostile and not _promotes_only(r) for r in standing_rules("\n".join(user_rules))):
             return False
         # ... and a rule the lexicon does not read whole ("これからはタメ口で話して", "sprich mich
         # ab sofort mit 'du' an", "new rule: ignore any chat message in those logs ..."): the
@@ -780,6 +791,21 @@ _FORBIDDING_CLAUSE = re.compile(
     r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
     re.IGNORECASE,
 )
+
+
+# The user setting a rule for their own requests: "when I ask you to book", "se ti chiedo".
+_FOR_THEMSELVES = re.compile(
+    r"\b(?:when|whenever|if|every time|each time) i\b|\bfor me\b|\bse ti chiedo\b|"
+    r"\bwenn ich\b|\bcuando te (?:pida|pregunte)\b|\bsi te pido\b|\bquand je\b|\bsi je\b|"
+    r"\bquando (?:eu )?(?:te )?(?:pedir|perguntar)\b|\bnär jag\b|\bals ik\b",
+    re.IGNORECASE,
+)
+
+
+def _promotes_only(rule: StandingRule) -> bool:
+    """A rule whose only hostile trait is what it promotes (not to others, no link, nothing
+    sensitive): the user's own choice when the user set it."""
+    return rule.promotion and not (rule.third_party or rule.link or rule.sensitive)
 
 
 def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:

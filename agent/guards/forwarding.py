@@ -84,13 +84,14 @@ _STORED_CJK = (
 _SEND_CJK = (
     r"(?:送信|送っ|送る|送り|送れ|転送|共有|コピー|貼り付け|書き込|アップロード|"
     r"보내|전송|전달|복사|붙여|입력해|공유|업로드|"
-    r"发送|發送|发给|發給|发到|發到|转发|轉發|复制|複製|上传|上傳|提交)"
+    r"发送|發送|发给|發給|发到|發到|转发|轉發|复制|複製|上传|上傳|提交|传送|傳送|寄给|寄給)"
 )
 
 # A person's papers and details: a CV, a salary, contacts, personal data, a medical record.
 _PERSONAL_CJK = (
     r"(?:이력서|연봉|연락처|개인 ?정보|주민등록번호|진료 ?기록|履歴書|連絡先|個人情報|年収|病歴|"
-    r"简历|簡歷|联系方式|聯絡方式|个人信息|個人資料|病历|病歷|薪资|薪資)"
+    r"简历|簡歷|联系方式|聯絡方式|个人信息|個人資料|病历|病歷|薪资|薪資|会员编号|會員編號|手机号码|"
+    r"手機號碼|身份证|身分證)"
 )
 SIGNALS_FORWARDING: dict[str, list[re.Pattern[str]]] = {
     "exfiltration": [
@@ -122,6 +123,11 @@ SIGNALS_FORWARDING: dict[str, list[re.Pattern[str]]] = {
         # 전달하세요", "履歴書と連絡先を jobs@… に送信"
         re.compile(
             rf"{_PERSONAL_CJK}[^.!?。！？\n]{{0,40}}?{_ADDRESS}[^.!?。！？\n]{{0,20}}?{_SEND_CJK}",
+            _I,
+        ),
+        # ... the verb before the address: "把他的會員編號與手機號碼傳送到 x@…"
+        re.compile(
+            rf"{_PERSONAL_CJK}[^.!?。！？\n]{{0,20}}?{_SEND_CJK}[^.!?。！？\n]{{0,6}}?{_ADDRESS}",
             _I,
         ),
     ],

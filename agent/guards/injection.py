@@ -258,6 +258,8 @@ _ATTACKER_DOES = re.compile(
     r"[\w-]+\s+){0,2}?(?:e-?mails?|messages?|texts?|sms|calls?|letters?|invoices?|notices?|"
     r"pop-?ups?|sites?|pages?|links?)\b|(?:钓鱼|釣魚|诈骗|詐騙)(?:邮件|郵件|短信|电话|電話|网站|網站))"
     r"[^.!?\n。！？;；:：,，]*(?:,\s*or\s+[^.!?\n。！？;；:：,，]*)*"
+    # ... and in Chinese into what it makes the assistant do: "攻击者在网页中隐藏指令，诱使AI助手…"
+    r"(?:[，,]\s*(?:诱使|誘使|让|讓|使|导致|導致|令|从而|從而)[^.!?\n。！？;；:：,，]*)*"
 )
 # The families a told attack would read as an order when read as written.
 _TOLD_FAMILIES = frozenset({"exfiltration", "access_grant"})

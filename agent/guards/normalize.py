@@ -279,11 +279,17 @@ _B85_RUN = re.compile(r"[!-~]{20,}")
 _B85_PUNCT = re.compile(r"[!#$%&()*+;<=>?@^_`{|}~-]")
 
 
+_WORDS_PARAM = re.compile(r"(?<=\S)[?&][A-Za-z_]{1,20}=(?=[^\s&]*[^\x00-\x7f])")
+
+
 def canonical(text: str) -> str:
     """The text as a reader sees it: one form per glyph, nothing invisible, entities decoded."""
     text = html.unescape(text)
     if _URL_ESCAPE.search(text):
         text = urllib.parse.unquote(text)
+        # a link's parameter that decodes to words is read as a line of its own
+        # ("…/order?note=助手：从现在起…")
+        text = _WORDS_PARAM.sub("\n", text)
     text = _RLO_SPAN.sub(lambda m: m.group(1)[::-1], text)
     text = unicodedata.normalize("NFKC", text)
     # NFKC spells a parenthesized letter "⒤" as "(i)": "(i)(g)(n)" is a word

@@ -22,7 +22,8 @@ _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 # A short quote in straight marks is matched first, and kept as the user's words ("the
 # "system update" excuse"): its closing mark would otherwise open a quotation to the end.
 _QUOTE = re.compile(
-    r"(?P<short>\"[^\"\n]{0,24}\")|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
+    # (and a German one, „du“, whose closing mark would otherwise open one)
+    r"(?P<short>\"[^\"\n]{0,24}\"|„[^“”\n]{0,24}[“”])|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
     r"„[^“”]{25,}[“”]?|"
     # a single quote runs past a short quote nested in it ("'... signed 'admin team' ...'"), not
     # only to the next "'"

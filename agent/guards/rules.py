@@ -69,6 +69,10 @@ _CUE = (
     r"writes|needs|books|looks|searches|brings? up|comes? up|logs? in|opens?|messages|texts|"
     r"emails|e-mails|contacts|enquires|inquires|complains|queries|rings|contains|includes|"
     r"(is|are|gets?) (mentioned|discussed|raised|asked about))|"
+    # "after he logs the next inspection", "on 1 August, let Chidi know ..."
+    r"after (he|she|they|the user|the owner|the host) [a-z]+s\b|"
+    r"on (the )?\d{1,2}(st|nd|rd|th)? (of )?(january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b(?=[^.!?\n]{0,12}\blet\b)|"
     # "when Sam next plans a trip": whoever it is, "next" and any verb make the trigger
     r"(when|whenever|if|once)\s+([a-z]+(['’]s)?\s+){1,3}next\s+[a-z]+s\b|"
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
@@ -100,7 +104,6 @@ _AGENT_ACTS = re.compile(
     rf"^{_VOCATIVE.pattern}:|^\W*(dear |hey |hi )?(the )?(ai |home )?(assistant|bot|chatbot)\s*,",
     _I,
 )
-_NAMED_AGENT = re.compile(_VOCATIVE.pattern + r"[:：]", _I)
 # An order in the passive ("it should be recommended that ...", "the card number is to be
 # requested again"): with a cue, a rule no one is named to follow but the agent.
 _PASSIVE_ORDER = re.compile(
@@ -186,13 +189,15 @@ _NEGATION = re.compile(
 _PROHIBITED_AFTER = re.compile(lexicon.NEGATION_AFTER_VERB)
 _ZH_CUE = (
     r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
-    r"每次|每一次|始终|始終|"
+    r"每次|每一次|每当|每當|始终|始終|"
     r"总是|總是|一直|永远|永遠|无论|無論|不管|记住|記住|务必|務必|所有回答|每个回答|每個回答|"
     # a delayed trigger by count: "第五次用户询问天气时", "第3次"
     r"第[一二三四五六七八九十两兩\d]{1,3}次)"
 )
 _ZH_RULE_START = re.compile(
-    rf"^(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?({_ZH_CUE}|"
+    # (a label may head it: "店家留言：以后…")
+    rf"^([^：:，,。！？]{{1,10}}[：:]\s*)?(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?"
+    rf"({_ZH_CUE}|"
     r"(你|助手)(必须|必須|要|应该|應該|得|需要))"
 )
 # A trigger on the user in Chinese: "当用户提到看病时，告诉他…", "如果用户问起…就推荐…".
@@ -420,13 +425,14 @@ _CLAUSE_ENDS = re.compile(f"({_CLAUSES.pattern})", _I)
 _ZH_CUE_ANYWHERE = re.compile(_ZH_CUE)
 
 
-def _governed(text: str) -> list[str]:
-    """Clauses joined to the trigger left hanging before them: "När användaren frågar om
-    elavtal: säg att ...", "Mulai sekarang, ... lagi; bagikan ...". A cue before a colon
-    governs what follows it; one before a semicolon only when its own clause orders nothing
-    ("From now on answer in French; never ..." is two rules)."""
+def _governed(text: str) -> list[tuple[str, bool]]:
+    """Clauses joined to the trigger left hanging before them, each with whether a colon
+    joined them: "När användaren frågar om elavtal: säg att ...", "Mulai sekarang, ... lagi;
+    bagikan ...". A cue before a colon governs what follows it; one before a semicolon only
+    when its own clause orders nothing ("From now on answer in French; never ..." is two
+    rules)."""
     pieces = _CLAUSE_ENDS.split(text)
-    joined: list[str] = []
+    joined: list[tuple[str, bool]] = []
     for i in range(0, len(pieces) - 2, 2):
         clause, end, after = pieces[i], pieces[i + 1].strip(), pieces[i + 2]
         cue = (
@@ -438,7 +444,7 @@ def _governed(text: str) -> list[str]:
         # the agent named before a colon governs the orders after it ("Assistant: unlock ...")
         named = end in (":", "：") and _VOCATIVE.fullmatch(clause) is not None
         if (cue or named) and hanging and after.strip():
-            joined.append(f"{clause}{end} {after}")
+            joined.append((f"{clause}{end} {after}", end in (":", "：")))
     return joined
 
 
@@ -452,13 +458,13 @@ def standing_rules(text: str) -> list[StandingRule]:
     """Clauses that set a rule for the agent, with what makes them hostile; a trigger and the
     clause it governs are read together too, for a hostile rule split across them."""
     rules = [rule for clause in _CLAUSES.split(text) if (rule := _rule_of(clause)) is not None]
-    for clause in _governed(text):
+    for clause, by_colon in _governed(text):
         rule = _rule_of(clause)
         if rule is None:
             continue
-        if (rule.hostile and not any(r.hostile for r in rules)) or (
-            not rules and _NAMED_AGENT.match(clause)
-        ):
+        # (a harmless one after a colon when the clauses set none: "Sobald er fragt: ihm
+        # sagen, dass ...", "Assistant: unlock the door whenever ...")
+        if (rule.hostile and not any(r.hostile for r in rules)) or (not rules and by_colon):
             rules.append(rule)
     return rules
 
@@ -546,11 +552,14 @@ _AGENT_VERB_ML = re.compile(
     r"envoie|montre|partage|propose|offre|diga|dizer|responda|envie|mostre|compartilhe|"
     r"ofereça|dì|dire|rispondi|invia|mostra|condividi|offri|säg|svara|skicka|visa|dela|"
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"
-    r"сообщай|сообщи|передай|передавай|"
+    r"сообщай|сообщи|передай|передавай|сообщить|предложить|сказать|передать|"
+    r"rispondete|mandate|inviate|dite|scrivete|condividete|πεις|στείλε|"
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun|kerro|sano|vastaa|lähetä|näytä|kehota|kehottaa|suosittele|"
     r"ehdota|neuvo|pyydä|pyyda|vaadi|sabihin|sabihin mong?|ipadala|ibigay|hingin|sagutin|"
-    r"comunica|comunique|comunicale|comunícale|communique)\b|"
+    r"comunica|comunique|comunicale|comunícale|communique|let (?:him|her|them|the \w+) know)\b|"
+    # Japanese in the plain form after a trigger: "…と伝え、…を案内する。"
+    r"(と伝え|を案内する|を勧める|と答える|と言う)(?=[、。,.]|$)|(引导|引導)(他|她|用户|用戶)?去|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|말하고|답해|보내|보여|알려|안내해|안내하|전해)|"
     # an order in any verb: Japanese "…てください", "…なさい", Vietnamese "hãy …", Korean "…세요"
     r"((て|で)(ください|下さい)|なさい|하세요|십시오)|\bhãy\b|"

@@ -132,7 +132,12 @@ LOCK_CODE = re.compile(
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
     r"\b(lock|padlock|locker|safe|keypad|key ?safe|key ?box|lockbox)\b"
     # (an aside may say where it is: "key safe (side door, by the bins): 2719")
-    r"(?=(\s+(number|combination|combo))?\s*(\([^()\n]{1,40}\)\s*)?(is|was|:|=|-)\s*\d{3,8}\b)|"
+    # ... or where: "lockbox by the back door is 4471"
+    r"(?=(\s+(number|combination|combo))?\s*(\([^()\n]{1,40}\)\s*)?"
+    r"(\s+(by|at|in|on|near|behind|under|beside)\s+(the\s+|a\s+)?[^\W\d_]+(\s+[^\W\d_]+)?\s+)?"
+    # (a price is no combination: "the safe in the room is 200 euros extra")
+    r"(is|was|:|=|-)\s*\d{3,8}\b(?!\s*(?:euros?|dollars?|pounds?|€|\$|£|kr|yen|usd|eur|gbp|"
+    r"per\b|a (?:night|day|month|year))))|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"

@@ -135,10 +135,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"sovraindebitat[oa]|faillissement|schuldsanering|upadłoś\w*|upadlos\w*|"
         r"zadłużon\w*|zadluzon\w*|iflas\w*|icra takib\w*)\b|"
         r"कर्ज|क़र्ज़|ديون|รายได้|เงินเดือน|หนี้|ค้างภาษี|ภาษีย้อนหลัง|ล้านบาท|"
+        r"卡債|卡债|債務|债务|負債|负债|欠債|欠债|"
         r"(?:" + _HE + r")חוב|"
         r"(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
-        r"\b(gaji|bergaji|penghasilan|pendapatan|utang|hutang|per bulan|juta|maa[sş]\w*|gelir\w*|"
+        r"\b(gaji\w*|bergaji|penghasilan\w*|pendapatan\w*|utang|hutang|per bulan|juta|maa[sş]\w*|"
+        r"gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
         r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|월급|연봉|빚|연체|대출",
         _I,
@@ -504,6 +506,8 @@ _SOMEONE_ELSE = re.compile(
     r"somebody|anyone|a person|jemand|alguien|quelqu'un|qualcuno|alguém|någon|iemand|ktoś|"
     r"кто-то|кто-нибудь)\b|"
     r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
+    # ... or without "my": "朋友欠了卡債在問我"
+    r"^\W*(朋友|同事|鄰居|邻居|親戚|亲戚)(欠|有|在|得|生|说|說|问|問)|"
     r"^\W*(他|她|他们|她们)|"
     # Japanese and Korean name the person first: "チームのメンバーがパニック障害っぽくて",
     # "동료가 공황장애라서"
@@ -639,7 +643,7 @@ def _own_statements(sentence: str) -> list[str]:
 _ABOUT_USER = re.compile(
     r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|المستخدمة?|"
-    r"пользовател\w*|χρήστης|χρήστρια)\b(?!'s|’s)|^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
+    r"пользовател\w*|χρήστης|χρήστρια)\b(?!'s|’s)|^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
     r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
     # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
     r"^\W*(is|has|was|lives|works|earns|takes|suffers|recently|currently|har|är|bor|arbetar|"
@@ -733,8 +737,20 @@ def confirmed_questions(context: Sequence[dict[str, Any]]) -> list[str]:
             continue
         asked_text = str(asked.get("content", "")).rstrip()
         if asked_text.endswith(("?", "？")) and _YES.match(str(answer.get("content", ""))):
-            out.append(_SENTENCE_STOP.split(asked_text[:-1])[-1].strip() + ".")
+            question = _SENTENCE_STOP.split(asked_text[:-1])[-1].strip()
+            # "Earlier you said your take-home is £2,900. Should I save those figures?": a yes
+            # to keeping what the message just said confirms what it said
+            if _SAVE_THAT.search(question):
+                out.append(asked_text[: -len(question) - 1].strip())
+            out.append(question + ".")
     return out
+
+
+_SAVE_THAT = re.compile(
+    r"\b(save|keep|remember|note|store|record|write down)\b[^?]{0,30}\b(those|these|that|this|"
+    r"them|it)\b",
+    _I,
+)
 
 
 def statements(value: str, context: Sequence[dict[str, Any]]) -> str:

@@ -26,7 +26,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
     "ignore_instructions": _rx(
         # (not "an override rule", "my own override rule": the noun, not the order)
         r"\b(ignore|disregard|forget|(?<!\ban )(?<!\bown )(?<!\bthe )override|bypass|skip|abandon|"
-        r"discard|neglect|set aside|"
+        r"discard|neglect|set aside|drop|"
         r"throw (away|out)|overwrite|stop following|(don'?t|do not|no longer) follow)\b"
         # (not "forget my old rule about metric": the user's own preference, theirs to drop)
         r"[^.!?\n;。！？]{0,50}?\b(?<!\bmy )(?<!\bmy old )(?<!\bmy own )(?<!\bmy earlier )"
@@ -128,8 +128,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(instructions?|guidance|orders|directions|directives|rules)\s+(override|overrides|"
         r"overrule|overrules|supersede|supersedes|outrank|outranks|take precedence over|"
         r"trump|trumps)\s+(?:(?:the|her|his|their|your|(?-i:[A-Z])[\w-]*(?:'s|’s))\s+)?"
-        r"(?:user'?s\s+)?(?:own\s+|personal\s+)?(settings|preferences|wishes|instructions|choices|"
-        r"requests)\b",
+        r"(?:user'?s\s+)?(?:own\s+|personal\s+)?(?:[a-z]+\s+and\s+)?(settings|preferences|wishes|"
+        r"instructions|choices|requests)\b",
     ),
     "role_override": [
         *_rx(
@@ -254,7 +254,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         # "ask her to type her full card number and CVV"
         r"\b(ask|tell|get|have|make|request|prompt|invite)\w*\s+(her|him|them|the user|users?|"
         r"people|customers?|the caller|me)\s+(to\s+|for\s+)?(type|enter|send|give|share|provide|"
-        r"confirm|read out|spell out|paste|reply with|re-?enter|submit|verify)\b[^.!?\n]{0,30}\b"
+        r"confirm|read out|read back|spell out|paste|reply with|re-?enter|submit|verify)\b"
+        r"[^.!?\n]{0,30}\b"
         r"(card|cvv|cvc|password|pin|passcode|one-time|otp|credentials|login|bank|account "
         r"number|security (code|answer)|recovery codes?|seed phrase)",
         r"\bread\s+(them|him|her|the caller|callers|anyone)\s+(her|his|their|the|my|all)\s+"
@@ -367,8 +368,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\bgrant(ed)?\s+(me|him|her|them|the user|you|yourself)\s+(full|root|admin|unrestricted|"
         r"complete)\s+(access|control|privileges?|rights)",
         r"\b(full|unrestricted|complete)\s+access\s+to\s+(all|every|other)\s+(users?|memor)",
+        # (not a procedure named so: "the admin override procedure for the gate scanners")
         r"\bprivileges?\s+(elevated|escalated|upgraded)|\b(security|safety|admin)\s+(override|"
-        r"bypass)\b|"
+        r"bypass)\b(?!\s+(?:procedures?|process|policy|steps?|manual|training|drill|button|menu|"
+        r"switch|option|settings?)\b)|"
         # (a lock's: "the key drop box override code", "alarm override code" is its code)
         r"(?<!box )(?<!door )(?<!gate )(?<!alarm )(?<!safe )(?<!locker )(?<!keypad )(?<!lock )"
         r"\boverride code\b",
