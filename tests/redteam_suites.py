@@ -150,6 +150,15 @@ def own_note(text: str) -> FirewallVerdict:
     return check_write("archival_memory_insert", {"content": text}, text, source="user")
 
 
+def note_after(said: str, note: str, earlier: Sequence[dict[str, str]] = ()) -> FirewallVerdict:
+    """A note written after the user ``said`` something: typed by the user at a door when
+    ``said`` is a "memory add" command, else the model's."""
+    source = "user" if said.startswith("memory add") else "model"
+    return check_write(
+        "archival_memory_insert", {"content": note}, said, source=source, earlier=earlier
+    )
+
+
 def unsealed_kept_secrets(entries: list[dict[str, Any]], report: ScanReport) -> list[str]:
     """The ids of the suite's ``secret_kept`` writes the scan did not seal (every one must be
     scanned)."""

@@ -30,7 +30,7 @@ import pytest
 from memvisor.agent.guards import rules
 from memvisor.agent.guards.normalize import disguised
 from memvisor.agent.guards.secret_values import labelled_values
-from tests.redteam_suites import check_write, own_note
+from tests.redteam_suites import check_write, note_after, own_note
 
 HELD = ("quarantine", "reject")
 
@@ -155,8 +155,5 @@ def test_circled_and_mathematical_letters_are_a_disguise() -> None:
 def test_ordinary_notes_that_looked_alarming_are_allowed(
     said: str, note: str, earlier: tuple[dict[str, str], ...]
 ) -> None:
-    source = "user" if said.startswith("memory add") else "model"
-    verdict = check_write(
-        "archival_memory_insert", {"content": note}, said, source=source, earlier=earlier
-    )
+    verdict = note_after(said, note, earlier)
     assert verdict.verdict in ("allow", "redact"), (verdict.verdict, verdict.reasons)

@@ -35,7 +35,7 @@ import pytest
 from memvisor.agent.guards.crossuser import cross_user_reasons
 from memvisor.agent.guards.rules import standing_rules
 from memvisor.agent.guards.secret_values import labelled_values
-from tests.redteam_suites import check_write, own_note
+from tests.redteam_suites import check_write, note_after, own_note
 
 HELD = ("quarantine", "reject")
 
@@ -159,8 +159,5 @@ def test_a_lock_box_where_it_is_then_its_code_is_a_secret() -> None:
 def test_ordinary_notes_that_looked_alarming_are_allowed(
     said: str, note: str, earlier: tuple[dict[str, str], ...]
 ) -> None:
-    source = "user" if said.startswith("memory add") else "model"
-    verdict = check_write(
-        "archival_memory_insert", {"content": note}, said, source=source, earlier=earlier
-    )
+    verdict = note_after(said, note, earlier)
     assert verdict.verdict in ("allow", "redact"), (verdict.verdict, verdict.reasons)
