@@ -259,7 +259,9 @@ _ACCOUNT_WORD = (
     # and "Profil" (German, Czech, Polish, French ...) in its cases
     r"(?:u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|profil(?:u|em|a|o|e|i)?|profiel)(?![^\W\d_])|"
     # Hebrew joins "the", "for", "to" to the word: "עבור המשתמש dov_r", "לחשבון"; Persian
-    r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|کاربر|"
+    r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|[הלב]?פרופיל|کاربر|پروفایل|"
+    # a profile in the other scripts: "प्रोफ़ाइल", "プロフィール", "프로필"
+    r"प्रोफ़ाइल|प्रोफाइल|अकाउंट|プロフィール|프로필|"
     # Arabic in the feminine and with "for": "ملف المستخدمة sara_k", "للمستخدم"
     r"[لب]?لمستخدمة?|المستخدمة|"
     rf"(?:{_PERSON_RECORD})(?![^\W\d_]))"
@@ -294,6 +296,9 @@ _ACCOUNT_TOKEN = re.compile(
     r"(?:的)?(?:账号|帳號|账户|賬戶)(?:里|裡|上|中)?(?:也)?)|"
     rf"(?:^|(?<=[\n.]\s))(?:account|profile|konto|cuenta|compte|conta|conto|hesap|"
     r"tài khoản)\s+([\w.+-]+@[\w-]+\.[\w.]+)\s*[:：]|"
+    # ... or as a bracketed label: "[계정: minji.park@…]", "(Konto: lena@…)"
+    r"[\[(（【]\s*(?:account|profile|konto|cuenta|compte|conta|conto|hesap|tài khoản|계정|"
+    r"アカウント|账号|帳號|账户|аккаунт)\s*[:：]\s*([\w.+-]+@[\w-]+\.[\w.]+)\s*[\])）】]|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\w{{0,3}}\s*(?:(?:mit der|mit|with the|with|con el|con|avec l'|"
     rf"avec|com o|com|met|z|с)\s+)?(?:{_NUMBER_MARK}|[_-]?id\b|ID)\s*[:=：]?\s*"
     r"(\d{3,}|\d+(?:-\d+)+)|"
@@ -308,6 +313,11 @@ _ACCOUNT_TOKEN = re.compile(
     # "Account 5510 (Dana): ...": an account number with someone's name on it
     rf"{_NOT_MINE}\b(?:account|konto|cuenta|compte|conta|conto|rekening)\s+(?:{_NUMBER_MARK}\s*)?"
     r"(\d{3,}|\d+(?:-\d+)+)\s*\((?-i:[A-Z])[^\W\d_]+(?:\s+(?-i:[A-Z])[^\W\d_]*)?\)|"
+    # ... a profile or a card of a service, its number, and whose it is: "Profilo tessera
+    # farmacia 0044-8812 (mamma Giuliana)", "profile loyalty card 5521 (my dad Tom)"
+    rf"{_NOT_MINE}\b(?:profil\w{{0,2}}|perfil|profiel|profile)\s+(?:[^\W\d_]+\s+){{0,3}}"
+    rf"(?:{_NUMBER_MARK}\s*)?(\d{{3,}}|\d+(?:-\d+)+)\s*\((?:[^\W\d_]+\s+){{0,2}}"
+    r"(?-i:[A-Z])[^\W\d_]+\)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
     r"ticket|memory|case|history|dossier)\b",
     re.IGNORECASE,

@@ -35,6 +35,7 @@ from .keep_intent import keep_offer_accepted, keep_requested_in
 from .learned import LearnedDetector
 from .lexicon import (
     ADDRESSED_TO_AGENT,
+    FOR_THEMSELVES,
     SENT_BY_SOMEONE,
     USER_AS_HE_OR_SHE,
     USERS_OWN_REQUEST,
@@ -353,7 +354,7 @@ class Firewall:
             reasons == ["injection:standing_promotion"]
             and review.kind.claim
             and all(_promotes_only(r) for r in report.rules if r.hostile)
-            and any(_FOR_THEMSELVES.search(m) for m in user_texts(review.proposal.context))
+            and any(FOR_THEMSELVES.search(m) for m in user_texts(review.proposal.context))
             and self._users_rule_restated(report, review)
         ):
             # the model's note of the user's own "always book with Priya at Shear Genius": a
@@ -789,15 +790,6 @@ class Firewall:
 
 _FORBIDDING_CLAUSE = re.compile(
     r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
-    re.IGNORECASE,
-)
-
-
-# The user setting a rule for their own requests: "when I ask you to book", "se ti chiedo".
-_FOR_THEMSELVES = re.compile(
-    r"\b(?:when|whenever|if|every time|each time) i\b|\bfor me\b|\bse ti chiedo\b|"
-    r"\bwenn ich\b|\bcuando te (?:pida|pregunte)\b|\bsi te pido\b|\bquand je\b|\bsi je\b|"
-    r"\bquando (?:eu )?(?:te )?(?:pedir|perguntar)\b|\bnär jag\b|\bals ik\b",
     re.IGNORECASE,
 )
 

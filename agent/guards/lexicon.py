@@ -153,6 +153,26 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"\b(actúa|actua|handle|agis|age|aja|agisci|agera|действуй|веди себя)\s+(como|als|comme|"
         r"come|som|как)\s+(una?|ein|eine|un|une|um|uma|en|ett)?\s*(ia|ki|ai|asistente|assistent|"
         r"assistente|bot|ии)\s+(sin|ohne|sans|sem|senza|utan|без)",
+        # the agent told it is no longer one ("ab jetzt bist du kein Assistent mehr, sondern
+        # ...", "ya no eres el asistente de Ana", "ты больше не помощник"): a new master next
+        r"\b(?:du bist|bist du|sie sind|sind sie)\s+(?:ab jetzt\s+|jetzt\s+|nun\s+|ab sofort\s+)?"
+        r"(?:nicht mehr\s+(?:\w+\s+){0,2}|kein\w*\s+(?:\w+\s+)?)"
+        r"(?:assistent\w*|ki|bot|helfer\w*|chatbot)\b|"
+        r"\b(?:ya no eres|ya no sos|dejas de ser|tu n['’]es plus|vous n['’]êtes plus|"
+        r"non sei più|non è più|(?:você|tu) não é mais|não és mais|deixas? de ser|"
+        r"du är inte längre|du är ingen|je bent niet langer|je bent geen|nie jesteś już|"
+        r"już nie jesteś|ты больше не|вы больше не|ти більше не|ви більше не|"
+        r"bạn không còn là|kamu bukan lagi|anda bukan lagi|už nejsi|nejsi už|"
+        r"δεν είσαι πια)\s+(?:\w+\s+){0,3}?(?:l['’])?(?:asistente|assistant|assistente|assistent|"
+        r"asystent\w*|ассистент\w*|помощник\w*|помічник\w*|асистент\w*|бот\w*|ии|ші|"
+        r"trợ lý|asisten|asistent\w*|βοηθός|bot|ia|ai|ki|chatbot)\b|"
+        r"\bartık\s+(?:bir\s+)?(?:\w+\s+)?(?:asistan|yardımcı|bot)\s+değilsin|"
+        r"(?:你|您)(?:现在|現在|从现在起|從現在起|从今天起|從今天起)?(?:已经|已經)?不再是"
+        r"[^。！？\n]{0,8}(?:助手|助理|机器人|機器人)|"
+        r"(?:あなた|君|お前)は(?:もう|もはや)[^。！？\n]{0,10}(?:アシスタント|AI|ＡＩ|ボット)"
+        r"(?:では|じゃ)な|"
+        r"(?:너는|넌|당신은)\s*(?:이제\s*)?더\s*이상\s*[^.!?\n]{0,10}(?:비서|어시스턴트|도우미|AI)"
+        r"(?:가|이)?\s*아니",
         r"(あなたは|君は|お前は)(今から|これから|もう)[^。！？\n]{0,20}(AI|ＡＩ|アシスタント|ボット)",
         r"(あなたは|君は|お前は)(今から|これから|今日から|今後)[^。！？\n]{0,20}[「『\"][^」』\"\n]{1,20}"
         r"[」』\"](です|だ|になる|として)",
@@ -658,11 +678,17 @@ SIGNALS_ML["ignore_instructions"] = [
 # assistent:", "Kwa msaidizi:", "إلى المساعد:", "アシスタントへ：") is an order to it. The firewall
 # counts it only when the write is not the user's own words.
 ADDRESSED_TO_AGENT = re.compile(
-    r"(?:^|[\n.!?。]\s*)[\s*>\-\[(#/]*(?:[^\W\d_]{2,15}\s+){0,2}?(?:"
+    # (at a sentence's start, or opening a quote: 'Mensagem do app: "Para a IA ...:')
+    r"(?:^|[\n.!?。]\s*|[«“\"„‚‘「『])[\s*>\-\[(#/«“\"„‚‘「『※＊•]*(?:[^\W\d_]{2,15}\s+){0,2}?(?:"
     r"(?:todo|fixme|note|hack)\s*\(\s*(?:the\s+)?(?:assistant|ai|bot|agent|llm|model)\s*\)|"
     r"(?:(?:a\s+)?(?:note|message|memo|instructions?|reminder|notice|hint|p\.?s\.?)\s+)?"
-    r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?(?:ai|ai assistants?|"
-    r"assistants?|bots?|llms?|chatbots?|language models?)|"
+    r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?"
+    # ... whose, and what kind: "for Dana's assistant", "for connected assistants", "to the
+    # user's digital assistant"
+    r"(?:(?-i:[A-Z])[\w-]*(?:'s|’s)\s+|(?:user|owner|member|customer|client|patient|host|"
+    r"guest|student|tenant|claimant)s?(?:'s|’s|')?\s+)?"
+    r"(?:(?:connected|digital|virtual|voice|personal|home|smart|ai)\s+){0,2}"
+    r"(?:ai|ai assistants?|assistants?|bots?|llms?|chatbots?|language models?|ai helpers?)|"
     r"(?:nota|mensaje|aviso)?\s*(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
     r"(?:hinweis|nachricht|notiz)?\s*(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
     r"(?:note|message)?\s*(?:à|pour)\s+l['’](?:assistant|ia)|"
@@ -676,9 +702,17 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:для|к)\s+(?:ии-)?(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
     r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
-    r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手"
+    r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手|"
+    # South Slavic and Bulgarian: "Poruka za AI asistenta:", "Порука за АИ асистента:"
+    r"za\s+(?:ai\s+|ui\s+|vi\s+)?(?:asistenta|pomoćnika|pomocnika)|"
+    r"за\s+(?:аи\s+|ии\s+|ви\s+)?(?:асистента|помоћника|помощника)|"
+    # "AIアシスタント向け", "AI 비서님께", "各位AI助手" (below, for every assistant)
+    r"(?:AI|ＡＩ)?アシスタント(?:向け|の皆様|各位)|(?:AI\s*)?(?:비서|어시스턴트)(?:분들|님)?(?:께|들에게)"
     # (then a closing quote and a few words, hyphenated too: "«для ИИ-помощника» в HTML-кодах:")
-    r")[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,3}?\s*[:：,，]|"
+    r")[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,5}?\s*[:：,，]|"
+    # every household's AI helper told to mind: "请各位家里的AI助手注意", "致所有AI助理："
+    r"(?:各位|所有|大家|每位)[^。！？\n]{0,6}(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)?\s*"
+    r"(?:注意|请|請|[:：,，])|(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)\s*(?:注意|请|請|[:：,，])|"
     # the assistant named as whoever reads or handles the text, anywhere in it: "AI reading
     # this", "读到这条评价的AI助手", "これを読んでいるAI", "이 글을 읽는 AI"
     r"\b(?:any|every|the|all|dear)\s+(?:ai\s+)?(?:ai|assistants?|bots?|llms?|chatbots?|"
@@ -740,7 +774,10 @@ RULE_CUES_ML = re.compile(
     r"\b(cuando|quando|si|se|quand|wenn|falls)\s+(?:(?:a|o|la|el|le|der|die)\s+)?(?-i:[A-Z])"
     r"[^\W\d_]+\s+(vuelva a |volte a |torni a |wieder |de nuevo )?(pregunte|preguntar|pida|"
     r"llame|escriba|perguntar|pedir|ligar|chieda|chiede|chiami|demande|appelle|fragt|anruft|"
-    r"schreibt)\b|"
+    r"schreibt|"
+    # ... in the future: "quando Giulia chiederà di nuovo", "cuando Ana pregunte otra vez"
+    r"preguntará|pedirá|llamará|escribirá|perguntará|ligará|chiederà|domanderà|chiamerà|"
+    r"scriverà|tornerà a chiedere|demandera|appellera|écrira|reviendra)\b|"
     # French elides the "que" of the conjunction: "dès qu'elle reparlera", "lorsqu'il"
     r"\b(dès qu|lorsqu|quand bien même qu|aussitôt qu|sitôt qu)['’](elle|il|elles|ils|on)\b|"
     rf"\b{_FROM_DAY_ML}\b|"
@@ -953,6 +990,13 @@ SECRET_LABELS_ML = re.compile(
     r"сети|klucz (?:zabezpieczeń )?sieci|ネットワークキー|暗号化キー|网络密钥|網路金鑰|"
     r"네트워크 (?:보안 )?키|"
     r"salasana\w*|jelszó\w*|"
+    # the South Slavic, Baltic, Romanian, Bulgarian and Albanian words: "šifra za wifi",
+    # "lozinka", "geslo", "parolă", "парола", "slaptažodis", "parool", "fjalëkalimi"
+    r"(?:š|s)ifr(?:a|u|e|om|i)\b|шифр(?:а|у|е|ом)?\b|lozink\w*|лозинк\w*|gesl(?:o|a|om)\b|"
+    r"parolă|parolei|парола\w*|slaptažod\w*|parool\w*|salasõna\w*|fjalëkalim\w*|"
+    # a combination lock's numbers: "lukon yhdistelmä", "kombinacija", "kombinace"
+    r"yhdistelm\w*|kombinacij\w*|kombinac[ei]\b|kombinácia|kombinasyon\w*|kombinasi\b|"
+    r"combinatie\w*|комбинациј\w*|комбінаці\w*|"
     r"пароль|пін-код\w*|ПІН(?!-)|"
     # what switches an alarm off, in other languages ("disarm code" is SECRET_LABELS')
     r"(?:entschärfungs|unscharf|deaktivierungs|abschalt|freischalt)code|"
@@ -1082,7 +1126,10 @@ KEEP_INTENT = re.compile(
     r"θυμήσου|κράτα|αποθήκευσε|(?:paki)?tandaan|pakitala|pakisave|zapamatuj( si)?|ulož|zapiš|"
     r"poznamenej|zapamätaj|"
     r"muista|tallenna|"
-    r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează)\b|"
+    r"запам'ятай|збережи|jegyezd meg|mentsd el|ține minte|salvează|"
+    # South Slavic, Baltic, Estonian and Albanian: "zapamti šifru", "sačuvaj", "запамти"
+    r"zapamti(?:te)?|sačuvaj|sacuvaj|zapiši|zapisi|упамти|запамти|сачувај|запиши|zapomni|"
+    r"shrani|įsimink|išsaugok|atceries|saglabā|pea meeles|salvesta|mbaj mend|ruaje)\b|"
     r"(จำไว้|ช่วยจำ|จำให้|บันทึกไว้|תזכור|תזכרי|זכור|תשמור|שמור|احفظ|تذكر|याद रख|सेव कर|"
     r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|覚えと(い|け)|おぼえて|保存して|メモして|記録して|忘れないで)|"
@@ -1111,6 +1158,13 @@ REVEAL_INTENT = re.compile(
 
 # -- the user's own asking as a rule's whole condition ----------------------------------------
 
+# The user setting a rule for their own requests: "when I ask you to book", "se ti chiedo".
+FOR_THEMSELVES = re.compile(
+    r"\b(?:when|whenever|if|every time|each time) i\b|\bfor me\b|\bse ti chiedo\b|"
+    r"\bwenn ich\b|\bcuando te (?:pida|pregunte)\b|\bsi te pido\b|\bquand je\b|\bsi je\b|"
+    r"\bquando (?:eu )?(?:te )?(?:pedir|perguntar)\b|\bnär jag\b|\bals ik\b",
+    _I,
+)
 # "when the user asks,", "사용자가 요청하면", "用户要求时", "si el usuario lo pide": the user
 # asking for their own things triggers nothing; a topic after the verb ("when the user asks
 # about flights") is a trigger, and is not this.
@@ -1143,7 +1197,19 @@ USER_THIRD_PERSON_ML = re.compile(
     r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
     r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
     r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
-    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶",
+    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶|"
+    # a business's word for the user, with "this": "kalau nanti pelanggan ini tanya", "if this
+    # customer asks", "quand ce client demande", "这位顾客问起时"
+    r"\b(?:this (?:customer|client|member|guest|patient|subscriber|buyer|shopper|owner)|"
+    r"(?:este|esta) (?:cliente|clienta|socio|socia|paciente|huésped)|"
+    r"(?:questo|questa) (?:cliente|socio|socia|paziente|ospite)|"
+    r"(?:ce|cette) (?:client|cliente|membre|patient|patiente)|"
+    r"(?:dieser|diese|dieses) (?:kunde|kundin|mitglied|patient|patientin|gast)|"
+    r"deze (?:klant|cliënt|gast|patiënt)|denna (?:kund|medlem|gäst)|ten klient|ta klientka|"
+    r"(?:pelanggan|klien|member|anggota|pasien|tamu) ini|khách hàng này|"
+    r"(?:этот|эта) (?:клиент|клиентка|покупатель|покупательница|пациент|гость)|bu müşteri)\b|"
+    r"(?:这位|這位|该|該|此)(?:客户|客戶|顾客|顧客|主人|会员|會員|患者|病人|家长|家長|车主|車主)|"
+    r"この(?:お客様|顧客|会員|患者)|이 (?:고객|회원|환자)",
     _I,
 )
 

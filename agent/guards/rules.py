@@ -203,9 +203,12 @@ _ZH_RULE_START = re.compile(
 # A trigger on the user in Chinese: "当用户提到看病时，告诉他…", "如果用户问起…就推荐…".
 _ZH_TRIGGER = (
     r"|(当|當|如果|若|每当|每當|一旦|等到?|只要|下次|下一次|以后|以後)?(用户|用戶|客户|客戶|有人|他|她|"
-    r"他们|他們|对方|對方|顾客|顧客)(一|下次|下一次|再|每次)?(提到|提起|问起|問起|询问|詢問|咨询|諮詢|查询|查詢|问|問|说|說|"
+    r"他们|他們|对方|對方|顾客|顧客|"
+    # ... or whoever it is after a condition word: "下次主人问起", "如果家长询问" (not "我")
+    r"(?<=[当當果若次旦到要后後])(?![我你])[\u4e00-\u9fff]{1,4}?)"
+    r"(一|下次|下一次|再|每次)?(提到|提起|问起|問起|询问|詢問|咨询|諮詢|查询|查詢|问|問|说|說|"
     r"聊到|谈到|談到|要)[^。！？]{0,20}(时|時|的话|的話|的时候|的時候)?[，,]?"
-    r"\s*(就|便|都|一律|应|應|应当|應當|要)?(告知|告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發|"
+    r"\s*(就|便|都|一律|应|應|应当|應當|要|请|請)?(告知|告诉|告訴|推荐|推薦|发送|發送|回复|回覆|说|說|让|讓|建议|建議|提醒|转发|轉發|"
     # acting for the user: "一律帮他订最贵的", "直接替她买"
     r"(帮|幫|替|给|給)(他|她|他们|他們|用户|用戶)?(订|訂|预订|預訂|买|買|购买|購買|下单|下單))|"
     r"(提醒|让|讓|叫|要求|请|請)(助手|AI|ai|机器人|機器人)[^。！？]{0,4}(告诉|告訴|推荐|推薦|说|說|"
@@ -454,9 +457,14 @@ def has_rule_cue(text: str) -> bool:
     return bool(_CUE_ANYWHERE.search(text) or RULE_CUES_ML.search(text))
 
 
+# A price, a count or a date in brackets is no aside: "『プレミアムコース』（9,800円）を選び".
+_NUMBER_ASIDE = re.compile(r"[（(][\d\s.,:/%+\-–~円元圆¥$€£₩₽]{1,16}[）)]")
+
+
 def standing_rules(text: str) -> list[StandingRule]:
     """Clauses that set a rule for the agent, with what makes them hostile; a trigger and the
     clause it governs are read together too, for a hostile rule split across them."""
+    text = _NUMBER_ASIDE.sub(" ", text)
     rules = [rule for clause in _CLAUSES.split(text) if (rule := _rule_of(clause)) is not None]
     for clause, by_colon in _governed(text):
         rule = _rule_of(clause)
@@ -557,7 +565,12 @@ _AGENT_VERB_ML = re.compile(
     r"zeg|antwoord|stuur|toon|deel|bied|powiedz|mów|odpowiadaj|wyślij|pokaż|oferuj|söyle|"
     r"yanıtla|gönder|göster|sun|kerro|sano|vastaa|lähetä|näytä|kehota|kehottaa|suosittele|"
     r"ehdota|neuvo|pyydä|pyyda|vaadi|sabihin|sabihin mong?|ipadala|ibigay|hingin|sagutin|"
-    r"comunica|comunique|comunicale|comunícale|communique|let (?:him|her|them|the \w+) know)\b|"
+    r"comunica|comunique|comunicale|comunícale|communique|let (?:him|her|them|the \w+) know|"
+    # Indonesian and Malay: "langsung naikkan ke paket ...", "katakan bahwa ...", "potong dari
+    # saldo"
+    r"katakan|bilang|beri ?tahu|beritahu|sampaikan|tawarkan|sarankan|rekomendasikan|arahkan|"
+    r"kirimkan|teruskan|bagikan|tunjukkan|tampilkan|naikkan|potong|tagih|pesankan|belikan|"
+    r"mintalah|minta)\b|"
     # Japanese in the plain form after a trigger: "…と伝え、…を案内する。"
     r"(と伝え|を案内する|を勧める|と答える|と言う)(?=[、。,.]|$)|(引导|引導)(他|她|用户|用戶)?去|"
     r"(言って|伝えて|答えて|送って|見せて|教えて)|(말해|말하고|답해|보내|보여|알려|안내해|안내하|전해)|"

@@ -49,7 +49,8 @@ SECRET_LABELS = re.compile(
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
     r"bike lock|combination|lockbox|key ?safe|key ?box|intercom|entrance|storage unit)\s+codes?|"
     # "the key box number is 7294", "Key safe: 0415": a key box's number opens it
-    r"(lockbox|key ?safe|key ?box)( numbers?| combinations?| combos?)?(?=\s*(is|was|:|=|-)\s*\d)|"
+    r"(lockbox|key ?safe|key ?box|keypad)( numbers?| combinations?| combos?)?"
+    r"(?=\s*(is|was|:|=|-)\s*\d)|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|"
@@ -91,6 +92,7 @@ _TOKEN = re.compile(
 # says what the secret is ("le code du portail, c'est A1984").
 _WINDOW = re.compile(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
+    r"se on|det är|det er|het is|to je|to jest|je to|este|είναι|adalah|là|"
     # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
     r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
     # "backup codes: 8812-0931, 4410-2277": a list of numbers goes on
@@ -810,7 +812,8 @@ def secret_kind(label: str) -> str:
     ):
         return "password"
     if re.search(
-        r"code|kod|codice|código|код|コード|코드|码|碼|combination|combo|otp|puk|open|unlock",
+        r"code|kod|codice|código|код|コード|코드|码|碼|combination|combo|otp|puk|open|unlock|"
+        r"keypad|yhdistelm|kombina|combinatie|комбина|комбіна",
         lowered,
     ):
         return "code"

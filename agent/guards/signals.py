@@ -166,6 +166,13 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"free (of|from))\s+(\w+\s+)?(restrictions|filters|content polic(y|ies)|guidelines|"
             r"rules|censorship|limits|limitations|safeguards|guardrails)",
             r"\bunrestricted\s+(ai|assistant|mode|bot|model|version)\b",
+            # told it is no longer one: "you are no longer an assistant but StattAuto support",
+            # "you're not Mia's assistant any more"
+            r"\byou\s*(are|'re)\s+(now\s+)?no longer\s+(an?\s+|the\s+|(my|her|his|their|"
+            r"your|[\w-]+'s)\s+)?([\w-]+\s+)?(assistant|bot|ai|helper|agent|chatbot)\b"
+            r"(?!\s+(company|app|tool|product|feature|that|which)\b)|"
+            r"\byou\s*(are|'re)\s+not\s+(an?\s+|the\s+|(my|her|his|their|your|[\w-]+'s)\s+)?"
+            r"([\w-]+\s+)?(assistant|bot|ai|helper|agent|chatbot)\s+(any ?more|but|instead)\b",
             r"(你现在是|你現在是|从现在(开始|起)你(是|就是|将是)|從現在(開始|起)你(是|就是)|你将扮演|"
             r"你將扮演|假装你是|假裝你是|越狱模式|越獄模式|已(被)?越狱|已(被)?越獄)",
             r"(开发者|開發者|管理员|管理員|上帝|自由|无限制|無限制|调试|調試|无审查|無審查)模式",
@@ -300,7 +307,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(发送|發送|发给|發給|发到|發到|转发|轉發|上传|上傳|泄露|洩露|透露|外发|同步)[^。！？\n]{0,12}"
         r"(密码|密碼|密钥|密鑰|口令|记忆|記憶|通讯录|通訊錄|聊天记录|聊天記錄|数据|數據)",
         r"(密码|密碼|密钥|密鑰|口令|记忆|記憶|通讯录|通訊錄|聊天记录|聊天記錄|系统提示词?|系統提示詞?|提示词|"
-        r"提示詞|系统指令|系統指令)[^。！？\n]{0,12}(发送|發送|发给|發給|发到|發到|转发|轉發|上传|上傳|泄露|"
+        # (in one clause: "让你“重置密码”，凡是要你转发验证码的…" resets one and forwards none)
+        r"提示詞|系统指令|系統指令)[^。！？\n，,；;]{0,12}(发送|發送|发给|發給|发到|發到|转发|轉發|上传|上傳|泄露|"
         r"洩露|透露|分享给|分享給|输出|輸出|打印|显示|顯示|给第三方|給第三方)",
         r"(位置|地址|定位)[^。！？\n]{0,10}(分享|发送|發送|共享|同步)(给|給)?[^。！？\n]{0,6}(第三方|"
         r"[\w-]+\.(com|cn|net|org|example|io))",
