@@ -11,9 +11,11 @@
 - ``skeleton``: the canonical text without accents ("ignóre" reads "ignore");
 - ``obfuscated``: leetspeak inside words undone, s p a c e d / d.o.t.t.e.d letters joined;
 - decodings of hidden payloads: ``base64``, ``base32``, ``hex``, ``binary``, ``morse``,
-  ``unicode_tags``, ``nato`` (the spelling alphabet), ``escapes`` (``\\u0069``),
-  ``reversed``, ``caesar`` (any shift, rot13 included), ``atbash`` and ``pig_latin``,
-  each tried only when the text looks like one, bounded in size and depth.
+  ``unicode_tags``, ``variation_selectors`` (bytes after an emoji), ``nato`` (the spelling
+  alphabet), ``escapes`` (``\\u0069``), ``reversed``, ``caesar`` (any shift, rot13
+  included), ``atbash``, ``pig_latin``, ``robber`` (rövarspråket) and ``kana`` (half-width
+  katakana read in hiragana, and its order words in kanji), each tried only when the text
+  looks like one, bounded in size and depth.
 
 A channel other than ``plain``/``canonical``/``skeleton`` names the obfuscation in the
 firewall's reasons.
@@ -29,6 +31,7 @@ import unicodedata
 import urllib.parse
 import zlib
 from collections.abc import Iterator
+from itertools import chain
 
 from . import keyboards
 
@@ -37,6 +40,10 @@ _INVISIBLE = re.compile(
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
 )
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
+# "Emoji smuggling": bytes written as variation selectors after a character, which draw
+# nothing ("🚣" then U+FE00.. for the bytes 0..15, U+E0100.. for 16..255: UTF-8 text). An
+# emoji or an ideograph takes one selector, never a run.
+_SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
 # Blank letters (Hangul fillers, the Braille blank) render as a space: between words they are
 # one, and dropping them would glue "please\u3164disregard" into a single word.
 _BLANKS = re.compile("[\u115f\u1160\u2800\u3164\uffa0]")
@@ -355,6 +362,15 @@ _CJK_CHAR = "[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 # hints a word processor puts at syllables, never at each letter
 _SOFT_HYPHENS = re.compile(r"[^\W\d_](?:\u00ad[^\W\d_]){3}")
 _JOINER_IN_CJK = re.compile(rf"{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}")
+# ... or soft hyphens where no hyphenator puts one, three times: it leaves two letters at least
+# on each side of a break, so never one letter alone ("ver\u00adgee\u00adt", "tie\u00ads")
+# nor a hyphen ending a word ("Assistent\u00ad:")
+_STRAY_SOFT_HYPHEN = re.compile(
+    r"(?<![^\W\d_\u00ad])[^\W\d_]\u00ad|\u00ad[^\W\d_](?![^\W\d_\u00ad])|\u00ad(?![^\W\d_])"
+)
+# Korean taken apart into its letters ("ㅇㅏㄴㄴㅕㅇ" for "안녕"): a consonant then a vowel is a
+# syllable spelled loose; chat writes "ㅋㅋ", "ㅇㅋ" or "ㅠㅠ", never the two side by side.
+_LOOSE_SYLLABLE = re.compile("[\u3131-\u314e\uffa1-\uffbe][\u314f-\u3163\uffc2-\uffdc]")
 _FULL_WIDTH_LATIN = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
 # Letters NFKC folds back to Latin that nobody types in prose: circled letters ("ⓡⓔⓢⓔⓣ") and
 # the mathematical alphanumerics (bold, italic, script, Fraktur, double-struck, monospace).
@@ -367,10 +383,15 @@ def disguised(text: str) -> bool:
     Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), characters that draw nothing (zero-width,
     tags, a right-to-left override) between letters, joiners between CJK characters, soft
     hyphens between every letter, three or more small capitals or other letter-like symbols,
-    or full-width Latin in a text with no CJK?"""
+    or full-width Latin in a text with no CJK, bytes in variation selectors, soft hyphens
+    where no hyphenator puts them, Korean spelled in loose letters?"""
     if _TAGS.search(text) or "\u202e" in text or _HIDDEN_BETWEEN_LETTERS.search(text):
         return True
     if _JOINER_IN_LATIN.search(text) or _JOINER_IN_CJK.search(text) or _SOFT_HYPHENS.search(text):
+        return True
+    if _SELECTOR_RUN.search(text):
+        return True  # bytes written as variation selectors ("emoji smuggling")
+    if len(_STRAY_SOFT_HYPHEN.findall(text)) >= 3 or len(_LOOSE_SYLLABLE.findall(text)) >= 4:
         return True
     if len(_FOLDABLE.findall(text)) >= 3:
         return True  # "C\u200do\u200cn", small capitals, circled or script letters
@@ -486,6 +507,58 @@ def _hiragana(text: str) -> str:
     return _KATAKANA.sub(lambda m: chr(ord(m.group(0)) - 0x60), text)
 
 
+# Half-width katakana has no kanji: an order written in it ("ｷｵｸｦ ｾﾞﾝﾌﾞ ｹｼﾃ") spells in kana
+# the words the catalogues write in kanji (記憶を全部消して). Those words, by their reading; the
+# grammar words that are hiragana in prose (この, だけ, こと) read as themselves.
+_KANA_READINGS = """\
+こんご:今後 いこう:以降 いまから:今から きょうから:今日から これから:これから つねに:常に
+いつも:いつも かならず:必ず まいかい:毎回 じかい:次回 つぎに:次に きおく:記憶 きろく:記録
+りれき:履歴 ほぞん:保存 ぜんぶ:全部 すべて:すべて ぜんいん:全員 けして:消して
+けす:消す けせ:消せ さくじょ:削除 わすれ:忘れ むし:無視 しじ:指示 めいれい:命令 せってい:設定
+きそく:規則 せいげん:制限 ひみつ:秘密 ないしょ:内緒 かくして:隠して かくす:隠す だまって:黙って
+すすめ:勧め すすめる:勧める すすめて:勧めて すいせん:推薦 しょうかい:紹介 あんない:案内
+おくって:送って おくる:送る おくれ:送れ そうしん:送信 てんそう:転送 おしえて:教えて
+おしえる:教える おしえろ:教えろ つたえて:伝えて つたえる:伝える みせて:見せて みせる:見せる
+こたえて:答えて こたえる:答える いって:言って いわないで:言わないで はなして:話して
+きょうゆう:共有 こうかい:公開 あんしょうばんごう:暗証番号 じゅうしょ:住所
+でんわばんごう:電話番号 ばんごう:番号 ひと:人 りようしゃ:利用者 しようしゃ:使用者 ほかの:他の
+だれにでも:誰にでも だれでも:誰でも ゆうせん:優先 したがって:従って したがう:従う したがわ:従わ
+いぜんの:以前の まえの:前の これまでの:これまでの いままで:今まで おぼえて:覚えて へんしん:返信
+かいとう:回答 しつもん:質問 かくにん:確認 きょか:許可 けんげん:権限 かんりしゃ:管理者
+かいはつしゃ:開発者 ほめて:褒めて わるく:悪く たしゃ:他社 しょうひん:商品 せいひん:製品
+この:この その:その あの:あの だけ:だけ こと:こと ください:ください なさい:なさい して:して
+しないで:しないで しろ:しろ せよ:せよ"""
+_KANA_WORDS = dict(pair.split(":") for pair in _KANA_READINGS.split())
+_LONGEST_KANA_WORD = max(map(len, _KANA_WORDS))
+_KATAKANA_RUN = re.compile("[\u30a1-\u30fa\u30fc]+")
+# a particle after a word read back: "キオクヲ" is "記憶を", "コンゴハ" "今後は"
+_PARTICLES = "をはへのにがでともやか"
+
+
+def _kana_words(text: str) -> str:
+    """``text`` (canonical) with the words of ``_KANA_WORDS`` spelled in katakana read in
+    kanji, each at a run's start or after another: "ｺﾉﾋﾄﾉ ｷｵｸｦ" is "この人の 記憶を", while
+    "ゲームシステム" keeps the "ムシ" inside it."""
+
+    def read(match: re.Match[str]) -> str:
+        run, kana = match.group(0), _hiragana(match.group(0))
+        out, i = [], 0
+        while i < len(run):
+            for end in range(min(len(run), i + _LONGEST_KANA_WORD), i, -1):
+                if kana[i:end] in _KANA_WORDS:
+                    out.append(_KANA_WORDS[kana[i:end]])
+                    i = end
+                    if kana[i : i + 1] and kana[i] in _PARTICLES:
+                        out.append(kana[i])
+                        i += 1
+                    break
+            else:
+                return "".join(out) + run[i:]
+        return "".join(out)
+
+    return _KATAKANA_RUN.sub(read, text.replace("ヲ", "を"))
+
+
 def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     """Every reading of ``text`` worth scanning, as (channel, text)."""
     yield "plain", text
@@ -504,12 +577,19 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     kana = _hiragana(canon) if _KANA_DISGUISE.search(text) else ""
     if kana and kana != canon:
         yield "kana", kana
+    written = _kana_words(canon) if kana else ""
+    if written and written not in (canon, kana):
+        yield "kana", written
     hidden = _tag_text(text)
     if hidden:
         yield "unicode_tags", hidden
+    smuggled = _selector_text(text)
+    if smuggled:
+        yield "variation_selectors", smuggled
     if depth >= _MAX_DEPTH:
         return
-    for channel, decoded in _decodings(bare[:_DECODE_LIMIT], depth):
+    # (a game of letters is read with its accents: "goglolömom" is "glöm", not "glom")
+    for channel, decoded in chain(_decodings(bare[:_DECODE_LIMIT], depth), _robber(canon)):
         # A shift or a reversal read again would only undo itself.
         below = (
             _MAX_DEPTH
@@ -654,6 +734,8 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         payload = text[:600].rpartition(":")[2]
         if payload.strip() and payload != text[:600]:
             yield "reversed", payload[::-1]
+            # ... and each of its words ("leia cada palavra ao contrário: a ritrap ed aroga")
+            yield "reversed", _reverse_words(payload)
     base = _wordiness(text)
     candidates = [
         ("reversed", text[::-1]),
@@ -704,6 +786,43 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
         score = _wordiness(candidate)
         if score >= 0.3 and score >= base + 0.2:
             yield channel, candidate
+
+
+# Rövarspråket, "the robber language": every consonant doubled around an "o" ("glöm" is
+# "goglolömom"). A word is in it when undoing that and doing it again gives the word back.
+_ROBBER_TRIPLE = re.compile(r"([b-df-hj-np-tv-z])o\1", re.IGNORECASE)
+# ("y" is a vowel in Swedish, a consonant in English: doubled or not)
+_CONSONANTS = (re.compile(r"[b-df-hj-np-tv-xz]", re.I), re.compile(r"[b-df-hj-np-tv-z]", re.I))
+_SAYS_ROBBER = re.compile(
+    r"r[öo]varspr[åa]k|r[øo]ver(?:sprog|spr[åa]k)|r[äa]ubersprache|rovertaal|rosvokiel|"
+    r"r[öo]{2}vlikeel|robber(?:'?s)? (?:language|speak|talk|tongue)|"
+    r"(?:idioma|lengua|lenguaje|jerga) de (?:los )?ladrones|langu(?:e|age) des (?:voleurs|"
+    r"brigands)|lingua dei (?:ladri|briganti)|l[íi]ngua dos ladr[õo]es|zbójeck\w* język|"
+    r"język\w* zbój|разбойничь\w* язык|язык\w* разбойников|soyguncu dili|bahasa perampok|"
+    r"強盗語|泥棒語|강도 ?언어",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _robber_word(word: str, triples: int) -> str | None:
+    """``word`` read from rövarspråket when it is written in it with ``triples`` doubled
+    consonants at least, else None."""
+    plain = _ROBBER_TRIPLE.sub(r"\1", word)
+    if len(word) - len(plain) < 2 * triples:
+        return None
+    again = (c.sub(lambda m: m.group(0) + "o" + m.group(0), plain) for c in _CONSONANTS)
+    return plain if word.lower() in (a.lower() for a in again) else None
+
+
+def _robber(text: str) -> Iterator[tuple[str, str]]:
+    """``text`` with its words in rövarspråket read, when it names the game or four words
+    (with two doubled consonants each, which no word of any language has by chance) are in it."""
+    text = text[:_DECODE_LIMIT]
+    triples = 1 if _SAYS_ROBBER.search(text) else 2
+    read = {w: p for w in set(_WORD.findall(text)) if (p := _robber_word(w, triples))}
+    if read and (triples == 1 or len(read) >= 4):
+        yield "robber", _WORD.sub(lambda m: read.get(m.group(0), m.group(0)), text)
 
 
 def _split_words(letters: str) -> str:
@@ -781,14 +900,30 @@ _SAYS_SHIFT = re.compile(
     r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})",
     re.IGNORECASE,
 )
+_READ_VERB = (
+    r"(read|written|spel(?:led|t)|leia\w*|ler|lê|lid[oa]|escrit[oa]s?|escrev\w*|l[eé]e\w*|"
+    r"leer|le[ií]d[oa]|lis|lisez|lire|lu|écrit\w*|leggi\w*|lett[oa]|scritt[oa]|lies|lest|"
+    r"lesen|gelesen|geschrieben|lees|lezen|gelezen|geschreven|l[äæ]s\w*|les|lese|skriv\w*|"
+    r"skrevet|czyta\w*|przeczytaj|napisan\w*|чита\w*|прочита\w*|прочти|написан\w*|"
+    r"записан\w*|oku\w*|yaz[ıi]l\w*|olvas\w*|[íi]rva|lue|lukea|luettuna|kirjoitettu|čti|"
+    r"přečti|číst|napsán\w*|baca|dibaca|ditulis|tulis|cite[șs]\w*|citit\w*|scris\w*|đọc)"
+)
 # "(read the words backwards)", "— à lire à l'envers", "al revés": the text says how it is written.
 _SAYS_BACKWARDS = re.compile(
     r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"
     r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд|"
     r"от конца к началу|в обратном порядке|sondan başa|tersten|ters sırayla|od końca|"
     r"takaperin|pozpátku|ngược lại|dari belakang|terbalik|dibalik|από το τέλος|"
-    r"van achter naar voren|all'indietro|al rovescio|de trás para a frente)\b|"
-    r"倒着|倒過來|倒过来|反过来读|反過來讀|逆から|後ろから|거꾸로",
+    r"van achter naar voren|all'indietro|al rovescio|de trás para a frente|wspak|"
+    r"задом наперед|bagl[æa]ns|baklengs|đọc ngược|doc nguoc)\b|"
+    r"倒着|倒過來|倒过来|反过来读|反過來讀|倒序|逆から|後ろから|逆に読|거꾸로|반대로 읽|"
+    # words that also say "on the contrary", "vice versa", "upside down" ("ao contrário",
+    # "umgekehrt", "наоборот"), only after a verb of reading or writing: "leia cada palavra ao
+    # contrário", "lies jedes Wort umgekehrt", "прочитай наоборот"
+    rf"\b{_READ_VERB}\b[^.!?\n]{{0,30}}?\b(ao contr[aá]rio|[àa]s avessas|[àa] rebours|"
+    r"alla rovescia|umgekehrt|von hinten|omgekeerd|andersom|bakv[äa]nt|bakifr[åa]n|od ty[łl]u|"
+    r"tersine|наоборот|visszafel[ée]|v[äa][äa]rinp[äa]in|obr[aá]cen[eě]|invers|sebaliknya)\b|"
+    r"(反着|逆さまに|逆さに|さかさまに|뒤집어서?)\s*(读|讀|念|読|읽)",
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".
@@ -865,6 +1000,15 @@ def _unescape(run: str) -> str | None:
     chars = [chr(int(m, 16)) for m in re.findall(r"\\[ux]([0-9a-fA-F]{2,4})", run)]
     text = "".join(chars)
     return text if text.isprintable() else None
+
+
+def _selector_text(text: str) -> str:
+    """The text each run of variation selectors spells as bytes (``_SELECTOR_RUN``)."""
+    runs = (
+        bytes(ord(c) - 0xFE00 if ord(c) < 0x10000 else ord(c) - 0xE0100 + 16 for c in run)
+        for run in _SELECTOR_RUN.findall(text[: _DECODE_LIMIT * 4])
+    )
+    return "\n".join(t for t in map(_readable, runs) if t)
 
 
 def _tag_text(text: str) -> str:
