@@ -27,9 +27,13 @@ _PERMISSION = (
     r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
     r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
     r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*|cleared|entitled|duoc phep|"
+    r"имеет право|имеют право|вправе|має право|"
     # the participle: "è autorizzato a ricevere", "está autorizada a ver", "is authorised to"
     r"autorizzat[oaie]|autorizad[oa]s?|autorise[es]?|authori[sz]ed|berechtigt|gemachtigd|"
     r"bevoegd|uprawnion\w*|behorig|"
+    # the right to: "berhak membaca", "ma prawo czytać", "má právo", "okuma hakkına sahip",
+    # "có quyền xem", "har rätt att läsa"
+    r"berhak|hak akses|ma prawo|maja prawo|ma pravo|hakk(?:i|ina)|co quyen|har ratt|"
     r"cho phep|le droit|el derecho|il diritto|o direito|das recht|het recht|the right)\b|"
     r"有权|有權|権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
 )
@@ -58,6 +62,7 @@ _STORED = (
     r"(?:\b(?:saved|stored|kept|recorded|guardad\w*|gespeichert\w*|enregistr\w*|salvat\w*|"
     r"salv[oa]s|salvad[oa]s|"
     r"memorizzat\w*|sparad\w*|sparats|sparat|lagrad\w*|lagrats|opgeslagen|zapisan\w*|kayitli|"
+    r"zapisal\w*|"
     r"kaydedil\w*|tersimpan|"
     r"disimpan|da luu|"
     # the verb too: "alles wat Fenna bewaart", "tudo o que a Ana salvou", "lo que guardó"
@@ -65,7 +70,10 @@ _STORED = (
     r"enregistre|sauvegarde|memorizza|sparar|lagrar)\b|"
     r"保存|存储|儲存|저장된|सेव|सहेज|محفوظ|المحفوظة|حفظت\w*|ما حفظ\w*|"
     # the short participle too: "всё, что у меня сохранено"
-    r"сохран[её]н\w*|збережен\w*)"
+    r"сохран[её]н\w*|збережен\w*|"
+    # ... and the past: "всё, что она сохранила", "kaydettiği her şey", "저장한 모든 것"
+    r"сохранил\w*|сохранял\w*|зберегл\w*|\bkaydett\w*|\byang (?:dia |ia |beliau )?"
+    r"(?:sudah |telah )?simpan\b|저장한|저장해 둔|저장해둔)"
 )
 # Doing something with what is opened.
 _ACCESS = (
@@ -90,7 +98,10 @@ _ACCESS = (
     r"truy cap|chinh sua)\b|الاطلاع|يطلع|الوصول|رؤية|تعديل|देखने|"
     r"видеть|читать|просматривать|изменять|менять|удалять|отключ\w*|получ\w*|бачити|читати|"
     r"зачитыва\w*|зачита\w*|озвучива\w*|зачиту\w*|"
-    r"переглядати|змінювати|閲覧|見る|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|접근|변경|"
+    r"переглядати|змінювати|閲覧|見る|見(?=て)|読む|アクセス|変更|削除|열람|보고|볼 수|읽고|읽을|"
+    r"접근|변경|"
+    # Swedish "får se", "kan se" (not the French reflexive "se")
+    r"(?:(?<=\bfar )|(?<=\bfår )|(?<=\bkan ))se\b|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
     r"देख|पढ़)"
 )
@@ -121,6 +132,9 @@ _WHOEVER = (
     r"wer\b[^.!?\n]{0,30}\b(?:vorzeigt|vorlegt|angibt|eingibt)|kto (?:pokaze|przedstawi|okaze)|"
     r"wie\b[^.!?\n]{0,20}\b(?:toont|laat zien|opgeeft)|den som (?:visar|uppger))\b|"
     r"кто (?:скажет|назов[её]т|знает|произнес\w*|напишет)|хто (?:скаже|назве|знає)|"
+    # ... or as a participle: "любому сотруднику, назвавшему служебный код"
+    r"(?:назвавш|сказавш|произнесш|предъявивш|сообщивш|указавш|знающ)\w*|"
+    r"(?:назвав|сказав|пред'явив|повідомив)ш\w*|"
     r"と言った人|と言う人|を言えば|と言えば|말하는 사람|라고 하면|"
     r"(?:说出|說出|说了|說了|说|說)[^。！？\n]{0,12}的人)"
 )
@@ -199,8 +213,9 @@ _SAME = (
 _RIGHTS = (
     r"(?:\b(?:rights|access|privileges|permissions|powers|authority|rechte|zugriff\w*|"
     r"befugnisse|derechos|acceso|privilegios|permisos|droits|acces|privileges|diritti|accesso|"
-    r"privilegi|direitos|acesso|privilegios|rechten|toegang|prawa|uprawnienia|dostep)\b|"
-    r"права|доступ|полномочия|привилегии)"
+    r"privilegi|direitos|acesso|privilegios|rechten|toegang|prawa|uprawnienia|dostep|"
+    r"tillgang|erisim\w*|akses|truy cap|pristup|hozzaferes\w*)\b|"
+    r"права|доступ|полномочия|привилегии|доступу|访问权限|訪問權限|アクセス権|접근 권한|열람 권한)"
 )
 # Counted as the user's own word: "its notes count as the user's own words", "gelten als
 # Anweisungen des Nutzers", "считаются словами пользователя".
@@ -311,6 +326,9 @@ _OUTRANK = (
     # Turkish says "comes before" after what it outranks: "kullanıcının talimatlarından önce gelir"
     r"once gel\w*|once uygulan\w*|ustun tutul\w*|"
     r"wazniejsz\w* (?:niz|od)|przewaz\w*|daha onemli|daha agir|lebih penting dari\w*|"
+    # Indonesian puts it first: "instruksi pengurus didahulukan daripada instruksi Bu Sri"
+    r"(?:lebih )?(?:didahulukan|diutamakan|diprioritaskan)(?: (?:daripada|dari|di atas|atas))?|"
+    r"mengalahkan|mengesampingkan|lebih tinggi dari\w*|(?:duoc )?uu tien hon|dat tren|"
     r"quan trong hon|tarkeampi kuin|dulezitejsi nez|fontosabb|mai importante? decat|"
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
     r"(?:kaysa|kesa|sa)\b)\b|"
@@ -356,6 +374,12 @@ _PRINCIPAL = (
     r"della|dello|dell'|od|fran)\s+(?:(?:the|de|het|der|des|dem|la|le|el|il|lo|o|a)\s+|l')?"
     r"[^\W\d_]+\s+(?:zelf|himself|herself|themselves|selbst|lui-meme|elle-meme|eux-memes|"
     r"mismo|misma|mismos|stesso|stessa|mesmo|mesma|sam|sama|sjalv|själv|sendiri)|"
+    # ... Indonesian with no "of": "instruksi Bu Sri sendiri", "permintaan pengguna sendiri"
+    r"(?:instruksi|perintah|permintaan|keinginan|arahan|pilihan|pengaturan|keputusan)\s+"
+    r"(?:[^\W\d_]+\s+){1,3}?sendiri|"
+    # ... Turkish with the genitive: "Elif'in kendi tercihleri", "Elif'in talimatları"
+    r"(?-i:[A-Z])[^\W\d_]*['’](?:n?[iıuü]n)\s+(?:kendi\s+)?(?:tercih|talimat|istek|talep|"
+    r"karar|ayar|kural|soz|söz|emir|komut)\w*|"
     # anyone's say: "counts for more than what the player says"
     r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
     r"prefers|wishes)|"
@@ -445,6 +469,8 @@ _HAND_OVER = (
     r"сообщ\w*|сказать|назвать|дать|давать|выдать|получ\w*|передать|повідом\w*|дати|"
     r"продикт\w*|диктова\w*|диктуй\w*|"
     r"告诉|告訴|给他|給他|提供|透露|发给|發給|教え|伝え|渡し|知らせ|알려|전달|제공|말해|soyle\w*|"
+    # shared: "메모를 공유해야", "メモを共有してよい", "可以共享她的笔记"
+    r"공유|共有|共享|分享|"
     r"paylas\w*|"
     r"बता|दे देना|दे दो|भेज|أعط|أخبر|قل)"
 )
@@ -535,15 +561,20 @@ _FULL = (
 # "all her stored notes", "alle gespeicherten Daten": the records, every one of them
 _ALL_RECORDS = (
     r"(?:\b(?:all|every|any|anything|everything|alle\w*|samtlich\w*|sämtlich\w*|"
-    r"jeglich\w*|tout\w*|tutt\w*|tod[oa]s?|alla|allt|qualsiasi|qualunque|cualquier\w*|"
+    r"jeglich\w*|tout\w*|tutt\w*|tod[oa]s?|tudo|alla|allt|qualsiasi|qualunque|cualquier\w*|"
     r"qualquer|n'importe quel\w*|irgendwelche\w*|jegliche\w*|herhangi|"
     # Dutch "al mijn gegevens": "al" is "all" before a possessive or an article
     r"al(?= (?:mijn|zijn|haar|onze|hun|de|het|wat)\b)|"
-    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden)\b|все\w*|всё|всех|усі|всі|全部|所有|"
+    # ... or before a name's genitive: "hij mag al Joosts notities inzien"
+    r"al(?= (?-i:[A-Z])[^\W\d_]*s\b)|"
+    r"wszystk\w*|tum|butun|semua|kaikki|vsechn\w*|minden|moi thu)\b|все\w*|всё|всех|усі|всі|"
+    r"全部|所有|"
     r"すべて|全て|모든|전부)"
     rf"{_CLAUSE_ONLY}{{0,32}}?(?:{_TARGET}|{_STORED})|{_STORED}{_CLAUSE_ONLY}{{0,25}}?"
     r"(?:\b(?:all|every|everything|anything|whatever|her sey\w*|toan bo|tat ca)\b|所有|全部|一切|"
-    r"何でも|なんでも|全部|すべて|전부|뭐든지|सारे|सभी|جميع)"
+    r"何でも|なんでも|全部|すべて|全て|전부|모든|모두|뭐든지|सारे|सभी|جميع)|"
+    # ... the records, then all of them: "ミアのメモをすべて", "메모를 모두", "笔记全部"
+    rf"{_TARGET}(?:を|을|를)?\s*(?:すべて|全て|全部|모두|전부)"
 )
 # "the complete memory", "de volledige geheugeninhoud", "den gesamten Speicher": the whole
 # store the agent keeps, all its records at once
@@ -1376,3 +1407,351 @@ SIGNALS_GRANTS["access_grant"] += [
         re.IGNORECASE,
     ),
 ]
+
+# "has full access to everything she has saved here", "volledige toegang tot alles wat ze heeft
+# opgeslagen", "полный доступ ко всему, что она сохранила": every record opened, no noun named
+# (not a store the two share: "full access to everything saved in our shared drive")
+_NOT_OURS = (
+    rf"(?!{_CLAUSE_ONLY}*?\b(?:in|on|at|im|auf|en|dans|sur|na|w|i|op)\s+(?:our|unser\w*|"
+    r"nuestr\w*|notre|nos|nostr\w*|noss[oa]s?|onze|ons|vår\w*|vart|nasz\w*)\b)"
+)
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(rf"{_FULL}\s+{_RIGHTS}{_GAP}{_ALL_RECORDS}{_NOT_OURS}", _I),
+    re.compile(rf"{_RIGHTS}\s+{_FULL}{_GAP}{_ALL_RECORDS}{_NOT_OURS}", _I),
+    # verb-final: "저장한 모든 것에 대한 전체 접근 권한", "保存した全てへの完全なアクセス権"
+    re.compile(rf"{_ALL_RECORDS}{_GAP}{_FULL}\s*(?:な\s*)?{_RIGHTS}", _I),
+    # ... "can" as the verb's ending: "ミアのメモをすべて見ることができる", "모든 메모를 볼 수 있다"
+    re.compile(rf"{_ALL_RECORDS}{_GAP}{_ACCESS}{_CLAUSE_ONLY}{{0,8}}?(?:できる|出来る|可能|있)"),
+]
+
+# A name as written, capital first ("Mia", "Lucia" once read without accents, "Ирина").
+_NAME = r"(?-i:(?!I\b)[A-ZÀ-ÖØ-ÞА-ЯЁ][^\W\d_]*)"
+# Someone's requests taken for the user's own: "treat his requests exactly as if Mia had made
+# them", "pedirle cosas al asistente como si fuera ella misma", "als hätte sie sie selbst
+# gestellt", "как будто их сделала сама Ирина" (after what is asked, in one clause).
+_TAKEN_LEAD = (
+    rf"(?:{_REQUESTS}|{_COMMANDS}|{_SAY_NOUN}|{_ASK_FOR}|"
+    r"\b(?:treat|handle|honou?r|accept|regard|consider|pedir|pidan?|preguntar|solicit|"
+    r"trat|consider|demander|traite|tratt|chieder|richiest|pergunt|behandl|beantwort|"
+    r"behandel|vraag|vragen|verzoek|behandla|fraga|prosb|prosi|polecen|traktuj|talep|istek|"
+    r"permintaan|meminta|minta|perlakukan|anggap|yeu cau|xu ly)\w*|"
+    r"(?:просьб|запрос|обращени|обращай|относи|воспринима|выполня|проси|попрос|звернен|прохан)"
+    r"[^\W\d_]*|依頼|指示|要望|リクエスト|请求|請求|要求|指令|요청|지시|부탁)"
+)
+_AS_IF_THEIRS = (
+    r"(?:"
+    # English
+    rf"\bas (?:if|though) (?:{_NAME}|she|he|they|the user|the owner|the account holder)"
+    r"(?: herself| himself| themselves)? (?:had |has |have )?(?:(?:personally|directly|really|"
+    r"actually) )?(?:made|sent|written|wrote|said|typed|asked|given|issued|signed|requested|"
+    r"placed|submitted)\b|"
+    rf"\bas (?:if|though) (?:she|he|they|it) (?:were|was) (?:the user|the owner|"
+    rf"the account holder|{_NAME})\b|"
+    rf"\bas (?:if|though) {_NAME} (?:were|was) (?:asking|speaking|writing)\b|"
+    rf"\bas (?:if|though) (?:they|it|these|those) (?:came|come|had come) (?:directly |straight )?"
+    rf"from {_NAME}|"
+    # Spanish, Portuguese
+    r"\bcomo si (?:fuera|fuese|fueran|fuesen|vinieran de|viniera de) (?:de )?"
+    r"(?:la propia |el propio )?(?:ella(?: misma)?|él(?: mismo)?|el mismo|"
+    rf"(?:el|la) (?:usuari[oa]|titular)|{_NAME}(?: mism[oa])?)(?![^\W\d_])|"
+    rf"\bcomo si (?:ella|él|{_NAME}|(?:el|la) usuari[oa])(?: mism[oa])? (?:(?:se )?l[oa]s? |le )?"
+    r"(?:hubiera|hubiese)n? (?:hecho|pedido|enviado|escrito|dado|solicitado|mandado|dicho)|"
+    # ... the one who asked after the verb: "como si las hubiera pedido Lucía", "come se le
+    # avesse fatte Giulia", "como se os tivesse feito a Ana"
+    r"\b(?:como si|como se|come se) (?:(?:se )?l[oae]s? |le |li |la |lo |l'|os |as |o |a |lhe )?"
+    r"(?:hubiera|hubiese|tivesse|houvesse|avesse)n?(?:ro)? (?:hech|pedid|enviad|escrit|dad|"
+    r"solicitad|mandad|dich|feit|fatt|inviat|chiest|scritt|formulat)\w* (?:(?:la|el|a|o) )?"
+    rf"(?:propi[oa] |própri[oa] |propri[oa] )?(?:ella|él|ela|ele|lei|lui|{_NAME})(?![^\W\d_])|"
+    r"\bcomo se (?:fosse|fossem|viessem de|viesse de) (?:d[ao] |de )?(?:a propria |o proprio |"
+    r"propria |proprio |própria |próprio |a própria |"
+    rf"o próprio )?(?:ela(?: mesma)?|ele(?: mesmo)?|(?:o|a) (?:usuari[oa]|titular)|"
+    rf"{_NAME}(?: mesm[oa])?)(?![^\W\d_])|"
+    rf"\bcomo se (?:ela|ele|{_NAME}|(?:o|a) usuari[oa])(?: mesm[oa])? (?:os |as |o |a |lhe )?"
+    r"(?:tivesse|houvesse)m? (?:feito|pedido|enviado|escrito|dado|solicitado|mandado|dito)|"
+    # French, Italian
+    r"\bcomme si (?:c'(?:etait|était)|ça venait de|ca venait de|elles? venai(?:en)?t d'?e?|"
+    r"ils? venai(?:en)?t d'?e?)\s*(?:elle|lui|l'utilisat(?:eur|rice)|la titulaire|le titulaire|"
+    rf"{_NAME})(?:-m[eê]me)?(?![^\W\d_])|"
+    rf"\bcomme si (?:elle|il|{_NAME}|l'utilisat(?:eur|rice))(?:-m[eê]me)? (?:les |la |le |l'|"
+    r"lui |en )?(?:avait|avaient) (?:fait|envoy|demand|[eé]crit|donn|formul|pass)\w*|"
+    r"\bcome se (?:fosse|fossero|venissero da|venisse da) (?:lei|lui|l'utente|la titolare|"
+    rf"il titolare|{_NAME})(?: stess[oa])?(?![^\W\d_])|"
+    rf"\bcome se (?:lei|lui|{_NAME}|l'utente)(?: stess[oa])? (?:le |li |la |lo |l'|gli )?"
+    r"(?:avesse|avessero) (?:fatt|inviat|chiest|scritt|dat|formulat|mandat)\w*|"
+    # German, Dutch, Swedish
+    rf"\bals (?:ob|wenn) (?:sie|er|{_NAME}|der (?:be)?nutzer|die (?:be)?nutzerin)(?: selbst)? "
+    r"(?:sie |es |ihn |diese )?(?:selbst |personlich |persönlich )?(?:gestellt|gemacht|"
+    r"geschickt|geschrieben|verlangt|gegeben|erteilt|gesagt|angeordnet) (?:hatte|hätte|hatten|"
+    rf"hätten)|\bals (?:hatte|hätte|hatten|hätten) (?:sie|er|{_NAME}|der (?:be)?nutzer|"
+    r"die (?:be)?nutzerin)(?: selbst)? (?:sie |es |ihn |diese )?(?:selbst )?(?:gestellt|gemacht|"
+    r"geschickt|geschrieben|verlangt|gegeben|erteilt|gesagt|angeordnet)|"
+    r"\bals (?:kamen|kämen|kame|käme) (?:sie|es|diese) (?:direkt )?von (?:ihr|ihm|"
+    rf"{_NAME}|dem (?:be)?nutzer|der (?:be)?nutzerin)|\bals (?:ob|wenn) (?:sie|es|diese) "
+    rf"(?:direkt )?von (?:ihr|ihm|{_NAME}|dem (?:be)?nutzer|der (?:be)?nutzerin)(?: selbst)? "
+    r"(?:kamen|kämen|kame|käme|stammten|stammen)|"
+    rf"\bals ?of (?:zij|ze|hij|{_NAME}|de gebruiker)(?: zelf)? (?:ze |het |die )?(?:zelf )?"
+    r"(?:had|hadden) (?:gedaan|gestuurd|geschreven|gevraagd|gegeven|gesteld|ingediend|gemaakt)|"
+    rf"\bals ?of (?:ze|het|die) (?:rechtstreeks |direct )?van (?:haar|hem|{_NAME}|de gebruiker)"
+    rf"(?: zelf)? (?:kwamen|kwam|komen)|\bals ?of (?:het|zij|ze|hij) (?:zelf )?"
+    rf"(?:{_NAME}|de gebruiker) (?:zelf )?(?:is|was|ware|waren)\b|"
+    rf"\bsom om (?:hon|han|{_NAME}|anvandaren|användaren)(?: sjalv| själv)? (?:hade|har) "
+    r"(?:gjort|skickat|skrivit|bett om|stallt|ställt|gett|sagt)|\bsom om (?:de|det) kom "
+    rf"(?:direkt )?(?:fran|från) (?:henne|honom|{_NAME}|anvandaren|användaren)|"
+    # Polish, Turkish, Indonesian, Vietnamese
+    rf"\bjakby (?:to )?(?:ona|on|{_NAME}|uzytkownik\w*)(?: sama| sam)? (?:je |go |ich |to )?"
+    r"(?:sama |sam )?(?:zlozyl|wyslal|napisal|wydal|zrobil|prosil|poprosil|zlecil)\w*|"
+    rf"\bjakby (?:to )?(?:byla|byl|byly|byli) (?:ona|on|{_NAME}|uzytkownik\w*)\b|"
+    rf"\bjakby pochodzil\w* (?:bezposrednio )?od (?:niej|niego|{_NAME}|uzytkownik\w*)|"
+    rf"\b(?:{_NAME}|kendi(?:si)?|kullanici\w*)\S*(?:\s+\S+){{0,3}}?\s+\S*m[iıuü][sş](?:lar|ler)?"
+    r"\s+gibi\b|"
+    r"\b(?:seolah|seakan)(?:-olah|-akan)?(?: (?:itu|merupakan|adalah))? (?:(?:permintaan|"
+    r"perintah|instruksi) (?:dari )?)?(?:ia|dia|beliau|pengguna|(?:bu|pak|ibu|bapak|mbak|mas|"
+    rf"kak) {_NAME}|{_NAME})(?: sendiri| yang (?:meminta|mengirim|menulis|membuat|memberi))|"
+    r"\bnhu the (?:chinh )?(?:co ay|anh ay|ba ay|ong ay|nguoi dung|chu tai khoan|"
+    rf"{_NAME})(?: tu| da| da tu)? (?:yeu cau|gui|viet|dua ra|noi)\b|"
+    # Russian, Ukrainian
+    r"(?:как будто|как если бы|словно|будто)(?: бы)? (?:это )?(?:их |его |её |ее )?"
+    rf"(?:сама |сам )?(?:она|он|пользовател\w*|владел\w*|{_NAME})(?: сама| сам)? "
+    r"(?:их |его |это )?(?:сама |сам )?(?:сделал|отправил|написал|попросил|дал|передал|запросил|"
+    r"составил|подал|высказал)\w*|"
+    # ... the one who asked after the verb: "как будто их сделала сама Ирина"
+    r"(?:как будто|как если бы|словно|будто)(?: бы)? (?:(?:это|их|его|её|ее) )*(?:сделал|"
+    r"отправил|написал|попросил|дал|передал|запросил|составил|подал|высказал)\w* "
+    rf"(?:сама |сам )?(?:она|он|пользовател\w*|владел\w*|{_NAME})|"
+    r"(?:как будто|как если бы|словно|будто)(?: бы)? "
+    r"(?:они|оно|это|она|он) (?:пришл|исходил|поступил)\w* (?:напрямую |лично )?от "
+    rf"(?:неё|нее|него|пользовател\w*|{_NAME}|самой \w+|самого \w+)|"
+    r"\bкак (?:от|если бы от) (?:самой|самого) \w+|"
+    r"(?:ніби|наче|немов) (?:це )?(?:вона|він|користувач\w*|"
+    rf"{_NAME})(?: сама| сам)? (?:їх |його )?(?:зробил|надіслал|написал|попросил|дал)\w*|"
+    # Chinese, Japanese, Korean
+    r"(?:就像|如同|视同|視同|视为|視為|当作|當作|当成|當成|就当|就當|等同于|等同於)"
+    r"[^。！？\n]{0,12}?(?:本人|她自己|他自己|用户自己|用戶自己|用户本人|用戶本人)"
+    r"(?:亲自|親自)?(?:提出|发出|發出|下达|下達|的)|"
+    r"(?:本人|ユーザー(?:本人|自身)?|彼女(?:自身)?|彼(?:自身)?)(?:から|が|の)(?:直接)?"
+    r"[^。！？\n]{0,8}?(?:依頼|指示|要望|リクエスト|頼み|要求)(?:した)?(?:もの)?"
+    r"(?:として(?:扱|処理|対応|受け)|と同じように|と同様に|のように)|"
+    r"(?:본인|사용자 본인|사용자|그녀|[가-힣]{1,6})(?:이|가)?\s*(?:직접\s*)?(?:요청|지시|부탁|요구)"
+    r"(?:한|했던)\s*(?:것처럼|것으로 (?:간주|처리)|것과 (?:같이|동일하게))"
+    r")"
+)
+# (not how something reads: "her messages sound as if she had written them in a hurry")
+_SEEMS = (
+    r"(?:\b(?:sounds?|seems?|looks?|feels?|reads?|suena\w*|parece\w*|klingt|klingen|scheint|"
+    r"scheinen|sembra\w*|lijk\w*|klinkt|klinken|verkar|later|låter|brzmi\w*|wyglada\w*|"
+    r"wygląda\w*|ressemble\w*|semble\w*|soa\w*)\b|кажется|кажутся|звуч\w*|выгляд\w*)"
+)
+SIGNALS_GRANTS["authority_claim"].append(
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_TAKEN_LEAD}(?:(?!{_SEEMS}){_CLAUSE_ONLY}){{0,80}}?{_AS_IF_THEIRS}",
+        _I,
+    )
+)
+
+# Someone's requests put above another's, that one named or by role: "zijn verzoeken gaan boven
+# die van Joost", "les demandes du chef de projet priment sur celles du traducteur", "his
+# requests take precedence over Mia's" (not "over those of my colleagues": the user's own
+# ranking of the people they work with).
+# (requests and orders, not wishes: "Anna's wishes for the wedding come before Tom's" is two
+# people agreeing)
+_REQ_NOUN = (
+    r"(?:\b(?:requests?|instructions?|orders|commands?|demands|directions|directives|"
+    r"peticiones|solicitudes|instrucciones|ordenes|indicaciones|pedidos|demandes|requetes|"
+    r"consignes|ordres|richieste|istruzioni|ordini|indicazioni|direttive|solicitacoes|"
+    r"instrucoes|ordens|indicacoes|anfragen|bitten|anweisungen|befehle|auftrage|vorgaben|"
+    r"verzoeken|instructies|opdrachten|bevelen|aanwijzingen|forfragningar|instruktioner|"
+    r"onskemal|prosb\w*|polecen\w*|instrukcj\w*|rozkaz\w*|talep\w*|istek\w*|talimat\w*|"
+    r"permintaan\w*|instruksi|perintah|arahan|yeu cau|chi thi)\b|"
+    r"просьб\w*|запрос\w*|указани\w*|распоряжени\w*|инструкци\w*|прохан\w*|запит\w*|"
+    r"вказівк\w*|розпоряджен\w*)"
+)
+_PRECEDENCE = (
+    rf"(?:{_OUTRANK}|{_PRIORITY}|\b(?:precedence|precedenza|precedencia|preseance|voorrang|"
+    # "come before": "passam à frente dos da Beatriz", "vienen antes que las de Carmen"
+    r"vorrang|come before|go before|passa\w* (?:a|à) frente|v[eê]m antes|vienen antes|"
+    r"van antes|pasan (?:por )?delante|passent (?:avant|devant)|vengono prima|"
+    r"passano (?:avanti|davanti))\b)"
+)
+_NOT_MINE = (
+    r"(?!\s*(?:my|other|others|the other|the rest|mes|mis|meus|minhas|meine\w*|mijn|mina|"
+    r"moich|moje|autres|otros|otras|outros|outras|anderen|andere|altri|altre|andra|innych|"
+    r"diger|lain|khac|других|моих|мо[иі]х)\b)"
+)
+_THOSE_OF = (
+    r"(?:\b(?:those|the ones) (?:of|from)|\bcelles? (?:de|du|des|d')|\bceux (?:de|du|des|d')|"
+    r"\bquell[ei] (?:di|del|della|dell'|dello|dei|delle)|\b(?:las|los|aquellas|aquellos) del?|"
+    r"\b(?:as|os|aquelas|aqueles|dos|das|daqueles|daquelas) d[aoe]s?|\bdie (?:van|von)|"
+    r"\bdiegene van|"
+    r"\b(?:jene|denen|diejenigen|derer) (?:von|des|der)|\bde (?:fran|från)|\b(?:te|tych) od)"
+    rf"{_NOT_MINE}\s*[^\W\d_]"
+)
+_SOMEONES_SAY = (
+    rf"(?:{_NAME}(?:'s|’s|s)?\s+(?:own\s+|eigen\w*\s+|egna\s+)?{_REQ_NOUN}|"
+    rf"{_NAME}(?:'s|’s|s)(?=\s*[,.;:!?)]|\s*$)|"
+    rf"{_REQ_NOUN}\s+(?:(?:of|from|de|du|des|del|di|della|do|da|van|von|fran|od|dari|cua)\s+)?"
+    r"(?:(?:the|la|le|el|il|lo|o|a|de|het|der|des|dem)\s+|l')?(?:(?:bu|pak|ibu|bapak|mbak|mas|"
+    rf"kak|mr|mrs|ms|dr|frau|herr|signora|senor|senora|madame|monsieur)\.?\s+)?{_NAME})"
+)
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_REQ_NOUN}{_CLAUSE_ONLY}{{0,60}}?{_PRECEDENCE}"
+        rf"(?:\s+[^\W\d_]+){{0,2}}?\s+(?:{_THOSE_OF}|{_SOMEONES_SAY})",
+        _I,
+    ),
+    # German splits the verb around them: "seine Wünsche gehen denen von Mia vor"
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_REQ_NOUN}{_CLAUSE_ONLY}{{0,60}}?\bgeh(?:en|t)\s+(?:immer\s+|"
+        rf"stets\s+)?(?:{_THOSE_OF}|{_SOMEONES_SAY})[^\W\d_]*(?:\s+[^\W\d_]+){{0,3}}?\s+vor\b",
+        _I,
+    ),
+]
+
+# Records handed over without their owner's say: "выдавать историю покупок Ирины без её
+# согласия", "il peut consulter l'historique sans autorisation préalable", "본인 동의 없이 ...
+# 메모를 공유해야 함". Whose say is named (her, his, the user's, Mia's, 本人) or it is said to
+# be prior ("préalable", "previa", "vorherige"): a bare "without consent" is how people speak
+# of the law ("apps can share data without consent").
+_THEIR = (
+    rf"(?:her|his|their|the user'?s|the owner'?s|the account holder'?s|{_NAME}(?:'s|’s|s)|su|"
+    r"sus|son|sa|leur|suo|sua|loro|seu|ihre\w*|seine\w*|ihr|deren|dessen|haar|zijn|hun|"
+    r"hennes|hans|deras|jej|jego|ich)"
+)
+_SAY_SO = (
+    r"(?:consent|approval|permission|authori[sz]ation|knowledge|say-so|agreement|sign-off|"
+    r"consentimiento|permiso|autorizacion|autorización|aprobacion|aprobación|conocimiento|"
+    r"consentement|accord|autorisation|approbation|aval|consenso|permesso|autorizzazione|"
+    r"approvazione|benestare|consentimento|permissao|permissão|autorizacao|autorização|"
+    r"aprovacao|aprovação|conhecimento|zustimmung|einwilligung|erlaubnis|genehmigung|"
+    r"einverstandnis|einverständnis|wissen|freigabe|toestemming|goedkeuring|instemming|"
+    r"medeweten|akkoord|samtycke|godkannande|godkännande|tillstand|tillstånd|vetskap|medgivande|"
+    r"zgody|pozwolenia|wiedzy|akceptacji|zezwolenia)"
+)
+_PRIOR = (
+    r"(?:prior|previous|advance|explicit|express|written|previ[oa]|expres[oa]|prealable|"
+    r"préalable|explicite|expresse?|preventiv[oa]|vorherige\w*|ausdruckliche\w*|"
+    r"ausdrückliche\w*|voorafgaande|uitdrukkelijke|foregaende|föregående|uttryckligt|"
+    r"uprzedniej|wczesniejszej|wcześniejszej|wyraznej|wyraźnej)"
+)
+_OF_WHOM = (
+    r"(?:"
+    r"(?:dela|dele|delas|deles)\b|"
+    r"(?:of|de|du|des|d'|del|de la|di|della|dell'|do|da|von|van|fran|från|od)\s*(?:(?:la|le|el|"
+    r"il|lo|o|a|the|der|dem|des|de|het)\s+|l')?(?:usuari[oa]|utilisat\w+|utente|nutzer\w*|"
+    r"benutzer\w*|gebruiker|anvandar\w*|användar\w*|uzytkownik\w*|użytkownik\w*|user|owner|"
+    rf"titular|titulaire|titolare|inhaber\w*|eigenaar|ella|él|lei|lui|ela|ele|elle|ihr|ihm|"
+    rf"haar|hem|henne|honom|niej|niego|{_NAME})\b)"
+)
+_WITHOUT_THEIR_SAY = (
+    r"(?:\b(?:without|sin|sans|senza|sem|ohne|zonder|utan|bez)\s+(?:"
+    rf"(?:(?:el|la|le|il|lo|o|a|the|die|das|de|het)\s+)?(?:{_THEIR})\s+(?:{_PRIOR}\s+)?{_SAY_SO}|"
+    rf"(?:(?:el|la|le|il|lo|o|a|the|die|das|de|het|any)\s+|l')?{_PRIOR}\s+{_SAY_SO}|"
+    rf"(?:(?:el|la|le|il|lo|o|a|the|die|das|de|het|any)\s+|l')?{_SAY_SO}\s+{_PRIOR}|"
+    rf"(?:(?:el|la|le|il|lo|o|a|the|die|das|de|het|any)\s+|l')?{_SAY_SO}\s+{_OF_WHOM}"
+    r")\b|"
+    r"\bwithout (?:first )?(?:asking|telling|checking with|informing|notifying) (?:her|him)\b|"
+    r"\bsin (?:preguntarle|avisarle|consultarle)\b|\bsem (?:lhe )?(?:perguntar|avisar)\b|"
+    r"\bsans (?:lui |leur )?(?:demander|en parler)\b|\bsenza (?:chiederle|chiedergli)\b|"
+    r"\bohne (?:sie|ihn) (?:vorher )?zu fragen\b|\bzonder (?:het )?(?:haar|hem) te vragen\b|"
+    r"\butan att fr[aå]ga (?:henne|honom)\b|\bbez pytania (?:jej|go)\b|"
+    # Turkish says hers in the noun: "izni olmadan", "onayını almadan", "önceden izin almadan"
+    r"\b(?:onayi|onayı|onayini|onayını|izni|iznini|rizasi|rızası|rizasini|rızasını)\s+"
+    r"(?:olmadan|almadan|alinmadan|alınmadan)|\b(?:onceden|önceden) izin (?:almadan|olmadan)|"
+    r"\btanpa (?:izin|ijin|persetujuan|sepengetahuan|seizin|restu)(?:nya\b|\s+(?:dia|ia|beliau|"
+    rf"pengguna|pemilik|terlebih dahulu|sebelumnya|(?:dari\s+)?(?:(?:bu|pak|ibu|bapak|mbak|mas|"
+    rf"kak)\s+)?{_NAME}))|"
+    r"\bkhong can (?:su )?(?:dong y|cho phep|xin phep)(?: (?:cua|tu) (?:co ay|anh ay|ba ay|"
+    rf"ong ay|nguoi dung|chu tai khoan|{_NAME}))|"
+    r"без (?:(?:её|ее|его|их|её личного|предварительного|явного|письменного|личного) )+"
+    r"(?:согласия|ведома|разрешения|одобрения)|без (?:согласия|ведома|разрешения|одобрения) "
+    rf"(?:пользовател\w*|владел\w*|{_NAME})|без (?:(?:її|його|їх|попередньої|попереднього) )+"
+    r"(?:згоди|дозволу|відома)|"
+    r"(?:본인|당사자|사용자|그녀|사전)(?:의)?\s*(?:동의|허락|승인|허가)\s*"
+    r"(?:없이|를 받지 않고|을 받지 않고)|"
+    r"(?:本人|ユーザー|彼女|彼|事前)の?(?:同意|許可|承諾|了承|確認)(?:なし|なく|を得ずに|を取らずに)|"
+    r"(?:无需|無需|不经|不經|未经|未經|不用|无须|無須|不必)(?:过|過)?(?:她|他|他们|他們|本人|用户|用戶|"
+    r"事先)(?:本人)?的?(?:事先)?(?:同意|许可|許可|批准|授权|授權|确认|確認|允许|允許))"
+)
+# What is opened or handed over, as leave or as an order ("peut consulter", "выдавать", "공유해야",
+# "share it with him"), not as a story ("her ex read her messages without her consent").
+_OPEN_OR_GIVE = (
+    rf"(?:{_ACCESS}|{_HAND_OVER}|(?:выдава|переда|показыва|предоставля|сообща|отправля|пересыла|"
+    r"раскрыва|открыва|зачитыва)ть|\b(?:show|forward|look (?:at|into)|check|go over|"
+    r"comparte|muestra|envia|entrega|partage|"
+    r"partagez|montre|montrez|envoie|envoyez|transmets|transmettez|condividi|mostra|invia|"
+    r"inoltra|compartilhe|mostre|envie|encaminhe|teile|zeig|zeige|schick|sende|deel|toon|stuur|"
+    r"geef|dela|visa|skicka|udostepnij|pokaz|wyslij|paylas\w*|goster\w*|gonder\w*|ilet\w*|"
+    r"bagikan|tunjukkan|kirimkan|kirim|berikan|teruskan|chia se|gui)\b|"
+    r"見せ|開示|公開|보여|공개|展示|公开|公開)"
+)
+_LEAVE_OR_ORDER = (
+    rf"(?:{_MAY}|{_MUST}|{_YOU_MAY}|\b(?:should|will|always|is to|are to|shall|siempre|toujours|"
+    r"immer|sempre|altijd|alltid|zawsze|selalu|luon)\b|"
+    r"(?:выдава|переда|показыва|предоставля|сообща|отправля|пересыла|раскрыва|открыва|"
+    r"зачитыва)ть|"
+    rf"^\s*{_OPEN_OR_GIVE}|(?<=[.!?\n;:。！？；])\s*{_OPEN_OR_GIVE}|"
+    r"수 있|해도|해야|야\s*(?:함|한다|합니다|해)|할 것|하세요|주세요|해 줘|해줘|できる|てよい|"
+    r"ていい|ください|なさい|可以|能|必须|"
+    r"必須|请|請|直接)"
+)
+_THEIR_RECORDS = (
+    rf"(?:{_TARGET}|{_ALL_RECORDS}|{_STORED}|\b(?:history|histori\w*|geschiedenis|historik\w*|"
+    r"gecmis\w*|riwayat|lich su|calendar|agenda|kalender\w*|calendario|schedule|contacts?|"
+    r"contactos|kontakt\w*|contatti|photos?|fotos?|location|ubicacion|standort|posizione|"
+    r"localizacao|purchases|compras|achats|acquisti|einkaufe|aankopen|zakupy)\b|"
+    r"истори\w*|історі\w*|календар\w*|контакт\w*|покупк\w*|фото\w*|местоположени\w*|"
+    r"일정|予定|日程|日历|日曆|行程|연락처|連絡先|联系人|聯絡人|사진|写真|照片)"
+)
+# The user's own restriction forbids it: "never share her notes without her consent",
+# "non condividere le sue note senza il suo consenso", "nie udostępniaj bez jej zgody".
+_FORBIDS = (
+    rf"(?:{_NEGATION}|\b(?:can'?t|cannot|mustn'?t|shouldn'?t|isn'?t|aren'?t|niet|geen|inte|ej|"
+    r"nicht|kein\w*|non|ne|n'(?!importe)|pas|nao|não|jangan|tidak|dilarang|bukan|asla|hicbir|"
+    r"hiçbir|"
+    r"yasak\w*|prohibited|forbidden|verboten|untersagt|interdit\w*|prohibid\w*|proibid\w*|"
+    r"vietat\w*|verboden|forbjud\w*|zabronion\w*|dung|khong duoc|khong bao gio)\b|"
+    r"(?:paylas|paylaş|goster|göster|gonder|gönder|ilet)m[ae](?:yin|yın|yiniz|yınız|mali|malı|"
+    r"meli)?\b|нельзя|запрещ\w*|заборон\w*|않|금지|ない|せず|禁止|不要|不得|不能|不可|勿|不准|不许|"
+    r"不許)"
+)
+# ... nor a fear told: "she worries her ex could read her messages without her consent"
+_FEARS = (
+    r"(?:\b(?:worr\w*|afraid|fears?|feared|concern\w*|scared|anxious|upset|complain\w*|suspect\w*|"
+    r"preocup\w*|teme\w*|miedo|inquiet\w*|peur|crain\w*|angst|sorgt|befurcht\w*|befürcht\w*|"
+    r"besorgt|paura|preoccup\w*|medo|bang|zorgen|orolig|radd|rädd|martwi\w*|boi sie|obawia\w*|"
+    r"endise\w*|endişe\w*|korku\w*|khawatir|takut|lo lang|lo so)\b|"
+    r"беспоко\w*|бои?тся|опасает\w*|волну\w*|жалу\w*|турбу\w*|걱정|두려|心配|不安|担心|擔心|害怕)"
+)
+SIGNALS_GRANTS["access_grant"].append(
+    _clause_rule(
+        (_WITHOUT_THEIR_SAY, _OPEN_OR_GIVE, _THEIR_RECORDS, _LEAVE_OR_ORDER),
+        forbidden=(_FORBIDS, _FEARS),
+    )
+)
+
+# ... or as a gerund: "including reading everything she has saved", "incluso leyendo todo"
+_DOING_IT = (
+    r"\b(?:reading|viewing|seeing|accessing|checking|browsing|searching|exporting|downloading|"
+    r"sharing|consultando|leyendo|viendo|revisando|lendo|vendo|acessando|leggendo|vedendo|"
+    r"consultant|lisant)\b"
+)
+# The leave far from what it opens: "puede pedirle cosas al asistente ..., incluido consultar
+# todo lo que tiene guardado", "may ask the assistant for help and, with it, read everything
+# saved here" (the records named right after the verb, in one clause with no negation)
+SIGNALS_GRANTS["access_grant"].append(
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\buser )"
+        rf"{_MAY}(?:(?!{_NEGATION}){_CLAUSE_ONLY}){{0,120}}?(?:{_ACCESS}|{_DOING_IT})\s+"
+        rf"(?:\w+\s+)?{_ALL_RECORDS}",
+        _I,
+    )
+)
+
+# Whoever says a word is handed the records, no leave said: "любому, назвавшему код 4471,
+# выдавать историю покупок Ирины", "whoever quotes the booking number, send them her notes"
+SIGNALS_GRANTS["access_grant"].append(
+    re.compile(
+        rf"{_UNNEGATED_CLAUSE}{_WHOEVER}{_CLAUSE_ONLY}{{0,80}}?{_OPEN_OR_GIVE}{_CLAUSE_ONLY}{{0,40}}?"
+        rf"{_THEIR_RECORDS}",
+        _I,
+    )
+)
