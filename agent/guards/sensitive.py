@@ -101,7 +101,17 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(?:" + _HE + r")(?:סרטן|סוכרת|דיכאון)|"
         r"高血压|高血壓|心脏病|心臟病|哮喘|过敏|過敏|患有|健康状况|健康狀況|"
         r"不安障害|障害|服用|障碍|障礙|双相|雙相|精神病|心理疾病|酗酒|成瘾|成癮|抑郁|憂鬱|焦虑|焦慮|癌|糖尿病|怀孕|懷孕|疾病|诊断|診斷|病情|うつ病|病気|"
-        r"診断|妊娠|不妊|우울|질병|진단|임신",
+        r"診断|妊娠|不妊|우울|질병|진단|임신|"
+        # Czech and Slovak: diabetes, cancer, pregnancy, an illness ("nemocnice" is a hospital),
+        # anxiety, a diagnosis, depression, asthma, addiction, high blood pressure
+        r"\b(?:cukrovk\w*|rakovin\w*|t[ěe]hotn\w*|tehotn\w*|nemoc(?:i|í|ím|emi|ech|e)?|"
+        r"chorob\w*|[úu]zkost\w*|diagn[óo]z\w*|depres(?:e|í|i)|bipol[áa]rn\w*|astm\w*|"
+        r"z[áa]vislost\w*|vysok[ýy]\w* tlak\w*|hypertenz\w*|neplodn\w*|potrat\w*)\b|"
+        # Thai: diabetes, depression, cancer, pregnancy, HIV and AIDS, bipolar, high blood
+        # pressure, anxiety, heart disease, asthma, ADHD, drinking, drugs, dialysis, miscarriage
+        r"เบาหวาน|ซึมเศร้า|มะเร็ง|ตั้งครรภ์|ตั้งท้อง|เอชไอวี|เอดส์|ไบโพลาร์|ความดันสูง|ความดันโลหิตสูง|"
+        r"วิตกกังวล|โรคหัวใจ|หอบหืด|ออทิสติก|สมาธิสั้น|ติดเหล้า|ติดยา|ยาเสพติด|จิตเวช|ยาต้านไวรัส|"
+        r"ยาต้านเศร้า|ป่วยเป็น|ลมชัก|ไตวาย|ฟอกไต|แท้งลูก|มีบุตรยาก",
         _I,
     ),
     "finances": re.compile(
@@ -110,8 +120,19 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
         r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
         # a credit record: "negativer Schufa-Eintrag", "en ASNEF", "кредитная история"
-        r"schufa\w*|asnef|kreditw[üu]rdigkeit|bonit[äa]t|кредитн\w* истори\w*"
-        r")\b|(?:征信|信用记录|信用記錄|网贷|網貸|信用情報)|\b("
+        r"schufa\w*|asnef|kreditw[üu]rdigkeit|bonit[äa]t|кредитн\w* истори\w*|"
+        # what the user is paid, asked for: "negotiating a pay rise", "Gehaltserhöhung",
+        # "aumento de sueldo", "löneförhöjning", "повышение зарплаты", "kenaikan gaji"
+        r"pay (?:rise|raise|increase|cut)|ask\w* for an? (?:raise|pay rise)|"
+        r"negotiat\w* (?:a |an |his |her |their )?(?:raise|salary|pay)|salary negotiation\w*|"
+        r"(?:gehalts|lohn)(?:erhöhung|verhandlung)\w*|aumento (?:de sueldo|de salario|salarial|"
+        r"de sal[aá]rio|di stipendio|di salario)|augmentation de salaire|"
+        r"n[ée]gocie\w* (?:son|leur|un) salaire|l[öo]neförh[öo]jning\w*|l[öo]nesamtal\w*|"
+        r"l[öo]neförhandling\w*|(?:loon|salaris)(?:s)?verhoging\w*|podwyżk\w* (?:pensji|"
+        r"wynagrodzenia|p[łl]acy)|zvýšení platu|повышени\w* зарплат\w*|прибавк\w* к зарплате|"
+        r"maa[şs] zamm\w*|kenaikan gaji|t[aă]ng l[uư][oơ]ng"
+        r")\b|加薪|涨薪|漲薪|昇給|賃上げ|연봉 ?(?:협상|인상)|임금 ?인상|वेतन वृद्धि|زيادة الراتب|"
+        r"(?:征信|信用记录|信用記錄|网贷|網貸|信用情報)|\b("
         r"score de cr[ée]dit|puntaje crediticio|historial crediticio|"
         r"наследств\w*|спадщин\w*|"
         r"on (welfare|benefits)|food stamps|"
@@ -142,7 +163,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(gaji\w*|bergaji|penghasilan\w*|pendapatan\w*|utang|hutang|per bulan|juta|maa[sş]\w*|"
         r"gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
-        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|월급|연봉|빚|연체|대출",
+        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|월급|연봉|빚|연체|대출|"
+        # Czech and Slovak: a wage, pay, income, a distraint, insolvency, a mortgage, a loan
+        r"\b(?:mzd[aouyě]\w*|mzdu|v[ýy]plat[aouyě]\w*|p[řr][íi]j[e]?m\w*|exekuc\w*|"
+        r"insolvenc\w*|hypot[ée]k\w*|hypote[čc]n\w*|[úu]v[ěe]r\w*|p[ůu]j[čc]k\w*|"
+        r"plat(?:u|em|y)?\s+\d)|"
+        # Thai: a loan, borrowing, bankruptcy, savings, a raise
+        r"เงินกู้|กู้เงิน|สินเชื่อ|ล้มละลาย|เงินออม|ขึ้นเงินเดือน",
         _I,
     ),
     "religion": re.compile(
@@ -165,7 +192,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"yahudi\w*|ateist\w*|ορθόδοξ\w*|θρήσκ\w*|μουσουλμ\w*|νηστεύ\w*|εβραί\w*)\b|"
         r"(?:" + _HE + r")(?:דתי|דתייה|מוסלמי|נוצרי|יהודי|יהודייה|רפורמי|רפורמית|חרדי|חרדית)|"
         r"שומר(ת)? שבת|שומר(ת)? כשרות|"
-        r"व्रत रख|रोज़ा रख|रोजा रख",
+        r"व्रत रख|रोज़ा रख|रोजा रख|"
+        # Czech and Slovak: a believer, Catholic, Christian, Protestant, Orthodox, the church
+        r"\b(?:v[ěe][řr][íi]c[íi]|katol[íi]\w*|k[řr]es[ťt]an\w*|kres[tť]an\w*|evangel[íi]\w*|"
+        r"pravoslavn\w*|c[íi]rkev\w*|c[íi]rkv\w*|[žz]id(?:ovsk\w*|ovka|ovk\w*)|"
+        r"ateist\w*)\b|"
+        # Thai: of a faith, Muslim, Christian, Buddhist, prayers, a fast
+        r"นับถือศาสนา|มุสลิม|คริสเตียน|ศาสนาคริสต์|ศาสนาอิสลาม|ศาสนาพุทธ|ชาวพุทธ|"
+        r"ไม่นับถือศาสนา|เข้าโบสถ์|ละหมาด|ถือศีลอด",
         _I,
     ),
     "politics": re.compile(
@@ -190,7 +224,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"政治|党员|黨員|投票给|投票給|政党|支持政党|정당|정치|"
         # a vote for a party by its initials, activism in one: "vote LFI", "milite au parti"
         r"\b(vote|votent|votait|wählt|stemt|vota|votou|röstar)\s+(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
-        r"\b(milite|militant\w*|militan\w*)\s+(au|dans|pour|en|nel|no|na|para|por)\b|"
+        r"\b(milite|milita|militant\w*|militan\w*)\s+(au|dans|pour|en|nel|no|na|para|por)\b|"
+        # an activist or a member of a party by its initials, with its article: "militante do
+        # PT", "militante del PSOE", "filiado ao PSDB", "členem KSČM", "anggota PDIP"
+        r"\b(?:militant\w*|militan\w*|activist\w*|aktivist\w*|attivist[ai]|ativista|"
+        r"activista|filiad[oa]|afiliad[oa]|[čc]len\w*|anggota|kader|đảng viên)\s+"
+        r"(?:(?:do|da|dos|das|de|del|della|dell'|di|du|des|der|al|ao|à|au|of the|of|van|"
+        r"strany|partii|partai|partido|parti|partito|partij|đảng)\s+)?"
+        r"(?-i:[A-Z][A-Za-zÀ-ÖØ-ÞČŠŽŘĚŇŤĎŮŁŚŻŹĆŃ]{0,4}[A-ZÀ-ÖØ-ÞČŠŽŘĚŇŤĎŮŁŚŻŹĆŃ])(?![\w-])|"
         r"против войны|антивоенн\w*|оппозиционер\w*|"
         # Hindi, Greek, Hebrew, Turkish, Swedish, Polish: votes for, supports a party
         r"भाजपा|बीजेपी|कांग्रेस|आम आदमी पार्टी|पार्टी का समर्थक|का समर्थक|को वोट|"
@@ -208,7 +249,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(?:mitglied|membre|miembro|membro|member|iscritt[oa])\s+(?:der|bei den|des|du|de la|"
         r"del|do|da|della|of the)\s+(?:grünen|gruenen|linken|verts|verdes|verdi|greens)\b|"
         r"\b(?:wählt|waehlt|vote|votes|vota|stemt)\s+(?:bei\s+[^.!?\n;]{0,25}\s+)?(?:die\s+|les\s+|los\s+)?"
-        r"(?:grün|grüne|grünen|linke|verts|verdes|verdi)\b",
+        r"(?:grün|grüne|grünen|linke|verts|verdes|verdi)\b|"
+        # Czech and Slovak: votes for a party by its initials, a party member, a voter
+        r"\b(?:volí|volil[ai]?)\s+(?-i:[A-ZČŘŠŽ][A-Za-zČŘŠŽĚŮ]{0,4}[A-ZČŘŠŽĚŮ])(?![\w-])|"
+        r"\b(?:[čc]len\w* (?:strany|hnut[íi])|voli[čc]\w*|politick\w* (?:n[áa]zor\w*|"
+        r"p[řr]esv[ěe]d[čc]en\w*))\b|"
+        # Thai: a party member, a vote or support for a party
+        r"สมาชิกพรรค|เลือกพรรค|โหวตให้พรรค|โหวตพรรค|สนับสนุนพรรค|เชียร์พรรค|เสื้อแดง|เสื้อเหลือง",
         _I,
     ),
     "sexuality": re.compile(
@@ -217,7 +264,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual|"
         r"bisexu\w*|bissexu\w*|bisessual\w*|sexual_orientation|orientation sexuelle|"
         r"orientación sexual|sexuelle orientierung)\b|"
-        r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애",
+        r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애|"
+        # Czech and Slovak; Thai: gay, lesbian, bisexual, transgender
+        r"\b(?:homosexu[áa]l\w*|lesbi[čc]k\w*|lesba|bisexu[áa]l\w*|transgender\w*)\b|"
+        r"เกย์|เลสเบี้ยน|ไบเซ็กชวล|คนข้ามเพศ|สาวประเภทสอง|กะเทย|รักร่วมเพศ",
         _I,
     ),
     "employer": re.compile(
@@ -235,7 +285,21 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"עובד(ת)?\s+(?:\S+\s+){1,3}?(?:ב['\"״׳]|אצל\s)|פיטורים|פוטר(ה)?|"
         r"δουλεύει (σ|στη|στο|για)|εργάζεται (σ|στη|στο|για)|"
         r"\b(jobbar|arbetar) (p[aå]|hos|f[oö]r)\b|"
-        r"\bpracuje (w|u|dla)\b",
+        r"\bpracuje (w|u|dla)\b|"
+        # ... with the role between: "works as an assistant coach at Team Vitality", "trabaja
+        # como enfermera en el Clínic", "arbeitet als Ingenieur bei Siemens", "работает
+        # водителем в Яндексе"; Dutch, Czech, Ukrainian, Indonesian, Vietnamese: works at
+        r"\b(?:(?:works?|working|employed) as|trabaja (?:de|como)|arbeitet als|"
+        r"travaille (?:comme|en tant que)|trabalha (?:como|de)|lavora (?:come|da)|"
+        r"(?:arbetar|jobbar) som|werkt als|pracuje jako|работает|працює (?:як)?|"
+        r"bekerja sebagai)\s+(?:[^\W\d_][\w'’-]*\s+){1,4}?"
+        r"(?:at|for|en|para|bei|für|chez|pour|na|no|em|per|presso|alla|al|på|för|hos|bij|voor|"
+        r"w|we|u|dla|v|ve|pro|в|во|у|di|pada|untuk)\b|"
+        r"\b(?:werkt (?:bij|voor)|pracuje (?:v|ve|pro)|працює (?:в|у)|"
+        r"bekerja (?:di|pada|untuk)|l[aà]m vi[eệ]c (?:t[aạ]i|[oở]|cho))\b|"
+        r"(?<!\S)\S+'?(?:de|da|te|ta) (?:\S+ ){1,3}?olarak [cç]al[ıi][sş][ıi]yor|में नौकरी|"
+        # Thai: works at, is an employee of
+        r"ทำงาน(?:อยู่)?ที่|ทำงานให้|เป็นพนักงาน(?:ของ|ที่|บริษัท|ธนาคาร)",
         _I,
     ),
     "family": re.compile(
@@ -260,7 +324,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(?:" + _HE + r")גירושין|"
         r"(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|订婚|訂婚|婚約|약혼|"
         # a wedding (결혼식, 結婚式) is an event anyone goes to, not the user's marital status
-        r"去世|过世|過世|결혼(?!식)|이혼",
+        r"去世|过世|過世|결혼(?!식)|이혼|"
+        # Czech and Slovak: divorced, married, widowed, a single mother; Thai alike
+        r"\b(?:rozveden\w*|rozvod\w*|[žz]enat[ýy]|vdan[áa]|vdova|vdovec|samo[žz]ivitel\w*)\b|"
+        r"หย่า|แต่งงานแล้ว|สมรสแล้ว|เป็นม่าย|แม่เลี้ยงเดี่ยว|พ่อเลี้ยงเดี่ยว|นอกใจ|มีชู้",
         _I,
     ),
     "employment": re.compile(
@@ -271,7 +338,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"arbetslos|avskedad|ontslagen|werkloos|zwolnion\w*|bezrobotn\w*|issiz|kovuldu|"
         r"isten cikaril\w*|werkeloos|irtisanot+u\w*|irtisanot+iin|lomautet\w*|tyoton)\b|"
         r"уволен\w*|уволил\w*|безработн\w*|без работы|без роботи|"
-        r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|裁员|裁員|下岗|下崗|クビ|失職|실직|해고",
+        r"звільнен\w*|безробітн\w*|解雇|失业|失業|被裁|裁员|裁員|下岗|下崗|クビ|失職|실직|해고|"
+        r"\b(?:nezam[ěe]stnan\w*|nezamestnan\w*|(?:propu[šs]t[ěe]n|vyhozen)\w* z "
+        r"(?:pr[áa]ce|zam[ěe]stn[áa]n[íi])|dostala? v[ýy]pov[ěe][ďd])\b|"
+        r"ตกงาน|ว่างงาน|ถูกเลิกจ้าง|โดนเลิกจ้าง|ถูกไล่ออก|โดนไล่ออก|โดนเลย์ออฟ",
         _I,
     ),
     "ethnicity": re.compile(
@@ -296,6 +366,30 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"autoriza[cç][aã]o de (trabalho|resid[eê]ncia)|arbetstillst[aå]nd|"
         r"uppeh[aå]llstillst[aå]nd|разрешени\w* на (работу|жительство)|"
         r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
+        # a driving offence and the licence it cost: "körkortet indraget efter rattfylleri",
+        # "DUI", "Führerschein entzogen", "retirada del carnet", "лишили прав", "酒驾"
+        r"dui|dwi|drunk[- ]driving|drink[- ]driving|driving under the influence|"
+        r"(?:driving |driver'?s )?licen[cs]e (?:was |got |has been |been )?(?:revoked|suspended|"
+        r"taken away|withdrawn)|(?:lost|losing) (?:his|her|their|the|my) (?:driving |driver'?s )?"
+        r"licen[cs]e|banned from driving|driving ban|rattfyller\w*|rattfull\w*|"
+        r"k[öo]rkort\w* (?:indraget|[åa]terkallat|beslagtaget)|"
+        r"(?:indraget|[åa]terkallat) k[öo]rkort|"
+        r"trunkenheit am steuer|alkohol am steuer|f[üu]hrerschein (?:entzogen|weg|abgenommen|"
+        r"los)|fahrverbot|(?:retirada|retiraron|suspensi[oó]n) del (?:carnet|carn[eé])|"
+        r"conducci[oó]n (?:bajo los efectos|en estado de embriaguez)|conduc[ií]a borracho|"
+        r"conduite (?:en état d'ivresse|sous l'emprise)|alcool au volant|"
+        r"permis (?:suspendu|retiré|annulé|retire|annule)|retrait de permis|"
+        r"guida in stato di ebbrezza|patente (?:sospesa|ritirata|revocata)|"
+        r"(?:carteira|cnh) (?:suspensa|cassada|apreendida)|embriaguez ao volante|lei seca|"
+        r"rijden onder invloed|rijbewijs (?:ingevorderd|ingetrokken|kwijt)|rijontzegging|"
+        r"jazd\w* (?:po pijanemu|pod wp[łl]ywem)|prawo jazdy (?:zatrzyman\w*|odebran\w*)|"
+        r"[řr]idi[čc]sk\w* pr[uů]kaz (?:zadr[žz]en|odebr[aá]n)|"
+        r"ehliyet\w* (?:al[ıi]nd[ıi]|iptal|el konul)|alkoll[üu] ara[çc]|"
+        r"mengemudi dalam keadaan mabuk|SIM (?:dicabut|ditahan)|"
+        r"say r[ưu][ợo]u l[áa]i xe|t[ướu][ớo]c b[ằa]ng l[áa]i|"
+        r"ajokortti \w+ (?:pois|hyllytetty)|rattijuopu\w*|"
+        r"лишили прав|лишён прав|лишен прав|лишени\w* (?:водительских )?прав|"
+        r"(?:вождени\w*|езд\w*) в нетрезвом|пьян\w* за рул[её]м|позбавил\w* прав|"
         r"(situaci[oó]n|estatus|status|statut|situa[cç][aã]o|situazione|aufenthaltsstatus) "
         r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
         r"ungeklärt)|sin papeles|ohne papiere|clandestin[oa]?|senza permesso|"
@@ -312,6 +406,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"imigran gelap|pendatang ilegal|tanpa dokumen|pozwoleni\w* na pobyt|nielegaln\w*|"
         r"bez dokument[oó]w|verblijfsvergunning|illegaal|asielzoeker\w*|"
         r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
+        r"酒驾|醉驾|酒駕|醉駕|吊销驾照|吊銷駕照|飲酒運転|酒気帯び運転|免許取り?消し|免許停止|"
+        r"음주 ?운전|면허 ?(?:취소|정지)|शराब पीकर गाड़ी|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
         r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी|"
         # a residence permit and deportation in Russian and Ukrainian
@@ -323,7 +419,14 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"mis en examen|sous enquête|investigad[oa] por|imputad[oa]|indagat[oa]|"
         r"ermittl\w* gegen|angeklagt)\b|"
         r"(?:" + _HE + r")(?:נחקר|נחקרה|נעצר|נעצרה|חשוד|חשודה)|בחשד ל|כתב אישום|עבר פלילי|"
-        r"подозрева\w* в|допрашива\w*|обвиняем\w*",
+        r"подозрева\w* в|допрашива\w*|обвиняем\w*|"
+        # Czech and Slovak: prison, a criminal record, convicted, arrested, prosecuted
+        r"\b(?:v[ěe]zen[íi]|v[äa]zen[íi]|trestn\w* rejst[řr][íi]k\w*|odsouzen\w*|odsúden\w*|"
+        r"zat[čc]en\w*|trestn[ěe] st[íi]h\w*)\b|"
+        # Thai: jailed, arrested, a criminal record, drink-driving, a licence seized, a refugee,
+        # working unlawfully, overstaying a visa
+        r"ติดคุก|เคยถูกจับ|ถูกจับกุม|ประวัติอาชญากรรม|ต้องโทษ|เมาแล้วขับ|ยึดใบขับขี่|ใบขับขี่ถูกยึด|"
+        r"ผู้ลี้ภัย|ลี้ภัย|แรงงานผิดกฎหมาย|อยู่เกินวีซ่า|วีซ่าขาด",
         _I,
     ),
     # trade-union membership: a special category of its own (GDPR art. 9)
@@ -332,7 +435,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
         r"gewerkschaft\w*|sindacat\w*|sindical\w*|sindicat\w*|syndiqu\w*|syndicat\w*|"
         r"fackförbund\w*|fackforbund\w*|vakbond\w*|vakbondslid|związ\w* zawodow\w*|"
-        r"zwiazk\w* zawodow\w*|sendika\w*|sindikat\w*)\b|профсоюз\w*|профспілк\w*|"
+        r"zwiazk\w* zawodow\w*|sendika\w*|sindikat\w*|"
+        # Czech and Slovak ("členem odborů"; "odbor" alone is a department), Hungarian,
+        # Finnish, Danish and Norwegian, Greek, Indonesian, Vietnamese, Romanian
+        r"odbor(?:y|ů|ech|ům|ami|ov|och|om)|odborov\w+|odbor[aá][řr]\w*|szakszervezet\w*|"
+        r"ammattiliit\w*|ay-j[äa]sen\w*|fagforening\w*|fagforbund\w*|συνδικ\w*|"
+        r"serikat (?:pekerja|buruh|karyawan)|c[oô]ng đo[àa]n)\b|"
+        r"профсоюз\w*|профспілк\w*|สหภาพแรงงาน|הסתדרות|ועד (?:העובדים|עובדים)|"
         r"工会|工會|労働組合|労組|노조|노동조합|ट्रेड यूनियन|नक़ाबा|نقابة|نقابي",
         _I,
     ),
@@ -348,8 +457,18 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"домашн\w* адрес\w*|адрес проживания|wohnadresse|wohnanschrift|privatadresse|"
         r"wohnt (?:an|am|auf|im)|domicilio|direcci[oó]n (?:de casa|particular)|"
         r"adresse (?:du domicile|personnelle|postale)|indirizzo di casa|"
-        r"endere[cç]o (?:residencial|de casa)|hemadress\w*|woonadres|adres zamieszkania)\b|"
-        r"住在|住址|家庭地址|に住んで|에 살",
+        r"endere[cç]o (?:residencial|de casa)|hemadress\w*|woonadres|adres zamieszkania|"
+        # on a street, by a place: "woont aan de Oudegracht 112", "mieszka na ulicy Długiej",
+        # "bydlí v Praze", "tinggal di Jalan Sudirman", "sống ở quận 3", "abita vicino a"
+        r"woont (?:aan|bij|naast|vlakbij|tegenover)|wohnt (?:bei|neben|nahe)|"
+        r"vive (?:cerca de|junto a|al lado de|perto|ao lado)|habite (?:près|pres|à côté)|"
+        r"mora (?:perto|ao lado|em frente)|abita (?:vicino|in via|al|alla|nel|nella)|"
+        r"bor (?:vid|nära|nara)|mieszka (?:na|przy|obok|koło|kolo|we)|"
+        r"(?:живёт|живет|проживает) (?:на|у|около|рядом)|проживает в|"
+        r"(?:живе|мешкає) (?:в|у|на|біля)|bydl[ií] (?:v|ve|na|u|blízko|kousek)|"
+        r"býva (?:v|vo|na|pri)|tinggal di|s[oố]ng (?:[oở]|t[aạ]i)|locuie[sș]te (?:[iî]n|pe)|"
+        r"\S+'?(?:de|da|te|ta) (?:oturuyor|ya[sş][ıi]yor|ikamet ediyor))\b|"
+        r"住在|住址|家庭地址|に住んで|에 살|में रहत|อาศัยอยู่|บ้านอยู่|พักอยู่ที่|ที่อยู่บ้าน",
         _I,
     ),
 }
@@ -367,7 +486,11 @@ political politics sexuality marital family party parti partei partido partito m
 medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
 chronic مصاب مصابة живёт живет проживает адресу адрес wohnadresse domicilio"""
 _RELATION = frozenset(_RELATION_WORDS.split())
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Scripts read as runs of characters, not words: CJK and kana, Hangul, and Thai, Lao, Myanmar
+# and Khmer, which put no space between words ("ผมเป็นเบาหวาน" holds "เบาหวาน").
+_CJK = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
+)
 # CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
 # which "我有抑郁症" grounds; "服用" is "takes", as "吃" says it.
 _CJK_RELATION = frozenset({"患有", "服用", "健康状况", "健康狀況"})
@@ -416,10 +539,33 @@ def names_entity(value: str) -> bool:
 _SENTENCE_END = re.compile(
     r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+|"
     # Greek asks with ";" (or its own "\u037e"): "Πόσο κοστίζει ένα διαζύγιο;"
-    r"(?<=[\u0370-\u03ff\u1f00-\u1fff][;\u037e])\s+"
+    r"(?<=[\u0370-\u03ff\u1f00-\u1fff][;\u037e])\s+|"
+    # Thai ends a sentence with a space: "...เปิดกี่โมงครับ เพื่อนฝากถามมา"
+    r"(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])"
 )
 # A Greek question's mark, read as "?" where a sentence ends.
 _GREEK_QUESTION = re.compile(r"(?<=[\u0370-\u03ff\u1f00-\u1fff])\s*[;\u037e]\s*$")
+# A question asked without its mark, by the word or particle that ends it, as Thai always
+# asks and Chinese, Japanese and Korean often do: "คลินิกเปิดกี่โมงครับ", "吃这个药能喝酒吗",
+# "何時に開きますか。", "비행기 타도 될까요"
+_UNMARKED_QUESTION = re.compile(
+    r"(?:ไหม|มั้ย|มั๊ย|หรือเปล่า|หรือไม่|รึเปล่า|หรือยัง|ป่าว|เหรอ|หรอ|หรือ|หรือไง|บ้าง|"
+    r"กี่\S{0,8}|อะไร|ที่ไหน|ยังไง|อย่างไร|เท่าไร|เท่าไหร่|เมื่อไร|เมื่อไหร่|ทำไม|"
+    r"(?:อะไร|ไหน|ยังไง|อย่างไร)ดี)(?:ครับ|คะ|ค่ะ|คับ|จ๊ะ|จ้ะ|นะ|ฮะ)*\s*$|"
+    r"[吗嗎]\s*[。.]?\s*$|(?:です|ます|でしょう|ません|ました|の)か\s*[。.]?\s*$|"
+    r"(?:(?<!니)까요?|나요|는지요|[인은는]가요|냐)\s*[.]?\s*$"
+)
+
+
+def _as_question(sentence: str) -> str:
+    """A sentence with its question mark: the Greek one read as "?", one added where the
+    words alone ask ("…กี่โมงครับ")."""
+    sentence = _GREEK_QUESTION.sub("?", sentence)
+    if _UNMARKED_QUESTION.search(sentence):
+        return sentence.rstrip().rstrip("。.") + "?"
+    return sentence
+
+
 # The question of "Tengo diabetes, ¿qué llevo?" is what follows its last comma or "¿".
 # a dash between words breaks a clause too: "I vote Green — can you help me ...?"
 # (Korean joins a statement to its question by an ending: "임신 12주인데 비행기 타도 괜찮을까?")
@@ -437,12 +583,29 @@ _FIRST_PERSON = re.compile(
     r"live|work|[a-z]+ed)\b)|"
     r"\b(i'm|i've|i'd|me|my|mine|we|our|us|yo|mi|mis|me|ich|mein\w*|mir|mich|je|j'|moi|"
     r"mon|ma|mes|eu|meu|minha|io|mio|mia|jag|min|mitt|я|мне|меня|мой|моя|моё|ik|mijn|ja|mój|"
-    r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je)\b(?<!\bUS)|"
+    r"moja|ben|benim|you|your|tu|te|usted|du|dich|dir|vous|você|ты|вы|sen|jij|je|"
+    # Czech, Slovak and Polish: "Sám jsem členem odborů", "jestem" (not "já", the Portuguese
+    # "already"; not "som", the Swedish "as")
+    r"jsem|jsme|můj|moje|mého|mně|mě|mnou|náš|naše|sám|môj|mne|jestem|mnie)"
+    r"\b(?<!\bUS)"
+    # (the EU in capitals is no Portuguese "eu": "what do coaches earn in the EU?")
+    r"(?<!\b(?-i:EU))|"
     # Korean pronouns with their particle, not inside a word ("되나요", "저녁")
     r"我|私|僕|俺|(?<![가-힣])(?:나는|나도|나의|내가|저는|저도|저의|제가|(?:내|제)\s)|你|您|あなた|"
-    r"당신",
+    r"당신|"
+    # Thai pronouns, written into the words around them: "ผมเป็นเบาหวาน"
+    r"ผม(?!ร่วง|หงอก|ยาว|สั้น|บาง)|ฉัน|ดิฉัน|หนู|กระผม",
     _I,
 )
+# Letters of Czech, Slovak and the South Slavic languages, where "je" is "is" ("Jaký je
+# rozdíl ...?"), not the French "I" or the Dutch "you".
+_SLAVIC_LETTERS = re.compile(r"[ěščřžůťďňľĺŕđ]", _I)
+
+
+def _first_person(text: str) -> bool:
+    """Does ``text`` speak of the user or to the assistant (a first- or second-person word)?"""
+    slavic = _SLAVIC_LETTERS.search(text) is not None
+    return any(not (slavic and m.group(0).lower() == "je") for m in _FIRST_PERSON.finditer(text))
 
 
 # What a question says of no one: the generic "you" ("how do you get out of debt?", "hoe kom
@@ -484,7 +647,7 @@ def _topic_request(sentence: str) -> bool:
         return False
     rest = sentence[: match.start()] + sentence[match.end() :]
     rest = re.sub(r"\b(me|my|mir|moi|mi|me|мне)\b\s*$", "", rest.strip(), flags=_I)
-    return not _FIRST_PERSON.search(rest)
+    return not _first_person(rest)
 
 
 # "my friend is pregnant", "我朋友最近离婚了": a statement about someone else, which says nothing
@@ -529,6 +692,14 @@ _HYPOTHETICAL = re.compile(
     r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
     r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
     _I,
+)
+
+
+# Someone the user may ask for: "a friend of mine asked", "asking bc my cousin ..."
+_OTHER_EN = (
+    r"(?:friend|mate|buddy|pal|colleague|coworker|co-worker|cousin|sister|brother|"
+    r"neighbou?r|relative|roommate|flatmate|classmate|boss|aunt|uncle|mom|mum|dad|wife|"
+    r"husband|partner|girlfriend|boyfriend)"
 )
 
 
@@ -616,7 +787,62 @@ _ASKED_FOR_OTHERS = re.compile(
     r"友(達|人)に(聞かれ|頼まれ)|(記事|ブログ|小説)を書いて|好奇心|登場人物|キャラクター|"
     r"(記事|投稿|番組|動画)を(見|読)|"
     r"친구(가|한테|를 위해|대신)|(기사|블로그|소설)(을|를)?\s*쓰|궁금해서|등장인물|캐릭터|"
-    r"(기사|영상|방송|프로그램)(을|를)\s*(보|봤)",
+    r"(기사|영상|방송|프로그램)(을|를)\s*(보|봤)|"
+    # someone else asked, or the user asks because of someone: "asking bc a friend of mine
+    # just got an offer", "a friend asked", "un amigo me preguntó", "kamarád se ptal",
+    # "เพื่อนฝากถามมา", "朋友让我问"
+    rf"\b(?:asking (?:bc|b/c|because|cause|'cause|cuz|coz|cos|since) (?:a|my) {_OTHER_EN}|"
+    # (not "my wife asked me to tell you I'm allergic to ...": a message passed on)
+    rf"(?:a|my) {_OTHER_EN}(?: of mine)? (?:asked|was asking|is asking|wants to know|"
+    r"wanted to know)(?: me)?(?=\s*(?:[.,;:!?—–-]|$)|\s+(?:whether|if|what|how|where|when|"
+    r"which|about|to ask|to find out|to check)\b)|on behalf of (?:a|my)|"
+    r"(?:un|una|mi) (?:amig[oa]|compañer[oa]|colega|herman[oa]|prim[oa]|vecin[oa]) me "
+    r"pregunt[óo]|me lo pregunt[óo] (?:un|una|mi)|"
+    r"(?:um|uma|meu|minha) (?:amig[oa]|colega|irm[ãa]o?|prim[oa]|vizinh[oa]) (?:me )?"
+    r"(?:perguntou|quer saber)|pergunto (?:por|pra|para) (?:um|uma|meu|minha)|"
+    r"(?:un|une|mon|ma) (?:ami|amie|pote|coll[èe]gue|cousin|cousine|voisin|voisine|fr[èe]re|"
+    r"s[œo]e?ur) (?:m'a demand[ée]|veut savoir)|"
+    r"(?:ein|eine|mein|meine) (?:freund|freundin|kumpel|kollege|kollegin|bekannte[r]?|"
+    r"schwester|bruder|nachbarin|nachbar) (?:hat mich gefragt|hat gefragt|fragt|will wissen|"
+    r"wollte wissen)|"
+    r"(?:un|una|il mio|la mia) (?:amic[oa]|collega|cugin[oa]|vicin[oa]|fratello|sorella) "
+    r"(?:mi ha chiesto(?! di)|chiede(?! di)|vuole sapere)|chiedo per conto d|"
+    r"(?:een|mijn) (?:vriend|vriendin|collega|kennis|buurman|buurvrouw|broer|zus) "
+    r"(?:vroeg|vraagt|wil weten)|"
+    r"(?:en|min) (?:kompis|v[äa]n|kollega|granne|bror|syster) (?:fr[åa]gade|undrar|vill veta)|"
+    r"(?:kolega|kole[żz]anka|znajom\w+|przyjaci\w+|brat|siostra|s[ąa]siad\w*) "
+    r"(?:pyta[łl]\w*|pyta|chce wiedzie[ćc])|"
+    r"pt[áa]m se (?:za|pro) \w+|(?:kamar[áa]d\w*|kolega|kolegyn\w+|zn[áa]m[ýáa]) se "
+    r"pt(?:al|ala|á)|p[ýy]tam sa za|"
+    r"(?:arkada[şs][ıi]m|bir arkada[şs][ıi]m) (?:sordu|soruyor|merak ediyor)|"
+    r"teman(?:ku| saya| aku)? (?:nanya|bertanya|tanya|minta ditanyakan)|titipan teman|"
+    r"b[ạa]n (?:t[ôo]i|m[ìi]nh) (?:h[ỏo]i|nh[ờo] h[ỏo]i)|h[ỏo]i gi[ùu]m|h[ỏo]i h[ộo]|"
+    r"(?:друг|подруга|знаком(?:ый|ая)|коллега|брат|сестра) (?:спросил\w*|спрашивает|"
+    r"просил\w* спросить)|(?:друг|подруга|знайом(?:ий|а)|колега) (?:запита\w*|пита\w*|"
+    r"просив\w*)|"
+    # ... or for school: "Píšu seminárku z pracovního práva", "pishu referat", "ödevim için"
+    r"(?:writing|doing) (?:a|an|my) (?:term paper|seminar paper|school report|coursework|"
+    r"dissertation)|"
+    r"p[íi][šs]u (?:seminárku|seminarku|seminární|seminarni|referát|referat|esej|článek|"
+    r"clanek|diplomku|bakalářku|bakalarku|diplomovou|bakalářskou|bakalarskou|práci|praci|"
+    r"úkol|ukol)|p[íi][šs]em (?:seminárku|referát|esej|článok|prácu)|"
+    r"pisz[eę] (?:prac[eę] (?:zaliczeniow|dyplomow|magistersk|licencjack|semestraln)\w*|"
+    r"referat|wypracowanie|esej|artyku[łl])|"
+    r"пишу (?:реферат|курсов\w+|диплом\w*|эссе|есе|стать\w+|доклад|доповід\w+)|"
+    r"(?:[öo]devim|[öo]dev|tezim|makalem) i[çc]in|(?:makale|tez|[öo]dev) yaz[ıi]yorum|"
+    r"(?:lagi|sedang) (?:nulis|menulis|bikin|membuat) (?:makalah|skripsi|tugas|artikel|esai)|"
+    r"untuk tugas (?:sekolah|kuliah)|(?:vi[ếe]t|l[àa]m) (?:b[àa]i lu[ậa]n|ti[ểe]u lu[ậa]n|"
+    r"b[àa]i t[ậa]p)|"
+    r"pour (?:un|mon) devoir\b|f[üu]r (?:ein|mein) referat\b|per (?:una|la mia) tesina\b|"
+    r"voor (?:mijn scriptie|een werkstuk|mijn werkstuk)\b|"
+    r"(?:skriver|g[öo]r) (?:en|ett|min|mitt) (?:uppsats|arbete|rapport|examensarbete)|"
+    r"(?:schrijf|maak) (?:een|mijn) (?:werkstuk|scriptie|essay|verslag|paper))|"
+    r"เพื่อน\S{0,6}ถาม|ถาม(?:ให้|แทน|เผื่อ)เพื่อน|(?:ทำ|เขียน)(?:รายงาน|การบ้าน|เรียงความ)|"
+    r"(?:ดู|อ่าน)(?:สารคดี|ข่าว|บทความ|คลิป|ซีรีส์|ละคร)|(?:อยากรู้|สงสัย)เฉยๆ|"
+    r"朋友(?:问|問|让我问|讓我問|托我问|託我問|叫我问|叫我問)|"
+    r"(?:写|寫)(?:论文|論文|作业|作業|报告|報告)|友達から聞かれ|(?:レポート|論文)を書いて|"
+    r"친구(?:가|한테|가 나한테) (?:물어|부탁)|(?:과제|리포트|레포트|논문)(?:를|을)? ?쓰|"
+    r"दोस्त ने पूछा|निबंध लिख|صديق\S* (?:سأل|يسأل)|أكتب (?:بحث|مقال)",
     _I,
 )
 
@@ -632,9 +858,7 @@ def _own_statements(sentence: str) -> list[str]:
     if sentence.rstrip().endswith(("?", "？", "؟")):
         clauses = clauses[:-1]
     return [
-        c
-        for c in clauses
-        if _FIRST_PERSON.search(c) and not _asked_for_others(c) and not _ASKS.match(c)
+        c for c in clauses if _first_person(c) and not _asked_for_others(c) and not _ASKS.match(c)
     ]
 
 
@@ -643,7 +867,13 @@ def _own_statements(sentence: str) -> list[str]:
 _ABOUT_USER = re.compile(
     r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|المستخدمة?|"
-    r"пользовател\w*|χρήστης|χρήστρια)\b(?!'s|’s)|^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자)(?!的|の|의)|^\W*(el|la|l'|der|die|o|a)\s*"
+    r"пользовател\w*|χρήστης|χρήστρια|"
+    # Czech, Slovak, Finnish, Danish, Norwegian, Hungarian, Romanian, Ukrainian, Croatian,
+    # Bulgarian, Persian: "Uživatel je členem odborů"
+    r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
+    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)\b(?!'s|’s)|"
+    r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
+    r"^\W*(el|la|l'|der|die|o|a)\s*"
     r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
     # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
     r"^\W*(is|has|was|lives|works|earns|takes|suffers|recently|currently|har|är|bor|arbetar|"
@@ -691,10 +921,14 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
     user; for a claim ``about_user``, without what the user said of someone else ("my friend
     is pregnant" does not ground "User is pregnant")."""
     kept = []
-    for text in [*user_texts(context), *confirmed_questions(context)]:
+    said = user_texts(context)
+    for number, text in enumerate([*said, *confirmed_questions(context)]):
         for_others = about_user and _asked_for_others(text)
+        asked: list[str] = []  # the questions of this message that speak of no one
+        owns_asked = False
         for sentence in _SENTENCE_END.split(text):
-            sentence = _GREEK_QUESTION.sub("?", sentence)
+            # (a question the user said yes to is a statement: "是因为抑郁症去复诊吗" "对")
+            sentence = _as_question(sentence) if number < len(said) else sentence
             if _topic_request(sentence):
                 continue
             if for_others:
@@ -702,20 +936,73 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 continue
             if not sentence.rstrip().endswith(("?", "？", "؟")):
                 kept.append(_mine_only(sentence) if about_user else sentence)
+                owns_asked = owns_asked or _owns_asked(sentence)
                 continue
             *before, question = _CLAUSE_BREAK.split(sentence)
             question = _IMPERSONAL_QUESTION.sub(" ", question)
-            kept += [
+            stated = [
                 c
                 for c in before
                 if not (about_user and _about_someone_else(c)) and not _ASKS.match(c)
             ]
-            if _FIRST_PERSON.search(question) and not (
-                about_user and _HYPOTHETICAL.search(question)
-            ):
+            kept += stated
+            owns_asked = owns_asked or any(_owns_asked(c) for c in stated)
+            if _first_person(question) and not (about_user and _HYPOTHETICAL.search(question)):
                 kept.append(question)
+            else:
+                asked.append(question)
+        if owns_asked:
+            # "Any tips for managing bipolar II? I was diagnosed two years ago": the user's
+            # statement is of what the question named, which it does not repeat
+            kept += asked
     # each kept piece its own unit: a clause before a question is a statement of its own
     return "\n".join(kept)
+
+
+# A statement in the first person that has, or was diagnosed with, what it does not name:
+# the topic of the user's question beside it ("I was diagnosed two years ago", "I have it
+# too", "me lo diagnosticaron", "bei mir wurde es festgestellt", "我两年前确诊了"). A
+# diagnosis with its own object ("I was diagnosed with ADHD") names something else.
+_OWNS_ASKED = re.compile(
+    r"\bi(?:'m| am| was| were|'ve| have| had| got)?(?: been| just| recently| finally| also|"
+    r" officially| only)*(?: got)? diagnosed\b(?!\s+(?:with|as|having)\s+(?!it\b|this\b|that\b))|"
+    r"\bi(?:'ve| have)? (?:got |had |lived with |suffered from |struggled with |dealt with )?"
+    r"(?:have|had|got|live with|suffer from|struggle with|deal with)? ?(?:it|this|that)"
+    r"(?: too| myself| as well| also)?(?:\s*(?:[.,;!—–-]|$)| since\b| for (?:years|\d+))|"
+    r"\bmy diagnosis\b|"
+    r"\b(?:me (?:lo |la )?diagnosticaron|fui diagnosticad[oa]|(?:yo )?(?:lo|la) (?:tengo|padezco)|"
+    r"me diagnosticaram|tenho isso|sofro disso|recebi o diagn[óo]stico|tenho (?:desde|há)|"
+    r"(?:on )?m'a (?:été )?diagnostiqu\w*|j'ai été diagnostiqu\w*|j'en souffre|"
+    r"je l'ai (?:aussi|depuis|moi aussi)|"
+    r"(?:bei mir|mir) wurde (?:es |das |sie |er )?\S*\s?\S*\s?(?:diagnostiziert|festgestellt)|"
+    r"ich leide (?:daran|darunter)|ich habe (?:es|das|sie|ihn) (?:auch|selbst|seit)|"
+    r"mi (?:è|e) stat[oa] diagnosticat[oa]|mi hanno diagnosticato|sono stat[oa] "
+    r"diagnosticat[oa]|ce l'ho|ne soffro|ik (?:ben|werd) gediagnosticeerd|bij mij (?:is|werd) "
+    r"(?:het )?vastgesteld|ik heb het (?:ook|zelf|al|sinds)|ik lijd eraan|"
+    r"jag (?:fick|har fått) diagnosen|jag diagnostiserades|jag har det (?:också|själv|sedan)|"
+    r"zdiagnozowano (?:u mnie|mi)|choruj[eę] na to|cierpi[eę] na to|mam (?:to|j[ąa]|go) od|"
+    r"diagnostikovali mi|m[áa]m (?:to|ji|ho) (?:taky|tak[ée]|od|už|uz)|trp[íi]m (?:t[íi]m|j[íi])|"
+    r"мне (?:поставили диагноз|диагностировали)|"
+    r"у меня (?:его|её|ее|это|он|она) (?:диагностировали|нашли|тоже|уже|с)|"
+    r"я этим (?:страдаю|болею)|мені (?:поставили діагноз|діагностували)|"
+    r"bana (?:te[şs]his|tan[ıi]) kon\w*|bende de var|(?:saya|aku) (?:di)?didiagnosis|divonis|"
+    r"t[ôo]i (?:đã )?(?:được|bị) chẩn đoán)\b|"
+    r"我[^，。？！,.?!]{0,8}(?:诊断|確診|确诊|診斷)(?:了|过|過|出来了|出來了)?(?=[，。！,.!\s]|$)|"
+    r"我也有|(?<!と)診断(?:され|を受け)|진단(?:을)? ?받|"
+    r"(?:ผม|ฉัน|หนู)\S{0,12}(?:ถูก)?วินิจฉัย|אובחנתי|تم تشخيصي|διαγνώστηκα",
+    _I,
+)
+
+
+def _owns_asked(sentence: str) -> bool:
+    """Does the user say they have what they asked about ("I was diagnosed last year"), not
+    that someone else does ("엄마가 진단받았어요", "我妈妈确诊了")?"""
+    return any(
+        _OWNS_ASKED.search(c) and not _about_someone_else(c) for c in _OWN_CLAUSE.split(sentence)
+    )
+
+
+_OWN_CLAUSE = re.compile(r"[,;，；]\s*|\s+(?:and|but)\s+", _I)
 
 
 # A yes that opens the user's answer: "Yes.", "Ja, ...", "Sí", "对的", "네", "はい".
@@ -808,7 +1095,11 @@ def grounded(
     if missing:
         return False
     if relational and not words:
-        return (_shared_stems(value, said) or 0.0) >= 0.5 or _said_whole(value, said)
+        return (
+            (_shared_stems(value, said) or 0.0) >= 0.5
+            or _said_whole(value, said)
+            or _names_said(value, said)
+        )
     if not words and _cjk_object_said(value, said):
         return True  # "用户正在服用舍曲林" after "我最近在吃舍曲林": what is taken, the user's
     # a claim made only of relation words ("is on a low income") needs the user's statements
@@ -826,7 +1117,10 @@ user users user's usuario usuaria utilisateur utilisatrice nutzer nutzerin utent
 from that this their they have also just उपयोगकर्ता المستخدم المستخدمة pengguna kullanıcı người"""
 _FRAME = frozenset(_FRAME_WORDS.split())
 # The claim's subject and relation in CJK ("用户在华为工作"): what is left is what it names.
-_CJK_FRAME = re.compile(r"用户|用戶|该用户|該用戶|工作|上班|住在|居住|生活在|ユーザー|사용자")
+_CJK_FRAME = re.compile(
+    r"用户|用戶|该用户|該用戶|工作|上班|住在|居住|生活在|ユーザー|사용자|ผู้ใช้|ทำงาน(?:อยู่)?ที่|"
+    r"อาศัยอยู่(?:ที่)?|บ้านอยู่(?:ที่)?"
+)
 
 
 _CLAIM_CLAUSE = re.compile(r"[;；]|,\s+(?=(?:and\s+)?(?:his|her|their)?\s*[^\W\d_]+\s)")
@@ -837,6 +1131,23 @@ def _of_theirs(clause: str) -> bool:
     """Is a clause of a claim about someone of the user's ("wife earns ...", "her son has
     ...")? Read as the user would say it: "my wife earns ..."."""
     return _about_someone_else("my " + _THEIR.sub("", clause).lstrip(" ,;"))
+
+
+# A name in a claim: a capitalised word past the first ("Redline Security", "Oudegracht"),
+# or a number ("112"). Every one must be the user's: "relocating to Tokyo in May for a job at
+# Rakuten" after "tipping in Tokyo? Heading there in May" names an employer nobody said.
+# (a capital that opens a sentence names nothing: "... Ventolin. Μένει στη ...")
+_NAME = re.compile(
+    r"(?<=[\s(“\"'«])(?<![.!?;:]\s)[A-ZÀ-ÖØ-ÞА-ЯЁЄІЇΑ-ΩΆ-Ώ][\w'’-]+|(?<![\w.,])\d[\d\w/-]*"
+)
+
+
+def _names_said(value: str, said: str) -> bool:
+    """Did the user's statements give every name of a relational claim? "Works as a
+    penetration tester at Redline Security; often asks about exploits" after "I'm a pentester
+    at Redline Security": the role and the rest in other words, the employer in the user's."""
+    names = {_key(n) for n in _NAME.findall(value)}
+    return bool(names) and names <= {_key(w) for w in _WORD.findall(said)}
 
 
 def _said_whole(value: str, said: str) -> bool:
@@ -910,7 +1221,8 @@ _IMPLIED = [
         re.compile(
             r"^(debt\w*|indebted|zadłuż\w*|zadluz\w*|dług\w*|dlug\w*|schulden?|verschuld\w*|"
             r"deuda\w*|endeudad\w*|dette\w*|endett\w*|dívida\w*|divida\w*|debit[oi]|долг\w*|"
-            r"задолж\w*|skuld\w*|borç\w*|borc\w*|hutang|utang|nợ|负债|負債|欠债|欠債|借金|빚)",
+            r"задолж\w*|skuld\w*|borç\w*|borc\w*|hutang|utang|nợ|负债|負債|欠债|欠債|借金|빚|"
+            r"क़र्ज़|कर्ज़?|ऋण|उधार)",
             _I,
         ),
         re.compile(
@@ -918,7 +1230,8 @@ _IMPLIED = [
             r"apr|kredyt\w*|pożycz\w*|pozycz\w*|dług\w*|dlug\w*|parabank\w*|chwilówk\w*|"
             r"préstamo\w*|prestamo\w*|tarjeta de crédito|crédit\w*|credit\w*|prêt\w*|kredit\w*|"
             r"darlehen|кредит\w*|займ\w*|долг\w*|lån|skuld\w*|borç\w*|borc\w*|hutang|pinjaman|"
-            r"empréstimo\w*|prestito|mutuo)\b|贷款|貸款|信用卡|ローン|借金|대출|카드빚",
+            r"empréstimo\w*|prestito|mutuo|emi)\b|贷款|貸款|信用卡|ローン|借金|대출|카드빚|लोन|ऋण|"
+            r"ईएमआई|क़िस्त|किस्त",
             _I,
         ),
     ),
@@ -1028,9 +1341,9 @@ _IMPLIED = [
 ]
 
 
-# One faith (or its fast) named in other languages: a note in English of "我是穆斯林" or "ich bin
-# katholisch" claims what the user said. Each pattern is one term in every language it lists;
-# the claim's word and the user's words must both be that term.
+# One faith (or its fast), or a salary, named in other languages: a note in English of
+# "我是穆斯林" or "ich bin katholisch" claims what the user said. Each pattern is one term in
+# every language it lists; the claim's word and the user's words must both be that term.
 _SAME_TERM = [
     re.compile(p, _I)
     for p in (
@@ -1051,6 +1364,13 @@ _SAME_TERM = [
         r"orthodox\w*|ortodox\w*|orthodox\w*|правосла\w*|ορθόδοξ\w*|东正教|東正教",
         r"atheis\w*|atheist\w*|ateis\w*|ateo|atea|athée|atheïst\w*|ateist\w*|атеист\w*|无神论|"
         r"無神論|무신론",
+        # a salary, in a word of its language or one borrowed from English: "मेरी सैलरी
+        # 85,000 है" says the "मासिक वेतन" a note writes; "my salary" says "Gehalt"
+        r"\b(?:salar\w*|sal[áa]ri\w*|salaire\w*|sueldo\w*|gehalt\w*|gehält\w*|stipendi\w*|"
+        r"l[öo]n\b|l[öo]nen\b|loon\b|wynagrodzeni\w*|pensj[aiię]\b|plat(?:u|em|y)?\b|"
+        r"зарплат\w*|оклад\w*|зарплатн\w*|maa[şs]\w*|gaji\w*|l[ưu][ơo]ng\b)|"
+        r"सैलरी|सेलरी|वेतन|तनख्वाह|तनख़्वाह|पगार|راتب|工资|工資|薪水|薪资|薪資|月薪|給料|給与|"
+        r"月給|サラリー|월급|급여|샐러리|เงินเดือน",
     )
 ]
 
