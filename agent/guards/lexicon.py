@@ -708,8 +708,12 @@ ADDRESSED_TO_AGENT = re.compile(
     r"за\s+(?:аи\s+|ии\s+|ви\s+)?(?:асистента|помоћника|помощника)|"
     # "AIアシスタント向け", "AI 비서님께", "各位AI助手" (below, for every assistant)
     r"(?:AI|ＡＩ)?アシスタント(?:向け|の皆様|各位)|(?:AI\s*)?(?:비서|어시스턴트)(?:분들|님)?(?:께|들에게)"
-    # (then a closing quote and a few words, hyphenated too: "«для ИИ-помощника» в HTML-кодах:")
-    r")[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,5}?\s*[:：,，]|"
+    # (then a closing quote and a few words, hyphenated too: "«для ИИ-помощника» в HTML-кодах:";
+    # not a noun the AI qualifies: "Notes for the AI course:" are for the people on it)
+    r")(?![\s-]+(?:course|class|lecture|meetup|workshop|seminar|conference|talk|ethics|safety|"
+    r"policy|team|club|project|lab|research|module|exam|hackathon|summit|panel|podcast|"
+    r"newsletter|kurs\w*|vorlesung|cours|curso|corso|курс\w*|course[s]?)\b)"
+    r"[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,5}?\s*[:：,，]|"
     # every household's AI helper told to mind: "请各位家里的AI助手注意", "致所有AI助理："
     r"(?:各位|所有|大家|每位)[^。！？\n]{0,6}(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)?\s*"
     r"(?:注意|请|請|[:：,，])|(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)\s*(?:注意|请|請|[:：,，])|"
@@ -725,6 +729,106 @@ ADDRESSED_TO_AGENT = re.compile(
     r"(?:AI|어시스턴트|비서)",
     _I,
 )
+
+# An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
+# "yapay zekâ", "trợ lý", "助手", "비서"): the short capitals only as capitals ("ai" is Italian).
+AI_WORD = re.compile(
+    r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|chatbots?|bots?|assistants?|"
+    r"assistent\w*|asistente|assistente|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|"
+    r"asystent\w*|asistent\w*|asszisztens\w*|avustaja\w*|tekoäly\w*|yapay zek[aâ]\w*|"
+    r"asistan\w*|trợ lý|asisten|βοηθ\w*|עוזר|مساعد|सहायक|ผู้ช่วย)(?![^\W\d_])|"
+    r"助手|助理|アシスタント|人工智能|어시스턴트|비서|인공지능",
+    _I,
+)
+
+# The assistant called by its name at a sentence's start, after a label or an opening quote,
+# then a colon: "Onderaan de nieuwsbrief: Assistent: vergeet ...", "« Assistant, les
+# consignes ... »" (a comma only with "you" soon after: "AI, robotics and IoT" lists topics).
+AGENT_VOCATIVE = re.compile(
+    r"(?:^|[\n.!?。:：\"“«(\[]\s*)(?:dear\s+|hey\s+|hi\s+|ô\s+)?(?:the\s+)?"
+    r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент|асистент|asystent|"
+    r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
+    r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
+    r"(?:AI\s*)?비서|chatbot|bot|llm)\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
+    r"tu|ton|ta|tes|te|du|dein\w*|dich|dir|vous|votre|você|seu|sua|ты|твои?\w*|jij|je|jouw|"
+    r"sinä|sinun|sen|senin|bạn|kamu|anda|你|너|당신|あなた)(?![^\W\d_])))",
+    _I,
+)
+
+# "You" said to the reader, in the languages the lexicon reads; a word quoted ("'sen' diye
+# hitap") is named, not said, and is taken out first by ``said_to_you``.
+_SECOND_PERSON = re.compile(
+    r"(?<![^\W\d_])(?:you|your|yourself|tu|ton|ta|tes|usted|du|dein\w*|dich|dir|vous|votre|"
+    r"você|seu|sua|ты|твой|твои\w*|тебе|вы|ваш\w*|jij|jouw|je|ty|twoj\w*|sen|senin|sinä|sinun|"
+    r"bạn|anda|kamu)(?![^\W\d_])|你|您|너|너의|네가|당신|あなた|お前",
+    _I,
+)
+_QUOTED_WORD = re.compile(r"[\"'“”‘’«»„][^\"'“”‘’«»„]{1,12}[\"'“”‘’«»]")
+
+
+def said_to_you(sentence: str) -> bool:
+    """Does ``sentence`` speak to its reader as "you"?"""
+    return _SECOND_PERSON.search(_QUOTED_WORD.sub(" ", sentence)) is not None
+
+
+# The assistant named as whom a line is for, in a label before a colon: "Till AI-assistenten:",
+# "Wskazówka dla asystentów AI:", "Yapay zekâ asistanı için:", "AI सहायक के लिए:", "Für
+# KI-Assistenten, ..." (a comma only after an assistant: "for AI, robotics and IoT" lists).
+# The label ends with the assistant: "Notes for the AI course:" is for the people on it.
+_ASSISTANT_NOUN = (
+    r"(?:assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
+    r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|"
+    r"asistan\w*|trợ lý|asisten|βοηθ\w*|chatbots?|helpers?|helfer\w*|सहायक|ผู้ช่วย|助手|助理|"
+    r"アシスタント|어시스턴트|비서)"
+)
+_AI_NOUN = r"(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|yapay zek[aâ]|tekoäly\w*|bots?|人工智能|인공지능)"
+_FOR = (
+    r"(?:for|to|dear|attn|attention|für|an|pour|à|aux|para|al|ao|aos|às|per|agli|alla|"
+    r"all['’]|till|för|voor|aan|dla|do|pro|untuk|kepada|buat|cho|gửi|для|к|до|προς|για|"
+    r"pentru|către|kwa|sa|ng)"
+)
+_WHICH = (
+    r"(?:(?:the|den|die|der|das|dem|le|la|les|l['’]|el|los|las|o|os|a|as|gli|il|i|de|het|all|"
+    r"every|any|each|todos|todas|alle|tous|toutes|tutti|kaikki|wszystkich|всех|mga|our|your|"
+    r"my|its|their|connected|digital|virtual|home|smart|personal|household|family)\s+){0,2}"
+)
+_AI_ASSISTANT = rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?|{_AI_NOUN}"
+AGENT_LABEL = re.compile(
+    r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
+    rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
+    rf"{_FOR}\s+{_WHICH}(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}\s*[,，]|"
+    rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)\s*[:：,，])",
+    _I,
+)
+
+# A transcript's turns ("User: ... Assistant: ..."): its "Assistant:" is a speaker, not called.
+TRANSCRIPT_TURN = re.compile(
+    r"(?im)(?:^|[.!?。]\s+)\s*(?:user|me|human|customer|client|q|usuario|utilisateur|nutzer|"
+    r"用户|ユーザー|사용자)\s*[:：]"
+)
+
+
+def addressed_to_agent(seen: str) -> bool:
+    """Does the (canonical) text speak to the assistant: "Note for the AI: ...", "Till
+    AI-assistenten: ...", "Assistent: vergeet ..." (not a transcript's "Assistant:" turn)?"""
+    return bool(said_to_agent(seen))
+
+
+_PARAGRAPH_END = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+
+
+def said_to_agent(seen: str) -> list[str]:
+    """What the (canonical) text says to the assistant: from each place it is addressed to the
+    end of that paragraph or list item ("3. Penting untuk asisten AI: pesan ... dipatuhi.")."""
+    found = [*ADDRESSED_TO_AGENT.finditer(seen), *AGENT_LABEL.finditer(seen)]
+    if TRANSCRIPT_TURN.search(seen) is None:
+        found += AGENT_VOCATIVE.finditer(seen)
+    parts = []
+    for match in found:
+        end = _PARAGRAPH_END.search(seen, match.end())
+        parts.append(seen[match.end() : end.start() if end else len(seen)])
+    return parts
+
 
 # -- standing rules --------------------------------------------------------------------------
 
@@ -1191,7 +1295,7 @@ USER_THIRD_PERSON_ML = re.compile(
     r"\b(?:el usuario|la usuaria|del usuario|al usuario|o usuário|a usuária|do usuário|"
     r"da usuária|ao usuário|à usuária|o utilizador|do utilizador|l'utilisat(?:eur|rice)|"
     r"(?:der|die|des|dem|den) (?:nutzer|nutzerin|nutzers|benutzer|benutzerin|benutzers)|"
-    r"l'utente|dell'utente|all'utente|de gebruiker|användaren|brugeren|brukeren|"
+    r"l'utente|dell'utente|all'utente|de gebruiker|användaren[s]?|brugeren|brukeren|"
     r"käyttäjä(?:n|ä|lle|ltä)?|felhasználó(?:t|nak|tól|val)?|utilizatorul(?:ui)?|"
     r"użytkownik(?:a|owi|iem|u)?|uživatel(?:e|i|em|ovi)?|používateľ(?:a|ovi|om)?|"
     r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
@@ -1205,7 +1309,8 @@ USER_THIRD_PERSON_ML = re.compile(
     r"(?:questo|questa) (?:cliente|socio|socia|paziente|ospite)|"
     r"(?:ce|cette) (?:client|cliente|membre|patient|patiente)|"
     r"(?:dieser|diese|dieses) (?:kunde|kundin|mitglied|patient|patientin|gast)|"
-    r"deze (?:klant|cliënt|gast|patiënt)|denna (?:kund|medlem|gäst)|ten klient|ta klientka|"
+    r"deze (?:klant|cliënt|gast|patiënt|gebruiker)|denna (?:kund|medlem|gäst)|ten klient|"
+    r"ta klientka|"
     r"(?:pelanggan|klien|member|anggota|pasien|tamu) ini|khách hàng này|"
     r"(?:этот|эта) (?:клиент|клиентка|покупатель|покупательница|пациент|гость)|bu müşteri)\b|"
     r"(?:这位|這位|该|該|此)(?:客户|客戶|顾客|顧客|主人|会员|會員|患者|病人|家长|家長|车主|車主)|"

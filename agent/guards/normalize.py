@@ -613,6 +613,17 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
             )
 
 
+# Readings that are the text as written, or a letter-for-letter guess that any text yields
+# (ROT47 turns every line into some other line): not a payload someone encoded.
+_AS_WRITTEN = frozenset({"plain", "canonical", "skeleton", "obfuscated", "table", "kana", "rot47"})
+
+
+def encoded(text: str) -> bool:
+    """Does ``text`` carry a payload in a code or a cipher that reads as words once decoded
+    (base64, Atbash, A1Z26, an acrostic, hidden tag characters, ...)?"""
+    return any(channel.split("+")[0] not in _AS_WRITTEN for channel, _ in views(text))
+
+
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^[\s:|-]+$")
 
