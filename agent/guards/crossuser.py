@@ -259,7 +259,7 @@ _ACCOUNT_WORD = (
     # and "Profil" (German, Czech, Polish, French ...) in its cases
     r"(?:u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|profil(?:u|em|a|o|e|i)?|profiel)(?![^\W\d_])|"
     # Hebrew joins "the", "for", "to" to the word: "עבור המשתמש dov_r", "לחשבון"; Persian
-    r"[הלב]?משתמש|[הלב]?חשבון|[הלב]?לקוח|[הלב]?פרופיל|کاربر|پروفایل|"
+    r"[הלב]?משתמשת?|[הלב]?חשבון|[הלב]?לקוח|[הלב]?פרופיל|(?:حساب\s+)?کاربری?|پروفایل|"
     # a profile in the other scripts: "प्रोफ़ाइल", "プロフィール", "프로필"
     r"प्रोफ़ाइल|प्रोफाइल|अकाउंट|プロフィール|프로필|"
     # Arabic in the feminine and with "for": "ملف المستخدمة sara_k", "للمستخدم"
@@ -279,7 +279,9 @@ _ACCOUNT_TOKEN = re.compile(
     # "the user with the id kev_22": an account named by its id is never the user's own, "the"
     # before it or not
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
-    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+)?(?:[«“\"]\s*)?@?"
+    # (whose, then the id in brackets: "tài khoản của mẹ (me_lan_1958)", not "của tôi": mine)
+    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
+    r"(?:[«“\"]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",

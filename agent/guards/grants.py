@@ -475,8 +475,9 @@ _HAND_OVER = (
     r"बता|दे देना|दे दो|भेज|أعط|أخبر|قل)"
 )
 _MAY = (
-    # (not the month: "after 3 May", "May 12")
-    r"(?:\b(?:(?<!\d )may(?! \d)|can|could|is to be|are to be|is allowed|are allowed|"
+    # (not the month: "after 3 May", "May 12"; not "I can't remember those")
+    r"(?:\b(?:(?<!\d )may(?! \d)|can(?!['’]t\b)|could(?!n['’]t\b)|is to be|are to be|"
+    r"is allowed|are allowed|"
     r"is fine|it's fine|it is fine|is ok|is okay|"
     r"\w+(?:ebil|abil)\w*|sakte|sakti|sakta|"
     r"puede|pueden|se puede|darf|durfen|kann|konnen|peut|peuvent|on peut|puo|possono|pode|"

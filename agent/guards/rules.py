@@ -150,7 +150,10 @@ _SENSITIVE = re.compile(
     # (not the user saying what they run: "the residents' group (I'm the admin now)")
     r"\b(trust\w*|precedence|priority|system (message|prompt)|"
     r"(?<!\bi'm the )(?<!\bi am the )(?:admins?|administrators?)|"
-    r"developers?|operators?|passwords?|credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
+    # (not ideas for one: "whenever I ask for password ideas, give me passphrases"; a password
+    # manager is a product a rule may push)
+    r"developers?|operators?|passwords?(?!\s+(?:ideas?|suggestions?|tips|advice)\b)|"
+    r"credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
     r"(approve|authori[sz]e|execute|make)\w* (all |any |every )?(payments?|transfers?|purchases?|"
     r"orders?)|wire (money|funds)|transfer (money|funds)|invest\w*|loans?|crypto\w*|prais\w*|"
     r"agree with (everything|anything|whatever)|card (details|numbers?)|bank (details|account)|"

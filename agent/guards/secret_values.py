@@ -234,7 +234,7 @@ def labelled_values(text: str) -> list[SecretValue]:
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
             skip = partial(_numberless_code, kind, label.group(0))
-            values = _values_after(tail, plural=plural, skip=skip)
+            values = _values_after(_past_what_it_opens(tail), plural=plural, skip=skip)
             if not values and pattern is not LOCK_CODE and kind == "password":
                 values = _password_in_sentence(text, label.end())
             if not values and pattern is not LOCK_CODE:
@@ -631,6 +631,24 @@ _SERVICE_NEAR = re.compile(
 def _service_code(text: str, label: re.Match[str]) -> bool:
     near = text[max(0, label.start() - 60) : label.end() + 40]
     return bool(_SERVICE_NEAR.search(near) and _NUMBER_VALUE.match(text, label.end()))
+
+
+# What the secret opens, named before the verb that gives the value: "Router-Passwort der
+# FritzBox im Flur ist ...", "the code of the side gate is ...", "la clave del router de abajo
+# es ...": words with an article or a preposition among them and no digit, then "is".
+_WHAT_IT_OPENS_THEN_IS = re.compile(
+    r"^\s*(?=[^\d]*?\b(?:der|des|dem|den|die|das|von|vom|im|am|für|of|for|the|on|in|at|de|del|"
+    r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od)\b)[^\d:：=]{1,60}?"
+    r"\s(?:ist|is|lautet|est|es|è|är|er|é|jest|je|это|是|は)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _past_what_it_opens(tail: str) -> str:
+    """``tail`` from the value on, past the name of what it opens ("der FritzBox im Flur ist
+    Kellertreppe!83" is "Kellertreppe!83"); ``tail`` itself when it names nothing first."""
+    match = _WHAT_IT_OPENS_THEN_IS.match(tail)
+    return tail[match.end() :] if match else tail
 
 
 def _values_after(

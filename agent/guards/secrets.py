@@ -113,6 +113,12 @@ _DIGIT_WORDS = {
 _DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
 _SPELLED_CARD = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,.-]+{_DIGIT_WORD}){{12,18}}\b", re.IGNORECASE)
 _TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
+# A key named for its service and its mode, as many services hand them out: "wx_live_9fK2…",
+# "sk_test_…", "acme_prod_…" (its random part checked as a token's).
+_MODE_KEY = re.compile(
+    r"(?<![\w-])[A-Za-z]{1,12}_(?:live|test|prod|sandbox|dev|secret|private)_"
+    r"(?P<value>[A-Za-z0-9]{12,})(?![\w-])"
+)
 # A key in hex, one case ("appid=1f87d9bb9c6450b9f31bb7843e7cb550"): many services hand them
 # out so; a sentence's full stop may follow it.
 _HEX_KEY = re.compile(r"(?<![\w/+=.-])[0-9a-fA-F]{32,128}(?![\w/+=-]|\.[\w/+=-])")
@@ -220,6 +226,7 @@ def redact_secrets(
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)
     text = _HEX_KEY.sub(partial(_hex_key, mark, found), text)
     text = _TOKENISH.sub(checked("token", _looks_random), text)
+    text = _MODE_KEY.sub(checked("token", _keyed_token_random), text)
     text = _KEYED_TOKEN.sub(checked("token", _keyed_token_random), text)
     return text, list(dict.fromkeys(found))
 

@@ -358,6 +358,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"refused (?:cover|insurance) by|"
         r"asylum|refugee|deport\w*|visa status|residence permit|green card|overstay\w*|"
         r"k-1 (visa|petition)|fianc[ée]e? visa|"
+        # a deferral or a temporary protection: "beneficiario de DACA", "за тимчасовим захистом",
+        # "ochrona czasowa", "vorübergehender Schutz"
+        r"daca|(?-i:TPS)|dreamer|temporary protect\w*|protecci[oó]n temporal|protection temporaire|"
+        r"prote[cç][aã]o tempor[aá]ria|protezione temporanea|vorübergehende\w* schutz\w*|"
+        r"ochron\w* czasow\w*|тимчасов\w* захист\w*|временн\w* защит\w*|"
         # a protected identity or a secret address (Sweden's "skyddad identitet")
         r"skyddad identitet|skyddade personuppgifter|hemlig adress|sekretessmarker\w*|"
         r"protected identity|confidential address|address confidentiality|"
@@ -433,6 +438,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "trade_union": re.compile(
         r"\b(union (member\w*|rep\w*|dues|card)|trade[- ]union\w*|labou?r union\w*|"
         r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
+        # "a member of the warehouse workers' union"
+        r"member of (?:a|the|their|his|her) [^.;!?\n]{0,40}\bunion|"
         r"gewerkschaft\w*|sindacat\w*|sindical\w*|sindicat\w*|syndiqu\w*|syndicat\w*|"
         r"fackförbund\w*|fackforbund\w*|vakbond\w*|vakbondslid|związ\w* zawodow\w*|"
         r"zwiazk\w* zawodow\w*|sendika\w*|sindikat\w*|"
@@ -710,7 +717,9 @@ _OTHER_EN = (
 # first-person statements ("I'm 34 weeks along; asking for my sister too" keeps the first).
 _ASKED_FOR_OTHERS = re.compile(
     # English
-    r"\b(asking (for|on behalf of) (a|my|an?other|some)\b|for a friend\b|"
+    # (not "asking for a raise": for someone)
+    rf"\b(asking (for|on behalf of) (a|my|an?other|some) (?:{_OTHER_EN}|relative|family member|"
+    r"client|student|patient|customer|kid|child|son|daughter|parent)s?\b|for a friend\b|"
     r"(i'?m|i am|we'?re) (writing|researching|drafting|preparing) (a|an|my|our|some) "
     r"(article|blog|post|essay|paper|thesis|book|novel|story|script|report|piece|"
     r"presentation|lecture|class|course)|"
@@ -724,6 +733,14 @@ _ASKED_FOR_OTHERS = re.compile(
     r"(a|the|my) (main )?character (in|of)\b|"
     # Spanish, Portuguese, French, Italian
     r"pregunto (por|para) (un|una|mi)\b|por curiosidad|por curiosidade|"
+    # "Es para una amiga que ...", "é para um amigo": asked for a friend
+    r"\b(?:es|lo pregunto|pregunto|[eé]|pergunto) (?:para|pra|por) (?:un|una|um|uma|mi|meu|minha) "
+    r"(?:amig[oa]|compañer[oa]|colega|conocid[oa]|vecin[oa]|herman[oa]|prim[oa]|irm[ãa]o?|"
+    r"vizinh[oa])\b|"
+    # "because of a documentary I watched", "from an article I read"
+    r"(?:because of|from|after|in) (?:a|an|this|that|the) (?:post|article|thread|video|"
+    r"documentary|show|programme|program|episode|series|film|movie|podcast)s? (?:i|we) "
+    r"(?:watched|saw|read|heard|listened to)\b|"
     r"(es|lo pregunto|pergunto) para (un|una|um|uma|mi|meu|minha) (art[ií]culo|blog|trabajo|"
     r"trabalho|clase|aula|libro|livro|novela|romance)|"
     r"(el|la|a|o|un|una|um|uma) (personaje|personagem)\b|"
@@ -1364,6 +1381,12 @@ _SAME_TERM = [
         r"orthodox\w*|ortodox\w*|orthodox\w*|правосла\w*|ορθόδοξ\w*|东正教|東正教",
         r"atheis\w*|atheist\w*|ateis\w*|ateo|atea|athée|atheïst\w*|ateist\w*|атеист\w*|无神论|"
         r"無神論|무신론",
+        # HIV-positive, in the words each language says it with: "Sou soropositivo" is "HIV+"
+        r"\bhiv\b|\bvih\b|\bвич\b|\bвіл\b|sero-?positi\w*|soro-?positi\w*|séropositi\w*|"
+        r"ВИЧ|艾滋|愛滋|HIV陽性|에이즈|เอชไอวี",
+        # bankruptcy: "개인파산 신청했어요" is "filed for bankruptcy"
+        r"bankrupt\w*|insolven\w*|faillite|quiebra|bancarrota|fal[êe]ncia|fallimento|"
+        r"konkurs\w*|upad[łl]o[śs][ćc]\w*|банкрот\w*|iflas\w*|pailit|破产|破產|破産|파산|दिवालिया",
         # a salary, in a word of its language or one borrowed from English: "मेरी सैलरी
         # 85,000 है" says the "मासिक वेतन" a note writes; "my salary" says "Gehalt"
         r"\b(?:salar\w*|sal[áa]ri\w*|salaire\w*|sueldo\w*|gehalt\w*|gehält\w*|stipendi\w*|"
