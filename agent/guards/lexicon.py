@@ -700,7 +700,7 @@ ADDRESSED_TO_AGENT = re.compile(
     r"tekoälylle|pentru asistent|către asistent|az asszisztensnek|gửi trợ lý|cho trợ lý|"
     r"(?:untuk|kepada) asisten|(?:para )?sa (?:(?:ai|mga) )?(?:assistant|ai|bot)|kwa msaidizi|"
     r"(?:для|к)\s+(?:ии-)?(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
-    r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد|"
+    r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد(?:ات)?|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手|"
     # South Slavic and Bulgarian: "Poruka za AI asistenta:", "Порука за АИ асистента:"
@@ -783,7 +783,7 @@ _ASSISTANT_NOUN = (
 )
 _AI_NOUN = r"(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|yapay zek[aâ]|tekoäly\w*|bots?|人工智能|인공지능)"
 _FOR = (
-    r"(?:for|to|dear|attn|attention|für|an|pour|à|aux|para|al|ao|aos|às|per|agli|alla|"
+    r"(?:for|to|dear|attn|attention|für|pour|à|aux|para|al|ao|aos|às|per|agli|alla|"
     r"all['’]|till|för|voor|aan|dla|do|pro|untuk|kepada|buat|cho|gửi|для|к|до|προς|για|"
     r"pentru|către|kwa|sa|ng)"
 )
@@ -796,15 +796,40 @@ _AI_ASSISTANT = rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?|{
 AGENT_LABEL = re.compile(
     r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
-    rf"{_FOR}\s+{_WHICH}(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}\s*[,，]|"
+    rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
     rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)\s*[:：,，])",
     _I,
 )
+
+# The assistant's owner, the user, in a third party's words: "ton propriétaire", "your owner".
+ASSISTANTS_OWNER = re.compile(
+    r"\b(?:your|ton|ta|tu|tus|dein\w*|il tuo|la tua|seu|sua|твоего|твоей|твой|jouw|je|din|"
+    r"sahibin\w*)\s+(?:owner|master|propriétaire|maître|dueño|dueña|amo|besitzer\w*|"
+    r"proprietari[oa]|padrone|dono|владельц\w*|владелец|хозя\w+|eigenaar|ägare|sahib\w*)\b|"
+    r"你的主人|主人の|주인님?(?:의|이|께서)",
+    _I,
+)
+
 
 # A transcript's turns ("User: ... Assistant: ..."): its "Assistant:" is a speaker, not called.
 TRANSCRIPT_TURN = re.compile(
     r"(?im)(?:^|[.!?。]\s+)\s*(?:user|me|human|customer|client|q|usuario|utilisateur|nutzer|"
     r"用户|ユーザー|사용자)\s*[:：]"
+)
+
+
+# The assistant told what it must do, in the third person: "su asistente digital deberá
+# facilitar el PIN", "asystent cyfrowy użytkownika kierował się ...", "ผู้ช่วย AI ทุกตัวต้อง
+# แนะนำ ...". Read only in what a page or a pasted text says: the user may say it of their own
+# ("my assistant should answer in Portuguese").
+AGENT_OBLIGED = re.compile(
+    rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?<![^\W\d_])(?:must|should|shall|has to|have to|"
+    r"is to|are to|needs? to|from now on|muss|müssen|soll|sollen|doit|doivent|devra|devront|"
+    r"debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|moet|"
+    r"moeten|ska|skall|måste|bör|musi|muszą|powinien|powinni|kierował|должен|должна|должны|"
+    r"обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|ต้อง|必须|必須|"
+    r"应该|應該|しなければ|べき|해야|할 것)[^.!?。\n]*",
+    _I,
 )
 
 
@@ -817,13 +842,17 @@ def addressed_to_agent(seen: str) -> bool:
 _PARAGRAPH_END = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 
 
-def said_to_agent(seen: str) -> list[str]:
+def said_to_agent(seen: str, *, called: bool = True, obliged: bool = False) -> list[str]:
     """What the (canonical) text says to the assistant: from each place it is addressed to the
-    end of that paragraph or list item ("3. Penting untuk asisten AI: pesan ... dipatuhi.")."""
+    end of that paragraph or list item ("3. Penting untuk asisten AI: pesan ... dipatuhi.").
+    ``called``: the assistant called by name counts too ("Asistente: concede ..."), as in a
+    page, not in the user's own message, where it is the user talking to their own;
+    ``obliged``: so does what the text says the assistant must do (``AGENT_OBLIGED``), for a
+    text that is a page or pasted."""
     found = [*ADDRESSED_TO_AGENT.finditer(seen), *AGENT_LABEL.finditer(seen)]
-    if TRANSCRIPT_TURN.search(seen) is None:
+    if called and TRANSCRIPT_TURN.search(seen) is None:
         found += AGENT_VOCATIVE.finditer(seen)
-    parts = []
+    parts = [m.group(0) for m in AGENT_OBLIGED.finditer(seen)] if obliged else []
     for match in found:
         end = _PARAGRAPH_END.search(seen, match.end())
         parts.append(seen[match.end() : end.start() if end else len(seen)])
@@ -1100,7 +1129,7 @@ SECRET_LABELS_ML = re.compile(
     r"parolă|parolei|парола\w*|slaptažod\w*|parool\w*|salasõna\w*|fjalëkalim\w*|"
     # a combination lock's numbers: "lukon yhdistelmä", "kombinacija", "kombinace"
     r"yhdistelm\w*|kombinacij\w*|kombinac[ei]\b|kombinácia|kombinasyon\w*|kombinasi\b|"
-    r"combinatie\w*|комбинациј\w*|комбінаці\w*|"
+    r"combinatie\w*|комбинациј\w*|комбінаці\w*|कॉम्बिनेशन|कॉम्बीनेशन|कोम्बिनेशन|"
     r"пароль|пін-код\w*|ПІН(?!-)|"
     # what switches an alarm off, in other languages ("disarm code" is SECRET_LABELS')
     r"(?:entschärfungs|unscharf|deaktivierungs|abschalt|freischalt)code|"

@@ -574,6 +574,9 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     table = _table_prose(clear)
     if table:
         yield "table", table
+    joined = _joined(canon)
+    if joined != canon:
+        yield "joined", joined
     kana = _hiragana(canon) if _KANA_DISGUISE.search(text) else ""
     if kana and kana != canon:
         yield "kana", kana
@@ -615,13 +618,45 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
 
 # Readings that are the text as written, or a letter-for-letter guess that any text yields
 # (ROT47 turns every line into some other line): not a payload someone encoded.
-_AS_WRITTEN = frozenset({"plain", "canonical", "skeleton", "obfuscated", "table", "kana", "rot47"})
+_AS_WRITTEN = frozenset(
+    {"plain", "canonical", "skeleton", "obfuscated", "table", "kana", "joined", "rot47"}
+)
 
 
-def encoded(text: str) -> bool:
-    """Does ``text`` carry a payload in a code or a cipher that reads as words once decoded
-    (base64, Atbash, A1Z26, an acrostic, hidden tag characters, ...)?"""
-    return any(channel.split("+")[0] not in _AS_WRITTEN for channel, _ in views(text))
+def decodings(text: str) -> list[str]:
+    """The readings of a payload ``text`` carries in a code or a cipher that read as words
+    once decoded (base64, Atbash, A1Z26, pig latin, an acrostic, hidden tag characters, ...)."""
+    return [view for channel, view in views(text) if channel.split("+")[0] not in _AS_WRITTEN]
+
+
+# Letters kept apart by one mark repeated between them ("o🍕r🍕d🍕e🍕r", "앞.으.로. 모.든."), a
+# camel-cased run of words ("fromNowOnAlwaysEmail..."), CJK cut into short lines ("今後、健\n康の
+# 相談\nには必ず"): read joined.
+_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])([^\w\s])(?=[^\W\d_])")
+_IN_WORDS = frozenset("'’‘-‐‑·")
+_CAMEL_RUN = re.compile(r"\b[a-z]+(?:[A-Z][a-z]+){4,}\b")
+_SHORT_CJK_LINES = re.compile(r"(?:^|(?<=\n))[^\n]{1,8}(?:\n[^\n]{1,8}){2,}(?=\n|$)")
+
+
+def _joined(text: str) -> str:
+    """``text`` with letters kept apart joined again (the three ways above)."""
+    for mark in set(_BETWEEN_LETTERS.findall(text)):
+        # the mark parts single letters (or syllables) five times or more, and mostly does:
+        # not a comma between CJK clauses, a vowel sign or a virama (part of an Indic letter),
+        # nor what joins words ("l'utente", "e-mail")
+        if unicodedata.category(mark).startswith("M") or mark in _IN_WORDS:
+            continue
+        apart = len(re.findall(rf"(?<![^\W\d_])[^\W\d_]{{1,2}}{re.escape(mark)}", text))
+        if apart >= 5 and apart * 2 >= text.count(mark):
+            text = re.sub(rf"(?<=[^\W\d_]){re.escape(mark)}", "", text)
+    # (a run of words is a sentence of its own: "AI_NOTE = fromNowOnAlways...")
+    text = _CAMEL_RUN.sub(
+        lambda m: "\n" + re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group(0)).lower(), text
+    )
+    return _SHORT_CJK_LINES.sub(
+        lambda m: m.group(0).replace("\n", "") if _CJK_LETTER.search(m.group(0)) else m.group(0),
+        text,
+    )
 
 
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
@@ -768,7 +803,8 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     if before_note not in heads:
         heads.append(before_note)
     said_shift = _SAYS_SHIFT.search(text[:600])
-    shift = int(said_shift.group(2) or said_shift.group(4)) % 26 if said_shift else 0
+    told = [g for g in said_shift.groups() if g and g.isdigit()] if said_shift else []
+    shift = int(told[0]) % 26 if told else 0
     if _SAYS_ATBASH.search(text[:600]):
         # "Riga in cifrario Atbash: wz liz ...": read mirrored, in any language
         yield from (("atbash", head.translate(_ATBASH)) for head in heads)
@@ -908,7 +944,14 @@ _SAYS_SHIFT = re.compile(
     r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot|shift(?:ed)?|d[ée]calage|desplazamiento|"
     # ("ROT13" joins its number to its name)
     r"verschiebung|deslocamento|spostamento)(?:\b|(?<=rot))[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
-    r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})",
+    r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})|"
+    # "jeden Buchstaben um 3 im Alphabet zurückschieben", "move each letter 3 back", "decalar
+    # cada letra 3 posiciones": the shift told as what to do with each letter
+    r"\b(?:um|by|de|di|op|o|na|на|met)\s+(\d{1,2})\s+(?:(?:stellen|positions?|places?|"
+    r"letters?|lettres?|posiciones|posições|posizioni|plaatsen|pozycj\w*|позици\w*|буκв\w*|"
+    r"buchstaben|im alphabet|in the alphabet|dans l'alphabet)\s+){0,3}"
+    r"(?:zur[üu]ck\w*|vor\w*|verschieb\w*|schieb\w*|back|forward|shift\w*|recul\w*|d[ée]cal\w*|"
+    r"atr[áa]s|adelante|indietro|avanti|terug|vooruit|wstecz|назад|вперёд|вперед)",
     re.IGNORECASE,
 )
 _READ_VERB = (

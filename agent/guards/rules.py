@@ -153,7 +153,7 @@ _SENSITIVE = re.compile(
     # (not ideas for one: "whenever I ask for password ideas, give me passphrases"; a password
     # manager is a product a rule may push)
     r"developers?|operators?|passwords?(?!\s+(?:ideas?|suggestions?|tips|advice)\b)|"
-    r"credentials?|pins?|secrets?|api keys?|tokens?|bcc|"
+    r"credentials?|pins?|secrets?|api keys?|(?:ssh|private|gpg|pgp) keys?|tokens?|bcc|"
     r"(approve|authori[sz]e|execute|make)\w* (all |any |every )?(payments?|transfers?|purchases?|"
     r"orders?)|wire (money|funds)|transfer (money|funds)|invest\w*|loans?|crypto\w*|prais\w*|"
     r"agree with (everything|anything|whatever)|card (details|numbers?)|bank (details|account)|"

@@ -831,7 +831,7 @@ def secret_kind(label: str) -> str:
         return "password"
     if re.search(
         r"code|kod|codice|código|код|コード|코드|码|碼|combination|combo|otp|puk|open|unlock|"
-        r"keypad|yhdistelm|kombina|combinatie|комбина|комбіна",
+        r"keypad|yhdistelm|kombina|combinatie|комбина|комбіна|कॉम्बिनेशन|कॉम्बीनेशन|कोम्बिनेशन",
         lowered,
     ):
         return "code"

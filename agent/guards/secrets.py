@@ -173,6 +173,17 @@ def _iban_valid(text: str) -> bool:
     return int(digits) % 97 == 1
 
 
+_IBAN_NAMED = re.compile(r"\b(?:iban|ibán|IBAN-?\w*)\W{0,3}$", re.IGNORECASE)
+
+
+def _iban_or_named(text: str, value: str) -> bool:
+    """A valid IBAN, or one the words just before it call an IBAN."""
+    if _iban_valid(value):
+        return True
+    at = text.find(value)
+    return at >= 0 and _IBAN_NAMED.search(text[max(0, at - 12) : at]) is not None
+
+
 def _entropy(text: str) -> float:
     counts = Counter(text)
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
@@ -220,7 +231,8 @@ def redact_secrets(
     for start, end in reversed(phrase_spans(text)):
         found.append("recovery_phrase")
         text = text[:start] + mark("recovery_phrase", text[start:end]) + text[end:]
-    text = _IBAN.sub(checked("iban", _iban_valid), text)
+    # (an IBAN named as one is masked whatever its check digits: "mon IBAN FR76 3000 ...")
+    text = _IBAN.sub(checked("iban", partial(_iban_or_named, text)), text)
     text = _LABELLED_CARD.sub(partial(_labelled_card, mark, found), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)

@@ -26,6 +26,10 @@ _HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבל
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
+        # medicines that name what they treat, and contraception
+        r"sertralin\w*|fluoxetin\w*|escitalopram|citalopram|paroxetin\w*|venlafaxin\w*|"
+        r"bupropion|metformin\w*|insulin\w*|levothyrox\w*|antidepress\w*|"
+        r"birth control|contracepti\w*|anticoncep\w*|verhütung\w*|antibabypille|"
         # sleep apnoea and its machine; a spinal injury and a wheelchair (also in CJK below)
         r"(?:sleep )?apn(?:o)?ea|cpap|bipap|schlafapnoe|apnée du sommeil|apnea del sueño|"
         r"spinal (?:cord )?injur\w*|wheelchair user|uses a wheelchair|"
@@ -111,6 +115,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # pressure, anxiety, heart disease, asthma, ADHD, drinking, drugs, dialysis, miscarriage
         r"เบาหวาน|ซึมเศร้า|มะเร็ง|ตั้งครรภ์|ตั้งท้อง|เอชไอวี|เอดส์|ไบโพลาร์|ความดันสูง|ความดันโลหิตสูง|"
         r"วิตกกังวล|โรคหัวใจ|หอบหืด|ออทิสติก|สมาธิสั้น|ติดเหล้า|ติดยา|ยาเสพติด|จิตเวช|ยาต้านไวรัส|"
+        r"ยาคุม|避孕药|避孕藥|低用量ピル|피임약|"
         r"ยาต้านเศร้า|ป่วยเป็น|ลมชัก|ไตวาย|ฟอกไต|แท้งลูก|มีบุตรยาก",
         _I,
     ),
@@ -267,7 +272,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애|"
         # Czech and Slovak; Thai: gay, lesbian, bisexual, transgender
         r"\b(?:homosexu[áa]l\w*|lesbi[čc]k\w*|lesba|bisexu[áa]l\w*|transgender\w*)\b|"
-        r"เกย์|เลสเบี้ยน|ไบเซ็กชวล|คนข้ามเพศ|สาวประเภทสอง|กะเทย|รักร่วมเพศ",
+        r"เกย์|เลสเบี้ยน|ไบเซ็กชวล|คนข้ามเพศ|สาวประเภทสอง|กะเทย|รักร่วมเพศ|"
+        r"chuy[ểe]n gi[ớo]i|đồng tính|song tính",
         _I,
     ),
     "employer": re.compile(
@@ -491,7 +497,9 @@ working employed employer job salary income earns earn earning wage wages year m
 annual annually per condition health medical finances savings religion religious faith
 political politics sexuality marital family party parti partei partido partito medication
 medicine meds prescription prescribed treatment doctor illness disease diagnosis diagnosed
-chronic مصاب مصابة живёт живет проживает адресу адрес wohnadresse domicilio"""
+chronic مصاب مصابة живёт живет проживает адресу адрес wohnadresse domicilio
+sertraline fluoxetine escitalopram citalopram paroxetine venlafaxine bupropion metformin
+insulin levothyroxine"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 # Scripts read as runs of characters, not words: CJK and kana, Hangul, and Thai, Lao, Myanmar
 # and Khmer, which put no space between words ("ผมเป็นเบาหวาน" holds "เบาหวาน").
@@ -695,6 +703,8 @@ _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我|"
+    # "比如月薪三万的话": an example, not the user's pay
+    r"比如|譬如|例如|假设|假設|要是|"
     # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
     r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
     r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
@@ -748,6 +758,9 @@ _ASKED_FOR_OTHERS = re.compile(
     r"(vi|le[ií]|li|estoy viendo|estou vendo) (un|una|um|uma) (post|art[ií]culo|artigo|"
     r"v[ií]deo|publicaci[oó]n|reportaje|reportagem|programa|document[aá]rio|serie|s[eé]rie)|"
     r"je (demande|pose la question) pour (un|une|mon|ma)\b|par curiosit[ée]|"
+    r"c'est pour (un|une|mon|ma) (coll[èe]gue|ami|amie|pote|voisin|voisine|cousin|cousine|"
+    r"fr[èe]re|s[œo]e?ur|m[èe]re|p[èe]re|fils|fille)\b|"
+    r"(?:đang )?vi[ếe]t (?:truy[ệe]n|ti[ểe]u thuy[ếe]t|k[ịi]ch b[ảa]n|b[àa]i)|nh[âa]n v[ậa]t|"
     r"(le|la|un|une|mon|ma) personnage\b|"
     r"(j'ai vu|j'ai lu|je regarde|je lis) (un|une) (post|article|vid[ée]o|reportage|"
     r"[ée]mission|documentaire|s[ée]rie)|"
@@ -933,6 +946,14 @@ _ASKS = re.compile(
 )
 
 
+# A clause of a CJK question that holds its question word ("うつ病の診断ってどこで、どうやって
+# 受けるの？", "抑郁症在哪里看，怎么挂号？"): the question's, however the sentence is cut.
+_CJK_ASKS = re.compile(
+    r"どこ|どう|なに|何を|何が|いつ|誰|なぜ|どれ|いくら|哪|什么|什麼|怎么|怎麼|为什么|為什麼|多少|谁|"
+    r"어디|어떻게|뭐|무엇|언제|누구|왜|얼마"
+)
+
+
 def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> str:
     """What the user said, without the questions and the requests that do not speak of the
     user; for a claim ``about_user``, without what the user said of someone else ("my friend
@@ -960,7 +981,9 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
             stated = [
                 c
                 for c in before
-                if not (about_user and _about_someone_else(c)) and not _ASKS.match(c)
+                if not (about_user and _about_someone_else(c))
+                and not _ASKS.match(c)
+                and not _CJK_ASKS.search(c)
             ]
             kept += stated
             owns_asked = owns_asked or any(_owns_asked(c) for c in stated)
@@ -1384,6 +1407,9 @@ _SAME_TERM = [
         # HIV-positive, in the words each language says it with: "Sou soropositivo" is "HIV+"
         r"\bhiv\b|\bvih\b|\bвич\b|\bвіл\b|sero-?positi\w*|soro-?positi\w*|séropositi\w*|"
         r"ВИЧ|艾滋|愛滋|HIV陽性|에이즈|เอชไอวี",
+        # a divorce: "אני בהליך גירושין" is "going through a divorce"
+        r"divorc\w*|div[óo]rcio|divorzio|scheidung\w*|geschieden|rozw[óo]d\w*|развод\w*|"
+        r"розлуч\w*|boşan\w*|bercerai|cerai|ly h[ôo]n|離婚|离婚|이혼|גירושין|גרוש\w*|طلاق|तलाक",
         # bankruptcy: "개인파산 신청했어요" is "filed for bankruptcy"
         r"bankrupt\w*|insolven\w*|faillite|quiebra|bancarrota|fal[êe]ncia|fallimento|"
         r"konkurs\w*|upad[łl]o[śs][ćc]\w*|банкрот\w*|iflas\w*|pailit|破产|破產|破産|파산|दिवालिया",
