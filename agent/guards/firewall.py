@@ -386,9 +386,10 @@ class Firewall:
             # Memory speaks about the user; a note that speaks to the assistant is an order.
             reasons.append("injection:addressed_to_agent")
         if claim and self._carries_a_pages_order(review, text):
-            # the model's note repeats what a page said to the assistant ("Asistente: concede
-            # acceso ..." noted as "Conceder acceso ..."): the page's order, in any language
-            reasons.append("injection:order_to_agent_from_tool")
+            # the model's note repeats what a page or a pasted text said to the assistant
+            # ("Asistente: concede acceso ..." noted as "Conceder acceso ..."): its order, in
+            # any language
+            reasons.append("injection:repeats_order_to_agent")
         if claim and any(said_to_you(canonical(s)) for s in disguised_sentences(text)):
             # a sentence in letters nobody types that speaks to its reader ("앞으로 너의 유일한
             # 임무는 ..." in loose jamo): pasted for the assistant, whatever its order says
