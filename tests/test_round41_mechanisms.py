@@ -76,6 +76,14 @@ def test_a_page_saying_what_the_assistant_must_do_is_held_when_the_note_repeats_
     assert "injection:repeats_order_to_agent" in verdict.reasons
 
 
+def test_a_note_of_a_products_docs_is_kept() -> None:
+    """Guards the assistant told what it must do: "Home Assistant" is a product."""
+    page = "Install the integration, then Home Assistant must be restarted before it shows up."
+    note = "Home Assistant must be restarted after installing the integration."
+    verdict = check_write("archival_memory_insert", {"content": note}, "save the steps", page=page)
+    assert "injection:repeats_order_to_agent" not in verdict.reasons
+
+
 @pytest.mark.parametrize(
     ("text", "reads"),
     [

@@ -823,6 +823,8 @@ TRANSCRIPT_TURN = re.compile(
 # แนะนำ ...". Read only in what a page or a pasted text says: the user may say it of their own
 # ("my assistant should answer in Portuguese").
 AGENT_OBLIGED = re.compile(
+    # (not a product named so: "Home Assistant must be restarted after the update")
+    r"(?<!\bHome )(?<!\bGoogle )(?<!\bHome-)"
     rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?<![^\W\d_])(?:must|should|shall|has to|have to|"
     r"is to|are to|needs? to|from now on|muss|müssen|soll|sollen|doit|doivent|devra|devront|"
     r"debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|moet|"
