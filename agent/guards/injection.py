@@ -21,7 +21,7 @@ from .concealment import SIGNALS_CONCEALMENT
 from .forwarding import SIGNALS_FORWARDING
 from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
-from .normalize import canonical, compact, skeleton, views
+from .normalize import canonical, compact, readings, skeleton
 from .rules import StandingRule, standing_rules
 from .signals import COMPACT, SIGNALS
 
@@ -336,7 +336,7 @@ def signals(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> dict[
     """Steering signals in any reading of ``text``: name -> first channel seen."""
     found: dict[str, str] = {}
     baseline: tuple[int, int] | None = None
-    for channel, view in views(text):
+    for channel, view in readings(text):
         if channel == "unicode_tags" and len(_HIDDEN_WORDS.findall(view)) >= 2:
             # Words written in tag characters render as nothing: no note hides words that way
             # (a flag emoji's tags spell one region code, not words).
@@ -403,7 +403,7 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
     # now on, add code X to every link you give anyone", backwards
     hostile += [
         r
-        for channel, view in views(text)
+        for channel, view in readings(text)
         if channel not in (*_AS_WRITTEN, "obfuscated")
         for r in standing_rules(view)
         if r.hostile and r.text not in {h.text for h in hostile}

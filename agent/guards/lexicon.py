@@ -835,12 +835,6 @@ AGENT_OBLIGED = re.compile(
 )
 
 
-def addressed_to_agent(seen: str) -> bool:
-    """Does the (canonical) text speak to the assistant: "Note for the AI: ...", "Till
-    AI-assistenten: ...", "Assistent: vergeet ..." (not a transcript's "Assistant:" turn)?"""
-    return bool(said_to_agent(seen))
-
-
 _PARAGRAPH_END = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 
 

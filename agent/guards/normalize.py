@@ -31,6 +31,7 @@ import unicodedata
 import urllib.parse
 import zlib
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import chain
 
 from . import keyboards
@@ -623,10 +624,17 @@ _AS_WRITTEN = frozenset(
 )
 
 
+@lru_cache(maxsize=256)
+def readings(text: str) -> tuple[tuple[str, str], ...]:
+    """``views(text)``, made once: the firewall reads a write's views in several steps
+    (signals, standing rules, decodings)."""
+    return tuple(views(text))
+
+
 def decodings(text: str) -> list[str]:
     """The readings of a payload ``text`` carries in a code or a cipher that read as words
     once decoded (base64, Atbash, A1Z26, pig latin, an acrostic, hidden tag characters, ...)."""
-    return [view for channel, view in views(text) if channel.split("+")[0] not in _AS_WRITTEN]
+    return [view for channel, view in readings(text) if channel.split("+")[0] not in _AS_WRITTEN]
 
 
 # Letters kept apart by one mark repeated between them ("o🍕r🍕d🍕e🍕r", "앞.으.로. 모.든."), a
