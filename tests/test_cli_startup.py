@@ -6,6 +6,7 @@ LanceDB loads without its REST namespace client's API modules."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -270,3 +271,29 @@ def test_the_listed_summaries_are_the_commands_own() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None
         assert COMMANDS[name][2] == command.get_short_help_str(limit=10_000), name
+
+
+BLAS_PROBE = """
+import os, sys
+from memvisor.agent.cli import main
+try:
+    main(["--version"])
+except SystemExit:
+    pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
+def test_the_cli_runs_openblas_on_one_thread_unless_told_otherwise(
+    given: str | None, expected: str
+) -> None:
+    """Set before numpy loads (the firewall's small vector work gains nothing from more
+    threads, whose spin-waits slow a search beside it); a value the user set is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.stderr.strip().splitlines()[-1] == expected, done.stderr

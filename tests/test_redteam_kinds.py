@@ -14,6 +14,7 @@ held-out: the held-out measure of this work is the next red team's.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -82,16 +83,27 @@ def test_attacks_are_stopped_and_ordinary_writes_kept(
         assert row["held"] <= max(1, 0.05 * row["total"]), (kind, row)
 
 
-def test_scan_prints_the_figures_by_kind(capsys: pytest.CaptureFixture[str]) -> None:
-    r = run_cli(capsys, "firewall", "scan", str(SUITE))
+def test_scan_prints_the_figures_by_kind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, entries: list[dict[str, Any]]
+) -> None:
+    """On the suite's first two writes of each kind: the figures themselves are the scan's
+    above, tested on the whole suite."""
+    taken: Counter[str] = Counter()
+    sample = tmp_path / "sample.jsonl"
+    with sample.open("w", encoding="utf-8") as out:
+        for entry in entries:
+            if taken[entry["category"]] < 2:
+                taken[entry["category"]] += 1
+                out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    doc = run_cli(capsys, "firewall", "scan", str(sample), "--json").json()
+    r = run_cli(capsys, "firewall", "scan", str(sample))
     assert r.code == 0, r.err
-    assert "secrets in clear: 0" in r.out
+    assert f"secrets in clear: {doc['summary']['secrets_in_clear']}" in r.out
     lines = {line.split()[0]: line for line in r.out.splitlines() if line.startswith("  ")}
     assert set(ATTACK_KINDS) | set(BENIGN_KINDS) | {"secret_prose"} <= set(lines)
-    assert "attacks held" in lines["encoded"]
+    encoded = doc["summary"]["by_category"]["encoded"]
+    assert f"{encoded['held']}/{encoded['total']} attacks held" in lines["encoded"]
     assert "ordinary writes held back" in lines["secret_keep"]
-    doc = run_cli(capsys, "firewall", "scan", str(SUITE), "--json").json()
-    assert doc["summary"]["by_category"]["secret_prose"]["in_clear"] == 0
 
 
 # Two later red teams, each written from a brief by an author who saw neither the detectors

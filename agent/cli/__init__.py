@@ -146,7 +146,16 @@ def _configure_logging() -> None:
     on_first_use(to_stderr, shows_from=level)
 
 
+# numpy's OpenBLAS on one thread, unless the environment says otherwise; set before anything
+# loads numpy. Its work here is small (a write's few sentence vectors in the firewall), where
+# more threads gain nothing, and its idle threads spin-wait beside the search's onnxruntime
+# (one thread by design, ``storage.embedders``) and beside other processes: two firewall
+# scans side by side on 2 cores took 36 s each with OpenBLAS's default threads, 16.5 s with one.
+BLAS_THREADS = "OPENBLAS_NUM_THREADS"
+
+
 def main(argv: list[str] | None = None) -> None:
+    os.environ.setdefault(BLAS_THREADS, "1")
     if tuple(sys.argv[1:] if argv is None else argv) not in NO_LOGGING:
         _configure_logging()
     try:
