@@ -92,8 +92,9 @@ def test_gates_fold_as_the_regex_engine_does(pattern: str, text: str) -> None:
 def test_a_gate_says_no_only_when_the_pattern_cannot_match() -> None:
     texts = _suite_writes()
     assert len(texts) > 1000
+    texts = texts[:: max(1, len(texts) // SAMPLED)]  # every suite, evenly
     readings = sorted({view for text in texts for _, view in views(text)})
-    readings = readings[:: max(1, len(readings) // SAMPLED)]  # every suite, evenly
+    readings = readings[:: max(1, len(readings) // SAMPLED)]
     skipped = 0
     for pattern in GATED_TABLES:
         if prefilter.required_words(pattern) is None:
