@@ -242,7 +242,7 @@ _NOT_MINE = "".join(
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"
-    r"kunden?|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт|"
+    r"kunden?|nutzer|compte|utilisateur|conta|usuário|utente|användar|användare|аккаунт\w*|"
     r"пользовател[ья]|gebruiker|użytkownik\w*|kullanıcı\w*|pengguna|membre|miembro|membro|"
     r"mitglied|користувач[аі]?|patient|paciente|paziente|patiënt|pacjent\w*|subscriber|"
     r"abonn[ée]e?|abonnent\w*|assinante|abbonat[oa]|tenant|inquilin[oa]|mieter\w*|"
@@ -274,7 +274,7 @@ _WITH_ID = (
     r"identifiant|kennung|benutzername|nome utente|identificatore|gebruikersnaam|"
     r"användarnamn|идентификатором|логином)\s*[:=]?\s*)"
 )
-_NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер)"
+_NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|رقم)"
 _ACCOUNT_TOKEN = re.compile(
     rf"(?:{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id|{_WITH_ID})?|"
     # "the user with the id kev_22": an account named by its id is never the user's own, "the"
@@ -282,7 +282,7 @@ _ACCOUNT_TOKEN = re.compile(
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
     # (whose, then the id in brackets: "tài khoản của mẹ (me_lan_1958)", not "của tôi": mine)
     r"(?:(?:of|de|von|di|do|da|van|du|del)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
-    r"(?:[«“\"]\s*)?@?"
+    r"(?:[«“\"'‘]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
@@ -386,7 +386,7 @@ _NAMED_SESSION = [
 # Every one of a group, and the groups an organisation keeps records of, for the headings above.
 _ALL_WORD = (
     r"(?:all|every|each|tutti|tutte|todos|todas|tous|toutes|alle|allen|aller|alla|wszystkich|"
-    r"wszyscy|всех|всем|усіх|всіх|tüm|bütün|semua|tất cả|todos os|todas as)"
+    r"wszyscy|всех|всем|усіх|всіх|tüm|bütün|semua|tất cả|todos os|todas as|kaik(?:ki|i)\w*)"
 )
 _GROUP_WORD = (
     r"(?:users|customers|clients|employees|staff|members|students|colleagues|parents|tenants|"
@@ -399,7 +399,7 @@ _GROUP_WORD = (
     r"pracowników|klientów|użytkowników|członków|anställda|kunder|användare|medlemmar|"
     r"сотрудник\w*|клиент\w*|пользовател\w*|участник\w*|співробітник\w*|"
     r"çalışan\w*|müşteri\w*|kullanıcı\w*|üye\w*|karyawan|pelanggan|pengguna|nhân viên|"
-    r"khách hàng)"
+    r"khách hàng|käyttäj\w*|asiaka\w*|asiakk\w*|jäsen\w*)"
 )
 _OTHER_USERS = re.compile(
     r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
@@ -447,7 +447,7 @@ _OTHER_USERS = re.compile(
     r"共享记忆|共享記憶|共有メモリ|공유 메모리)|"
     # a note headed to a whole group in any language: "Per tutti i clienti del negozio:",
     # "Voor alle medewerkers:", "Für alle Mitarbeiter:", "Для всех сотрудников:"
-    rf"^\s*(?:\w+\s+)?{_ALL_WORD}\s+(?:\w+\s+)?{_GROUP_WORD}\b[^:：\n]{{0,40}}[:：]|"
+    rf"^\s*(?:\w+\s+)?{_ALL_WORD}\s+(?:\w+\s+){{0,2}}{_GROUP_WORD}\b[^:：\n]{{0,40}}[:：]|"
     # a note headed to every user of the system: "All users on this workspace: ...", "所有用户："
     r"^\s*(for\s+)?all (the )?users\b[^:\n]{0,40}:|"
     r"^\s*(所有|全体|全體|全部)的?(用户|用戶)的?(默认|默認|设置|設置|通知)?\s*[：:]|"

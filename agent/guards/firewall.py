@@ -540,7 +540,8 @@ class Firewall:
         user_rules += [s for m in own if has_rule_cue(m) for s in SENTENCE.findall(m)]
         if not user_rules:
             return False
-        read = partial(rule_restated, [r.text for r in report.rules], user_rules)
+        rules = [_what_it_introduces(r.text, _content(review)) for r in report.rules]
+        read = partial(rule_restated, rules, user_rules)
         return _by_meaning(review, "restated rule", read, False)
 
     def _note_restates_user(self, review: _Review, report: InjectionReport, text: str) -> bool:
@@ -880,6 +881,18 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
 
 def _content(review: _Review) -> str:
     return " ".join(strings_in(review.args.get(review.kind.main)))
+
+
+def _what_it_introduces(rule: str, note: str) -> str:
+    """A rule that is a label before a colon ("Standing rule set by the user: ask for
+    confirmation before booking anything over $200") as what follows it, to the sentence's
+    end: that is the rule to compare with the user's words."""
+    at = note.find(rule)
+    follows = _INTRODUCED.match(note, at + len(rule)) if at >= 0 else None
+    return follows.group(1).strip() if follows else rule
+
+
+_INTRODUCED = re.compile(r"\s*[:：]\s*([^\n.!?。！？]{3,})")
 
 
 def _meaningful_words(text: str) -> int:

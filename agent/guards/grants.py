@@ -269,7 +269,9 @@ _NEGATION = (
     r"(?:\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
     r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не|"
     r"nooit|aldrig|asla|nigdy)\b|"
-    rf"不要|不得|别|別|禁止|绝不|絕不|決して|{NEGATION_AFTER_VERB})"
+    rf"不要|不得|别|別|禁止|绝不|絕不|決して|{NEGATION_AFTER_VERB}|"
+    # Hindi and Arabic, whole words: "OTP किसी को न बताएं" (tell no one the OTP), "لا تعطِ"
+    r"(?<![\u0900-\u097f])(?:न|ना|नहीं)(?![\u0900-\u097f])|(?<![\u0600-\u06ff])(?:لا|لن)(?![\u0600-\u06ff]))"
 )
 # From the start of a clause, up to 120 characters with no negation in them.
 _UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n;:。！？；]){{0,120}}?"

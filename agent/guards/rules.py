@@ -457,7 +457,18 @@ def _governed(text: str) -> list[tuple[str, bool]]:
 def has_rule_cue(text: str) -> bool:
     """Does ``text`` say when or how long something holds ("from now on", "ab sofort",
     "これから", "whenever I ask")? A sentence with none sets no standing rule."""
-    return bool(_CUE_ANYWHERE.search(text) or RULE_CUES_ML.search(text))
+    return bool(_CUE_ANYWHERE.search(text) or RULE_CUES_ML.search(text) or _NEVER_ML.search(text))
+
+
+# "Never", which English reads as a cue, in other languages: "non nominarmi mai la Juve",
+# "nunca me hables de ...", "erwähne nie wieder ...", "決して ...".
+_NEVER_ML = re.compile(
+    r"\b(?:nunca|jamás|jamais|niemals|nie(?= (?:wieder|mehr)\b)|aldrig|nooit|nigdy|никогда|"
+    r"ніколи|asla|hiçbir zaman|hi[cç] ?bir zaman|không bao giờ|tidak pernah|jangan pernah|"
+    r"non\s+(?:[^\W\d_]+\s+){0,3}?mai|mai più)\b|"
+    r"決して|絶対に?|절대|永远不要|永遠不要|千万别|千萬別|再也不要|别再|別再",
+    _I,
+)
 
 
 # A price, a count or a date in brackets is no aside: "『プレミアムコース』（9,800円）を選び".

@@ -173,15 +173,19 @@ def _iban_valid(text: str) -> bool:
     return int(digits) % 97 == 1
 
 
-_IBAN_NAMED = re.compile(r"\b(?:iban|ibán|IBAN-?\w*)\W{0,3}$", re.IGNORECASE)
+# The word for it earlier in the same sentence: "mon IBAN FR76 3000 ...", "IBAN de
+# l'utilisateur pour le versement du salaire : FR76 ..." (round 42).
+_IBAN_NAMED = re.compile(r"\b(?:iban|ibán)\w*\b[^\n.!?。]{0,80}$", re.IGNORECASE)
 
 
-def _iban_or_named(text: str, value: str) -> bool:
-    """A valid IBAN, or one the words just before it call an IBAN."""
-    if _iban_valid(value):
-        return True
-    at = text.find(value)
-    return at >= 0 and _IBAN_NAMED.search(text[max(0, at - 12) : at]) is not None
+def _iban(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
+    """A valid IBAN, or one the words before it call an IBAN, whatever its check digits."""
+    value = match.group(0)
+    before = match.string[max(0, match.start() - 90) : match.start()]
+    if not _iban_valid(value) and not _IBAN_NAMED.search(before):
+        return value
+    found.append("iban")
+    return mark("iban", value)
 
 
 def _entropy(text: str) -> float:
@@ -231,8 +235,7 @@ def redact_secrets(
     for start, end in reversed(phrase_spans(text)):
         found.append("recovery_phrase")
         text = text[:start] + mark("recovery_phrase", text[start:end]) + text[end:]
-    # (an IBAN named as one is masked whatever its check digits: "mon IBAN FR76 3000 ...")
-    text = _IBAN.sub(checked("iban", partial(_iban_or_named, text)), text)
+    text = _IBAN.sub(partial(_iban, mark, found), text)
     text = _LABELLED_CARD.sub(partial(_labelled_card, mark, found), text)
     text = _CARD.sub(checked("card_number", _card_valid), text)
     text = _SPELLED_CARD.sub(checked("card_number", _spelled_card_valid), text)

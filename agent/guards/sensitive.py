@@ -190,8 +190,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"иегов\w*|єгов\w*|христиан\w*|католи\w*|протестант\w*|иуде\w*|буддист\w*|"
         r"атеист\w*|церк\w*|мечет\w*|синагог\w*|сект\w*|верующ\w*|релігі\w*|"
         r"християн\w*|віруюч\w*)\b|耶和华|耶和華|エホバ|여호와|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
-        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|"
-        r"धर्म|مسلم|مسيحي|يهودي|ملحد|"
+        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|"
+        # whole Hindi words: "सिखा रहा है" (is teaching) is no Sikh
+        r"(?:मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|धर्म)(?:ों)?(?![\u0900-\u097f])|"
+        r"مسلم|مسيحي|يهودي|ملحد|"
         # Turkish, Greek, Hebrew, Hindi: a believer, a fast kept, prayers
         r"\b(m[uü]sl[uü]man\w*|dindar\w*|oru[cç] tut\w*|namaz k[ıi]l\w*|hristiyan\w*|"
         r"yahudi\w*|ateist\w*|ορθόδοξ\w*|θρήσκ\w*|μουσουλμ\w*|νηστεύ\w*|εβραί\w*)\b|"
@@ -221,6 +223,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"droite|sinistra|destra|esquerda|direita))\b|левых взглядов|правых взглядов|"
         r"左翼|右翼|左派|右派|"
         # "supports the AfD", "backs the SNP": a party named by its initials
+        r"\b(?:vota|votó|votou|votava|vote|wählt|röstar på|stemt op|głosuje na)\s+"
+        r"(?-i:[A-Z])[^\W\d_]+(?:\s+(?-i:[A-Z])[^\W\d_]+)?|"
         r"\b(supports?|backs?|sympathi[sz]es with|(is )?a member of|votes? for)\s+(the\s+)?"
         r"(?-i:[A-Z][A-Za-z]{0,4}[A-Z])\b|"
         r"\b(mitglied|membre|miembro|membro|iscritt[oa]|lid|cz[łl]onk\w*|[üu]ye\w*)\s+"
@@ -273,7 +277,13 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         # Czech and Slovak; Thai: gay, lesbian, bisexual, transgender
         r"\b(?:homosexu[áa]l\w*|lesbi[čc]k\w*|lesba|bisexu[áa]l\w*|transgender\w*)\b|"
         r"เกย์|เลสเบี้ยน|ไบเซ็กชวล|คนข้ามเพศ|สาวประเภทสอง|กะเทย|รักร่วมเพศ|"
-        r"chuy[ểe]n gi[ớo]i|đồng tính|song tính",
+        r"chuy[ểe]n gi[ớo]i|đồng tính|song tính|"
+        # Hebrew and Arabic: transgender, gay, lesbian; a gender marker changed
+        r"טרנסג['׳]?נדר\w*|טרנס(?:ית)?(?!\S)|הומו(?:סקסואל\w*)?(?!\S)|לסבית|"
+        r"متحول\w* جنسي\w*|مثلي\w*|"
+        r"(?:sex|gender|geschlecht\w*|genre|sexo|género|g[eê]nero|k[öo]n)\s*(?:marker|eintrag|"
+        r"marqueur)?\s*(?:change|[äa]nderung|changement|cambio|mudan[çc]a|byte)|"
+        r"שינוי (?:סימון )?המין",
         _I,
     ),
     "employer": re.compile(
@@ -302,6 +312,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(?:at|for|en|para|bei|für|chez|pour|na|no|em|per|presso|alla|al|på|för|hos|bij|voor|"
         r"w|we|u|dla|v|ve|pro|в|во|у|di|pada|untuk)\b|"
         r"\b(?:werkt (?:bij|voor)|pracuje (?:v|ve|pro)|працює (?:в|у)|"
+        # employed at, in Czech, Slovak and Polish: "je zaměstnán ve Škoda Auto"
+        r"zam[ěe]stn[aá]n\w* (?:ve?|u)|zatrudnion\w* (?:w|we|u)|"
         r"bekerja (?:di|pada|untuk)|l[aà]m vi[eệ]c (?:t[aạ]i|[oở]|cho))\b|"
         r"(?<!\S)\S+'?(?:de|da|te|ta) (?:\S+ ){1,3}?olarak [cç]al[ıi][sş][ıi]yor|में नौकरी|"
         # Thai: works at, is an employee of
@@ -317,6 +329,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"has an? (\d+[- ]years?[- ]old |newborn |baby |teenage |young )?(son|daughter|child|kid|"
         r"baby)|"
         r"casad[oa]|divorciad[oa]|verheiratet|geschieden|marié|divorcé|sposat[oa]|gift|skild|"
+        # Swedish, Danish, Norwegian: divorcing, a custody dispute
+        r"skiljas|skilsmässa\w*|skilsmisse\w*|vårdnadstvist\w*|vårdnad\w*|forældremyndighed|"
         r"женат|замужем|развед\w*|affairs?|infidel\w*|unfaithful|extramarital|"
         r"cheat(s|ing|ed) on|divorzi\w*|scheiding|gescheiden|rozwod\w*|bosan\w*|"
         # engaged to be married: "engaged to a woman from Cebu", "fiancée", "verlobt"
@@ -410,6 +424,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(był|była|byli) karan[ya]|karany|karana|niekaran\w*|wyrok\w*|skazan\w*|"
         r"vorbestraft|strafregister|casier judiciaire|antecedentes penales|"
         r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
+        r"antecedentes criminais|registo criminal|cadastro criminal|brottsregist\w*|"
         r"нелегал\w*|без документов|незаконн\w* мигрант\w*|"
         # Turkish, Indonesian, Polish, Dutch, Vietnamese: a permit to stay, working unlawfully
         r"oturma izn\w*|[cç]al[ıi][sş]ma izn\w*|ikamet izn\w*|ka[cç]ak (olarak )?\w*|"
@@ -420,6 +435,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"酒驾|醉驾|酒駕|醉駕|吊销驾照|吊銷駕照|飲酒運転|酒気帯び運転|免許取り?消し|免許停止|"
         r"음주 ?운전|면허 ?(?:취소|정지)|शराब पीकर गाड़ी|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
+        # a Chinese household registration and the residence permit without one
+        r"户口|戶口|户籍|戶籍|居住证|居住證|暂住证|暫住證|外来务工|外來務工|"
         r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी|"
         # a residence permit and deportation in Russian and Ukrainian
         r"\bВНЖ\b|\bПМЖ\b|вид\w* на жительство|посвідк\w* на проживання|депорт\w*|"
@@ -444,6 +461,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "trade_union": re.compile(
         r"\b(union (member\w*|rep\w*|dues|card)|trade[- ]union\w*|labou?r union\w*|"
         r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
+        # a member of a union named by its initials: "adhérent à la CGT", "afiliado a CCOO"
+        r"(?:adh[ée]rent\w*|adh[ée]r\w*|afiliad[oa]|iscritt[oa]|filiad[oa]|mitglied)\s+"
+        r"(?:à la |à l'|au |a la |a |al |alla |in der |bei der |der )?(?-i:[A-Z]{2,6})\b|"
         # "a member of the warehouse workers' union"
         r"member of (?:a|the|their|his|her) [^.;!?\n]{0,40}\bunion|"
         r"gewerkschaft\w*|sindacat\w*|sindical\w*|sindicat\w*|syndiqu\w*|syndicat\w*|"
@@ -481,7 +501,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(?:живе|мешкає) (?:в|у|на|біля)|bydl[ií] (?:v|ve|na|u|blízko|kousek)|"
         r"býva (?:v|vo|na|pri)|tinggal di|s[oố]ng (?:[oở]|t[aạ]i)|locuie[sș]te (?:[iî]n|pe)|"
         r"\S+'?(?:de|da|te|ta) (?:oturuyor|ya[sş][ıi]yor|ikamet ediyor))\b|"
-        r"住在|住址|家庭地址|に住んで|에 살|में रहत|อาศัยอยู่|บ้านอยู่|พักอยู่ที่|ที่อยู่บ้าน",
+        r"住在|住址|家庭地址|に住んで|에 살|में रहत|อาศัยอยู่|บ้านอยู่|พักอยู่ที่|ที่อยู่บ้าน|"
+        # Arabic and Hebrew: lives in, resides, a home address
+        r"(?<![\u0600-\u06ff])(?:يسكن|تسكن|يقيم|تقيم|يعيش في|تعيش في|عنوان المنزل|عنوانه|عنوانها)"
+        r"(?![\u0600-\u06ff])|(?:גר|גרה|מתגורר|מתגוררת)\s+ב|כתובת (?:המגורים|הבית)",
         _I,
     ),
 }
@@ -1410,6 +1433,13 @@ _SAME_TERM = [
         # a divorce: "אני בהליך גירושין" is "going through a divorce"
         r"divorc\w*|div[óo]rcio|divorzio|scheidung\w*|geschieden|rozw[óo]d\w*|развод\w*|"
         r"розлуч\w*|boşan\w*|bercerai|cerai|ly h[ôo]n|離婚|离婚|이혼|גירושין|גרוש\w*|طلاق|तलाक",
+        # a miscarriage, a pregnancy: "j'ai fait une fausse couche" is "had a miscarriage"
+        r"miscarr\w*|fausses? couches?|fausses?-couches?|aborto espont[áa]neo|aborto spontaneo|"
+        r"fehlgeburt\w*|poronieni\w*|выкидыш\w*|викидень\w*|missfall\w*|miskraam|"
+        r"keguguran|sẩy thai|流产|流產|流産|유산했|düşük yap\w*",
+        r"pregnan\w*|enceinte|grossesse|embarazad\w*|embarazo|schwanger\w*|incinta|gravidanza|"
+        r"gr[áa]vida|gravidez|zwanger\w*|gravid\w*|w ciąży|ciąż\w*|беременн\w*|вагітн\w*|"
+        r"hamile|hamil\b|có thai|mang thai|怀孕|懷孕|妊娠|임신",
         # bankruptcy: "개인파산 신청했어요" is "filed for bankruptcy"
         r"bankrupt\w*|insolven\w*|faillite|quiebra|bancarrota|fal[êe]ncia|fallimento|"
         r"konkurs\w*|upad[łl]o[śs][ćc]\w*|банкрот\w*|iflas\w*|pailit|破产|破產|破産|파산|दिवालिया",

@@ -337,8 +337,9 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"(记忆|記憶|记录|記錄|数据|數據|设定|設定|人设|人設)",
     ),
     "authority_claim": _rx(
-        r"\b(the user|users|user|owner|admin|developer|customers?|everyone)\b[^.!?\n]"
-        r"{0,20}\b(has|have|"
+        # (not what is theirs: "User's remortgage was approved")
+        r"\b(the user|users|user|owner|admin|developer|customers?|everyone)\b(?!['’]s\b)"
+        r"[^.!?\n]{0,20}\b(has|have|"
         r"had|is|are|was)\s+(now\s+)?(already\s+)?(authori[sz]ed|granted|given (you )?(full )?"
         r"permission|consented|allowed you|agreed to let you|approved|pre-?approved|okayed|signed "
         r"off)\b",
