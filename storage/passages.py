@@ -122,5 +122,5 @@ def _passage(row: tuple[Any, ...]) -> Passage:
         created_at=from_db_time(row[4]),
         source_event_ids=list(row[5] or []),
         trace_id=row[6],
-        meta=json.loads(row[7]),
+        meta={} if row[7] == "{}" else json.loads(row[7]),  # most have none: no parse
     )
