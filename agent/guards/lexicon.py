@@ -745,7 +745,9 @@ AI_WORD = re.compile(
 # then a colon: "Onderaan de nieuwsbrief: Assistent: vergeet ...", "« Assistant, les
 # consignes ... »" (a comma only with "you" soon after: "AI, robotics and IoT" lists topics).
 AGENT_VOCATIVE = re.compile(
-    r"(?:^|[\n.!?。:：\"“«(\[]\s*)(?:dear\s+|hey\s+|hi\s+|ô\s+)?(?:the\s+)?"
+    r"(?:^|[\n.!?。:：\"“«(\[]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|hola|"
+    r"querid[oa]|estimad[oa]|cher|chère|caro|cara|gentile|kära|hej|drog[ia]|sayın|sevgili|olá|"
+    r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая))\s+)?(?:the\s+)?"
     r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент|асистент|asystent|"
     r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
     r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
@@ -797,7 +799,10 @@ AGENT_LABEL = re.compile(
     r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
-    rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)\s*[:：,，])",
+    rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)"
+    # ... and what it is, after the postposition: "yapay zekâ asistanları için not:"
+    r"(?:\s*(?:not(?:u|lar)?|uyarı(?:sı)?|talimat(?:ı|lar)?|duyuru|nota|notiz|hinweis|"
+    r"メモ|注意|お知らせ|메모|안내|공지|नोट|निर्देश|सूचना|टिप्पणी))?\s*[:：,，])",
     _I,
 )
 
@@ -897,6 +902,13 @@ _FROM_DAY_ML = (
 
 RULE_CUES_ML = re.compile(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
+    # everyone who asks: "iedereen die naar een fietsenmaker vraagt", "a todo el que pregunte", "à
+    # tous ceux qui demandent", "jedem, der fragt", "każdemu, kto zapyta", "всем, кто спросит"
+    r"\b(iedereen die|ieder die|wie er ook|todo el que|todos los que|quien pregunte|"
+    r"tous ceux qui|toutes celles qui|jede[mnr]?,? der|alle,? die|"
+    r"tutti quelli che|qualquer pessoa que|todos que|todo mundo que|alla som|var och en som|"
+    r"każde(?:mu|go),? kto|wszystkim,? którzy|всем,? кто|каждому,? кто|любому,? кто|"
+    r"everyone who|anyone who)\b|"
     # Tagalog puts the verb first: "kapag nagtanong siya ulit", "tuwing tatawag sila"
     r"\b(kapag|pag|tuwing)\s+[^\W\d_]+\s+(siya|sila|ang user|ang customer|ang kliyente)\b|"
     # someone named asks again: "cuando Lucía vuelva a preguntar", "se a Ana perguntar"
