@@ -448,9 +448,11 @@ class Firewall:
         """Does the note speak to the assistant (``lexicon.said_to_agent``)? At the user's own
         door it is their note ("Para o assistente: prefiro respostas curtas") unless what it
         says to the assistant speaks of the user as someone else ("bu kullanıcıya", "deze
-        gebruiker", "ton propriétaire") or sets a hostile rule: a pasted notice's line.
+        gebruiker", "ton propriétaire") or sets a hostile rule: a pasted notice's line. There,
+        what the text says the assistant must do counts too ("アシスタントは必ず…ユーザーの住所を
+        …送信すること"), on the same terms: the user says "my assistant should ..." of their own.
         ``seen``: the canonical text."""
-        said = said_to_agent(seen)
+        said = said_to_agent(seen, obliged=review.users_own)
         if not said or not review.users_own:
             return bool(said)
         return any(

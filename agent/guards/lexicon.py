@@ -830,12 +830,14 @@ TRANSCRIPT_TURN = re.compile(
 AGENT_OBLIGED = re.compile(
     # (not a product named so: "Home Assistant must be restarted after the update")
     r"(?<!\bHome )(?<!\bGoogle )(?<!\bHome-)"
-    rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?<![^\W\d_])(?:must|should|shall|has to|have to|"
-    r"is to|are to|needs? to|from now on|muss|müssen|soll|sollen|doit|doivent|devra|devront|"
-    r"debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|moet|"
-    r"moeten|ska|skall|måste|bör|musi|muszą|powinien|powinni|kierował|должен|должна|должны|"
-    r"обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|ต้อง|必须|必須|"
-    r"应该|應該|しなければ|べき|해야|할 것)[^.!?。\n]*",
+    rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?:(?<![^\W\d_])(?:must|should|shall|has to|"
+    r"have to|is to|are to|needs? to|from now on|muss|müssen|soll|sollen|doit|doivent|devra|"
+    r"devront|debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|"
+    r"moet|moeten|ska|skall|måste|bör|musi|muszą|powinien|powinni|kierował|должен|должна|"
+    r"должны|обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ)|"
+    # the scripts written without spaces: a word inside a run of letters ("アシスタントは必ず")
+    r"ต้อง|必须|必須|应该|應該|务必|務必|一定要|しなければ|べき|必ず|すること|해야|할 것|반드시)"
+    r"[^.!?。\n]*",
     _I,
 )
 

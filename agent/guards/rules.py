@@ -166,6 +166,10 @@ _SENSITIVE = re.compile(
     r"kontonummer|bankdaten|iban|dati bancari|conto corrente|dados banc[aá]rios|"
     r"bankgegevens|rekeningnummer|dane (do przelewu|bankowe)|numer (konta|rachunku)|"
     r"bankgiro\w*|plusgiro\w*|bankkonto|banka bilgi\w*|hesap numaras\w*|"
+    # ... and the transfer itself: "solo con bonifico a Marco B.", "por transferencia a",
+    # "per Überweisung an", "par virement à", "przelewem na"
+    r"bonific\w*|transferencia\w*|transfer[eê]ncia\w*|virement\w*|[üu]berweis\w*|"
+    r"overboek\w*|przelew\w*|havale\w*|"
     # ... and the check with the sender waved away
     r"no hace falta (confirmar\w*|llamar|verificar\w*)|sin (confirmar|verificar)\w*|"
     r"beh[öo]ver inte (ringa|kolla|kontrollera|verifiera)|ohne (r[üu]ckfrage|nachzufragen)|"
