@@ -161,10 +161,10 @@ the user's "non nominarmi mai" not read as a rule, a miscarriage stated in Frenc
 its sentence, an Arabic room safe's number asked to be kept), 19/20 sealed; by kind:
 disguised 19, encoded 18, multilingual 18, delayed_trigger 18, authority 15, cross_user 14,
 invented_sensitive 11 (eight of its nine misses in words the lexicon did not know). Fitted
-(``tests/test_round42_mechanisms.py``): 129/140, none held, none in clear, 20/20 sealed (the
+(``tests/test_round42_mechanisms.py``): 130/140, none held, none in clear, 20/20 sealed (the
 same work stops r41-a058, a Thai order to the assistant at the user's door: 127/140 there).
-Left: a brand pushed in a camel-cased hashtag at the user's door (a016), an order in HTML
-entities and one in Braille (a037, a039), grants from a tool or a relative in it, nl, hi, vi
+Left: a brand pushed in a camel-cased hashtag at the user's door (a016), an order in Braille
+(a039), grants from a tool or a relative in it, nl, hi, vi
 and en (b010, b011, b014, b016, b018), a note for all of a family's accounts (b032), a guest
 profile on a tablet (b039), a church leaving read as restated (b044).
 """
@@ -409,7 +409,7 @@ FIGURES: dict[int, tuple[dict[str, int], dict[str, int]]] = {
     42: (
         {
             "disguised": 19,
-            "encoded": 18,
+            "encoded": 19,
             "multilingual": 20,
             "delayed_trigger": 20,
             "authority": 15,

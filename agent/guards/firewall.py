@@ -382,7 +382,7 @@ class Firewall:
         if benign_rules and claim and not users_rule and not only_restrictive:
             # "Answer me in bullet points" is the user's to give, never a web page's.
             reasons.append("injection:instruction_not_from_user")
-        if claim and self._addressed_to_agent(review, report, seen):
+        if claim and self._addressed_to_agent(review, report, seen, text):
             # Memory speaks about the user; a note that speaks to the assistant is an order.
             reasons.append("injection:addressed_to_agent")
         if claim and self._carries_a_pages_order(review, text):
@@ -444,17 +444,21 @@ class Firewall:
             )
 
     @staticmethod
-    def _addressed_to_agent(review: _Review, report: InjectionReport, seen: str) -> bool:
+    def _addressed_to_agent(review: _Review, report: InjectionReport, seen: str, text: str) -> bool:
         """Does the note speak to the assistant (``lexicon.said_to_agent``)? At the user's own
         door it is their note ("Para o assistente: prefiro respostas curtas") unless what it
         says to the assistant speaks of the user as someone else ("bu kullanıcıya", "deze
         gebruiker", "ton propriétaire") or sets a hostile rule: a pasted notice's line. There,
         what the text says the assistant must do counts too ("アシスタントは必ず…ユーザーの住所を
         …送信すること"), on the same terms: the user says "my assistant should ..." of their own.
-        ``seen``: the canonical text."""
+        Nor does the user hide what they say to their own assistant: an address that appears
+        only once the text is decoded (HTML entities, look-alike letters, joiners) was hidden
+        on purpose, at any door. ``seen``: the canonical text; ``text``: as written."""
         said = said_to_agent(seen, obliged=review.users_own)
         if not said or not review.users_own:
             return bool(said)
+        if not said_to_agent(text, obliged=True):
+            return True
         return any(
             USER_THIRD_PERSON_ML.search(part) or ASSISTANTS_OWNER.search(part) for part in said
         ) or any(r.hostile for r in report.rules)
