@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from memvisor.agent.memory.writes import Write, map_strings, strings_in
@@ -488,12 +488,12 @@ class Firewall:
             pages += [(message, False) for message in user_texts(context)]
             # (what the user quotes is pasted: its assistant called or obliged counts too)
             pages += [(quoted_parts(message)[1], True) for message in user_texts(context)]
-        for page, called in pages:
-            for order in said_to_agent(canonical(page), called=called, obliged=called):
-                said = terms(order)
-                if len(said) >= 3 and coverage(said, wanted) >= self.config.support_threshold:
-                    return True
-        return False
+        cut = self.config.support_threshold
+        return any(
+            len(said) >= 3 and coverage(set(said), wanted) >= cut
+            for page, called in pages
+            for said in _orders_said_to_agent(page, called)
+        )
 
     @staticmethod
     def _unrequested_self_rule(review: _Review) -> bool:
@@ -887,6 +887,14 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
 
 def _content(review: _Review) -> str:
     return " ".join(strings_in(review.args.get(review.kind.main)))
+
+
+@lru_cache(maxsize=256)
+def _orders_said_to_agent(page: str, called: bool) -> tuple[frozenset[str], ...]:
+    """The terms of each part of a message said to the assistant (``lexicon.said_to_agent``),
+    read once per message: every write of a turn is checked against the same context."""
+    orders = said_to_agent(canonical(page), called=called, obliged=called)
+    return tuple(frozenset(terms(order)) for order in orders)
 
 
 def _what_it_introduces(rule: str, note: str) -> str:
