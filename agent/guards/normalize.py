@@ -956,7 +956,7 @@ _SAYS_SHIFT = re.compile(
     # "jeden Buchstaben um 3 im Alphabet zurückschieben", "move each letter 3 back", "decalar
     # cada letra 3 posiciones": the shift told as what to do with each letter
     r"\b(?:um|by|de|di|op|o|na|на|met)\s+(\d{1,2})\s+(?:(?:stellen|positions?|places?|"
-    r"letters?|lettres?|posiciones|posições|posizioni|plaatsen|pozycj\w*|позици\w*|буκв\w*|"
+    r"letters?|lettres?|posiciones|posições|posizioni|plaatsen|pozycj\w*|позици\w*|букв\w*|"
     r"buchstaben|im alphabet|in the alphabet|dans l'alphabet)\s+){0,3}"
     r"(?:zur[üu]ck\w*|vor\w*|verschieb\w*|schieb\w*|back|forward|shift\w*|recul\w*|d[ée]cal\w*|"
     r"atr[áa]s|adelante|indietro|avanti|terug|vooruit|wstecz|назад|вперёд|вперед)",
