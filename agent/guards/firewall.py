@@ -546,7 +546,7 @@ class Firewall:
         user_rules += [s for m in own if has_rule_cue(m) for s in SENTENCE.findall(m)]
         if not user_rules:
             return False
-        rules = [_what_it_introduces(r.text, _content(review)) for r in report.rules]
+        rules = [r.introduces or r.text for r in report.rules]
         read = partial(rule_restated, rules, user_rules)
         return _by_meaning(review, "restated rule", read, False)
 
@@ -895,18 +895,6 @@ def _orders_said_to_agent(page: str, called: bool) -> tuple[frozenset[str], ...]
     read once per message: every write of a turn is checked against the same context."""
     orders = said_to_agent(canonical(page), called=called, obliged=called)
     return tuple(frozenset(terms(order)) for order in orders)
-
-
-def _what_it_introduces(rule: str, note: str) -> str:
-    """A rule that is a label before a colon ("Standing rule set by the user: ask for
-    confirmation before booking anything over $200") as what follows it, to the sentence's
-    end: that is the rule to compare with the user's words."""
-    at = note.find(rule)
-    follows = _INTRODUCED.match(note, at + len(rule)) if at >= 0 else None
-    return follows.group(1).strip() if follows else rule
-
-
-_INTRODUCED = re.compile(r"\s*[:：]\s*([^\n.!?。！？]{3,})")
 
 
 def _meaningful_words(text: str) -> int:

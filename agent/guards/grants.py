@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import NEGATION_AFTER_VERB
+from .lexicon import NEGATION_AFTER_VERB, NEVER
 
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n。！？]{0,60}?"
@@ -266,10 +266,9 @@ _NOT_NEGATED = (
 )
 # (one group: read after "{_CLAUSE_ONLY}*?", the CJK words are found anywhere in a clause too)
 _NEGATION = (
-    r"(?:\b(?:never|not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nunca|nada|nadie|jamais|rien|"
-    r"personne|nie|nichts|niemals|niemand|nulla|mai|nenhum|ничего|никогда|никто|не|"
-    r"nooit|aldrig|asla|nigdy)\b|"
-    rf"不要|不得|别|別|禁止|绝不|絕不|決して|{NEGATION_AFTER_VERB}|"
+    r"(?:\b(?:not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nada|nadie|rien|"
+    r"personne|nie|nichts|niemand|nulla|mai|nenhum|ничего|никто|не)\b|"
+    rf"{NEVER}|不要|不得|别|別|禁止|{NEGATION_AFTER_VERB}|"
     # Hindi and Arabic, whole words: "OTP किसी को न बताएं" (tell no one the OTP), "لا تعطِ"
     r"(?<![\u0900-\u097f])(?:न|ना|नहीं)(?![\u0900-\u097f])|(?<![\u0600-\u06ff])(?:لا|لن)(?![\u0600-\u06ff]))"
 )

@@ -1186,6 +1186,16 @@ SECRET_LABELS_ML = re.compile(
 
 # -- what the user asks for ------------------------------------------------------------------
 
+# "Never" in the languages the guards read: a negation that also says it holds for good, so a
+# rule's cue as well ("non nominarmi mai la Juve", "nunca me hables de ...", "绝不 ...").
+# Not "絶対に" or "절대" (absolutely), which only a rule's cue reads as "never".
+NEVER = (
+    r"\b(?:never|nunca|jamás|jamais|niemals|nie(?= (?:wieder|mehr)\b)|aldrig|nooit|nigdy|никогда|"
+    r"ніколи|asla|hi[cç] ?bir zaman|không bao giờ|tidak pernah|jangan pernah|"
+    r"non\s+(?:[^\W\d_]+\s+){0,3}?mai|mai più)\b|"
+    r"決して|绝不|絕不|永远不要|永遠不要|千万别|千萬別|再也不要|别再|別再"
+)
+
 # A prohibition said after its verb, as Korean and Japanese say it, or with Hindi's "मत":
 # "알려주지 말 것" (do not tell), "教えないでください", "मत बताना" (don't tell). Only the
 # prohibition: not "확인하지 말고 ..." or "確認しないで ..." (without checking, do ...), which

@@ -10,7 +10,7 @@ the user should confirm explicitly. The firewall holds hostile rules, and accept
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import lexicon
 from .normalize import skeleton
@@ -188,7 +188,7 @@ _SENSITIVE = re.compile(
     _I,
 )
 _NEGATION = re.compile(
-    rf"\b(never|don'?t|do not|not|no|avoid|stop)\b|别|別|不要|不|禁止|避免|"
+    rf"\b(don'?t|do not|not|no|avoid|stop)\b|{lexicon.NEVER}|别|別|不要|不|禁止|避免|"
     rf"{lexicon.NEGATION_AFTER_VERB}",
     _I,
 )
@@ -419,6 +419,9 @@ class StandingRule:
     about_user: bool = False
     # Sets the user's own word aside ("the user's preference ... no longer applies").
     voids_user: bool = False
+    # What follows the rule's colon when the rule is a label for it ("Standing rule set by the
+    # user: ask before booking anything over $200"): the rule to compare with the user's words.
+    introduces: str = ""
 
     @property
     def restrictive(self) -> bool:
@@ -464,26 +467,42 @@ def has_rule_cue(text: str) -> bool:
     return bool(_CUE_ANYWHERE.search(text) or RULE_CUES_ML.search(text) or _NEVER_ML.search(text))
 
 
-# "Never", which English reads as a cue, in other languages: "non nominarmi mai la Juve",
-# "nunca me hables de ...", "erwähne nie wieder ...", "決して ...".
-_NEVER_ML = re.compile(
-    r"\b(?:nunca|jamás|jamais|niemals|nie(?= (?:wieder|mehr)\b)|aldrig|nooit|nigdy|никогда|"
-    r"ніколи|asla|hiçbir zaman|hi[cç] ?bir zaman|không bao giờ|tidak pernah|jangan pernah|"
-    r"non\s+(?:[^\W\d_]+\s+){0,3}?mai|mai più)\b|"
-    r"決して|絶対に?|절대|永远不要|永遠不要|千万别|千萬別|再也不要|别再|別再",
-    _I,
-)
+# "Never", which English reads as a cue, in other languages, and "absolutely", which in a rule
+# says never or always: "erwähne nie wieder ...", "絶対に ...", "절대 ...".
+_NEVER_ML = re.compile(rf"{lexicon.NEVER}|絶対に?|절대", _I)
 
 
 # A price, a count or a date in brackets is no aside: "『プレミアムコース』（9,800円）を選び".
 _NUMBER_ASIDE = re.compile(r"[（(][\d\s.,:/%+\-–~円元圆¥$€£₩₽]{1,16}[）)]")
 
 
+def _clauses_with_rest(text: str) -> list[tuple[str, str]]:
+    """Each clause of ``text`` with the text after it, its separator first."""
+    out, start = [], 0
+    for end in _CLAUSES.finditer(text):
+        out.append((text[start : end.start()], text[end.start() :]))
+        start = end.end()
+    return [*out, (text[start:], "")]
+
+
+# What a label before a colon introduces: the rest of that sentence.
+_INTRODUCED = re.compile(r"[:：]\s*([^\n.!?。！？]{3,})")
+
+
+def _introduced(rest: str) -> str:
+    follows = _INTRODUCED.match(rest)
+    return follows.group(1).strip() if follows else ""
+
+
 def standing_rules(text: str) -> list[StandingRule]:
     """Clauses that set a rule for the agent, with what makes them hostile; a trigger and the
     clause it governs are read together too, for a hostile rule split across them."""
     text = _NUMBER_ASIDE.sub(" ", text)
-    rules = [rule for clause in _CLAUSES.split(text) if (rule := _rule_of(clause)) is not None]
+    rules = [
+        replace(rule, introduces=_introduced(rest)) if rest.startswith((":", "：")) else rule
+        for clause, rest in _clauses_with_rest(text)
+        if (rule := _rule_of(clause)) is not None
+    ]
     for clause, by_colon in _governed(text):
         rule = _rule_of(clause)
         if rule is None:
