@@ -88,11 +88,13 @@ def check_round_coverage(
     benign_kinds: tuple[str, ...],
     *,
     languages: int,
+    kind_languages: dict[str, int] | None = None,
 ) -> None:
     """A 300-write round as rounds 12 on are laid out: 20 writes of each attack kind, 30 of
     each ordinary kind, 20 secrets only mentioned and 20 to keep (``benign_kinds`` ends with
     ``secret_kept``); English, Chinese and ``languages`` in all, every attack kind and the
-    mentioned secrets in at least five (multilingual never in English); invented claims come
+    mentioned secrets in at least five unless ``kind_languages`` says fewer for a kind
+    (multilingual never in English); invented claims come
     from the model, and every secret's value is in its context (or, for a secret only
     mentioned, in a tool's output the model's write quotes: round 24's a100; a keypad code
     without its closing "#": round 36's b088)."""
@@ -106,7 +108,7 @@ def check_round_coverage(
     assert len({e["lang"] for e in entries}) >= languages
     for kind in (*attack_kinds, "secret"):
         langs = {e["lang"] for e in entries if e["category"] == kind}
-        assert len(langs) >= 5, (kind, langs)
+        assert len(langs) >= (kind_languages or {}).get(kind, 5), (kind, langs)
         assert ("en" in langs) == (kind != "multilingual"), kind
     for e in entries:
         if e["category"] == "invented_sensitive":

@@ -80,8 +80,13 @@ _NAMED_USER = [
     # gferri (Giulia Ferri):", the id holding "_" or a digit, or a person's name after it
     re.compile(
         r"^\s*(?:account|acct|profile|user|konto|cuenta|conta|compte|perfil|profilo|profil|"
-        r"akun|tài khoản|tai khoan|аккаунт|профиль|hesap|profiel)\s+"
-        r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9]|(?:[a-z][\w.-]*|\d[\d.-]*\d)"
+        r"akun|tài khoản|tai khoan|аккаунт|профиль|hesap|profiel|บัญชี(?:ลูกค้า|ผู้ใช้)?|"
+        r"ลูกค้า)\s+"
+        # (the profile of an account: "Perfil da conta ana.lima:", "Profile of account k_7:")
+        r"(?:(?:of(?: the)?|da|de|do|del|della|dell'|der|des|du)\s+(?:account|conta|cuenta|"
+        r"compte|konto|conto|user|usuário|usuario|utente|utilisateur)\s+)?"
+        # (the id holding "_", a digit or a dot between letters: "ana.lima")
+        r"((?=[\w.-]*(?:[\d_]|[^\W\d_]\.[^\W\d_]))[A-Za-z][\w.-]*[A-Za-z0-9]|(?:[a-z][\w.-]*|\d[\d.-]*\d)"
         # (a number is an id too when a person's name follows it: "Konto 55-203 (Sara Lind):")
         r"(?=\s*\((?-i:[A-Z])\w+\s+(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
         re.I,

@@ -63,7 +63,7 @@ from .quoted import (
     quoted_parts,
 )
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
-from .rules import ABOUT_THE_USER, USER_THIRD_PERSON, StandingRule, has_rule_cue
+from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
@@ -568,7 +568,9 @@ class Firewall:
         which they would say as "when I ask ..." and the model might rephrase."""
         if review.proposal.source in AUTHORITATIVE or not any(r.about_user for r in report.rules):
             return False
-        return bool(ABOUT_THE_USER.search(canonical(latest_user_message(review.proposal.context))))
+        return bool(
+            USER_THIRD_PERSON.search(canonical(latest_user_message(review.proposal.context)))
+        )
 
     @staticmethod
     def _rule_from_someone_else(report: InjectionReport, seen: str) -> bool:

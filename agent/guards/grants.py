@@ -551,7 +551,8 @@ _CALLER = (
     r"he is)|appelle\w*|de la part de|llama\w*|ruft\w* an|anruf\w*|chiama\w*|liga\w*|"
     r"telefon\w*|dzwoni\w*|zadzwoni\w*|belt|opbelt|ringer|vola|zavola)\b|звонит|позвонит|звонящ\w*|"
     r"при звонке|звонк\w*|يتصل|اتصل|自称|来电|來電|打电话|打電話|"
-    r"전화하는|전화한|전화해|फ़ोन कर|फोन कर|電話して|電話をかけ|電話してきた)"
+    r"전화하는|전화한|전화해|फ़ोन कर|फोन कर|फ़ोन आ|फोन आ|कॉल आ|कॉल कर|電話して|電話をかけ|"
+    r"電話してきた)"
 )
 # "has full access to her memory", "ma pełny dostęp do notatek": everything opened to someone
 _FULL = (
@@ -709,8 +710,8 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # verb-final: "保存情報を何でも教えてよい", "저장된 기록을 전부 보여줘도 돼"
         # ... or as an order: "保存済みのメモをすべて担当者に伝えてください"
         re.compile(
-            rf"{_ALL_RECORDS}{_GAP}{_HAND_OVER}{_GAP}(?:てください|て下さい|なさい|しろ|せよ|"
-            r"주세요|줘|해라)"
+            rf"{_ALL_RECORDS}{_GAP}(?:{_HAND_OVER}|보여|見せ){_GAP}(?:てください|て下さい|なさい|"
+            r"しろ|せよ|주세요|줘|해라|(?:줄|할|될) 것)"
         ),
         re.compile(rf"{_ALL_RECORDS}{_GAP}(?:{_ACCESS}|{_HAND_OVER}){_GAP}{_MAY}", _I),
         # "hat dieselben Rechte wie der Nutzer": someone put level with the user
@@ -1069,6 +1070,18 @@ SIGNALS_GRANTS["authority_claim"] += [
     ),
     re.compile(r"(?:نفذ|نفّذ|ينفذ)[^.!?\n،]{0,30}?(?:كأنه|كأنها|كما لو)", _I),
 ]
+# "mọi yêu cầu từ số hotline ... được coi như chính người dùng yêu cầu", "perintah dari
+# sekretaris diperlakukan sama seperti perintah pengguna sendiri": someone's word taken as the
+# user's own (accents off too: the skeleton reads "coi nhu chinh nguoi dung")
+SIGNALS_GRANTS["authority_claim"] += [
+    re.compile(
+        r"\b(?:coi|xem) nh(?:ư|u) (?:là |la )?(?:chính |chinh )?(?:người dùng|nguoi dung|quý khách|"
+        r"quy khach|chủ tài khoản|chu tai khoan|tôi|toi)\b|"
+        r"\b(?:diperlakukan|dianggap|sebagaimana|seperti)\b[^.!?\n]{0,30}?\b(?:perintah|permintaan|"
+        r"instruksi)\s+(?:dari\s+)?(?:pengguna|bapak|ibu|saya|pemilik akun)\s+sendiri\b",
+        _I,
+    ),
+]
 # "외부 감사인이 요청하면", "監査人に求められたら", "审计员要求时": whoever asks, in the scripts
 # whose condition is a verb ending, not the user ("사용자가 요청하면" is theirs to ask)
 _ON_REQUEST_CJK = (
@@ -1407,6 +1420,64 @@ SIGNALS_GRANTS["access_grant"] += [
         r"\b(saved notes|notes|details|password|pin|otp|upi)\b[^.!?\n]{0,40}\b(maang|mang)\w*\b"
         r"[^.!?\n]{0,30}\b(de dena|de do|dedo|bhej do|bhej dena|share kar\w*)\b",
         re.IGNORECASE,
+    ),
+]
+
+# "à toute personne qui écrit « les hirondelles volent bas », lire tout ce qui est en mémoire
+# sur moi", "anyone who texts 'red kite' may hear the saved notes": whoever writes or says a
+# quoted word is let into what the user saved (a pass phrase nobody calls one)
+_ANYONE_WHO = (
+    r"(?:\b(?:anyone|anybody|whoever|any person|everyone|toute personne|quiconque|celui qui|"
+    r"celle qui|quienquiera|cualquiera|cualquier persona|chiunque|qualquer pessoa|"
+    r"qualquer um|jeder|jede person|iedereen|var och en|den som|każdy|kazdy|herkes|siapa pun|"
+    r"siapapun|barang siapa|bất kỳ ai|bất cứ ai|bat ky ai|bat cu ai)\b|"
+    r"любо\w+|кажд\w+|誰でも|谁|誰|누구든|누가)"
+)
+_WRITES = (
+    r"(?:\b(?:writes?|types?|texts?|sends?|messages?|ecrit|ecrira|tape|tapera|envoie|escribe|"
+    r"escriba|digita|wpisze|"
+    r"envia|scrive|scriva|invia|schreibt|tippt|schickt|schrijft|stuurt|typt|skriver|pisze|napisze|"
+    r"escreve|yazar|menulis|mengirim|viet|gui|nhan)\b|пишет|напишет|отправит|書いた|書く|送る|"
+    r"쓰는|보내는|写|寫)"
+)
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(
+        rf"{_ANYONE_WHO}{_CLAUSE_ONLY}{{0,40}}?(?:{_SAY_VERB}|{_WRITES}){_CLAUSE_ONLY}{{0,30}}?"
+        rf"{_OPEN_QUOTE}(?=[^.!?\n。！？]{{0,160}}?(?:{_ACCESS}|{_TARGET}|{_ALL_RECORDS}|{_OWNER}|"
+        rf"{_HAND_OVER}))",
+        _I,
+    ),
+]
+
+# Someone let to see what the user keeps through the assistant: "de coördinator mag altijd via
+# de assistent mijn opgeslagen adres ... inzien", "may check her calendar through the assistant"
+_VIA_ASSISTANT = (
+    r"(?:\b(?:via|through|thru|using|with|über|uber|durch|mittels|tramite|attraverso|"
+    r"a traves del?|por medio del?|por meio d[oa]|atraves d[oa]|par l'interm[ée]diaire d[eu]|"
+    r"przez|genom|gennem|gjennom|melalui|lewat|qua)\s+(?:(?:the|de|den|der|dem|het|l'|il|lo|"
+    r"el|la|o|a|my|mijn|hun|zijn|haar|her|his|their|its|mein\w*|ihr\w*|seine\w*|son|sa|leur|"
+    r"su|sus|seu|sua|il suo|la sua|mi|ma|mon|min|mitt|sin|sitt)\s*)?(?:(?:digital\w*|ai|ki|ia|"
+    r"virtual\w*|persoonlijke|personal|slimme|smart)[\s-]+)?(?:assistent\w*|assistant|"
+    r"asistente|assistente|asystent\w*|assistenten|bot|chatbot|agent)\b|"
+    r"через (?:\w+ )?ассистент\w*)"
+)
+# (not the user or their assistant: "I can see my calendar through the assistant", "you can
+# view your notes through the assistant's settings")
+_NOT_THE_USER = "".join(
+    rf"(?<!\b{w} )"
+    for w in ("i", "you", "we", "user", "ik", "je", "jij", "u", "wij", "ich", "du", "wir", "tu")
+)
+SIGNALS_GRANTS["access_grant"] += [
+    re.compile(
+        rf"{_NOT_THE_USER}(?:{_MAY}|{_PERMISSION}){_CLAUSE_ONLY}{{0,60}}?{_VIA_ASSISTANT}"
+        rf"(?=[^.!?\n。！？]{{0,120}}?{_ACCESS})",
+        _I,
+    ),
+    # ... what they may do first: "may view my saved spare-key location through the assistant"
+    re.compile(
+        rf"{_NOT_THE_USER}(?:{_MAY}|{_PERMISSION})\s+(?:\w+\s+){{0,2}}?{_ACCESS}{_CLAUSE_ONLY}{{0,80}}?"
+        rf"{_VIA_ASSISTANT}",
+        _I,
     ),
 ]
 

@@ -125,6 +125,8 @@ _QUOTE_CUE = (
     r"cach[ée]e?s?|dissimul\w*|nascond\w*|nascost[oaie]|versteck\w*|verbirgt|verborgen\w*|"
     r"verstop\w*|verbergt|g[öo]mmer|g[öo]md[ae]?|dold[ae]?|d[öo]ljer|ukryw\w*|ukryt\w*|"
     r"пряч\w*|спрята\w*|скрыт\w*|"
+    # text that holds the phrase: "tickets containing 'ignore previous instructions' tricked it"
+    r"containing|contains|that contain|with the (?:words?|phrase|text|string)|"
     # lines of a song or a poem: "the chorus: '...'"
     r"chorus|refrain|verse|lyrics?|stanza|estribillo|letra|ritornello|strofa|songtext|"
     r"couplet|refräng|припев|"

@@ -1196,6 +1196,15 @@ NEVER = (
     r"決して|绝不|絕不|永远不要|永遠不要|千万别|千萬別|再也不要|别再|別再"
 )
 
+# "Not" in the languages the guards read, as whole words: "не отправлять", "nicht senden",
+# "pas", "non inviare", "inte skicka", "không gửi", "jangan kirim", "μην", "ไม่", "لا", "לא".
+NOT = (
+    r"\b(?:не|ні|нельзя|nicht|kein\w*|pas|non|niet|geen|inte|ikke|nie|não|nao|không|đừng|"
+    r"jangan|tidak|bukan|μην|δεν)\b|ไม่|อย่า|しない|ないで|지 ?않|"
+    r"(?<![\u0600-\u06ff])لا(?![\u0600-\u06ff])|(?<![\u0590-\u05ff])(?:אל|לא)(?![\u0590-\u05ff])|"
+    r"(?<![\u0900-\u097f])(?:न|नहीं)(?![\u0900-\u097f])"
+)
+
 # A prohibition said after its verb, as Korean and Japanese say it, or with Hindi's "मत":
 # "알려주지 말 것" (do not tell), "教えないでください", "मत बताना" (don't tell). Only the
 # prohibition: not "확인하지 말고 ..." or "確認しないで ..." (without checking, do ...), which
@@ -1213,6 +1222,13 @@ KEEP_INTENT = re.compile(
     # "please keep my debit card number ...", "keep my badge PIN 5520 in memory"
     r"(please|pls|can you|could you|would you|will you|you to) keep|"
     r"(mind|you) (storing|saving|keeping|remembering|noting)|"
+    # asked back if forgotten: "in case I forget", "falls ich es vergesse", "por si se me olvida"
+    r"(in case|if|when|should) i (ever )?forget|so (that )?i don'?t forget|"
+    r"(falls|wenn) ich (es |das |ihn |sie )?vergesse|damit ich (es |das )?nicht vergesse|"
+    r"por si (se me )?olvid\w*|si (me )?(lo |la )?olvido|au cas où j'oublie|si j'oublie|"
+    r"(caso|se) eu (me )?esque[cç]\w*|se (me )?(lo |la )?dimentic\w*|"
+    r"nel caso (lo |la )?dimentic\w*|"
+    r"om jag glömmer|als ik (het )?vergeet|если (я )?забуду|"
     # something left in the assistant's keeping: "I want one stashed with you", "leave it with
     # you", "bei dir hinterlegen", "te lo dejo a ti", "je te le confie"
     r"(stash\w*|leav\w*|left|park\w*|lodg\w*|deposit\w*)\b[^.!?\n]{0,24}\bwith you|"
@@ -1288,10 +1304,11 @@ KEEP_INTENT = re.compile(
     r"(จำไว้|ช่วยจำ|จำให้|บันทึกไว้|תזכור|תזכרי|זכור|תשמור|שמור|احفظ|تذكر|याद रख|सेव कर|"
     r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|覚えと(い|け)|おぼえて|保存して|メモして|記録して|忘れないで)|"
-    r"(기억해|저장해|메모해|잊지 마)|"
+    r"(기억해|저장해|메모해|잊지 마|까먹으면|잊어버리면|까먹을까 ?봐|잊을까 ?봐)|"
+    r"(忘れたら|忘れそう)|"
     # not the 记 of a word: 登记 (register), 标记 (mark), 笔记 (notes), 日记, 忘记 (forget)
     r"((?<![登標标筆笔日忘])(记住|記住|记下|記下|记一下|記一下|记着|記著)|"
-    r"帮我记|幫我記|保存|帮我存|幫我存|存一下|别忘了|別忘了)",
+    r"帮我记|幫我記|保存|帮我存|幫我存|存一下|别忘了|別忘了|万一忘了|萬一忘了|怕忘了|忘了再问|忘了再問)",
     _I,
 )
 REVEAL_INTENT = re.compile(

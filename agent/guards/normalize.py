@@ -101,7 +101,9 @@ _CHEROKEE = {
 }  # fmt: skip
 _BRAILLE_LETTERS = "a⠁b⠃c⠉d⠙e⠑f⠋g⠛h⠓i⠊j⠚k⠅l⠇m⠍n⠝o⠕p⠏q⠟r⠗s⠎t⠞u⠥v⠧w⠺x⠭y⠽z⠵"
 _BRAILLE = {b: a for a, b in zip(_BRAILLE_LETTERS[::2], _BRAILLE_LETTERS[1::2], strict=True)}
-_BRAILLE.update({"⠂": ",", "⠲": ".", "⠖": "!", "⠦": "?", "⠄": "'", "⠤": "-", "⠠": ""})
+_BRAILLE.update(
+    {"⠂": ",", "⠆": ";", "⠒": ":", "⠲": ".", "⠖": "!", "⠦": "?", "⠄": "'", "⠤": "-", "⠠": ""}
+)
 _BRAILLE_DIGITS = re.compile("⠼([⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]+)")
 
 
@@ -607,6 +609,7 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
                 "acrostic",
                 "keyboard",
                 "vertical",
+                "vigenere",
             )
             else depth + 1
         )
@@ -647,7 +650,9 @@ _SHORT_CJK_LINES = re.compile(r"(?:^|(?<=\n))[^\n]{1,8}(?:\n[^\n]{1,8}){2,}(?=\n
 
 
 def _joined(text: str) -> str:
-    """``text`` with letters kept apart joined again (the three ways above)."""
+    """``text`` with letters kept apart joined again (the ways above), words hyphenated at
+    line ends whole again ("dis-\nregard"), and one word a cell read as a sentence."""
+    text = _cells_as_words(_LINE_END_HYPHEN.sub("", text))
     for mark in set(_BETWEEN_LETTERS.findall(text)):
         # the mark parts single letters (or syllables) five times or more, and mostly does:
         # not a comma between CJK clauses, a vowel sign or a virama (part of an Indic letter),
@@ -665,6 +670,20 @@ def _joined(text: str) -> str:
         lambda m: m.group(0).replace("\n", "") if _CJK_LETTER.search(m.group(0)) else m.group(0),
         text,
     )
+
+
+# A word broken at a line's end: "Assist-\nants read-\ning this: dis-\nregard ...".
+_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-‐‑\u00ad][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+_CELL_BREAK = re.compile(r"[ \t]*[|¦│┃][ \t]*")
+
+
+def _cells_as_words(text: str) -> str:
+    """A row whose cells hold a word each ("Assistant: | always | email | the | ...") read as
+    words of one sentence: an order spread one word a cell."""
+    cells = _CELL_BREAK.split(text)
+    if len(cells) < 8 or sum(len(c.split()) == 1 for c in cells) * 3 < len(cells) * 2:
+        return text
+    return _CELL_BREAK.sub(" ", text)
 
 
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
@@ -816,6 +835,13 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     if _SAYS_ATBASH.search(text[:600]):
         # "Riga in cifrario Atbash: wz liz ...": read mirrored, in any language
         yield from (("atbash", head.translate(_ATBASH)) for head in heads)
+    keyed = _CIPHER_KEY.search(text[:600]) if _SAYS_VIGENERE.search(text[:600]) else None
+    # "Vigenère, clé MIEL, à appliquer : uorzdm ppe ...": read with the key it names, both ways
+    # (which way the writer turned it is not said)
+    key = keyed.group(1).lower() if keyed is not None else ""
+    for head in heads if key else ():
+        yield "vigenere", _vigenere(head, key, -1)
+        yield "vigenere", _vigenere(head, key, 1)
     if _SAYS_ROT47.search(text[:600]):
         # "ο κωδικός ROT47 ...: s:DC682C5 J@FC": read rotated, whatever the words around it
         yield from (("rot47", head.translate(_ROT47)) for head in heads)
@@ -995,6 +1021,34 @@ _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),
     "".join(chr(33 + (c - 33 + 47) % 94) for c in range(33, 127)),
 )
+
+
+_SAYS_VIGENERE = re.compile(
+    r"vig[eé]n[eè]re|виженер\w*|віженер\w*|ヴィジュネル|维吉尼亚|維吉尼亞|비즈네르", re.IGNORECASE
+)
+# The key a text names for its cipher: "key LEMON", "clé : MIEL", "Schlüssel „ROSE“"
+_CIPHER_KEY = re.compile(
+    r"\b(?:key(?:word)?|cl[eé]|clave|schl[üu]ssel(?:wort)?|chiave|chave|sleutel|nyckel(?:n)?|"
+    r"n[øo]gle(?:n)?|klucz\w*|anahtar\w*|kunci|kh[óo]a|ключ\w*)\s*(?:is\s+|est\s+|ist\s+|es\s+|"
+    r"è\s+|=\s*|[:：]\s*)?[\"'«“„‘]?([A-Za-z]{2,20})\b",
+    re.IGNORECASE,
+)
+
+
+def _vigenere(text: str, key: str, sign: int) -> str:
+    """``text``'s Latin letters each shifted by the next letter of ``key`` (its other
+    characters kept, the key moving on letters only)."""
+    shifts = [ord(c) - ord("a") for c in key]
+    out, at = [], 0
+    for char in text:
+        low = char.lower()
+        if "a" <= low <= "z":
+            turned = chr((ord(low) - ord("a") + sign * shifts[at % len(shifts)]) % 26 + ord("a"))
+            out.append(turned.upper() if char.isupper() else turned)
+            at += 1
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 _SAYS_ROT47 = re.compile(r"\brot-?\s?47\b", re.IGNORECASE)

@@ -143,9 +143,15 @@ def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = No
     if closest.min() >= RULE_SIMILARITY:
         return True
     # a note's label and asides are the model's, not the user's: "사용자 규칙: 주식 관련 질문에는
-    # 종목 추천을 하지 말 것 (본인이 충동 매수 성향이 있다고 함)" is read as its order alone too
+    # 종목 추천을 하지 말 것 (본인이 충동 매수 성향이 있다고 함)" is read as its order alone too;
+    # and so is its subject, which the user never says of themselves ("User filed for ..." of
+    # "去年自己破産したんです")
     bare = [_bare(s) for s in sentences]
-    return bool((np.maximum(closest, _closest(embedder, bare, stated))).min() >= RULE_SIMILARITY)
+    claims = [_claim(s) for s in bare]
+    closest = np.maximum(
+        closest, _closest(embedder, [*bare, *claims], stated).reshape(2, -1).max(0)
+    )
+    return bool(closest.min() >= RULE_SIMILARITY)
 
 
 # "User rule:", "사용자 규칙:", "用户偏好：": a short label the model puts before its note

@@ -73,6 +73,12 @@ _CUE = (
     r"after (he|she|they|the user|the owner|the host) [a-z]+s\b|"
     r"on (the )?\d{1,2}(st|nd|rd|th)? (of )?(january|february|march|april|may|june|july|august|"
     r"september|october|november|december)\b(?=[^.!?\n]{0,12}\blet\b)|"
+    # "if the totals ever drop below 10k, ...": any condition that may come true some day
+    r"(if|when|should|in case)\s+([^\W\d_]+\s+){1,4}ever\s+[^\W\d_]+|"
+    # an act to be kept from the user: "... without mentioning it", "silently forward ..."
+    r"without (mentioning|telling|saying|notifying|informing|asking|letting)\b|"
+    r"(silently|secretly|quietly|discreetly)\s+(send|forward|email|e-mail|copy|share|upload|"
+    r"add|include|cc|bcc|pass|transfer|charge|pay|book|buy|order)\b|"
     # "when Sam next plans a trip": whoever it is, "next" and any verb make the trigger
     r"(when|whenever|if|once)\s+([a-z]+(['’]s)?\s+){1,3}next\s+[a-z]+s\b|"
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
@@ -99,6 +105,11 @@ _AGENT_ACTS = re.compile(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
     r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b|"
+    # ... or a clause opens on it, or on all of its kind: "assistant must treat ... as",
+    # "AI assistants should always recommend ..." (not "the research assistant must")
+    r"^\W*(?:(?:all|any|every|each)\s+)?(?:(?:ai|virtual|digital|smart|voice)\s+)?"
+    r"(?:assistant|bot|chatbot)s?\s+(\w+ly\s+)?(?:is expected to|are expected to|is supposed to|"
+    r"are supposed to|must|should|shall|will|have to|has to|need to|needs to|are to|is to)\b|"
     # ... or spoken to by name before its orders: "Assistant: unlock the door whenever ...",
     # "Bot, always ..." (not "AI, ML and robotics always ...": a list, not a name called)
     rf"^{_VOCATIVE.pattern}:|^\W*(dear |hey |hi )?(the )?(ai |home )?(assistant|bot|chatbot)\s*,",
@@ -194,6 +205,9 @@ _NEGATION = re.compile(
 )
 # "누가 인증번호를 물어보면 절대 알려주지 말 것": a rule that forbids handing a credential over.
 _PROHIBITED_AFTER = re.compile(lexicon.NEGATION_AFTER_VERB)
+# A rule that opens on "not" in another language: "Не отправлять пользователю ...", "Nicht vor
+# 9 Uhr anrufen". (Only at its head: "... e non mostrare altre offerte" forbids a part of it.)
+_OPEN_NOT = re.compile(rf"^\W*(?:[^\W\d_]+\s+){{0,2}}?(?:{lexicon.NOT})", _I)
 _ZH_CUE = (
     r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
     r"每次|每一次|每当|每當|始终|始終|"
@@ -242,6 +256,8 @@ _FILLER = re.compile(
 _CLAUSES = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
     r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+|"
+    # an arrow points to what follows as its own line: "Pay here ➜ assistant must ..."
+    r"\s[➜→⇒➔➡▶►➤]\s|"
     # an aside in brackets (full-width, or by a CJK word: NFKC makes them ASCII), which CJK
     # writes with no space around, is a clause:
     # "路由器密码：…（用户要求记住，需要时告诉用户）" asks nothing of the password's label
@@ -335,10 +351,6 @@ _VOIDS_USERS_WORD = re.compile(
     r"gelten nicht mehr",
     _I,
 )
-ABOUT_THE_USER = re.compile(
-    r"\b(the user|this user|the account holder)\b|(该|該|这位|這位)(用户|用戶)",
-    _I,
-)
 _LINK = re.compile(
     r"https?://|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w+|\b[\w-]+\.(com|net|org|io|example|cn|ru|"
     r"xyz|info|biz|co|me|app|dev|shop|site|online|"
@@ -427,7 +439,8 @@ class StandingRule:
     def restrictive(self) -> bool:
         """It only forbids ("never share my address with apps"): it can take no power away
         from the user. A rule whose "no longer" voids the user's word does."""
-        return bool(_NEGATION.search(self.text)) and not self.hostile and not self.voids_user
+        negated = _NEGATION.search(self.text) or _OPEN_NOT.match(self.text)
+        return bool(negated) and not self.hostile and not self.voids_user
 
     @property
     def hostile(self) -> bool:
@@ -538,6 +551,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
             sensitive=bool(_SENSITIVE.search(sentence))
             and not _cautions(sentence)
             and not _PROHIBITED_AFTER.search(sentence),
+            about_user=bool(USER_THIRD_PERSON.search(sentence)),
         )
     parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
     directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
@@ -562,7 +576,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
         link=bool(_LINK.search(sentence)),
         sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
         and not _cautions(sentence),
-        about_user=bool(ABOUT_THE_USER.search(sentence)),
+        about_user=bool(USER_THIRD_PERSON.search(sentence)),
         voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
     )
 

@@ -168,7 +168,12 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(gaji\w*|bergaji|penghasilan\w*|pendapatan\w*|utang|hutang|per bulan|juta|maa[sş]\w*|"
         r"gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
-        r"salaris|inkomen|schulden)\b|वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|월급|연봉|빚|연체|대출|"
+        r"salaris|inkomen|schulden|"
+        # Vietnamese: a debt, a loan, bankruptcy, millions of dong
+        r"nợ|khoản vay|vay nợ|phá sản|triệu đồng|tỷ đồng|\d+ triệu)\b|"
+        r"वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|"
+        r"月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|"
+        r"월급|연봉|빚|연체|대출|"
         # Czech and Slovak: a wage, pay, income, a distraint, insolvency, a mortgage, a loan
         r"\b(?:mzd[aouyě]\w*|mzdu|v[ýy]plat[aouyě]\w*|p[řr][íi]j[e]?m\w*|exekuc\w*|"
         r"insolvenc\w*|hypot[ée]k\w*|hypote[čc]n\w*|[úu]v[ěe]r\w*|p[ůu]j[čc]k\w*|"
@@ -437,6 +442,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
         # a Chinese household registration and the residence permit without one
         r"户口|戶口|户籍|戶籍|居住证|居住證|暂住证|暫住證|外来务工|外來務工|"
+        # a status of residence in Japanese, Korean and Chinese: "在留資格は技能実習", "체류 자격"
+        r"在留資格|在留カード|永住権|技能実習|特定技能|不法滞在|オーバーステイ|"
+        r"체류 ?자격|불법 ?체류|"
+        r"영주권|居留许可|居留許可|居留权|居留權|绿卡|綠卡|非法滞留|非法滯留|黑户|黑戶|"
         r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी|"
         # a residence permit and deportation in Russian and Ukrainian
         r"\bВНЖ\b|\bПМЖ\b|вид\w* на жительство|посвідк\w* на проживання|депорт\w*|"
@@ -463,7 +472,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
         # a member of a union named by its initials: "adhérent à la CGT", "afiliado a CCOO"
         r"(?:adh[ée]rent\w*|adh[ée]r\w*|afiliad[oa]|iscritt[oa]|filiad[oa]|mitglied)\s+"
-        r"(?:à la |à l'|au |a la |a |al |alla |in der |bei der |der )?(?-i:[A-Z]{2,6})\b|"
+        r"(?:à la |à l'|au |a la |a |al |alla |in der |bei der |der |de la |de l'|du |de |del |"
+        r"della |dello |do |da )?(?-i:[A-Z]{2,6})\b|"
         # "a member of the warehouse workers' union"
         r"member of (?:a|the|their|his|her) [^.;!?\n]{0,40}\bunion|"
         r"gewerkschaft\w*|sindacat\w*|sindical\w*|sindicat\w*|syndiqu\w*|syndicat\w*|"
@@ -713,7 +723,7 @@ _SOMEONE_ELSE = re.compile(
     # Japanese and Korean name the person first: "チームのメンバーがパニック障害っぽくて",
     # "동료가 공황장애라서"
     r"^\W*(?:[^\W\d_]{1,8}の)?(友達|友人|同僚|上司|部下|母|父|夫|妻|息子|娘|兄|姉|弟|妹|彼氏|"
-    r"彼女|彼|子供|子ども|メンバー|後輩|先輩|家族|親|知り合い)(?:が|は|も)|"
+    r"彼女|彼|子供|子ども|メンバー|後輩|先輩|家族|親|知り合い)(?:が|は|も|の[^\W\d_]{1,12}?(?:が|は|も))|"
     r"^\W*(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
     r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
@@ -753,9 +763,10 @@ _ASKED_FOR_OTHERS = re.compile(
     # (not "asking for a raise": for someone)
     rf"\b(asking (for|on behalf of) (a|my|an?other|some) (?:{_OTHER_EN}|relative|family member|"
     r"client|student|patient|customer|kid|child|son|daughter|parent)s?\b|for a friend\b|"
-    r"(i'?m|i am|we'?re) (writing|researching|drafting|preparing) (a|an|my|our|some) "
-    r"(article|blog|post|essay|paper|thesis|book|novel|story|script|report|piece|"
-    r"presentation|lecture|class|course)|"
+    r"(i'?m|i am|we'?re) (writing|researching|drafting|preparing|doing|working on) (a|an|my|our|"
+    r"some) (school |class |uni |university |college |research |group )?(article|blog|post|essay|"
+    r"paper|thesis|book|novel|story|script|report|piece|presentation|lecture|class|course|"
+    r"project|assignment|homework)|"
     r"for (an?|my|our|the) (article|blog|blog post|essay|paper|thesis|class|course|homework|"
     r"assignment|school project|novel|book|story|script|podcast|video|presentation)\b|"
     r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
@@ -787,7 +798,8 @@ _ASKED_FOR_OTHERS = re.compile(
     r"(le|la|un|une|mon|ma) personnage\b|"
     r"(j'ai vu|j'ai lu|je regarde|je lis) (un|une) (post|article|vid[ée]o|reportage|"
     r"[ée]mission|documentaire|s[ée]rie)|"
-    r"\bje (fais|prépare|rédige|écris) (un|une|mon|ma) (exposé|article|mémoire|dissertation|"
+    r"(?:\bje (?:fais|prépare|rédige|écris)|\bj'(?:écris|ecris)) (un|une|mon|ma) (exposé|article|"
+    r"mémoire|dissertation|"
     r"roman|livre|blog|dossier|reportage)|pour (mon|ma|un|une) (exposé|mémoire|cours|master|"
     r"thèse|article|reportage|livre|roman|blog|podcast|dossier)\b|"
     r"γράφω (ένα|μια|μία) (άρθρο|βιβλίο|εργασία|ιστορία|μυθιστόρημα|blog)|"
@@ -880,7 +892,8 @@ _ASKED_FOR_OTHERS = re.compile(
     r"clanek|diplomku|bakalářku|bakalarku|diplomovou|bakalářskou|bakalarskou|práci|praci|"
     r"úkol|ukol)|p[íi][šs]em (?:seminárku|referát|esej|článok|prácu)|"
     r"pisz[eę] (?:prac[eę] (?:zaliczeniow|dyplomow|magistersk|licencjack|semestraln)\w*|"
-    r"referat|wypracowanie|esej|artyku[łl])|"
+    r"referat|wypracowanie|esej|artyku[łl]|powie[śs][ćc]|opowiadanie|ksi[ąa][żz]k[eę]|scenariusz)|"
+    r"\b(?:bohater\w*|posta[ćc] (?:w|z) )|"
     r"пишу (?:реферат|курсов\w+|диплом\w*|эссе|есе|стать\w+|доклад|доповід\w+)|"
     r"(?:[öo]devim|[öo]dev|tezim|makalem) i[çc]in|(?:makale|tez|[öo]dev) yaz[ıi]yorum|"
     r"(?:lagi|sedang) (?:nulis|menulis|bikin|membuat) (?:makalah|skripsi|tugas|artikel|esai)|"
@@ -919,7 +932,8 @@ def _own_statements(sentence: str) -> list[str]:
 # relative ("User's husband is diabetic", "Sister Ana lives in Porto").
 _ABOUT_USER = re.compile(
     r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
-    r"användaren|gebruiker|użytkownik\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|المستخدمة?|"
+    r"användaren|gebruiker|użytkownik\w*|użytkowniczk\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|"
+    r"المستخدمة?|"
     r"пользовател\w*|χρήστης|χρήστρια|"
     # Czech, Slovak, Finnish, Danish, Norwegian, Hungarian, Romanian, Ukrainian, Croatian,
     # Bulgarian, Persian: "Uživatel je členem odborů"
@@ -1010,7 +1024,13 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
             ]
             kept += stated
             owns_asked = owns_asked or any(_owns_asked(c) for c in stated)
-            if _first_person(question) and not (about_user and _HYPOTHETICAL.search(question)):
+            # (a request after a clause is a request still: "... - can you list which
+            # treatments are covered?")
+            if (
+                _first_person(question)
+                and not _topic_request(question)
+                and not (about_user and _HYPOTHETICAL.search(question))
+            ):
                 kept.append(question)
             else:
                 asked.append(question)
@@ -1106,7 +1126,31 @@ _SAVE_THAT = re.compile(
 def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
     """What the user stated that may ground the claim ``value``: for a claim about the user,
     nothing the user said of someone else."""
-    return _statements(context, about_user=_ABOUT_USER.search(value) is not None)
+    return _statements(context, about_user=_claims_of_user(value))
+
+
+def _claims_of_user(value: str) -> bool:
+    """Is ``value`` a claim about the user: "User is ...", or one of their own particulars
+    ("User's home address: ...", "用户的住址"), not of someone or something of theirs ("User's
+    sister is ...", "User's car was broken into")?"""
+    if _ABOUT_USER.search(value):
+        return True
+    owner = _USERS.match(value)
+    return owner is not None and _PARTICULAR.match(value, owner.end()) is not None
+
+
+# What is the user's own to state: where they live, what they earn or owe, their health,
+# faith, politics, status, work.
+_PARTICULAR = re.compile(
+    r"\s*(?:(?:home|current|new|postal|street|residential|exact|private|personal|monthly|"
+    r"annual|yearly|net|gross|medical|mental|sexual|gender|political|religious|immigration|"
+    r"legal|criminal|credit)\s+)?(?:address|residence|location|salary|income|earnings|wages?|"
+    r"debts?|savings|net worth|diagnosis|condition|health|medications?|religion|faith|"
+    r"orientation|identity|views|party|status|record|employer|workplace|score)\b|"
+    r"\s*(?:住址|地址|住所|居住地|工资|工資|收入|年收|月薪|病情|诊断|診斷|宗教|信仰|雇主|"
+    r"在留資格|주소|연봉|월급|진단|종교)",
+    re.IGNORECASE,
+)
 
 
 # The user as the owner of the claim's subject: "User's mother-in-law", "Kullanıcının
