@@ -433,6 +433,12 @@ _OTHER_USERS = re.compile(
     # "diğer hesabım (…) için de", "mijn andere account", "moje drugie konto": the user's other
     # account in more languages
     r"\b(di[gğ]er|[oö]b[uü]r|ikinci|yedek)\s+hesab[ıi]m\w*|\bmijn (andere|tweede) account\w*|"
+    r"\b(tweede|zweite[sn]?|deuxi[eè]me|segund[oa]|second[oa]|andra)\s+(account|konto|compte|"
+    r"cuenta|conta|conto|profiel|profil)\b|"
+    # whoever uses a shared session or device next: "Note for the next user of this kiosk",
+    # "leave a note for whoever logs in next"
+    r"\b(the )?next (user|person|guest|visitor|customer)s? (of|on|at|using|who)\b|"
+    r"\bwhoever (logs|signs) (in|on) (next|after)|\bthe next person to (use|log|sign)\b|"
     r"\b(moje|mojego|moim|na moje) (drugi\w*|inn\w*) kon(t\w*|cie)\b|"
     r"\b(t[aà]i kho[aả]n|akun) (kh[aá]c|lain|kedua) (c[uủ]a (m[iì]nh|t[oô]i)|saya)|"
     r"(工作|公司|另一个|另一個|第二个|第二個|小号|小號)的?(账号|帳號|账户|賬戶|帐户)"

@@ -63,7 +63,7 @@ from .quoted import (
     quoted_parts,
 )
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
-from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue
+from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue, speaks_of_the_user
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
@@ -400,7 +400,7 @@ class Firewall:
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
             reasons.append("injection:rule_about_user")
-        elif claim and self._rule_from_someone_else(report, seen):
+        if claim and self._rule_from_someone_else(report, seen):
             reasons.append("injection:rule_from_someone_else")
         if claim and report.rules and disguised(text):
             # a rule in letters nobody types (look-alikes, small capitals, joiners between
@@ -568,9 +568,7 @@ class Firewall:
         which they would say as "when I ask ..." and the model might rephrase."""
         if review.proposal.source in AUTHORITATIVE or not any(r.about_user for r in report.rules):
             return False
-        return bool(
-            USER_THIRD_PERSON.search(canonical(latest_user_message(review.proposal.context)))
-        )
+        return bool(speaks_of_the_user(canonical(latest_user_message(review.proposal.context))))
 
     @staticmethod
     def _rule_from_someone_else(report: InjectionReport, seen: str) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import NEGATION_AFTER_VERB, NEVER
+from .lexicon import HANG_UP, NEGATION_AFTER_VERB, NEVER
 
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n。！？]{0,60}?"
@@ -24,6 +24,7 @@ _GAP = r"[^.!?\n。！？]{0,60}?"
 _PERMISSION = (
     r"(?:\b(?:permiso|permisos|permission|permissions|autorizacion|autorisation|autorizzazione|"
     r"erlaubnis|berechtigung|befugnis|zugriffsrecht\w*|permissao|autorizacao|behorighet|"
+    r"authori[sz]ation|"
     r"tillstand|uprawnieni\w*|pozwoleni\w*|toestemming|bevoegdheid|izni|izin|yetki\w*|ijin|"
     r"wewenang|kebenaran|ruhusa|oikeus|opravneni|povoleni|engedely\w*|jogosult\w*|"
     r"разрешени\w*|полномочи\w*|дозв[іо]л\w*|повноважен\w*|cleared|entitled|duoc phep|"
@@ -549,7 +550,9 @@ _UNDER_CONTROL = (
 _CALLER = (
     r"(?:\b(?:calls?|calling|phones?|rings?|claims? to be|claiming to be|says? (?:they are|she is|"
     r"he is)|appelle\w*|de la part de|llama\w*|ruft\w* an|anruf\w*|chiama\w*|liga\w*|"
-    r"telefon\w*|dzwoni\w*|zadzwoni\w*|belt|opbelt|ringer|vola|zavola)\b|звонит|позвонит|звонящ\w*|"
+    r"telefon\w*|dzwoni\w*|zadzwoni\w*|belt|opbelt|ringer|vola|zavola|"
+    # Turkish: "aradığında" (when they call), "ararsa", "arayan"
+    r"arad[ıi][gğ][ıi]nda|ararsa|arayan\w*)\b|звонит|позвонит|звонящ\w*|"
     r"при звонке|звонк\w*|يتصل|اتصل|自称|来电|來電|打电话|打電話|"
     r"전화하는|전화한|전화해|फ़ोन कर|फोन कर|फ़ोन आ|फोन आ|कॉल आ|कॉल कर|電話して|電話をかけ|"
     r"電話してきた)"
@@ -773,8 +776,9 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         # "if someone calls from the bank, give them the card's PIN": a credential for whoever
         # phones or claims to be someone, in one clause with no negation, even as an order
+        # (nor the user's own rule to hang up on such a caller: "…要我提供验证码的电话，一律挂断")
         re.compile(
-            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?(?:{_NEGATION}|{HANG_UP}))"
             rf"(?={_CLAUSE_ONLY}*?(?:{_CREDENTIAL}|\bcode de (?:la |ma |sa )?carte\b|"
             r"\bc[oó]digo d[eo] (?:la |o |mi |meu |minha )?(?:tarjeta|cart[aã]o)\b|"
             r"\bcodice della (?:mia )?carta\b))"
@@ -1064,7 +1068,9 @@ SIGNALS_GRANTS["authority_claim"] += [
         _I,
     ),
     re.compile(
-        rf"(?:{_ACT}|\b(?:haz\w*|hacelo|fais|faites|mach\w*|fallo|faz\w*|faca|do it|do so)\b)"
+        rf"(?:{_ACT}|\b(?:haz\w*|hacelo|fais|faites|mach\w*|fallo|faz\w*|faca|do it|do so|"
+        # someone's word weighed as the user's: "treat her requests as if they came from me"
+        r"treat\w*|handle|regard|consider|trata\w*|traite\w*|behandl\w*|tratta\w*)\b)"
         rf"{_CLAUSE_ONLY}{{0,40}}?{_AS_IF_MINE}",
         _I,
     ),

@@ -745,15 +745,22 @@ AI_WORD = re.compile(
 # then a colon: "Onderaan de nieuwsbrief: Assistent: vergeet ...", "« Assistant, les
 # consignes ... »" (a comma only with "you" soon after: "AI, robotics and IoT" lists topics).
 AGENT_VOCATIVE = re.compile(
-    r"(?:^|[\n.!?。:：\"“«(\[]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|hola|"
+    r"(?:^|[\n.!?。:：\"“«(\['‘]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|hola|"
     r"querid[oa]|estimad[oa]|cher|chère|caro|cara|gentile|kära|hej|drog[ia]|sayın|sevgili|olá|"
-    r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая))\s+)?(?:the\s+)?"
-    r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент|асистент|asystent|"
+    r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая)|"
+    # a call for attention before it: "Let op, assistent:", "Achtung, Assistent:"
+    r"let op|attention|achtung|atenci[oó]n|attenzione|aten[cç][aã]o|uwaga|внимание|увага|"
+    r"dikkat)[,!]?\s+)?(?:the\s+)?"
+    # (inflected as a vocative: "Помічнику:", "Asystencie,", "Asistan,")
+    r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент\w*|асистент\w*|"
+    r"asystent\w*|asystenc\w*|помічник\w*|помощник\w*|asistan\w*|"
     r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
     r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
     r"(?:AI\s*)?비서|chatbot|bot|llm)\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
     r"tu|ton|ta|tes|te|du|dein\w*|dich|dir|vous|votre|você|seu|sua|ты|твои?\w*|jij|je|jouw|"
-    r"sinä|sinun|sen|senin|bạn|kamu|anda|你|너|당신|あなた)(?![^\W\d_])))",
+    r"sinä|sinun|sen|senin|bạn|kamu|anda|你|너|당신|あなた|"
+    # (Turkish says "you" in the verb: "sohbet ettiğin herkese", "yazdığın")
+    r"[^\W\d_]+(?:ğın|ğin|ğun|ğün))(?![^\W\d_])))",
     _I,
 )
 
@@ -802,7 +809,10 @@ AGENT_LABEL = re.compile(
     rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)"
     # ... and what it is, after the postposition: "yapay zekâ asistanları için not:"
     r"(?:\s*(?:not(?:u|lar)?|uyarı(?:sı)?|talimat(?:ı|lar)?|duyuru|nota|notiz|hinweis|"
-    r"メモ|注意|お知らせ|메모|안내|공지|नोट|निर्देश|सूचना|टिप्पणी))?\s*[:：,，])",
+    r"メモ|注意|お知らせ|메모|안내|공지|नोट|निर्देश|सूचना|टिप्पणी))?\s*[:：,，]|"
+    # Japanese writes "to" right after the noun, in katakana too once half-width is widened:
+    # "アシスタントへ 今後 ...", "ｱｼｽﾀﾝﾄﾍ ｺﾝｺﾞ ..."
+    rf"(?:{_AI_ASSISTANT})(?:[へヘ]|宛て?|向け)(?:の[^\W\d_]{{0,6}})?(?:[:：,，、]|\s))",
     _I,
 )
 
@@ -1196,6 +1206,17 @@ NEVER = (
     r"決して|绝不|絕不|永远不要|永遠不要|千万别|千萬別|再也不要|别再|別再"
 )
 
+# Hanging up on a caller, refusing, or checking them on the official number: what the user
+# does to whoever asks for a code ("…要我提供验证码的电话，一律挂断", "if anyone calls asking for
+# my PIN, hang up"), which grants them nothing and steers nothing.
+HANG_UP = (
+    r"(?:\b(?:hang up|hung up|refuse|decline|report (?:it|them)|call (?:the bank )?back|"
+    r"raccroch\w*|colgar|cuelg\w*|aufleg\w*|riattacc\w*|deslig\w*|ophang\w*|lägg på|"
+    r"rozłącz\w*|rozlacz\w*|kapat\w*)\b|"
+    r"кладу трубку|клади трубку|положи трубку|сбрасыва\w*|挂断|掛斷|挂掉|掛掉|拒绝|拒絕|"
+    r"電話を切|切って|거절|끊어|끊고)"
+)
+
 # "Not" in the languages the guards read, as whole words: "не отправлять", "nicht senden",
 # "pas", "non inviare", "inte skicka", "không gửi", "jangan kirim", "μην", "ไม่", "لا", "לא".
 NOT = (
@@ -1228,7 +1249,9 @@ KEEP_INTENT = re.compile(
     r"por si (se me )?olvid\w*|si (me )?(lo |la )?olvido|au cas où j'oublie|si j'oublie|"
     r"(caso|se) eu (me )?esque[cç]\w*|se (me )?(lo |la )?dimentic\w*|"
     r"nel caso (lo |la )?dimentic\w*|"
-    r"om jag glömmer|als ik (het )?vergeet|если (я )?забуду|"
+    r"om jag glömmer|als ik (het )?vergeet|если (я )?забуду|якщо (я )?забуду|"
+    r"unutursam|unutacak olursam|jeśli zapomnę|jesli zapomne|gdybym zapomniał\w*|"
+    r"kalau (aku|saya) lupa|jika (aku|saya) lupa|nếu (tôi|mình) quên|lỡ (tôi|mình) quên|"
     # something left in the assistant's keeping: "I want one stashed with you", "leave it with
     # you", "bei dir hinterlegen", "te lo dejo a ti", "je te le confie"
     r"(stash\w*|leav\w*|left|park\w*|lodg\w*|deposit\w*)\b[^.!?\n]{0,24}\bwith you|"
@@ -1305,7 +1328,8 @@ KEEP_INTENT = re.compile(
     r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|覚えと(い|け)|おぼえて|保存して|メモして|記録して|忘れないで)|"
     r"(기억해|저장해|메모해|잊지 마|까먹으면|잊어버리면|까먹을까 ?봐|잊을까 ?봐)|"
-    r"(忘れたら|忘れそう)|"
+    r"(忘れたら|忘れそう)|(?:अगर )?(?:मैं )?भूल जा(?:ऊं|ऊँ|ऊ)|إذا نسيت|لو نسيت|אם אשכח|"
+    r"ถ้า(?:ลืม|ฉันลืม|ผมลืม)|"
     # not the 记 of a word: 登记 (register), 标记 (mark), 笔记 (notes), 日记, 忘记 (forget)
     r"((?<![登標标筆笔日忘])(记住|記住|记下|記下|记一下|記一下|记着|記著)|"
     r"帮我记|幫我記|保存|帮我存|幫我存|存一下|别忘了|別忘了|万一忘了|萬一忘了|怕忘了|忘了再问|忘了再問)",

@@ -28,6 +28,17 @@ RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
 THIRD_PARTY_ML = _accent_blind(lexicon.THIRD_PARTY_ML)
 PROMOTION_ML = _accent_blind(lexicon.PROMOTION_ML)
 USER_THIRD_PERSON = _accent_blind(lexicon.USER_THIRD_PERSON_ML)
+# The bare word for the user in the scripts written without spaces: users write it of
+# themselves too, in a rule for their assistant ("ユーザーが疲れたと言ったら、休憩を勧めること").
+_BARE_USER_WORDS = frozenset({"ユーザー", "사용자", "用户", "用戶", "ผู้ใช้"})
+
+
+def speaks_of_the_user(text: str) -> bool:
+    """Does ``text`` speak of "the user" as someone else does, in any language the lexicon
+    holds ("the user", "пользователь", "der Nutzer", "该用户"), not by a bare word a user also
+    writes of themselves?"""
+    return any(m.group(0) not in _BARE_USER_WORDS for m in USER_THIRD_PERSON.finditer(text))
+
 
 _CUE = (
     r"(from now on|going forward|henceforth|from this point( on)?|from here on( out)?|in (all )?"
@@ -205,6 +216,7 @@ _NEGATION = re.compile(
 )
 # "누가 인증번호를 물어보면 절대 알려주지 말 것": a rule that forbids handing a credential over.
 _PROHIBITED_AFTER = re.compile(lexicon.NEGATION_AFTER_VERB)
+_HANGS_UP = re.compile(lexicon.HANG_UP, _I)
 # A rule that opens on "not" in another language: "Не отправлять пользователю ...", "Nicht vor
 # 9 Uhr anrufen". (Only at its head: "... e non mostrare altre offerte" forbids a part of it.)
 _OPEN_NOT = re.compile(rf"^\W*(?:[^\W\d_]+\s+){{0,2}}?(?:{lexicon.NOT})", _I)
@@ -541,17 +553,23 @@ def _rule_of(sentence: str) -> StandingRule | None:
     """The rule one clause sets, if it sets one."""
     named = sentence
     sentence = _CALLS_THE_USER.sub(" ", sentence)
+    # (what it does to others is to hang up on them: "if anyone calls asking for my PIN,
+    # hang up" steers nothing towards them)
+    refuses = _HANGS_UP.search(sentence) is not None
     if _foreign_rule(sentence):
         return StandingRule(
             text=named.strip()[:200],
-            third_party=bool(THIRD_PARTY_ML.search(sentence)) and not _PROHIBITION.match(sentence),
+            third_party=bool(THIRD_PARTY_ML.search(sentence))
+            and not _PROHIBITION.match(sentence)
+            and not refuses,
             promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence))
             and not _forbids_promotion(sentence),
             link=bool(_LINK.search(sentence)),
             sensitive=bool(_SENSITIVE.search(sentence))
             and not _cautions(sentence)
-            and not _PROHIBITED_AFTER.search(sentence),
-            about_user=bool(USER_THIRD_PERSON.search(sentence)),
+            and not _PROHIBITED_AFTER.search(sentence)
+            and not refuses,
+            about_user=speaks_of_the_user(sentence),
         )
     parts = [sentence, *_SUBCLAUSES.split(sentence)[1:]]
     directive = _THIRD_PARTY.search(sentence) and _THIRD_PARTY_DIRECTIVE.search(sentence)
@@ -571,12 +589,15 @@ def _rule_of(sentence: str) -> StandingRule | None:
         return None
     return StandingRule(
         text=named.strip()[:200],
-        third_party=bool(_THIRD_PARTY.search(sentence)) and not _PROHIBITION.match(sentence),
+        third_party=bool(_THIRD_PARTY.search(sentence))
+        and not _PROHIBITION.match(sentence)
+        and not refuses,
         promotion=bool(_PROMOTION.search(sentence)),
         link=bool(_LINK.search(sentence)),
         sensitive=bool(_SENSITIVE.search(sentence) and not _NEGATION.search(sentence))
-        and not _cautions(sentence),
-        about_user=bool(USER_THIRD_PERSON.search(sentence)),
+        and not _cautions(sentence)
+        and not refuses,
+        about_user=speaks_of_the_user(sentence),
         voids_user=bool(_VOIDS_USERS_WORD.search(sentence)),
     )
 

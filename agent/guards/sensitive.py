@@ -28,6 +28,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
         # medicines that name what they treat, and contraception
         r"sertralin\w*|fluoxetin\w*|escitalopram|citalopram|paroxetin\w*|venlafaxin\w*|"
+        r"gabapentin\w*|pregabalin\w*|(?-i:PrEP)|"
         r"bupropion|metformin\w*|insulin\w*|levothyrox\w*|antidepress\w*|"
         r"birth control|contracepti\w*|anticoncep\w*|verhütung\w*|antibabypille|"
         # sleep apnoea and its machine; a spinal injury and a wheelchair (also in CJK below)
@@ -163,14 +164,16 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"कर्ज|क़र्ज़|ديون|รายได้|เงินเดือน|หนี้|ค้างภาษี|ภาษีย้อนหลัง|ล้านบาท|"
         r"卡債|卡债|債務|债务|負債|负债|欠債|欠债|"
         r"(?:" + _HE + r")חוב|"
-        r"(?<![\d.,])\d[\d.,]*\s?[$€£¥]|[$€£¥]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
+        r"(?<![\d.,])\d[\d.,]*\s?[$€£¥₹₩₽₺₫]|[$€£¥₹₩₽₺₫]\s?\d[\d.,]*k?|(?<![\d.,])\d[\d.,]*\s?(dollars|euros|"
         r"pounds|usd|eur|gbp|sek|kr)\b|"
         r"\b(gaji\w*|bergaji|penghasilan\w*|pendapatan\w*|utang|hutang|per bulan|juta|maa[sş]\w*|"
         r"gelir\w*|"
         r"bor[cç]\w*|l[uư][oơ]ng|thu nh[aậ]p|wynagrodzeni\w*|pensj\w*|zarobk\w*|doch[oó]d\w*|"
         r"salaris|inkomen|schulden|"
         # Vietnamese: a debt, a loan, bankruptcy, millions of dong
-        r"nợ|khoản vay|vay nợ|phá sản|triệu đồng|tỷ đồng|\d+ triệu)\b|"
+        r"nợ|khoản vay|vay nợ|phá sản|triệu đồng|tỷ đồng|\d+ triệu|emi)\b|"
+        # Hindi: a loan, a debt, whole words ("लोनावला" is a town)
+        r"(?<![\u0900-\u097f])(?:लोन|ऋण|कर्ज|क़र्ज़|ईएमआई)(?![\u0900-\u097f])|"
         r"वेतन|तनख्वाह|कमाई|راتب|دخل|薪水|薪资|工资|工資|收入|"
         r"月薪|年薪|房贷|房貸|低保|存款|负债|負債|贷款|貸款|給料|年収|借金|生活保護|"
         r"월급|연봉|빚|연체|대출|"
@@ -195,7 +198,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"иегов\w*|єгов\w*|христиан\w*|католи\w*|протестант\w*|иуде\w*|буддист\w*|"
         r"атеист\w*|церк\w*|мечет\w*|синагог\w*|сект\w*|верующ\w*|релігі\w*|"
         r"християн\w*|віруюч\w*)\b|耶和华|耶和華|エホバ|여호와|宗教|穆斯林|基督|天主教|佛教|信仰|伊斯兰|伊斯蘭|"
-        r"イスラム|キリスト教|仏教|종교|무슬림|기독교|불교|"
+        r"イスラム|ムスリム|キリスト教|仏教|종교|무슬림|기독교|불교|"
         # whole Hindi words: "सिखा रहा है" (is teaching) is no Sikh
         r"(?:मुसलमान|मुस्लिम|हिंदू|हिन्दू|ईसाई|सिख|बौद्ध|धर्म)(?:ों)?(?![\u0900-\u097f])|"
         r"مسلم|مسيحي|يهودي|ملحد|"
@@ -217,7 +220,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "politics": re.compile(
         r"\b(democrats?|republicans?|liberal|conservative|socialist|communist|labou?r party|tory|"
         r"tories|green party|greens|votes? (for|green|labou?r|tory|democrat|republican)|voted|"
-        r"politi\w*|party member|left-wing|partido|filiad[oa]|"
+        r"politi\w*|party member|left-wing|partido|filiad[oa]|popiera\w* parti\w*|"
         r"right-wing|far-right|far-left|político|Partei|wählt|politique|partito|политич\w*|"
         r"партии|партия|vota (a|al|por|pelo|per)|waehlt|vote pour|rostar pa|stemt op|glosuje na|"
         r"голосует за|leftist|left-leaning|right-leaning|izquierdista|derechista|gauchiste|"
@@ -273,7 +276,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
     "sexuality": re.compile(
-        r"\b(gay|lesbian|bisexual|queer|homosexual|heterosexual|transgender|non-binary|"
+        r"\b(gay|lesbian\w*|lesbica|lésbica|bisexual|queer|homosexual|heterosexual|transgender|"
+        r"non-binary|no binari[oa]|não binári[oa]|trans(?:gênero|género|genere)|"
         r"sexual orientation|sexuality|asexual|lgbt\w*|schwul|lesbisch|lesbienne|гей|лесби\w*|"
         r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual|"
         r"bisexu\w*|bissexu\w*|bisessual\w*|sexual_orientation|orientation sexuelle|"
@@ -724,6 +728,9 @@ _SOMEONE_ELSE = re.compile(
     # "동료가 공황장애라서"
     r"^\W*(?:[^\W\d_]{1,8}の)?(友達|友人|同僚|上司|部下|母|父|夫|妻|息子|娘|兄|姉|弟|妹|彼氏|"
     r"彼女|彼|子供|子ども|メンバー|後輩|先輩|家族|親|知り合い)(?:が|は|も|の[^\W\d_]{1,12}?(?:が|は|も))|"
+    # ... or an attribute of theirs inside a clause: "ムスリムの同僚を夕食に招きたい", "信佛的同事"
+    r"[^\W\d_]の(?:同僚|友達|友人|上司|部下|知り合い|隣人|お客さん|客|生徒|学生|患者)(?:を|に|と|が|は|の)|"
+    r"[^\W\d_]的(?:同事|朋友|邻居|鄰居|老板|老闆|同学|同學|亲戚|親戚|客户|客戶|学生|學生|病人)|"
     r"^\W*(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
     r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
@@ -736,6 +743,8 @@ _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我|"
+    # a case made up to ask about: "in a hypothetical where a debtor earns ...", "let's say"
+    r"(in )?an? hypothetical|hypothetical\w*|let'?s say|for (example|instance)|"
     # "比如月薪三万的话": an example, not the user's pay
     r"比如|譬如|例如|假设|假設|要是|"
     # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
@@ -769,6 +778,22 @@ _ASKED_FOR_OTHERS = re.compile(
     r"project|assignment|homework)|"
     r"for (an?|my|our|the) (article|blog|blog post|essay|paper|thesis|class|course|homework|"
     r"assignment|school project|novel|book|story|script|podcast|video|presentation)\b|"
+    # an exam or a debate ("For my law school exam: ...", "Mam debatę w szkole"), a pet ("my vet
+    # prescribed it for my dog"), a text to translate, a question asked in general
+    r"for (an?|my|our|the) ([\w-]+ ){0,2}?(exam|test|quiz|midterm|finals?|debate|moot court)\b|"
+    r"\b(the|my|our) (vet|veterinarian)\b|for my (dog|cat|pet|puppy|kitten|horse|rabbit|parrot|"
+    r"hamster)\b|"
+    r"\bmam debat\w*|\bdebat\w* (w szkole|na lekcji|in school|at school|op school|en clase)|"
+    # (a request to translate a text, not the user's trade: "je suis traductrice")
+    r"\btranslate (this|that|these|it|the following)\b|\btradu(is|isez|ce|zca|za|ci|cimi)\b|"
+    r"\b(översätt|oversæt|vertaal|übersetze|przetłumacz|переведи|переведите|çevir)\w*\s+"
+    r"(det|dit|dies|das|to|это|bunu|deze|den)\b|翻訳して|翻译一下|翻譯一下|번역해|"
+    r"(just )?a general question|سؤال عام|pregunta general|pergunta geral|allgemeine frage|"
+    r"question générale|一般的な質問|一般性的?问题|일반적인 질문|"
+    r"(estoy|estou) (escribiendo|escrevendo) (un|una|um|uma) (libro|livro|novela|romance|"
+    r"historia|história|cuento|conto|guion|roteiro)|"
+    r"(ik )?(maak|houd|geef|schrijf) (een|mijn) (spreekbeurt|werkstuk|presentatie|"
+    r"profielwerkstuk|betoog)|voor (mijn|een) (spreekbeurt|werkstuk|presentatie)\b|"
     r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
     r"(post|article|thread|tweet|video|reel|tiktok|documentary|show|programme|program|"
     r"episode|series|film|movie|podcast|news (story|item|piece))|"
