@@ -11,6 +11,7 @@ reached (``allow < redact < quarantine < reject``) with every reason, the argume
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -415,11 +416,16 @@ class Firewall:
         if not reasons and claim:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.
-            read = canonical(_unforbidden(review, report, text))
-            found = self._by_meaning_layers(review, read, users_rule)
+            # The learned layer reads it as written too: its multilingual embedder knows "ı" and
+            # "ş", which the look-alike folding turns into other words ("Kullanıcı" ->
+            # "Kullanici").
+            unforbidden = _unforbidden(review, report, text)
+            read = canonical(unforbidden)
+            written = unicodedata.normalize("NFKC", unforbidden)
+            found = self._by_meaning_layers(review, read, users_rule, written)
             if found and not users_rule and self._note_restates_user(review, report, text):
                 # the model's note of what the user said in other words: the user's margin
-                found = self._by_meaning_layers(review, read, True)
+                found = self._by_meaning_layers(review, read, True, written)
             if found:
                 reasons.append(found)
         if not reasons:
@@ -584,13 +590,17 @@ class Firewall:
             for r in report.rules
         )
 
-    def _by_meaning_layers(self, review: _Review, read: str, users_rule: bool) -> str | None:
+    def _by_meaning_layers(
+        self, review: _Review, read: str, users_rule: bool, written: str = ""
+    ) -> str | None:
         """The reason the semantic layer, or else the learned one, reads ``read`` as steering
-        (None when neither does); ``users_rule`` as for ``_semantic_match``."""
+        (None when neither does); ``users_rule`` as for ``_semantic_match``. The learned one
+        reads ``written`` too, when it differs (the text before look-alikes were folded)."""
         if self._semantic_match(review, read, users_rule):
             return "injection:semantic"
-        if self._learned_match(review, *self._learned_read(review, read, users_rule)):
-            return "injection:learned"
+        for text in dict.fromkeys(t for t in (read, written) if t):
+            if self._learned_match(review, *self._learned_read(review, text, users_rule)):
+                return "injection:learned"
         return None
 
     def _semantic_match(self, review: _Review, text: str, users_words: bool) -> bool:
