@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from memvisor.agent.guards import FirewallVerdict
 from memvisor.agent.guards.crossuser import cross_user_reasons
+from memvisor.agent.guards.normalize import _vigenere as _vigenere_reading
 from memvisor.agent.guards.sensitive import categories
 from tests.redteam_suites import check_write, note_after
 
@@ -265,3 +266,8 @@ def test_a_code_kept_to_be_asked_for_if_forgotten_is_sealed() -> None:
         "core_memory_append", {"label": "human", "content": "창고 자물쇠 번호: 7720#"}, said
     )
     assert "secret:sealed" in verdict.reasons, verdict.reasons
+
+
+def test_the_vigenere_reading_passes_letters_that_lower_to_two_characters() -> None:
+    """Guards the decoder: "İ" lowers to two characters; it is kept as it is, not turned."""
+    assert _vigenere_reading("İyi gün", "b", 1) == "İzj hüo"

@@ -1041,8 +1041,8 @@ def _vigenere(text: str, key: str, sign: int) -> str:
     shifts = [ord(c) - ord("a") for c in key]
     out, at = [], 0
     for char in text:
-        low = char.lower()
-        if "a" <= low <= "z":
+        low = char.lower()  # ("İ" lowers to two characters: not a Latin letter to turn)
+        if len(low) == 1 and "a" <= low <= "z":
             turned = chr((ord(low) - ord("a") + sign * shifts[at % len(shifts)]) % 26 + ord("a"))
             out.append(turned.upper() if char.isupper() else turned)
             at += 1
