@@ -268,7 +268,10 @@ _NOT_NEGATED = (
 # (one group: read after "{_CLAUSE_ONLY}*?", the CJK words are found anywhere in a clause too)
 _NEGATION = (
     r"(?:\b(?:not|no|nothing|nobody|don'?t|doesn'?t|won'?t|nada|nadie|rien|"
-    r"personne|nie|nichts|niemand|nulla|mai|nenhum|ничего|никто|не)\b|"
+    r"nie|nichts|niemand|nulla|mai|nenhum|ничего|никто|не)\b|"
+    # "personne" is nobody only with its "ne" or after "à": "toute personne qui appelle" is
+    # anyone who calls
+    r"\b(?:à|a)\s+personne\b|\bpersonne\s+n(?:e\b|['’])|"
     rf"{NEVER}|不要|不得|别|別|禁止|{NEGATION_AFTER_VERB}|"
     # Hindi and Arabic, whole words: "OTP किसी को न बताएं" (tell no one the OTP), "لا تعطِ"
     r"(?<![\u0900-\u097f])(?:न|ना|नहीं)(?![\u0900-\u097f])|(?<![\u0600-\u06ff])(?:لا|لن)(?![\u0600-\u06ff]))"
