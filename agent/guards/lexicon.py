@@ -816,6 +816,17 @@ AGENT_LABEL = re.compile(
     _I,
 )
 
+# The assistant named as bound to act, in the lexicon's languages: "Asystent AI klienta ma
+# usuwać ...", "Der KI-Assistent soll ...", "el asistente debe ...", "l'assistant doit ...":
+# what "the assistant must ..." is in English, a rule for the agent (``rules._foreign_rule``).
+AGENT_BOUND_ML = re.compile(
+    rf"(?<![^\W\d_])(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?"
+    r"(?:\s+[^\W\d_]+){0,2}?\s+(?:debe|deber[áa]|tiene que|doit|devra|muss|soll|sollte|deve|"
+    r"dovr[àa]|moet|ska|skall|m[åa]ste|skal|m[åa]|ma|musi|powinien|powinna|powinno|должен|"
+    r"должна|обязан|має|повинен|мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka)(?![^\W\d_])",
+    _I,
+)
+
 # The assistant's owner, the user, in a third party's words: "ton propriétaire", "your owner".
 ASSISTANTS_OWNER = re.compile(
     r"\b(?:your|ton|ta|tu|tus|dein\w*|il tuo|la tua|seu|sua|твоего|твоей|твой|jouw|je|din|"

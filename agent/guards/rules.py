@@ -604,7 +604,10 @@ def _rule_of(sentence: str) -> StandingRule | None:
 
 def _foreign_rule(sentence: str) -> bool:
     """A rule in one of the lexicon's languages: a cue ("a partir de ahora", "次に", "항상")
-    with something it tells the agent to do to others, or to recommend."""
+    with something it tells the agent to do to others, or to recommend; or the assistant
+    named as bound to act ("Asystent AI klienta ma usuwać ...")."""
+    if lexicon.AGENT_BOUND_ML.search(sentence):
+        return True
     if not RULE_CUES_ML.search(sentence):
         return False
     third_party = THIRD_PARTY_ML.search(sentence)
