@@ -817,13 +817,30 @@ AGENT_LABEL = re.compile(
 )
 
 # The assistant named as bound to act, in the lexicon's languages: "Asystent AI klienta ma
-# usuwać ...", "Der KI-Assistent soll ...", "el asistente debe ...", "l'assistant doit ...":
-# what "the assistant must ..." is in English, a rule for the agent (``rules._foreign_rule``).
+# usuwać ...", "Der KI-Assistent soll ...", "el asistente del cliente debe ...": what "the
+# assistant must ..." is in English, a rule for the agent (``rules._foreign_rule``). Named as
+# an AI, or as the customer's or the user's: "Unsere Assistentin soll die Post sortieren" is a
+# person at work.
+_BOUND = (
+    r"(?:debe|deber[áa]|tiene que|doit|devra|muss|soll|sollte|deve|dovr[àa]|moet|ska|skall|"
+    r"m[åa]ste|skal|m[åa]|ma|musi|powinien|powinna|powinno|должен|должна|обязан|має|повинен|"
+    r"мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka)(?![^\W\d_])"
+)
+_ASSISTANT_ONLY = (
+    r"(?:assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|асистент\w*|"
+    r"помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|asistan\w*|"
+    r"trợ lý|asisten|chatbots?)"
+)
+_CUSTOMERS = (
+    r"(?:klienta|klientów|u[żz]ytkownika|des kunden|der kundin|des nutzers|der nutzerin|"
+    r"des benutzers|del cliente|de la clienta|del usuario|de la usuaria|du client|de la cliente|"
+    r"de l'utilisat(?:eur|rice)|do cliente|da cliente|do usuário|da usuária|del cliente|"
+    r"dell'utente|van de klant|van de gebruiker|kundens|användarens|клиента|пользователя|"
+    r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının)"
+)
 AGENT_BOUND_ML = re.compile(
-    rf"(?<![^\W\d_])(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?"
-    r"(?:\s+[^\W\d_]+){0,2}?\s+(?:debe|deber[áa]|tiene que|doit|devra|muss|soll|sollte|deve|"
-    r"dovr[àa]|moet|ska|skall|m[åa]ste|skal|m[åa]|ma|musi|powinien|powinna|powinno|должен|"
-    r"должна|обязан|має|повинен|мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka)(?![^\W\d_])",
+    rf"(?<![^\W\d_])(?:{_AI_NOUN}[\s-]*{_ASSISTANT_ONLY}|{_ASSISTANT_ONLY}[\s-]*{_AI_NOUN}|"
+    rf"{_ASSISTANT_ONLY}\s+{_CUSTOMERS})(?:\s+[^\W\d_]+){{0,2}}?\s+{_BOUND}",
     _I,
 )
 
