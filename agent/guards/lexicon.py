@@ -784,10 +784,14 @@ def said_to_you(sentence: str) -> bool:
 # "Wskazówka dla asystentów AI:", "Yapay zekâ asistanı için:", "AI सहायक के लिए:", "Für
 # KI-Assistenten, ..." (a comma only after an assistant: "for AI, robotics and IoT" lists).
 # The label ends with the assistant: "Notes for the AI course:" is for the people on it.
-_ASSISTANT_NOUN = (
-    r"(?:assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
+# (the Latin and Cyrillic words, which ``AGENT_BOUND_ML`` reads before a modal too)
+_ASSISTANT_WORD = (
+    r"assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
     r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|"
-    r"asistan\w*|trợ lý|asisten|βοηθ\w*|chatbots?|helpers?|helfer\w*|सहायक|ผู้ช่วย|助手|助理|"
+    r"asistan\w*|trợ lý|asisten"
+)
+_ASSISTANT_NOUN = (
+    rf"(?:{_ASSISTANT_WORD}|βοηθ\w*|chatbots?|helpers?|helfer\w*|सहायक|ผู้ช่วย|助手|助理|"
     r"アシスタント|어시스턴트|비서)"
 )
 _AI_NOUN = r"(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|yapay zek[aâ]|tekoäly\w*|bots?|人工智能|인공지능)"
@@ -826,15 +830,11 @@ _BOUND = (
     r"m[åa]ste|skal|m[åa]|ma|musi|powinien|powinna|powinno|должен|должна|обязан|має|повинен|"
     r"мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka)(?![^\W\d_])"
 )
-_ASSISTANT_ONLY = (
-    r"(?:assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|асистент\w*|"
-    r"помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|asistan\w*|"
-    r"trợ lý|asisten|chatbots?)"
-)
+_ASSISTANT_ONLY = rf"(?:{_ASSISTANT_WORD}|chatbots?)"
 _CUSTOMERS = (
-    r"(?:klienta|klientów|u[żz]ytkownika|des kunden|der kundin|des nutzers|der nutzerin|"
+    r"(?:klientów|u[żz]ytkownika|des kunden|der kundin|des nutzers|der nutzerin|"
     r"des benutzers|del cliente|de la clienta|del usuario|de la usuaria|du client|de la cliente|"
-    r"de l'utilisat(?:eur|rice)|do cliente|da cliente|do usuário|da usuária|del cliente|"
+    r"de l'utilisat(?:eur|rice)|do cliente|da cliente|do usuário|da usuária|"
     r"dell'utente|van de klant|van de gebruiker|kundens|användarens|клиента|пользователя|"
     r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının)"
 )
