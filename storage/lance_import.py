@@ -1,25 +1,27 @@
-"""LanceDB without the start-up cost of a REST client the local index never calls.
+"""LanceDB without the start-up cost of code the local index never calls.
 
 Both hooks here are registered by the storage package before anything imports lancedb.
 
-``import lancedb`` imports ``lance_namespace``, which imports the models of
-``lance_namespace_urllib3_client``, a generated client of the Lance REST namespace service.
-That package's ``__init__`` also imports its nine API modules, whose ~370 methods are each
-wrapped in pydantic's ``validate_call``: building those validators took about 1.0 s of the
-1.9 s ``import lancedb`` cost on a 2-core laptop, paid by the first search of every process.
+``import lancedb`` imports ``lance_namespace``, whose ``__init__`` imports every model of
+``lance_namespace_urllib3_client`` (a generated client of the Lance REST namespace
+service), whose own ``__init__`` imports its nine API modules, ~370 methods each wrapped in
+pydantic's ``validate_call``: about 1.0 s of a 1.9 s ``import lancedb`` on a 2-core
+laptop, and ~0.15 s more for the models, paid by the first search of every process. It
+also imports ``lancedb.embeddings``, whose ``__init__`` imports ~20 embedding providers.
 
-``defer_namespace_client`` registers the package without running its ``__init__``: the
-submodules LanceDB imports (``models``) load as usual, and the first use of any name the
-``__init__`` would have defined (a REST connection, ``ApiClient``) runs it then, once.
+``defer_init`` registers such a package without running its ``__init__``: its submodules
+load as usual, a name it only re-exports can load alone from its own module, and the first
+use of any other name runs the ``__init__`` then, once (``defer_namespace_packages``).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,43 +29,141 @@ if TYPE_CHECKING:  # importlib.abc imports importlib.resources, tempfile, shutil
     from importlib.abc import Loader
     from importlib.machinery import ModuleSpec
 
+NAMESPACE = "lance_namespace"
 NAMESPACE_CLIENT = "lance_namespace_urllib3_client"
+NAMESPACE_MODELS = f"{NAMESPACE_CLIENT}.models"
 _LOCK = threading.RLock()
 
 
-def defer_namespace_client(name: str = NAMESPACE_CLIENT) -> bool:
-    """Register package ``name`` with its ``__init__`` deferred to its first attribute use;
-    False (and nothing changed) if it is loaded already or not installed."""
+def defer_init(
+    name: str,
+    *,
+    locations: Sequence[str] | None = None,
+    home: Callable[[str], str | None] = lambda attribute: None,
+    stand_ins: Collection[str] = (),
+) -> bool:
+    """Register package ``name`` with its ``__init__`` deferred to the first use of a name
+    it defines; False (and nothing changed) if it is loaded already or not found.
+
+    Its submodules import as usual meanwhile. ``home(attribute)`` may name the submodule
+    that defines a name the ``__init__`` only re-exports: that module alone is loaded for
+    it. Each name in ``stand_ins`` (one the ``__init__`` itself defines) is handed out as a
+    ``_StandIn`` that runs the ``__init__`` when it is first called or read. ``locations``
+    is the parent package's ``__path__`` for a subpackage whose parent is being imported.
+    """
     with _LOCK:
         if name in sys.modules:
             return False
-        spec = importlib.util.find_spec(name)
+        if locations is None:
+            spec = importlib.util.find_spec(name)
+        else:
+            from importlib.machinery import PathFinder
+
+            spec = PathFinder.find_spec(name, list(locations))
         if spec is None or spec.loader is None or spec.submodule_search_locations is None:
             return False
         module = importlib.util.module_from_spec(spec)
         loader = spec.loader
 
-        def load_then_get(attribute: str) -> Any:
+        def run_init() -> types.ModuleType:
             with _LOCK:
                 if module.__dict__.pop("__getattr__", None) is not None:
                     try:
                         loader.exec_module(module)
                     except BaseException:
-                        module.__getattr__ = load_then_get  # type: ignore[method-assign]
+                        module.__getattr__ = get  # type: ignore[method-assign]
                         raise
+            return module
+
+        def defined(attribute: str) -> Any:
             try:
-                return module.__dict__[attribute]
+                return run_init().__dict__[attribute]
             except KeyError:
                 raise AttributeError(f"module {name!r} has no attribute {attribute!r}") from None
 
-        module.__getattr__ = load_then_get  # type: ignore[method-assign]
+        def get(attribute: str) -> Any:
+            if attribute in stand_ins:
+                return _StandIn(f"{name}.{attribute}", lambda: defined(attribute))
+            where = home(attribute)
+            if where is not None:
+                try:
+                    return getattr(importlib.import_module(where), attribute)
+                except (ImportError, AttributeError):
+                    pass  # not where it was expected: the __init__ knows
+            return defined(attribute)
+
+        module.__getattr__ = get  # type: ignore[method-assign]
         sys.modules[name] = module
         return True
+
+
+class _StandIn:
+    """A name a deferred ``__init__`` defines, until it is first used: calling it, reading
+    an attribute of it or an ``isinstance`` check against it loads the real one."""
+
+    def __init__(self, qualified: str, load: Callable[[], Any]) -> None:
+        self._qualified = qualified
+        self._load = load
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._load()(*args, **kwargs)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._load(), attribute)
+
+    def __instancecheck__(self, instance: Any) -> bool:
+        return isinstance(instance, self._load())
+
+    def __subclasscheck__(self, subclass: type) -> bool:
+        return issubclass(subclass, self._load())
+
+    def __repr__(self) -> str:
+        return f"<deferred {self._qualified}>"
+
+
+def defer_namespace_packages() -> None:
+    """Register the Lance REST namespace packages with their ``__init__``s deferred.
+
+    ``import lancedb`` imports names from ``lance_namespace``, whose ``__init__`` imports
+    every model of ``lance_namespace_urllib3_client`` (~150 pydantic classes, ~0.15 s),
+    and that client's ``__init__`` its nine API modules (~370 methods each wrapped in
+    pydantic's ``validate_call``, ~1 s). A local index uses none of them. Here each name
+    LanceDB imports from ``lance_namespace`` loads alone: a re-exported model from its own
+    module, an error from ``lance_namespace.errors``, and ``LanceNamespace`` and
+    ``connect`` (defined by the ``__init__`` itself) as stand-ins. Any other use of these
+    packages runs their ``__init__``s then, once.
+    """
+    defer_init(NAMESPACE_CLIENT)
+    client = sys.modules.get(NAMESPACE_CLIENT)
+    defer_init(NAMESPACE_MODELS, locations=getattr(client, "__path__", None))
+    defer_init(NAMESPACE, home=_namespace_home, stand_ins=("LanceNamespace", "connect"))
+
+
+def _namespace_home(attribute: str) -> str | None:
+    """The module a name of ``lance_namespace`` comes from, by the packages' own layout:
+    errors from ``errors``; a model ``ListTablesResponse`` from ``models.list_tables_response``."""
+    if attribute.endswith("Error") or attribute == "ErrorCode":
+        return f"{NAMESPACE}.errors"
+    if not attribute[:1].isupper():
+        return None
+    return f"{NAMESPACE_MODELS}.{_snake_case(attribute)}"
+
+
+def _snake_case(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 # --- ``import lancedb`` without the work it does for classes it never uses here ---------
 
 LANCEDB = "lancedb"
+EMBEDDINGS = f"{LANCEDB}.embeddings"
+# The two names LanceDB's own modules import from ``lancedb.embeddings``, whose ``__init__``
+# imports its ~20 embedding providers (OpenAI, Cohere, SigLIP...; ~60 ms) that a local index
+# given its vectors never calls; any other name of the package runs that ``__init__``.
+_EMBEDDINGS_HOME = {
+    "EmbeddingFunctionConfig": f"{EMBEDDINGS}.base",
+    "EmbeddingFunctionRegistry": f"{EMBEDDINGS}.registry",
+}
 
 
 def quicken_lancedb_import() -> bool:
@@ -101,6 +201,8 @@ class _LoadingQuickly:
 
     def exec_module(self, module: types.ModuleType) -> None:
         module.__loader__ = self._loader
+        where = getattr(module, "__path__", None)
+        defer_init(EMBEDDINGS, locations=where, home=_EMBEDDINGS_HOME.get)
         with _while_lancedb_loads():
             self._loader.exec_module(module)
 

@@ -15,7 +15,7 @@ import click
 import pytest
 
 from memvisor.agent.cli import COMMANDS, cli
-from memvisor.storage.lance_import import defer_namespace_client
+from memvisor.storage.lance_import import defer_init
 from tests.cli_helpers import run_cli
 
 HEAVY = (
@@ -200,19 +200,37 @@ def test_the_firewall_package_exports_every_name_lazily() -> None:
     ]
 
 
-def test_lancedb_loads_without_the_rest_namespace_api() -> None:
+def test_lancedb_loads_without_the_rest_namespace_packages_or_embedding_providers() -> None:
     probe = (
         "import sys, memvisor.storage.vectors\n"
-        "api = lambda: sorted(m for m in sys.modules if m.startswith("
-        "'lance_namespace_urllib3_client.api'))\n"
-        "print(api())\n"
+        "loaded = lambda prefix: sorted(m for m in sys.modules if m.startswith(prefix))\n"
+        "models = loaded('lance_namespace_urllib3_client.models.')\n"
+        "print(loaded('lance_namespace_urllib3_client.api'), len(models) < 40)\n"
+        "print(loaded('lancedb.embeddings.openai'))\n"
+        "import lance_namespace, lancedb.db\n"
+        "print(lancedb.db.ListTablesResponse is lance_namespace.ListTablesResponse)\n"
+        "ran = lambda: 'register_namespace_impl' in lance_namespace.__dict__\n"
+        "print(repr(lancedb.db.LanceNamespace), ran())\n"
+        "print(issubclass(lance_namespace.LanceNamespace, object), ran())\n"
+        "print(lancedb.db.LanceNamespace.__name__, lancedb.db.namespace_connect.__name__)\n"
         "import lance_namespace_urllib3_client as client\n"
-        "print(client.ApiClient.__name__, bool(api()))\n"
+        "print(client.ApiClient.__name__, bool(loaded('lance_namespace_urllib3_client.api')))\n"
+        "from lancedb.embeddings import get_registry\n"
+        "print(get_registry().get('openai').__name__)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split("\n")[:2] == ["[]", "ApiClient True"]  # loaded on first use
+    assert done.stdout.split("\n")[:8] == [
+        "[] True",  # neither the client's API modules nor most of its models
+        "[]",  # nor LanceDB's embedding providers
+        "True",  # a re-exported model loads alone, and is the package's own
+        "<deferred lance_namespace.LanceNamespace> False",  # a stand-in, __init__ not run
+        "True True",  # any other name of the package runs its __init__
+        "LanceNamespace connect",  # and the stand-ins then answer as the real ones
+        "ApiClient True",  # each package loads all of itself on first use
+        "OpenAIEmbeddings",  # the registry has its providers once the package is used
+    ]
 
 
 def test_lancedb_loads_without_its_import_time_checks_and_leaves_no_trace() -> None:
@@ -251,8 +269,8 @@ def test_a_deferred_package_runs_its_init_once_on_first_use(
     monkeypatch.setattr(sys, "deferred_runs", 0, raising=False)
     monkeypatch.delitem(sys.modules, "deferred_pkg", raising=False)
     monkeypatch.delitem(sys.modules, "deferred_pkg.part", raising=False)
-    assert defer_namespace_client("deferred_pkg")
-    assert not defer_namespace_client("deferred_pkg")  # registered already
+    assert defer_init("deferred_pkg")
+    assert not defer_init("deferred_pkg")  # registered already
     from deferred_pkg.part import VALUE  # type: ignore[import-not-found]
 
     assert VALUE == 42 and sys.deferred_runs == 0  # type: ignore[attr-defined]
@@ -262,7 +280,38 @@ def test_a_deferred_package_runs_its_init_once_on_first_use(
     with pytest.raises(AttributeError, match="no attribute 'missing'"):
         _ = deferred_pkg.missing
     assert sys.deferred_runs == 1  # type: ignore[attr-defined]
-    assert not defer_namespace_client("no_such_package_anywhere")
+    assert not defer_init("no_such_package_anywhere")
+
+
+def test_a_deferred_package_serves_re_exports_and_stand_ins_without_its_init(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "reexporting_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import sys\nsys.deferred_runs += 1\nfrom .models import Model\n"
+        "class Base:\n    pass\ndef connect(x):\n    return ('connected', x)\n"
+    )
+    (package / "models.py").write_text("class Model:\n    pass\nclass Stray:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "deferred_runs", 0, raising=False)
+    for name in ("reexporting_pkg", "reexporting_pkg.models"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    homes = {"Model": "reexporting_pkg.models", "Gone": "reexporting_pkg.models"}
+    assert defer_init("reexporting_pkg", home=homes.get, stand_ins=("Base", "connect"))
+    from reexporting_pkg import Base, Model, connect  # type: ignore[import-not-found]
+
+    assert sys.deferred_runs == 0  # type: ignore[attr-defined]
+    assert Model.__module__ == "reexporting_pkg.models"
+    assert repr(Base) == "<deferred reexporting_pkg.Base>"
+    assert not isinstance(Model(), Base) and sys.deferred_runs == 1  # type: ignore[attr-defined]
+    assert connect(3) == ("connected", 3)
+    import reexporting_pkg  # type: ignore[import-not-found]
+
+    assert isinstance(reexporting_pkg.Base(), Base) and reexporting_pkg.Model is Model
+    with pytest.raises(AttributeError, match="no attribute 'Gone'"):
+        _ = reexporting_pkg.Gone  # its home lacks it and so does the __init__
+    assert sys.deferred_runs == 1  # type: ignore[attr-defined]
 
 
 def test_the_listed_summaries_are_the_commands_own() -> None:

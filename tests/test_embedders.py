@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import socket
 import threading
 import time
@@ -15,6 +17,7 @@ import numpy as np
 import pytest
 
 from memvisor.errors import StorageError, UserError
+from memvisor.storage import embedders
 from memvisor.storage.embedders import (
     EmbedAhead,
     HashEmbedder,
@@ -87,6 +90,38 @@ def test_sha256_mismatch_raises(tmp_path: Path) -> None:
         verify_sha256(fake, "0" * 64)
     with pytest.raises(StorageError, match="reinstall"):
         MiniLMEmbedder(model_path=fake).embed(["hello"])
+
+
+def test_a_file_is_hashed_once_per_version_not_once_per_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"weights")
+    expected = hashlib.sha256(b"weights").hexdigest()
+    hashed: list[Path] = []
+    real_sha256 = embedders._sha256
+    monkeypatch.setattr(embedders, "_sha256", lambda p: hashed.append(p) or real_sha256(p))
+
+    def new_process() -> None:  # what a process remembers itself is forgotten
+        monkeypatch.setattr(embedders, "_VERIFIED", set())
+
+    verify_sha256(model, expected)
+    new_process()
+    verify_sha256(model, expected)
+    assert len(hashed) == 2  # written just now: a coarse clock could hide its next change
+    monkeypatch.setattr(embedders, "_SETTLED_NS", 0)  # as if it had been written long ago
+    new_process()
+    verify_sha256(model, expected)
+    new_process()
+    verify_sha256(model, expected)
+    assert len(hashed) == 3  # hashed once more, then remembered
+    stat = model.stat()
+    model.write_bytes(b"weighty")  # the same size, the modification time set back
+    os.utime(model, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    new_process()
+    with pytest.raises(StorageError, match="integrity check"):
+        verify_sha256(model, expected)
+    assert len(hashed) == 4
 
 
 def test_sha256_of_installed_model_passes() -> None:
