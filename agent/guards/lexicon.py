@@ -730,14 +730,21 @@ ADDRESSED_TO_AGENT = re.compile(
     _I,
 )
 
+# The assistant in the Latin and Cyrillic words of the lexicon's languages, in any of their
+# forms: what ``AI_WORD``, ``AGENT_LABEL`` and ``AGENT_BOUND_ML`` read. (A vocative,
+# ``AGENT_VOCATIVE``, and a channel, ``grants._VIA_ASSISTANT``, take only some of the forms.)
+_ASSISTANT_WORD = (
+    r"assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
+    r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|"
+    r"asistan\w*|trợ lý|asisten"
+)
+
 # An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
 # "yapay zekâ", "trợ lý", "助手", "비서"): the short capitals only as capitals ("ai" is Italian).
 AI_WORD = re.compile(
-    r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|chatbots?|bots?|assistants?|"
-    r"assistent\w*|asistente|assistente|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|"
-    r"asystent\w*|asistent\w*|asszisztens\w*|avustaja\w*|tekoäly\w*|yapay zek[aâ]\w*|"
-    r"asistan\w*|trợ lý|asisten|βοηθ\w*|עוזר|مساعد|सहायक|ผู้ช่วย)(?![^\W\d_])|"
-    r"助手|助理|アシスタント|人工智能|어시스턴트|비서|인공지능",
+    r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|chatbots?|bots?|"
+    rf"{_ASSISTANT_WORD}|tekoäly\w*|yapay zek[aâ]\w*|βοηθ\w*|עוזר|مساعد|सहायक|ผู้ช่วย)"
+    r"(?![^\W\d_])|助手|助理|アシスタント|人工智能|어시스턴트|비서|인공지능",
     _I,
 )
 
@@ -784,12 +791,7 @@ def said_to_you(sentence: str) -> bool:
 # "Wskazówka dla asystentów AI:", "Yapay zekâ asistanı için:", "AI सहायक के लिए:", "Für
 # KI-Assistenten, ..." (a comma only after an assistant: "for AI, robotics and IoT" lists).
 # The label ends with the assistant: "Notes for the AI course:" is for the people on it.
-# (the Latin and Cyrillic words, which ``AGENT_BOUND_ML`` reads before a modal too)
-_ASSISTANT_WORD = (
-    r"assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
-    r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|"
-    r"asistan\w*|trợ lý|asisten"
-)
+# (the Latin and Cyrillic words: ``_ASSISTANT_WORD``)
 _ASSISTANT_NOUN = (
     rf"(?:{_ASSISTANT_WORD}|βοηθ\w*|chatbots?|helpers?|helfer\w*|सहायक|ผู้ช่วย|助手|助理|"
     r"アシスタント|어시스턴트|비서)"
