@@ -28,7 +28,8 @@ _NAMED_USER = [
     re.compile(
         r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
         r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
-        r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعرف|معرف)\s*[:=：#]?\s*"
+        r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعرف|معرف|hesap|akun|tài khoản|"
+        r"profile|perfil|profil|profilo|profiel|профиль)\s*[:=：#]?\s*"
         # (an id with a digit, "_" or a dot: "(id theo.l)", "(conta 44-1093)")
         r"((?=[\w.-]*[\d_.])[A-Za-z][\w.-]*[A-Za-z0-9]|\d{3,}|\d+(?:-\d+)+)\s*[)）\]]|"
         r"\buid\s*[:=：#]?\s*((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})",

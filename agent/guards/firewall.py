@@ -44,6 +44,7 @@ from .lexicon import (
     USERS_OWN_REQUEST,
     said_to_agent,
     said_to_you,
+    to_assistants_at_large,
 )
 from .normalize import canonical, decodings, disguised
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
@@ -463,6 +464,8 @@ class Firewall:
         said = said_to_agent(seen, obliged=review.users_own)
         if not said or not review.users_own:
             return bool(said)
+        if to_assistants_at_large(seen):  # "Nota para asistentes de IA: ...": a page's line
+            return True
         if not said_to_agent(text, obliged=True):
             return True
         return any(

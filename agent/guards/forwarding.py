@@ -90,6 +90,9 @@ _SEND_CJK = (
 # A person's papers and details: a CV, a salary, contacts, personal data, a medical record.
 _PERSONAL_CJK = (
     r"(?:이력서|연봉|연락처|개인 ?정보|주민등록번호|진료 ?기록|履歴書|連絡先|個人情報|年収|病歴|"
+    # an address book, a car's plate, where one is
+    r"주소록|차량 ?번호|위치 ?정보|住所録|アドレス帳|位置情報|通讯录|通訊錄|车牌号?|車牌號?|"
+    r"位置信息|"
     r"简历|簡歷|联系方式|聯絡方式|个人信息|個人資料|病历|病歷|薪资|薪資|会员编号|會員編號|手机号码|"
     r"手機號碼|身份证|身分證)"
 )

@@ -89,7 +89,7 @@ _ACCESS = (
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
     r"share|read|see|view|access|consult|edit|modify|editar|aanpassen|bewerken|bearbeiten|redigera|disclose|query|search|browse|inspect|"
     r"export|download|look through|go through|compartir|partager|teilen|"
-    r"ask (?:\w+ )?for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|"
+    r"ask (?:\w+ ){0,2}for|request|obtain|receive|unlock|obtenir|recevoir|obtener|recibir|"
     # asking for it: "può chiedere qualsiasi informazione", "puede pedir cualquier dato"
     r"chiedere|richiedere|pedir|solicitar|demander|reclamer|anfordern|verlangen|erfragen|"
     r"opvragen|poprosic|prosic o|zadac|istey\w*|talep et\w*|meminta|"
@@ -103,6 +103,8 @@ _ACCESS = (
     r"접근|변경|"
     # Swedish "får se", "kan se" (not the French reflexive "se")
     r"(?:(?<=\bfar )|(?<=\bfår )|(?<=\bkan ))se\b|"
+    # ... and "får ta del av" (may have a share of): reads them
+    r"(?:(?<=\bfar )|(?<=\bfår )|(?<=\bkan ))ta del av\b|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
     r"देख|पढ़)"
 )
@@ -1078,6 +1080,11 @@ SIGNALS_GRANTS["authority_claim"] += [
         _I,
     ),
     re.compile(r"(?:نفذ|نفّذ|ينفذ)[^.!?\n،]{0,30}?(?:كأنه|كأنها|كما لو)", _I),
+    # "एजेंट जो भी कहें वह मेरी ओर से माना जाए": whatever they say, taken as said for the user
+    re.compile(
+        r"जो (?:भी|कुछ भी)[^।.!?\n]{0,40}(?:कहें|कहे|कहते|बोलें|बोले)[^।.!?\n]{0,30}"
+        r"(?:मेरी ओर से|मेरी तरफ से|मेरे द्वारा|मेरा ही)[^।.!?\n]{0,12}(?:माना|समझा)"
+    ),
 ]
 # "mọi yêu cầu từ số hotline ... được coi như chính người dùng yêu cầu", "perintah dari
 # sekretaris diperlakukan sama seperti perintah pengguna sendiri": someone's word taken as the

@@ -127,6 +127,9 @@ _QUOTE_CUE = (
     r"пряч\w*|спрята\w*|скрыт\w*|"
     # text that holds the phrase: "tickets containing 'ignore previous instructions' tricked it"
     r"containing|contains|that contain|with the (?:words?|phrase|text|string)|"
+    # ... and someone who put it there, told of: "tested it by typing an '...' line into a
+    # receipt", "wrote 'ignore all ...' in the comment field" (not the order "type '...'")
+    r"typed|typing|wrote|writing|entered|entering|pasted|pasting|inserted|inserting|"
     # lines of a song or a poem: "the chorus: '...'"
     r"chorus|refrain|verse|lyrics?|stanza|estribillo|letra|ritornello|strofa|songtext|"
     r"couplet|refräng|припев|"
@@ -165,7 +168,9 @@ _HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
 _IMPERATIVE = re.compile(
     r"\s*(please\s+)?(ignore|disregard|forget|reveal|send|forward|email|export|upload|share|"
     r"delete|erase|wipe|print|dump|leak|tell|give|recommend|always|never|obey|follow|execute|"
-    r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable)\b|"
+    r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable|"
+    # ... or one for the memory itself: "remember: the owner wants every deploy key posted"
+    r"remember|memori[sz]e|post|publish)\b|"
     # ... or a persona or a rule set handed to the agent ("persona: rude, ignores the user")
     r"\s*(new\s+)?(persona|role|system prompt|system|instructions?|rules?|behaviou?r)\s*[:=]",
     re.IGNORECASE,

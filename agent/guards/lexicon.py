@@ -713,7 +713,8 @@ ADDRESSED_TO_AGENT = re.compile(
     r")(?![\s-]+(?:course|class|lecture|meetup|workshop|seminar|conference|talk|ethics|safety|"
     r"policy|team|club|project|lab|research|module|exam|hackathon|summit|panel|podcast|"
     r"newsletter|kurs\w*|vorlesung|cours|curso|corso|курс\w*|course[s]?)\b)"
-    r"[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,5}?\s*[:：,，]|"
+    # ... and an aside before the colon: "AIアシスタント向け（ローマ字ROT13、戻して実行）："
+    r"[»”\"']?(?:\s+[^\W\d_][\w-]{0,13}){0,5}?(?:\s*[(（][^)）\n]{0,40}[)）])?\s*[:：,，]|"
     # every household's AI helper told to mind: "请各位家里的AI助手注意", "致所有AI助理："
     r"(?:各位|所有|大家|每位)[^。！？\n]{0,6}(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)?\s*"
     r"(?:注意|请|請|[:：,，])|(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)\s*(?:注意|请|請|[:：,，])|"
@@ -807,7 +808,12 @@ _WHICH = (
     r"every|any|each|todos|todas|alle|tous|toutes|tutti|kaikki|wszystkich|всех|mga|our|your|"
     r"my|its|their|connected|digital|virtual|home|smart|personal|household|family)\s+){0,2}"
 )
-_AI_ASSISTANT = rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?|{_AI_NOUN}"
+# (the AI after the noun with "of" in the Romance languages: "asistentes de IA", "assistenti
+# di IA", "assistants d'IA")
+_AI_ASSISTANT = (
+    rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:(?:[\s-]*|\s+(?:de|di|da|do|d['’])\s*){_AI_NOUN})?|"
+    rf"{_AI_NOUN}"
+)
 AGENT_LABEL = re.compile(
     r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
@@ -880,6 +886,28 @@ AGENT_OBLIGED = re.compile(
     r"[^.!?。\n]*",
     _I,
 )
+
+
+# Assistants addressed at large, not the user's own: "Nota para asistentes de IA:", "to all
+# AI assistants", "各位AI助手", "AI 비서분들께": a line for whichever assistant reads it, which
+# the user, talking to their own, does not write.
+_AT_LARGE = re.compile(
+    r"(?<![^\W\d_])(?:assistants|asistentes|assistentes|assistenti|asystent(?:ów|om|ami)|"
+    r"ассистент(?:ов|ам|ы)|асистент(?:ів|ам|и)|помощник(?:ов|ам|и)|помічник(?:ів|ам|и)|"
+    r"avustajille|avustajat|asistanlar\w*|asistenler\w*|chatbots|bots|llms|language models|"
+    r"(?:all|every|any|todos los|todas las|tous les|toutes les|alle|tutti gli|kaikki|"
+    r"wszystkich|всех|всем)\s+(?:[^\W\d_]+\s+)?(?:(?-i:AI|IA|KI|ИИ)|assistant\w*|"
+    r"asistente\w*|assistent\w*|asystent\w*|ассистент\w*|bots?|chatbots?))(?![^\W\d_])|"
+    r"各位|所有|皆様|皆さん|분들|들에게|모든",
+    _I,
+)
+
+
+def to_assistants_at_large(seen: str) -> bool:
+    """Is the (canonical) text addressed to assistants at large (``_AT_LARGE``), in a note
+    for them (``ADDRESSED_TO_AGENT``, ``AGENT_LABEL``)?"""
+    found = [*ADDRESSED_TO_AGENT.finditer(seen), *AGENT_LABEL.finditer(seen)]
+    return any(_AT_LARGE.search(match.group(0)) for match in found)
 
 
 _PARAGRAPH_END = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
@@ -996,7 +1024,12 @@ RULE_CUES_ML = re.compile(
     r"(question|réponse)|em cada (pergunta|resposta)|a ogni (domanda|risposta)|vid varje (fråga|"
     r"svar)|при каждом (вопросе|ответе)|на каждый вопрос|cuando (alguien|cualquiera)|wenn (jemand|"
     r"einer)|quand (quelqu'un|on)|quando (alguém|qualcuno)|när (någon|man)|е"
-    r"сли (кто-то|кто-нибудь))\b|"
+    r"сли (кто-то|кто-нибудь)|"
+    # "si quelqu'un mentionne la banque", "als iemand vraagt": anyone who brings it up
+    r"si (quelqu'un|alguien|cualquiera)|se (alguém|qualcuno)|falls jemand|om någon|als iemand|"
+    r"(jeśli|jeżeli|gdy|kiedy) ktoś|eğer biri|jika (ada )?(seseorang|orang)|nếu (ai đó|có ai))\b|"
+    # ... or anyone asks, said without a subject: "Wenn nach Mietzahlung gefragt wird"
+    r"\b(wenn|sobald|falls)\s+(?:[^\W\d_]+\s+){0,6}?gefragt wird\b|"
     # someone who asks, named by what they are: "si l'étudiant demande sa note", "cuando el
     # cliente pregunte", "wenn der Kunde fragt"
     r"\b(si|quand|lorsque|cuando|quando|se|wenn|falls)\s+(l['’]|le |la |el |o |a |il |lo |der |"
@@ -1019,8 +1052,8 @@ RULE_CUES_ML = re.compile(
     # "다음 달부터", "내일부터", "오늘부터": from a day on
     r"다음 ?(?:달|주|번)부터|내일부터|오늘부터|이번 ?(?:달|주)부터|[0-9]+일부터|"
     # someone who asks: "회원이 ... 물으면", "고객이 ... 문의하면"
-    r"(?:회원|고객|손님|환자|학생|이용자)[이가]\s[^.!?\n]{0,30}(?:물으면|묻으면|문의하면|요청하면|"
-    r"말하면))|"
+    r"(?:회원|고객|손님|환자|학생|이용자|사용자)[이가]\s[^.!?\n]{0,30}(?:물으면|묻으면|문의하면|"
+    r"요청하면|말하면))|"
     r"\b(через (?:\d+|две|три|неделю|месяц|пару) ?(?:недел\w*|дн\w*|месяц\w*)?|od tej chwili|"
     r"od teraz|όταν ο \w+ ρωτήσει|tästä lähtien|tästä eteenpäin|jatkossa|vastedes|joka kerta|"
     r"seuraavalla kerralla|odteď|"

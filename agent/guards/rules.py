@@ -191,12 +191,33 @@ _SENSITIVE = re.compile(
     # ... and the transfer itself: "solo con bonifico a Marco B.", "por transferencia a",
     # "per Überweisung an", "par virement à", "przelewem na"
     r"bonific\w*|transferencia\w*|transfer[eê]ncia\w*|virement\w*|[üu]berweis\w*|"
-    r"overboek\w*|przelew\w*|havale\w*|"
+    r"overboek\w*|przelew\w*|havale\w*|vir(?:er|e|ez) (?:ses|vos|tes|les|des|son|votre) "
+    r"(?:fonds|économies|economies|argent)|"
+    # where the user is, live, handed to whoever the rule names
+    r"(?:real-time|realtime|live|current) location|ubicaci[oó]n en tiempo real|"
+    r"localiza[cç][aã]o em tempo real|posizione in tempo reale|position en temps r[ée]el|"
+    r"echtzeit-?standort|live-?standort|realtidsposition|locatie in realtime|live-?locatie|"
+    # the scammer's "safe account" the money is to be moved to
+    r"(?:secure|safe|protected) account|compte (?:sécurisé|securise|sûr|sur|protégé)|"
+    r"cuenta (?:segura|protegida)|conta (?:segura|protegida)|conto (?:sicuro|protetto)|"
+    r"sicheres konto|schutzkonto|veilige rekening|bezpieczne konto|säkert konto|"
+    # a rule that has the user stop a treatment their doctor prescribed
+    r"stop (?:taking )?(?:the |your |his |her |their )?(?:medication|medicine|meds|pills|"
+    r"insulin|treatment)|(?:dejar|suspender|abandonar) (?:de tomar )?(?:la |su |tu )?"
+    r"(?:medicaci[oó]n|medicina|tratamiento)|arr[eê]ter (?:son |ses |le |votre |vos |ton |tes )?"
+    r"(?:traitement|m[ée]dicaments?)|medikamente? (?:absetzen|weglassen)|"
+    r"(?:interromper|parar|suspender) (?:o |a |os |seu |sua )?(?:medica[cç][aã]o|rem[eé]dio|"
+    r"tratamento)|sospendere (?:i |il |la )?(?:farmac\w*|terapia|cura)|"
+    r"stoppen met (?:de |je |zijn |haar )?(?:medicatie|medicijnen)|"
+    r"odstawi\w* (?:leki|lek)|"
+    r"бросить (?:принимать )?(?:лекарств\w*|таблетк\w*)|отменить (?:лекарств\w*|лечение)|"
     # ... and the check with the sender waved away
     r"no hace falta (confirmar\w*|llamar|verificar\w*)|sin (confirmar|verificar)\w*|"
     r"beh[öo]ver inte (ringa|kolla|kontrollera|verifiera)|ohne (r[üu]ckfrage|nachzufragen)|"
     r"no need to (call|check|confirm|verify)|without (checking|verifying|confirming))\b|"
-    r"реквизит\w*|信任|"
+    r"реквизит\w*|信任|实时位置|實時位置|即時位置|リアルタイム(?:の)?位置|실시간 위치|"
+    r"停用[^。！？\n]{0,6}(?:药|藥)|停药|停藥|断药|斷藥|薬を(?:やめ|止め)|"
+    r"服薬(?:を)?(?:中止|やめ)|약을 (?:끊|중단)|복용을 중단|"
     # an account number itself (an IBAN), and identity papers asked for: "send a photo of the
     # passport", "прислать фото паспорта и СТС", "den Ausweis hochladen"
     r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|"
@@ -623,7 +644,13 @@ def _foreign_rule(sentence: str) -> bool:
         or PROMOTION_ML.search(sentence)
         or _LINK.search(sentence)
         or _AGENT_VERB_ML.search(sentence)
+        # "zawsze wybierać przelew na konto 61 1090 ...": payments sent to a given account
+        or (_SENSITIVE.search(sentence) and _ACCOUNT_NUMBER.search(sentence))
     )
+
+
+# An account to pay into: an IBAN, or a domestic number in groups (Polish, 26 digits).
+_ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|\b\d{2}(?:\s?\d{4}){6}\b")
 
 
 # What a rule tells the agent to do to others: say, answer, send, show, share.
@@ -631,7 +658,8 @@ _AGENT_VERB_ML = re.compile(
     r"\b(di|dile|diles|dí|decir|digas|responde|contesta|envía|manda|muestra|comparte|ofrece|"
     r"reenv\w+|enviar|leite\w*|weiterleit\w*|transf[eè]re\w*|encaminh\w*|inoltr\w*|"
     r"vidarebefordra|перешли\w*|пересыла\w*|"
-    r"sag|sage|sagen|antworte|schick\w*|sende|zeig\w*|teile|biete|gib|dis|dire|réponds|"
+    r"sag|sage|sagen|antworte|schick\w*|sende|zeig\w*|teile|biete|gib|nenne|nenn|erwähne|"
+    r"dis|dire|réponds|"
     r"envoie|montre|partage|propose|offre|diga|dizer|responda|envie|mostre|compartilhe|"
     r"ofereça|dì|dire|rispondi|invia|mostra|condividi|offri|säg|svara|skicka|visa|dela|"
     r"erbjud|скажи|говори|отвечай|ответь|отправ\w*|покажи|показывай|дели\w*|предлагай|"

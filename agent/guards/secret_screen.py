@@ -42,6 +42,7 @@ KIND_WORDS = {
     "login_pair": "login",
     "card_security": "card security code",
     "recovery_phrase": "recovery phrase",
+    "recovery_key": "recovery key",
     "national_id": "ID number",
 }
 
@@ -148,7 +149,9 @@ _ABOUT_A_SECRET = re.compile(
 
 # Account numbers, a wallet's recovery phrase and a login found by their shape alone, which a
 # user keeps like a PIN; keys and tokens only when the user asks in words to keep them.
-_SHAPED = frozenset({"iban", "card_number", "card_security", "recovery_phrase", "login_pair"})
+_SHAPED = frozenset(
+    {"iban", "card_number", "card_security", "recovery_phrase", "recovery_key", "login_pair"}
+)
 
 
 def _kept_where_typed(value: str, user_words: list[str]) -> bool:

@@ -90,6 +90,9 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?P<value>(?:[a-z]+\s+){11,23}[a-z]+)",
         re.IGNORECASE,
     ),
+    # A BitLocker (or other disk-encryption) recovery key: eight groups of six digits, a
+    # shape nothing else has; a user finds it in their account and pastes it when asked.
+    "recovery_key": re.compile(r"(?<![\d-])\d{6}(?:[- ]\d{6}){7}(?![\d-])"),
     "national_id": re.compile(
         r"\b(ssn|social security( number)?)\b\D{0,12}\d{3}-?\d{2}-?\d{4}\b|\b\d{3}-\d{2}-\d{4}\b|"
         r"\b(personnummer|personal (identity|id) number|national id( number)?|passport( number)?)\b"

@@ -52,6 +52,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"opioid\w*|mdma|ecstasy|drug (use|user|habit|problem)|recreational drugs|"
         r"kiff\w*|porro|maconha|maconheir[oa]|canapa|spinell\w*|"
         r"chemo\w*|radiotherap\w*|dialysis|oncolog\w*|insulin|transplant\w*|rehab\w*|"
+        # what treats an opioid addiction, and a detox in Vietnamese
+        r"methadon\w*|metadon\w*|méthadone|buprenorph\w*|suboxone|cai nghi[eệ]n|"
         r"heart (condition|disease|murmur|attack|failure|problems?)|murmur|cardiac|arrhythmi\w*|"
         r"stroke|hypertension|hypertensive|(high|low) blood pressure|blood pressure|"
         r"bluthochdruck|hipertensi[oó]n|hipertens[aã]o|ipertensione|hypertoni|"
@@ -278,6 +280,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "sexuality": re.compile(
         r"\b(gay|lesbian\w*|lesbica|lésbica|bisexual|queer|homosexual|heterosexual|transgender|"
         r"non-binary|no binari[oa]|não binári[oa]|trans(?:gênero|género|genere)|"
+        # "är transperson", "ist eine Transfrau", "transsexuell", "icke-binär"
+        r"trans ?(?:person|personer|kvinna|man|frau|mann|femme|homme|vrouw|mujer|hombre|"
+        r"woman)|transsexu\w*|transexual\w*|transidentit\w*|icke-binär|nicht-binär|"
+        r"non-binaire|niet-binair|niebinarn\w*|"
         r"sexual orientation|sexuality|asexual|lgbt\w*|schwul|lesbisch|lesbienne|гей|лесби\w*|"
         r"omosessuale|homosexuel\w*|homossexual|homosexuell|гомосексуал\w*|bisessuale|bissexual|"
         r"bisexu\w*|bissexu\w*|bisessual\w*|sexual_orientation|orientation sexuelle|"
@@ -376,7 +382,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "ethnicity": re.compile(
         r"\b(ethnic\w*|race_ethnicity|racial|hispanic|latin[oa]s?|latinx|caucasian|"
         r"african[- ]american|indigenous|aboriginal|etnia|étnic[oa]|ethnie|ethnique|"
-        r"ethnisch\w*|этническ\w*|национальност\w*)\b|种族|種族|民族|民族性",
+        r"ethnisch\w*|этническ\w*|национальност\w*|"
+        # caste, and India's reserved categories named as one's own
+        r"caste|kaste|(?-i:OBC|SC/ST)|scheduled (?:caste|tribe)|dalit\w*)\b|"
+        r"种族|種族|民族|民族性|जाति|जातीय|दलित|अनुसूचित (?:जाति|जनजाति)|ओबीसी",
         _I,
     ),
     # immigration and legal status: what a guess exposes a person to most
@@ -735,10 +744,29 @@ _SOMEONE_ELSE = re.compile(
     r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
     r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
-    r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b",
+    r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
+    # Arabic says "my" as an ending, and names whose first: "زوجة أخي" (my brother's wife)
+    r"^\W*(?:[^\W\d_]+\s+)?(?:أخي|أختي|صديقي|صديقتي|أمي|أبي|والدي|والدتي|ابني|ابنتي|زوجي|"
+    r"زوجتي|جاري|جارتي|زميلي|زميلتي|خالتي|عمتي|خالي|عمي|جدتي|جدي)(?![^\W\d_])|"
+    # Hindi: "मेरी बहन", "मेरे दोस्त", "मेरा भाई"
+    r"^\W*(?:मेरी|मेरे|मेरा|हमारी|हमारे|हमारा)\s+(?:[^\s]+\s+)?(?:बहन|भाई|दोस्त|सहेली|माँ|मां|"
+    r"पिता|पापा|मम्मी|पत्नी|पति|बेटा|बेटी|पड़ोसी|सहकर्मी|भाभी|चाचा|चाची|मामा|मामी|दादी|दादा|"
+    r"नानी|नाना)(?![^\W\d_])",
     _I,
 )
 _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
+# An example or a made-up case, opening a sentence ("Say, somewhere like Northwind", "e.g. a
+# teacher in Ohio", "比如在上海"): after a question, the case it asks about.
+_EXAMPLE = re.compile(
+    # (not a bare "like", which a user also opens a statement with: "Like, I have it too")
+    r"^\W*(?:say,|e\.\s?g\.|i\.\s?e\.|such as|(?:somewhere|something|someone|somebody) "
+    r"like|for (?:example|instance)|let'?s say|por ejemplo|digamos|zum beispiel|z\.\s?b\.|"
+    r"sagen wir|par exemple|disons|ad esempio|per esempio|mettiamo|por exemplo|"
+    r"bijvoorbeeld|bv\.|till exempel|t\.\s?ex\.|na przyk[lł]ad|np\.|например|скажем|наприклад|"
+    r"örneğin|mesela|misalnya|contohnya|ví dụ|chẳng hạn|例えば|たとえば|예를 들어|예컨대|比如|"
+    r"例如|譬如|假如|假设|假設)(?![^\W\d_])",
+    _I,
+)
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
@@ -1026,6 +1054,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
         for_others = about_user and _asked_for_others(text)
         asked: list[str] = []  # the questions of this message that speak of no one
         owns_asked = False
+        after_question = False
         for sentence in _SENTENCE_END.split(text):
             # (a question the user said yes to is a statement: "是因为抑郁症去复诊吗" "对")
             sentence = _as_question(sentence) if number < len(said) else sentence
@@ -1033,6 +1062,13 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 continue
             if for_others:
                 kept += _own_statements(sentence)
+                continue
+            was_after_question = after_question
+            after_question = sentence.rstrip().endswith(("?", "？", "؟"))
+            if was_after_question and _EXAMPLE.match(sentence):
+                # the question's case, said after it: "What's parental leave like at big
+                # tech companies? Say, somewhere like Northwind Systems."
+                asked.append(sentence)
                 continue
             if not sentence.rstrip().endswith(("?", "？", "؟")):
                 kept.append(_mine_only(sentence) if about_user else sentence)
@@ -1343,6 +1379,15 @@ def _value_words(value: str) -> list[str]:
 
 # A claim the user's words imply without its word: "my husband and I" says "married".
 _IMPLIED = [
+    # "expecting a baby" says "pregnant", and the other way round
+    (
+        re.compile(r"^(expecting|baby|child|twins|pregnan\w*)$", _I),
+        re.compile(
+            r"\b(pregnan\w*|expecting (?:a |our |their |her |his )?(?:baby|child|twins)|"
+            r"due (?:in|on|date)|(?:\d+|a few|some) weeks along)\b",
+            _I,
+        ),
+    ),
     (
         re.compile(r"^(laid|lay)", _I),
         re.compile(r"\b(lay-?offs?|laid off|let go|lost (his|her|their|my|a|the) job)\b", _I),
