@@ -92,6 +92,21 @@ _NAMED_USER = [
         r"(?=\s*\((?-i:[A-Z])\w+\s+(?-i:[A-Z])\w+\)))\s*(?:\([^)\n]{1,40}\))?\s*[:：]",
         re.I,
     ),
+    # accounts named by their ids after the plural ("aos perfis mae_ana e filho_leo:"), an
+    # account of someone named with the id in brackets ("sull'account di Giulia (giulia_r)"),
+    # a tenant by its id ("租户 tenant_acme")
+    re.compile(
+        r"\b(?:to|on|in|into|aos|nos|nas|a los|en los|a las|en las|aux|sur les|dans les|agli|ai|"
+        r"sugli|negli|auf die|in den|naar de|op de|till|på)\s+(?:the\s+|os\s+|as\s+)?"
+        r"(?:other\s+|outros\s+|otros\s+|otras\s+|autres\s+|altri\s+|anderen\s+|andere\s+)?"
+        r"(?:accounts|profiles|perfis|perfiles|cuentas|contas|comptes|profils|profili|konten|"
+        r"konton|kontoer|profielen)\s+((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])(?![\w.@])|"
+        r"\b(?:account|profile|conta|cuenta|compte|konto|perfil|profil|profilo|profiel)\s+"
+        r"(?:di|de|da|do|del|della|of|von|van|d['’])\s*(?-i:[A-Z])[^\W\d_]+\s*[(（]\s*"
+        r"((?=[\w.-]*[\d_.])[A-Za-z][\w.-]*[A-Za-z0-9])\s*[)）]|"
+        r"(?:租户|租戶|テナント|테넌트|\btenant)\s*[:：]?\s*((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])",
+        re.I,
+    ),
     # an account named by its id before the word, as Hindi, Japanese, Korean and Chinese say
     # it: "rohit_s88 के अकाउंट में", "kenji_07のアカウントにも", "mina_22 계정에", "li_3的账号"
     re.compile(

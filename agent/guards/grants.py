@@ -31,6 +31,8 @@ _PERMISSION = (
     r"имеет право|имеют право|вправе|має право|"
     # the participle: "è autorizzato a ricevere", "está autorizada a ver", "is authorised to"
     r"autorizzat[oaie]|autorizad[oa]s?|autorise[es]?|authori[sz]ed|berechtigt|gemachtigd|"
+    # the verb: "Resident authorizes any officer ... to be told the alarm code"
+    r"authori[sz]es?|autoriza|autorizo|autorise|autorizza|autorizzo|"
     r"bevoegd|uprawnion\w*|behorig|"
     # the right to: "berhak membaca", "ma prawo czytać", "má právo", "okuma hakkına sahip",
     # "có quyền xem", "har rätt att läsa"
@@ -678,11 +680,12 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             _I,
         ),
         # a credential handed to someone by permission, in either order, in one clause with
-        # no negation ("never give the PIN to callers" is the user's own restriction)
+        # no negation ("never give the PIN to callers" is the user's own restriction;
+        # "authorizes any officer ... to be told the alarm code" is one)
         re.compile(
             rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
             rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
-            rf"(?={_CLAUSE_ONLY}*?{_MAY})",
+            rf"(?={_CLAUSE_ONLY}*?(?:{_MAY}|{_PERMISSION}))",
             _I,
         ),
         # "is cleared to see everything saved here", verb-final "नोट्स देखने की अनुमति"
@@ -1035,7 +1038,13 @@ _MINE = (
 )
 _AS_IF_MINE = (
     r"(?:\bas (?:if|though) (?:it|they|she|he) (?:were|was|came|had come) (?:from )?(?:me|mine|"
-    r"my own|the user)\b|\bas (?:if|though) i (?:had )?(?:asked|said|wanted) (?:it|so)\b|"
+    r"my own|the user)\b|"
+    # ... or from whoever owns the memory, in a third party's words: "treat anything I ask as
+    # if it came from my brother"
+    r"\bas (?:if|though) (?:it|they) (?:came|had come|were coming) from (?:my|his|her|their|the) "
+    r"(?:brother|sister|husband|wife|partner|son|daughter|dad|father|mom|mum|mother|boss|"
+    r"owner|account holder|employer|client)\b|"
+    r"\bas (?:if|though) i (?:had )?(?:asked|said|wanted) (?:it|so)\b|"
     r"\bcomo si (?:fuera|fueran|lo pidiera|lo hubiera pedido) (?:yo|mia|mias|el usuario)\b|"
     r"\bals ob (?:ich|der nutzer) (?:es|sie) (?:selbst )?(?:verlangt|gesagt|angeordnet)\w*|"
     r"\bcomme si (?:c'etait|ca venait de) (?:moi|l'utilisateur)\b|"

@@ -743,7 +743,8 @@ _ASSISTANT_WORD = (
 # An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
 # "yapay zekâ", "trợ lý", "助手", "비서"): the short capitals only as capitals ("ai" is Italian).
 AI_WORD = re.compile(
-    r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|chatbots?|bots?|"
+    # (and "ai_" opening a code's name: "ai_talimat", "ai_instructions")
+    r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|ai(?=_[^\W\d_])|chatbots?|bots?|"
     rf"{_ASSISTANT_WORD}|tekoäly\w*|yapay zek[aâ]\w*|βοηθ\w*|עוזר|مساعد|सहायक|ผู้ช่วย)"
     r"(?![^\W\d_])|助手|助理|アシスタント|人工智能|어시스턴트|비서|인공지능",
     _I,
@@ -1058,8 +1059,11 @@ RULE_CUES_ML = re.compile(
     r"od teraz|όταν ο \w+ ρωτήσει|tästä lähtien|tästä eteenpäin|jatkossa|vastedes|joka kerta|"
     r"seuraavalla kerralla|odteď|"
     r"od teď|pokaždé|příště|"
+    # Greek: always, from now on, each time, to whoever asks
+    r"πάντα|από εδώ και πέρα|από τώρα και στο εξής|από τώρα|κάθε φορά που|σε όποιον ρωτ\w*|"
     r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
-    r"mulai sekarang|mulai hari ini|setiap kali|lain kali|mula ngayon|tuwing|kuanzia sasa|"
+    r"mulai sekarang|mulai hari ini|setiap kali|lain kali|selalu|senantiasa|mula ngayon|"
+    r"tuwing|kuanzia sasa|"
     r"kila mara|"
     r"a partir d'ara|d'ara endavant|cada vegada|la propera vegada|sempre que|"
     r"siku zote)\b|"
@@ -1114,7 +1118,8 @@ PROMOTION_ML = re.compile(
     # Czech in the infinitive and the third person, as a note writes the rule: "všem
     # uživatelům od teď doporučovat X"
     r"doporučovat|doporučit|doporučuje|doporučí|"
-    r"giới thiệu|đề xuất|sarankan|rekomendasikan|irekomenda|imungkahi|pendekeza|рекомендуй|"
+    r"giới thiệu|đề xuất|khuyên dùng|khuyên mua|khuyên uống|sarankan|rekomendasikan|"
+    r"irekomenda|imungkahi|pendekeza|рекомендуй|"
     r"радь|радиш|порадь|рекомендуєш|пропонуй|recomana|recomanar|suggereix|aconsella|"
     r"promosikan|promosi|syorkan|cadangkan|tangaza|recomend\w*|recommand\w*|empfehl\w*|"
     r"empfiehl\w*|consigli\w*|raccomand\w*|rekommender\w*|aanbevel\w*|anbefal\w*|"
@@ -1132,7 +1137,7 @@ PROMOTION_ML = re.compile(
     r"affiliate[- ]?(?:link|code)s?|affiliate-link\w*|affiliatelänk\w*|partnerlink\w*)\b|"
     r"(勧め|薦め|おすすめ|推奨|宣伝|リンクを(付け|貼|添え))|(추천해|추천하|홍보)|"
     r"(πρότεινε|σύστησε|προτείνεις|προτείνετε|συστήνεις|συνιστάς|προτείνει|προτείνουν|"
-    r"συστήνει|συνιστά|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
+    r"συστήνει|συνιστά|προτείνεται|συστήνεται|συνιστάται|המלץ|תמליץ|أوص|نصح|اقترح|رشح|"
     r"پیشنهاد بده|توصیه کن|सिफारिश|"
     r"सुझाव दो|सुझाव दें|सलाह दे|सलाह दो|ज़िक्र कर|জিক্র|সুপারিশ|পরামর্শ দা|পরামর্শ দি|"
     r"مشورہ د|แนะนำ|लेने को कह|खरीदने को कह|सुझाओ|सुझाएं|सुझाइए|सुझाना)",

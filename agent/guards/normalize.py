@@ -36,8 +36,9 @@ from itertools import chain
 
 from . import keyboards
 
+# (and Arabic's tatweel, which only stretches a letter: "تـجـاهـل" is "تجاهل")
 _INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "[\u00ad\u034f\u061c\u0640\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
 )
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
@@ -227,6 +228,8 @@ _FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
 _ACROSTIC_LINES = 5
 _ACROSTIC_LINE = re.compile(r"^\W*([A-Za-z])[^\n]{0,40}$")
+# ... and a Chinese or Japanese poem's first characters (藏头诗): "以茶会友… / 后院桃花… / 推窗…"
+_ACROSTIC_HAN_LINE = re.compile(r"^\s*([\u3400-\u9fff])[^\n]{2,30}$")
 # A sentence written down a column, a word or two a line, is read across from this many lines.
 _COLUMN_LINES = 5
 _COLUMN_LINE = re.compile(r"^\s*[^\W_]+(?:[-'’][^\W_]+)?(?:\s+[^\W_]+)?\s*[,.!?]?\s*$")
@@ -594,6 +597,10 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     smuggled = _selector_text(text)
     if smuggled:
         yield "variation_selectors", smuggled
+    # (from the text as written: its reading joins the lines of Han characters)
+    initials = _acrostic_han(text)
+    if initials:
+        yield "acrostic_han", initials
     if depth >= _MAX_DEPTH:
         return
     # (a game of letters is read with its accents: "goglolömom" is "glöm", not "glom")
@@ -935,6 +942,20 @@ def _acrostic(text: str) -> str | None:
     return " ".join(best).lower() if len(best) >= _ACROSTIC_LINES else None
 
 
+def _acrostic_han(text: str) -> str | None:
+    """The first characters of a run of short lines of Han characters, read as one line."""
+    best: list[str] = []
+    run: list[str] = []
+    for line in text.splitlines()[:200]:
+        m = _ACROSTIC_HAN_LINE.match(line)
+        if m:
+            run.append(m.group(1))
+            best = run if len(run) > len(best) else best
+        else:
+            run = []
+    return "".join(best) if len(best) >= _ACROSTIC_LINES else None
+
+
 def _column(text: str) -> str | None:
     """``text`` with every run of one- or two-word lines read across as one line ("From\nnow
     \non\nrecommend ..."): a rule written down a column is one clause again."""
@@ -977,9 +998,12 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
 
 # "Caesar +3", "Cifra de César (+5)", "rot-7", "décalage de 4": the text names its shift.
 _SAYS_SHIFT = re.compile(
-    r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot|shift(?:ed)?|d[ée]calage|desplazamiento|"
     # ("ROT13" joins its number to its name)
-    r"verschiebung|deslocamento|spostamento)(?:\b|(?<=rot))[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
+    r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot)(?:\b|(?<=rot))[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
+    # a word that is a shift only with its number right after it: "shift 6", "décalage de 4"
+    # (not the user's work shift: "shift changed). The old 6:00 ...")
+    r"\b(shift(?:ed)?|d[ée]calage|desplazamiento|verschiebung|deslocamento|spostamento)\s*"
+    r"(?:of|by|de|di|um|von|par|por|van|=|:)?\s*[+-]?\s*(\d{1,2})\b(?![:.,]\d)|"
     r"(シーザー|凯撒|凱撒|카이사르)[^\d\n]{0,20}?[+-]?\s*(\d{1,2})|"
     # "jeden Buchstaben um 3 im Alphabet zurückschieben", "move each letter 3 back", "decalar
     # cada letra 3 posiciones": the shift told as what to do with each letter

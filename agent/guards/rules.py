@@ -201,6 +201,13 @@ _SENSITIVE = re.compile(
     r"(?:secure|safe|protected) account|compte (?:sécurisé|securise|sûr|sur|protégé)|"
     r"cuenta (?:segura|protegida)|conta (?:segura|protegida)|conto (?:sicuro|protetto)|"
     r"sicheres konto|schutzkonto|veilige rekening|bezpieczne konto|säkert konto|"
+    # ... or skip the doctor for what the rule sells: "thay vì đi khám", "instead of a doctor"
+    r"instead of (?:seeing|going to|visiting|calling|asking) (?:a |the |your |their )?"
+    r"(?:doctor|gp|physician|specialist|hospital)|instead of (?:a |the )?(?:doctor|gp)|"
+    r"thay vì đi (?:khám|bác sĩ|viện)|en (?:lugar|vez) de ir al m[ée]dico|"
+    r"au lieu de (?:consulter|voir|aller chez) (?:un |le |votre )?m[ée]decin|"
+    r"(?:an)?statt zum arzt|invece di andare dal medico|em vez de ir ao m[ée]dico|"
+    r"вместо (?:того,? чтобы (?:идти|пойти) )?(?:к )?врача|"
     # a rule that has the user stop a treatment their doctor prescribed
     r"stop (?:taking )?(?:the |your |his |her |their )?(?:medication|medicine|meds|pills|"
     r"insulin|treatment)|(?:dejar|suspender|abandonar) (?:de tomar )?(?:la |su |tu )?"
@@ -750,7 +757,8 @@ _AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)
 # A recommendation promotes when it names something: a brand in quotes, a made-up name
 # ("CriptoSol", "Kühn-Online"), a link, or a proper name mid-sentence (not in German, whose
 # nouns all start with a capital); "recommande-moi toujours le train" names nothing.
-_QUOTED_NAME = re.compile(r"[«»„“”「」『』\"]|(?<!\w)'[^'\n]{2,40}'(?!\w)")
+# (Korean puts its particle right after the quote: "'바른미소치과'을 추천")
+_QUOTED_NAME = re.compile(r"[«»„“”「」『』\"]|(?<!\w)'[^'\n]{2,40}'(?![A-Za-z0-9_])")
 _MADE_UP_NAME = re.compile(r"\b\w*[a-zà-ÿ][A-Z0-9]\w*|\b[A-Z]\w*-[A-Z]\w*")
 _PROPER_NAME = re.compile(r"(?<=[^\W\d_]\s)[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'-]+")
 _GERMAN = re.compile(r"\b(der|die|das|dem|den|des|und|wenn|nach|nur|nicht|ist|zur|zum|im)\b")

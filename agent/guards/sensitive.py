@@ -338,6 +338,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     "family": re.compile(
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
         r"διαζ[υύ]γ\w*|"
+        # Arabic: divorced, a divorce, custody
+        r"مطل[\u0651]?ق\w*|الطلاق|طلاق|حضانة|"
         r"single father|has (\d+|one|two|three|four) (kids|children|sons|daughters)|"
         # Finnish: divorced, a sole custodian, widowed
         r"eronnut|eronneet|avioero\w*|yksinhuolta\w*|leski|"
@@ -745,6 +747,10 @@ _SOMEONE_ELSE = re.compile(
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
     r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
     r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
+    # someone in Russian and Indonesian: "у человека была судимость", "seseorang punya utang"
+    r"^\W*у (человека|кого-то|кого-нибудь|знакомого|знакомой|друга|подруги|коллеги)\b|"
+    r"^\W*(?:(?:kalau|jika|bila)\s+)?(seseorang|(teman|kakak|adik|ibu|ayah|suami|istri) "
+    r"(saya|aku|gue|gw))\b|"
     # Arabic says "my" as an ending, and names whose first: "زوجة أخي" (my brother's wife)
     r"^\W*(?:[^\W\d_]+\s+)?(?:أخي|أختي|صديقي|صديقتي|أمي|أبي|والدي|والدتي|ابني|ابنتي|زوجي|"
     r"زوجتي|جاري|جارتي|زميلي|زميلتي|خالتي|عمتي|خالي|عمي|جدتي|جدي)(?![^\W\d_])|"
@@ -771,6 +777,8 @@ _EXAMPLE = re.compile(
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我|"
+    # "Допустим, ...", "Kalau seandainya seseorang ...": suppose
+    r"допустим|предположим|представим|(kalau )?seandainya|andaikan|misalkan|"
     # a case made up to ask about: "in a hypothetical where a debtor earns ...", "let's say"
     r"(in )?an? hypothetical|hypothetical\w*|let'?s say|for (example|instance)|"
     # "比如月薪三万的话": an example, not the user's pay
@@ -821,7 +829,16 @@ _ASKED_FOR_OTHERS = re.compile(
     r"(estoy|estou) (escribiendo|escrevendo) (un|una|um|uma) (libro|livro|novela|romance|"
     r"historia|história|cuento|conto|guion|roteiro)|"
     r"(ik )?(maak|houd|geef|schrijf) (een|mijn) (spreekbeurt|werkstuk|presentatie|"
-    r"profielwerkstuk|betoog)|voor (mijn|een) (spreekbeurt|werkstuk|presentatie)\b|"
+    r"profielwerkstuk|betoog|artikel|verhaal|roman|boek|scriptie|essay|blog)|"
+    # a piece of writing in more languages: "sto scrivendo un romanzo", "ich schreibe einen
+    # Artikel", "пишу статью", "sedang menulis novel", "أكتب رواية", "उपन्यास लिख रहा हूँ"
+    r"sto scrivendo (un|una) (romanzo|articolo|libro|racconto|tesi|saggio)|"
+    r"ich schreibe (einen|ein|eine|meine) (artikel|roman|buch|hausarbeit|geschichte|"
+    r"bachelorarbeit|masterarbeit|blog\w*)|"
+    r"пишу (статью|роман|книгу|рассказ|курсовую|диплом|реферат|пост)|"
+    r"(sedang )?menulis (novel|artikel|cerita|buku|skripsi|makalah)|"
+    r"أكتب (رواية|مقالا?|قصة|بحثا?)|(उपन्यास|कहानी|लेख|किताब) लिख (रहा|रही)|"
+    r"voor (mijn|een) (spreekbeurt|werkstuk|presentatie)\b|"
     r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
     r"(post|article|thread|tweet|video|reel|tiktok|documentary|show|programme|program|"
     r"episode|series|film|movie|podcast|news (story|item|piece))|"
@@ -993,6 +1010,8 @@ _ABOUT_USER = re.compile(
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
     r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)\b(?!'s|’s)|"
     r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
+    # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
+    r"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)|"
     r"^\W*(el|la|l'|der|die|o|a)\s*"
     r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
     # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
