@@ -161,6 +161,16 @@ def note_after(said: str, note: str, earlier: Sequence[dict[str, str]] = ()) -> 
     )
 
 
+def at_user_door(note: str) -> FirewallVerdict:
+    """The user typing ``note`` at the CLI ("memory add ..."), saved as they typed it."""
+    return note_after(f"memory add {note}", note)
+
+
+def page_note(said: str, page: str, note: str) -> FirewallVerdict:
+    """The model's ``note`` of a tool's ``page``, after the user ``said`` something."""
+    return check_write("archival_memory_insert", {"content": note}, said, page=page)
+
+
 def unsealed_kept_secrets(entries: list[dict[str, Any]], report: ScanReport) -> list[str]:
     """The ids of the suite's ``secret_kept`` writes the scan did not seal (every one must be
     scanned)."""

@@ -930,30 +930,29 @@ def _split_words(letters: str) -> str:
 
 def _acrostic(text: str) -> str | None:
     """The first letters of a run of short lines, spaced so the letters-only check reads them."""
-    best: list[str] = []
-    run: list[str] = []
-    for line in text.splitlines()[:200]:
-        m = _ACROSTIC_LINE.match(line)
-        if m:
-            run.append(m.group(1))
-            best = run if len(run) > len(best) else best
-        else:
-            run = []
-    return " ".join(best).lower() if len(best) >= _ACROSTIC_LINES else None
+    initials = _initials(text, _ACROSTIC_LINE)
+    return " ".join(initials).lower() if initials else None
 
 
 def _acrostic_han(text: str) -> str | None:
     """The first characters of a run of short lines of Han characters, read as one line."""
+    initials = _initials(text, _ACROSTIC_HAN_LINE)
+    return "".join(initials) if initials else None
+
+
+def _initials(text: str, line: re.Pattern[str]) -> list[str]:
+    """The first characters (``line``'s group) of the longest run of lines ``line`` matches,
+    if it has ``_ACROSTIC_LINES`` or more."""
     best: list[str] = []
     run: list[str] = []
-    for line in text.splitlines()[:200]:
-        m = _ACROSTIC_HAN_LINE.match(line)
+    for each in text.splitlines()[:200]:
+        m = line.match(each)
         if m:
             run.append(m.group(1))
             best = run if len(run) > len(best) else best
         else:
             run = []
-    return "".join(best) if len(best) >= _ACROSTIC_LINES else None
+    return best if len(best) >= _ACROSTIC_LINES else []
 
 
 def _column(text: str) -> str | None:
