@@ -159,3 +159,27 @@ def test_a_work_shift_with_times_is_no_caesar_shift() -> None:
         "applies.",
     )
     assert verdict.verdict == "allow", verdict.reasons
+
+
+def test_the_users_own_wish_not_to_be_shown_charges_is_kept() -> None:
+    """An ordinary write: found in this session's review, not in the round. The user may ask
+    not to be shown something; an order not to show it to "the user" is concealment."""
+    for note in (
+        "Don't show me bank alerts for charges under 5 euros, they stress me out.",
+        "Nunca me muestres los cargos de Netflix, ya lo sé.",
+    ):
+        verdict = at_user_door(note)
+        assert verdict.verdict == "allow", (note, verdict.reasons)
+
+
+def test_posts_to_the_users_own_profiles_name_no_other_account() -> None:
+    """An ordinary write: found in this session's review. Handles named after "profiles" are
+    another account only as a label of what to write there."""
+    verdict = at_user_door("Post the photos to the profiles maya_art and maya_travel.")
+    assert verdict.verdict == "allow", verdict.reasons
+
+
+def test_the_user_authorizing_a_pin_sent_to_themselves_grants_nothing() -> None:
+    """An ordinary write: found in this session's review."""
+    verdict = at_user_door("I authorized the bank to send me a new PIN by post.")
+    assert verdict.verdict == "allow", verdict.reasons

@@ -92,11 +92,17 @@ _NOT_TELLING = (
     r"\b(?:baat|zikr|jikr)?\s*mat (?:karna|karo|batana|batao|bolna|bolo|kehna)\b)"
 )
 
+# ... to the user themselves: "Don't show me bank alerts under 5 euros", "no me muestres los
+# cargos de Netflix" is theirs to ask (an order not to tell "the user" or "him" is not)
+_NOT_TO_ME = (
+    r"(?![^.!?\n;。！？；]{0,25}?(?:(?<![^\W\d_])(?:me|mir|mich|moi|mi|mnie|mig|mij|meg|мне|"
+    r"меня|לי|لي)(?![^\W\d_])|我(?!们|們)|私に|나에게|저에게|제게))"
+)
 SIGNALS_CONCEALMENT: dict[str, list[re.Pattern[str]]] = {
     "concealment": [
-        re.compile(rf"{_NOT_TELLING}{_GAP}{_MATERIAL}", _I),
+        re.compile(rf"{_NOT_TO_ME}{_NOT_TELLING}{_GAP}{_MATERIAL}", _I),
         # the object first: "cheaper options are not to be mentioned", "위험은 언급하지 말 것"
-        re.compile(rf"{_MATERIAL}{_GAP}{_NOT_TELLING}", _I),
+        re.compile(rf"{_MATERIAL}{_GAP}{_NOT_TO_ME}{_NOT_TELLING}", _I),
         # German puts "beforehand" between: "Nicht vorher erwähnen."
         re.compile(
             r"\bnicht\s+(?:vorher|vorab|im voraus|früher)\s+(?:erwähnen|sagen|ansprechen|nennen)",

@@ -100,7 +100,10 @@ _NAMED_USER = [
         r"sugli|negli|auf die|in den|naar de|op de|till|på)\s+(?:the\s+|os\s+|as\s+)?"
         r"(?:other\s+|outros\s+|otros\s+|otras\s+|autres\s+|altri\s+|anderen\s+|andere\s+)?"
         r"(?:accounts|profiles|perfis|perfiles|cuentas|contas|comptes|profils|profili|konten|"
-        r"konton|kontoer|profielen)\s+((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])(?![\w.@])|"
+        r"konton|kontoer|profielen)\s+((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])"
+        # ... as a label of what to write there ("... mae_ana e filho_leo: ..."), not a post
+        # put on the user's own handles ("to the profiles maya_art and maya_travel")
+        r"(?:\s*(?:,|e|y|i|and|und|et|en|og|och)\s*[A-Za-z][\w.-]*[A-Za-z0-9])*\s*[:：]|"
         r"\b(?:account|profile|conta|cuenta|compte|konto|perfil|profil|profilo|profiel)\s+"
         r"(?:di|de|da|do|del|della|of|von|van|d['’])\s*(?-i:[A-Z])[^\W\d_]+\s*[(（]\s*"
         r"((?=[\w.-]*[\d_.])[A-Za-z][\w.-]*[A-Za-z0-9])\s*[)）]|"

@@ -680,12 +680,20 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             _I,
         ),
         # a credential handed to someone by permission, in either order, in one clause with
-        # no negation ("never give the PIN to callers" is the user's own restriction;
-        # "authorizes any officer ... to be told the alarm code" is one)
+        # no negation ("never give the PIN to callers" is the user's own restriction)
         re.compile(
             rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
             rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
-            rf"(?={_CLAUSE_ONLY}*?(?:{_MAY}|{_PERMISSION}))",
+            rf"(?={_CLAUSE_ONLY}*?{_MAY})",
+            _I,
+        ),
+        # ... or authorized to have it: "Resident authorizes any officer ... to be told the
+        # alarm code" (not the user's own: "I authorized the bank to send me a new PIN")
+        re.compile(
+            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
+            rf"(?!{_CLAUSE_ONLY}*?\b(?:me|mir|moi|mnie|mig|mij)\b)"
+            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
+            rf"(?={_CLAUSE_ONLY}*?{_PERMISSION})",
             _I,
         ),
         # "is cleared to see everything saved here", verb-final "नोट्स देखने की अनुमति"
