@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import TO_ME
+
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n;。！？；]{0,50}?"
 
@@ -95,8 +97,8 @@ _NOT_TELLING = (
 # ... to the user themselves: "Don't show me bank alerts under 5 euros", "no me muestres los
 # cargos de Netflix" is theirs to ask (an order not to tell "the user" or "him" is not)
 _NOT_TO_ME = (
-    r"(?![^.!?\n;。！？；]{0,25}?(?:(?<![^\W\d_])(?:me|mir|mich|moi|mi|mnie|mig|mij|meg|мне|"
-    r"меня|לי|لي)(?![^\W\d_])|我(?!们|們)|私に|나에게|저에게|제게))"
+    rf"(?![^.!?\n;。！？；]{{0,25}}?(?:(?<![^\W\d_])(?:{TO_ME}|mich|mi|meg|мне|меня|לי|لي)"
+    r"(?![^\W\d_])|我(?!们|們)|私に|나에게|저에게|제게))"
 )
 SIGNALS_CONCEALMENT: dict[str, list[re.Pattern[str]]] = {
     "concealment": [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import HANG_UP, NEGATION_AFTER_VERB, NEVER
+from .lexicon import HANG_UP, NEGATION_AFTER_VERB, NEVER, TO_ME
 
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n。！？]{0,60}?"
@@ -495,6 +495,20 @@ _MAY = (
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+
+
+def _handed_over(leave: str, unless: str | None = None) -> re.Pattern[str]:
+    """A clause with no negation (nor ``unless``) that names a credential, a verb of handing
+    it over and ``leave`` to do so, in any order."""
+    barred = f"(?!{_CLAUSE_ONLY}*?{unless})" if unless else ""
+    return re.compile(
+        rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION}){barred}"
+        rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
+        rf"(?={_CLAUSE_ONLY}*?{leave})",
+        _I,
+    )
+
+
 # A colon opens a clause too ("Don't forget: the babysitter may ask you for the code"): a rule
 # read from there stops at the next colon (its own words) and looks no further than
 # ``_AFTER_COLON`` characters for what it forbids, so that each colon of a long write costs a
@@ -681,21 +695,10 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         ),
         # a credential handed to someone by permission, in either order, in one clause with
         # no negation ("never give the PIN to callers" is the user's own restriction)
-        re.compile(
-            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
-            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
-            rf"(?={_CLAUSE_ONLY}*?{_MAY})",
-            _I,
-        ),
+        _handed_over(_MAY),
         # ... or authorized to have it: "Resident authorizes any officer ... to be told the
         # alarm code" (not the user's own: "I authorized the bank to send me a new PIN")
-        re.compile(
-            rf"(?:^|(?<=[.!?\n;。！？；]))(?!{_CLAUSE_ONLY}*?{_NEGATION})"
-            rf"(?!{_CLAUSE_ONLY}*?\b(?:me|mir|moi|mnie|mig|mij)\b)"
-            rf"(?={_CLAUSE_ONLY}*?{_CREDENTIAL})(?={_CLAUSE_ONLY}*?{_HAND_OVER})"
-            rf"(?={_CLAUSE_ONLY}*?{_PERMISSION})",
-            _I,
-        ),
+        _handed_over(_PERMISSION, rf"\b(?:{TO_ME})\b"),
         # "is cleared to see everything saved here", verb-final "नोट्स देखने की अनुमति"
         re.compile(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_ALL_RECORDS}", _I),
         re.compile(rf"(?:{_TARGET}|{_ALL_RECORDS}){_GAP}{_ACCESS}{_GAP}{_PERMISSION}", _I),

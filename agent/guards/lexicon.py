@@ -853,6 +853,11 @@ AGENT_BOUND_ML = re.compile(
     _I,
 )
 
+# "Me" as the object of a verb in the Latin-script languages the lexicon reads: "send me",
+# "schick mir", "envoie-moi", "wyślij mnie". A hand-over or a silence towards "me" is the
+# user's own ("I authorized the bank to send me a new PIN", "don't show me bank alerts").
+TO_ME = r"me|mir|moi|mnie|mig|mij"
+
 # The assistant's owner, the user, in a third party's words: "ton propriétaire", "your owner".
 ASSISTANTS_OWNER = re.compile(
     r"\b(?:your|ton|ta|tu|tus|dein\w*|il tuo|la tua|seu|sua|твоего|твоей|твой|jouw|je|din|"

@@ -763,26 +763,27 @@ _SOMEONE_ELSE = re.compile(
 _AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
 # An example or a made-up case, opening a sentence ("Say, somewhere like Northwind", "e.g. a
 # teacher in Ohio", "比如在上海"): after a question, the case it asks about.
+# A case made up to ask about, opening a clause in either pattern below: "let's say", "比如".
+_FOR_EXAMPLE = r"let'?s say|for (?:example|instance)|比如|譬如|例如|假如|假设|假設"
 _EXAMPLE = re.compile(
     # (not a bare "like", which a user also opens a statement with: "Like, I have it too")
     r"^\W*(?:say,|e\.\s?g\.|i\.\s?e\.|such as|(?:somewhere|something|someone|somebody) "
-    r"like|for (?:example|instance)|let'?s say|por ejemplo|digamos|zum beispiel|z\.\s?b\.|"
+    rf"like|{_FOR_EXAMPLE}|por ejemplo|digamos|zum beispiel|z\.\s?b\.|"
     r"sagen wir|par exemple|disons|ad esempio|per esempio|mettiamo|por exemplo|"
     r"bijvoorbeeld|bv\.|till exempel|t\.\s?ex\.|na przyk[lł]ad|np\.|например|скажем|наприклад|"
-    r"örneğin|mesela|misalnya|contohnya|ví dụ|chẳng hạn|例えば|たとえば|예를 들어|예컨대|比如|"
-    r"例如|譬如|假如|假设|假設)(?![^\W\d_])",
+    r"örneğin|mesela|misalnya|contohnya|ví dụ|chẳng hạn|例えば|たとえば|예를 들어|예컨대)"
+    r"(?![^\W\d_])",
     _I,
 )
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = re.compile(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
-    r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|假如|如果我|"
+    r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|如果我|"
     # "Допустим, ...", "Kalau seandainya seseorang ...": suppose
     r"допустим|предположим|представим|(kalau )?seandainya|andaikan|misalkan|"
     # a case made up to ask about: "in a hypothetical where a debtor earns ...", "let's say"
-    r"(in )?an? hypothetical|hypothetical\w*|let'?s say|for (example|instance)|"
-    # "比如月薪三万的话": an example, not the user's pay
-    r"比如|譬如|例如|假设|假設|要是|"
+    # ("比如月薪三万的话": an example, not the user's pay)
+    rf"(in )?an? hypothetical|hypothetical\w*|{_FOR_EXAMPLE}|要是|"
     # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
     r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
     r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
