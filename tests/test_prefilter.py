@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvisor.agent.guards import injection, prefilter, sensitive
+from memvisor.agent.guards import injection, prefilter, rules, sensitive
 from memvisor.agent.guards.normalize import views
 
 DATA = Path(__file__).parent / "data"
@@ -143,3 +143,77 @@ def test_strings_made_to_match_pass_the_gate(index: int, data: st.DataObject) ->
     text = data.draw(strategy)
     if pattern.search(text):
         assert prefilter.may_match(pattern, text), (pattern.pattern[:80], text[:80])
+
+
+# -- one pattern of many alternatives (``prefilter.GatedPattern``) ---------------------------
+
+GATED_PATTERNS = {
+    name: getattr(rules, name)
+    for name in ("RULE_CUES_ML", "THIRD_PARTY_ML", "PROMOTION_ML", "USER_THIRD_PERSON")
+} | {"_AGENT_VERB_ML": rules._AGENT_VERB_ML}
+
+
+@pytest.mark.parametrize("name", sorted(GATED_PATTERNS))
+def test_a_gated_pattern_finds_what_the_whole_one_does(name: str) -> None:
+    gated = GATED_PATTERNS[name]
+    texts = _suite_writes()
+    readings = sorted(
+        {view for text in texts[:: max(1, len(texts) // (3 * SAMPLED))] for _, view in views(text)}
+    )
+    found = 0
+    for reading in readings:
+        whole = [m.span() for m in gated.whole.finditer(reading)]
+        assert [m.span() for m in gated.finditer(reading)] == whole, reading[:80]
+        found += bool(whole)
+    assert found >= 5  # the patterns do match some of the suites' writes
+    assert gated.candidates("x") is not None  # read apart, not run whole
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "spans"),
+    [
+        # leftmost wins, whichever alternative it is
+        (
+            r"\bzebra crossing\b|\bapple pie\b",
+            "apple pie before zebra crossing",
+            [(0, 9), (17, 31)],
+        ),
+        # at the same start the first alternative wins, as in the whole pattern
+        (r"(?:apple|applesauce)|applesauce jar", "applesauce jar", [(0, 5)]),
+        # an alternative written twice (as an accent-free copy may be) changes nothing
+        (r"(?:stolen|mango)|(?:stolen|melon)", "melon mango stolen", [(0, 5), (6, 11), (12, 18)]),
+        # groups inside an alternative: read apart, spans kept
+        (
+            r"\b(when|whenever) (the user|he)\b|\bbanana(s)?\b",
+            "bananas whenever he",
+            [(0, 7), (8, 19)],
+        ),
+    ],
+)
+def test_a_gated_pattern_keeps_the_engines_order(
+    pattern: str, text: str, spans: list[tuple[int, int]]
+) -> None:
+    compiled = re.compile(pattern, re.IGNORECASE)
+    gated = prefilter.GatedPattern(compiled)
+    assert [m.span() for m in compiled.finditer(text)] == spans
+    assert [m.span() for m in gated.finditer(text)] == spans
+    assert gated.candidates(text) is not None
+    assert gated.search("nothing here at all") is None
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?i)apple pie|zebra",  # flags for the whole pattern
+        r"apple pie|x*",  # an alternative that matches the empty string
+        r"(?x) apple \s pie | zebra",  # verbose
+        r"(a)?(?(1)pple pie|zebra)",  # a conditional
+        r"\w+|\d+",  # no alternative has a gate
+    ],
+)
+def test_patterns_not_read_apart_run_whole(pattern: str) -> None:
+    compiled = re.compile(pattern)
+    gated = prefilter.GatedPattern(compiled)
+    assert gated.candidates("apple pie") is None
+    text = "an apple pie and a zebra"
+    assert [m.span() for m in gated.finditer(text)] == [m.span() for m in compiled.finditer(text)]

@@ -255,14 +255,17 @@ _MINE_BEFORE = re.compile(
 # "for account acct_1042", "Benutzer-ID kl_44", "client n° 7731", "customer 55021's file": an
 # id-looking token (letters with digits or an underscore; bare digits only after a number mark
 # or before a record word) after an account word that is not the user's own ("my account").
-_NOT_MINE = "".join(
-    rf"(?<!\b{w} )"
-    for w in (
-        *("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego"),
-        *("můj", "mého", "mém", "svého", "svém", "mijn", "minha", "mia", "mitt"),
-        *("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym"),
-        *("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem", "des"),
-    )
+# (\b first: every use is followed by a word that starts at a boundary, and the engine then
+# looks behind only there, not at each letter; one lookbehind for the words of each length)
+_OWNER_WORDS = (
+    *("my", "our", "mi", "mein", "meine", "mon", "meu", "mio", "min", "moje", "mojego"),
+    *("můj", "mého", "mém", "svého", "svém", "mijn", "minha", "mia", "mitt"),
+    *("moim", "mojej", "swojego", "swoim", "benim", "naszego", "naszym"),
+    *("with", "from", "via", "using", "the", "del", "do", "da", "des", "dem"),
+)
+_NOT_MINE = r"\b" + "".join(
+    rf"(?<!\b(?:{'|'.join(w for w in _OWNER_WORDS if len(w) == size)}) )"
+    for size in sorted({len(w) for w in _OWNER_WORDS})
 )
 _ACCOUNT_WORD = (
     r"\b(?:account|user|profile|customer|client|member|cuenta|usuario|cliente|konto|benutzer|"

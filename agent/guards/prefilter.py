@@ -124,9 +124,18 @@ def required_words(pattern: re.Pattern[str]) -> frozenset[str] | None:
     """Words of which any text the pattern matches holds at least one, folded; None when
     no such words of ``MIN_STRENGTH`` or more can be read off it."""
     try:
-        words = _Reading().sequence(_sre_parse.parse(pattern.pattern, pattern.flags))
+        tree = _sre_parse.parse(pattern.pattern, pattern.flags)
     except (re.error, TypeError, ValueError, RecursionError):
         return None  # unread: the pattern always runs
+    return _gate_words(tree)
+
+
+def _gate_words(tree: Any) -> frozenset[str] | None:
+    """``required_words`` of a pattern's parse tree."""
+    try:
+        words = _Reading().sequence(tree)
+    except (TypeError, ValueError, RecursionError):
+        return None
     if not words or _weakest(words) < MIN_STRENGTH:
         return None
     _WORDS.add(words)
@@ -338,3 +347,173 @@ def _weakest(words: frozenset[str]) -> int:
 def _strength(word: str) -> int:
     word = word.strip()
     return len(word) if word.isascii() else sum(3 if ord(ch) >= _WIDE else 1 for ch in word)
+
+
+# -- one pattern of many alternatives --------------------------------------------------------
+
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+
+
+class GatedPattern:
+    """A compiled pattern made of many alternatives ("from now on|ab jetzt|以后|...") that
+    runs, on each text, only the alternatives whose gate words the text holds.
+
+    Python's engine tries every alternative at every position: a lexicon of a few thousand
+    cues in thirty languages cost ~0.7 ms a search of a short note, most of it on languages
+    the note is not in. An alternative that cannot match anywhere in a text cannot change what
+    the whole pattern finds there, so each alternative left is searched alone and the leftmost
+    match wins, the first alternative on a tie: the span the whole pattern's search gives.
+    A match's numbered groups are its alternative's own, not the whole pattern's: use it for
+    patterns read by their spans. The alternatives are read apart when first used; a pattern
+    whose alternatives cannot be read apart, or that may match an empty string, runs whole."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.whole = pattern
+        self.pattern = pattern.pattern
+        self.flags = pattern.flags
+        self._lock = threading.Lock()
+        self._sources: list[str] | None = None
+        self._compiled: list[re.Pattern[str] | None] = []
+        self._always: list[int] = []
+        self._by_word: dict[str, list[int]] = {}
+
+    def __repr__(self) -> str:
+        return f"GatedPattern({self.pattern[:60]!r}...)"
+
+    def candidates(self, text: str) -> list[re.Pattern[str]] | None:
+        """The alternatives that may match ``text``, in order; None: run the whole."""
+        sources = self._sources if self._sources is not None else self._read()
+        if not sources:
+            return None
+        chosen = set(self._always)
+        for word in present_words(text):
+            chosen.update(self._by_word.get(word, ()))
+        return [self._alternative(n) for n in sorted(chosen)]
+
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        alternatives = self.candidates(string)
+        end = len(string) if endpos is None else endpos
+        if alternatives is None:
+            return self.whole.search(string, pos, end)
+        best: re.Match[str] | None = None
+        for alternative in alternatives:
+            found = alternative.search(string, pos, end)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+                if best.start() == pos:
+                    break  # nothing can start before it
+        return best
+
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int | None = None
+    ) -> Iterator[re.Match[str]]:
+        end = len(string) if endpos is None else endpos
+        if self.candidates(string) is None:
+            yield from self.whole.finditer(string, pos, end)
+            return
+        found = self.search(string, pos, end)  # never empty: each alternative takes a character
+        while found is not None:
+            yield found
+            found = self.search(string, found.end(), end)
+
+    def _alternative(self, n: int) -> re.Pattern[str]:
+        """Alternative ``n``, compiled the first time a text needs it."""
+        compiled = self._compiled[n]
+        if compiled is None:
+            compiled = self._compiled[n] = re.compile((self._sources or [])[n], self.flags)
+        return compiled
+
+    def _read(self) -> list[str]:
+        """Reads the alternatives and their gates, once; [] when they cannot be read apart."""
+        with self._lock:
+            if self._sources is None:
+                sources = self._gates()
+                self._compiled = [None] * len(sources)
+                self._sources = sources  # last: a reader that sees it finds the rest set
+            return self._sources
+
+    def _gates(self) -> list[str]:
+        if self.flags & re.VERBOSE or "(?(" in self.pattern or _GLOBAL_FLAGS.match(self.pattern):
+            return []  # comments, conditionals, flags for the whole: not read apart here
+        try:
+            sources = _alternatives(self.pattern)
+            trees = [_sre_parse.parse(source, self.flags) for source in sources]
+        except (re.error, IndexError, RecursionError):
+            return []
+        if any(tree.getwidth()[0] == 0 for tree in trees):
+            return []  # an empty match: its search and iteration are the engine's to get right
+        first = {source: n for n, source in reversed(list(enumerate(sources)))}
+        for n, tree in enumerate(trees):
+            if first[sources[n]] != n:
+                continue  # fails wherever the same one before it did
+            words = _gate_words(tree)
+            if words is None:
+                self._always.append(n)
+            else:
+                for word in words:
+                    self._by_word.setdefault(word, []).append(n)
+        return sources if len(self._always) < len(sources) else []
+
+
+def _tokens(source: str) -> Iterator[tuple[str, str]]:
+    """``source`` cut into escapes, character classes and single other characters."""
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            yield "escape", source[i : i + 2]
+            i += 2
+        elif c == "[":
+            j = i + 1
+            if source[j] == "^":
+                j += 1
+            if source[j] == "]":
+                j += 1
+            while source[j] != "]":
+                j += 2 if source[j] == "\\" else 1
+            yield "class", source[i : j + 1]
+            i = j + 1
+        else:
+            yield "other", c
+            i += 1
+
+
+def _alternatives(source: str) -> list[str]:
+    """The alternatives of ``source`` at its top level, those of a ``(?:...)`` that is a
+    whole alternative read apart too ("(?:a|b)|c" is "a", "b", "c")."""
+    found: list[str] = []
+    for alternative in _top_level(source):
+        inner = _wrapped(alternative)
+        found += _alternatives(inner) if inner is not None else [alternative]
+    return found
+
+
+def _top_level(source: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for kind, text in _tokens(source):
+        if kind == "other" and text in "()":
+            depth += 1 if text == "(" else -1
+        if kind == "other" and text == "|" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(text)
+    parts.append("".join(current))
+    return parts
+
+
+def _wrapped(alternative: str) -> str | None:
+    """The inside of ``alternative`` when it is one ``(?:...)`` group and nothing else."""
+    if not alternative.startswith("(?:") or not alternative.endswith(")"):
+        return None
+    depth = 0
+    consumed = 0
+    for kind, text in _tokens(alternative):
+        consumed += len(text)
+        if kind == "other" and text in "()":
+            depth += 1 if text == "(" else -1
+            if depth == 0 and consumed != len(alternative):
+                return None
+    return alternative[3:-1]

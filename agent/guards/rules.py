@@ -14,14 +14,17 @@ from dataclasses import dataclass, replace
 
 from . import lexicon
 from .normalize import skeleton
+from .prefilter import GatedPattern
 
 _I = re.IGNORECASE
 
 
-def _accent_blind(pattern: re.Pattern[str]) -> re.Pattern[str]:
+def _accent_blind(pattern: re.Pattern[str]) -> GatedPattern:
     """``pattern`` that also matches its words without accents: rules are read in the
-    skeleton of a text ("desormais", "na proxima vez"), the lexicon is written with them."""
-    return re.compile(f"(?:{pattern.pattern})|(?:{skeleton(pattern.pattern)})", pattern.flags)
+    skeleton of a text ("desormais", "na proxima vez"), the lexicon is written with them.
+    Gated: of its cues in thirty languages, those of the text's language are run."""
+    both = f"(?:{pattern.pattern})|(?:{skeleton(pattern.pattern)})"
+    return GatedPattern(re.compile(both, pattern.flags))
 
 
 RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
@@ -661,7 +664,7 @@ _ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|\b\d{2}(
 
 
 # What a rule tells the agent to do to others: say, answer, send, show, share.
-_AGENT_VERB_ML = re.compile(
+_AGENT_VERB_ML_WRITTEN = re.compile(
     r"\b(di|dile|diles|dí|decir|digas|responde|contesta|envía|manda|muestra|comparte|ofrece|"
     r"reenv\w+|enviar|leite\w*|weiterleit\w*|transf[eè]re\w*|encaminh\w*|inoltr\w*|"
     r"vidarebefordra|перешли\w*|пересыла\w*|"
@@ -753,7 +756,7 @@ _AGENT_VERB_ML = re.compile(
     r"\b(?:bagikan|berikan|kirimkan|sampaikan|teruskan|beritahu|beri tahu)\b|ให้เชื่อฟัง|เชื่อฟัง)",
     _I,
 )
-_AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML)
+_AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML_WRITTEN)
 # A recommendation promotes when it names something: a brand in quotes, a made-up name
 # ("CriptoSol", "Kühn-Online"), a link, or a proper name mid-sentence (not in German, whose
 # nouns all start with a capital); "recommande-moi toujours le train" names nothing.
