@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvisor.agent.guards import injection, prefilter, rules, sensitive
+from memvisor.agent.guards import injection, lexicon, prefilter, rules, sensitive
 from memvisor.agent.guards.normalize import views
 
 DATA = Path(__file__).parent / "data"
@@ -150,7 +150,7 @@ def test_strings_made_to_match_pass_the_gate(index: int, data: st.DataObject) ->
 GATED_PATTERNS = {
     name: getattr(rules, name)
     for name in ("RULE_CUES_ML", "THIRD_PARTY_ML", "PROMOTION_ML", "USER_THIRD_PERSON")
-} | {"_AGENT_VERB_ML": rules._AGENT_VERB_ML}
+} | {"_AGENT_VERB_ML": rules._AGENT_VERB_ML, "SECRET_LABELS_ML": lexicon.SECRET_LABELS_ML}
 
 
 @pytest.mark.parametrize("name", sorted(GATED_PATTERNS))

@@ -227,6 +227,10 @@ class _Reading:
             if op is _sre.ASSERT:  # a look-ahead or -behind that must match holds its words
                 offer(self.sequence(av[1]))
             spelled = self.spelled(op, av)
+            if spelled == _EMPTY and op in (_sre.SUBPATTERN, _sre.BRANCH, _ATOMIC):
+                # zero width, as a group of look-aheads is ("the clause holds X and Y"):
+                # what it requires is in them
+                offer(self._item(op, av))
             if spelled is not None:
                 joined = _joined(run, spelled)
                 if joined is not None:
