@@ -217,3 +217,17 @@ def test_patterns_not_read_apart_run_whole(pattern: str) -> None:
     assert gated.candidates("apple pie") is None
     text = "an apple pie and a zebra"
     assert [m.span() for m in gated.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+
+
+def test_a_gated_pattern_iterates_overlapping_alternatives_as_the_engine_does() -> None:
+    # the alternatives' matches overlap and interleave; each next match is the leftmost after
+    # the last one's end, as the whole pattern finds it
+    compiled = re.compile(r"apple pie|pie crust|crust(?:y)? apple|\bapple\b", re.IGNORECASE)
+    gated = prefilter.GatedPattern(compiled)
+    text = "apple pie crust apple Pie crusty apple apple, " * 300
+    spans = [m.span() for m in compiled.finditer(text)]
+    assert len(spans) > 900
+    assert [m.span() for m in gated.finditer(text)] == spans
+    assert [m.span() for m in gated.finditer(text, 7, 400)] == [
+        m.span() for m in compiled.finditer(text, 7, 400)
+    ]

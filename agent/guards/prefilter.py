@@ -412,13 +412,27 @@ class GatedPattern:
         self, string: str, pos: int = 0, endpos: int | None = None
     ) -> Iterator[re.Match[str]]:
         end = len(string) if endpos is None else endpos
-        if self.candidates(string) is None:
+        alternatives = self.candidates(string)
+        if alternatives is None:
             yield from self.whole.finditer(string, pos, end)
             return
-        found = self.search(string, pos, end)  # never empty: each alternative takes a character
-        while found is not None:
-            yield found
-            found = self.search(string, found.end(), end)
+        # Each alternative's next match: the engine's next is the leftmost of them, the first
+        # alternative on a tie. After it, only the alternatives whose next match began inside
+        # it look again (one that begins later is still their next): each alternative reads
+        # the text about once, however many matches it holds. No match is empty (``_gates``).
+        upcoming = [alternative.search(string, pos, end) for alternative in alternatives]
+        while True:
+            first: re.Match[str] | None = None
+            for found in upcoming:
+                if found is not None and (first is None or found.start() < first.start()):
+                    first = found
+            if first is None:
+                return
+            yield first
+            after = first.end()
+            for n, found in enumerate(upcoming):
+                if found is not None and found.start() < after:
+                    upcoming[n] = alternatives[n].search(string, after, end)
 
     def _alternative(self, n: int) -> re.Pattern[str]:
         """Alternative ``n``, compiled the first time a text needs it."""
