@@ -48,6 +48,8 @@ PIECES = (
     "(a",
     "a'",
     "a,",
+    "\n",
+    "\n#",  # markup lines: ADDRESSED_TO_AGENT backtracked over all of them from each
 )
 _NOW = datetime(2026, 5, 1, tzinfo=UTC)
 _FIREWALL = Firewall()

@@ -680,8 +680,11 @@ SIGNALS_ML["ignore_instructions"] = [
 # assistent:", "Kwa msaidizi:", "إلى المساعد:", "アシスタントへ：") is an order to it. The firewall
 # counts it only when the write is not the user's own words.
 ADDRESSED_TO_AGENT = re.compile(
-    # (at a sentence's start, or opening a quote: 'Mensagem do app: "Para a IA ...:')
-    r"(?:^|[\n.!?。]\s*|[«“\"„‚‘「『])[\s*>\-\[(#/«“\"„‚‘「『※＊•]*(?:[^\W\d_]{2,15}\s+){0,2}?(?:"
+    # (at a sentence's start, or opening a quote: 'Mensagem do app: "Para a IA ...:'; then up
+    # to 40 spaces and marks, "## ", "> * ": a bounded run, since a text of nothing but them,
+    # "\n#" 3,000 times, had every start backtrack over all the rest: 10 s; for the same
+    # reason no \s* below follows an optional word that may be absent: the run reads it)
+    r"(?:^|[\n.!?。]|[«“\"„‚‘「『])[\s*>\-\[(#/«“\"„‚‘「『※＊•]{0,40}(?:[^\W\d_]{2,15}\s+){0,2}?(?:"
     r"(?:todo|fixme|note|hack)\s*\(\s*(?:the\s+)?(?:assistant|ai|bot|agent|llm|model)\s*\)|"
     r"(?:(?:a\s+)?(?:note|message|memo|instructions?|reminder|notice|hint|p\.?s\.?)\s+)?"
     r"(?:to|for|dear|attention|attn)\s+(?:the\s+|any\s+|all\s+)?"
@@ -691,9 +694,9 @@ ADDRESSED_TO_AGENT = re.compile(
     r"guest|student|tenant|claimant)s?(?:'s|’s|')?\s+)?"
     r"(?:(?:connected|digital|virtual|voice|personal|home|smart|ai)\s+){0,2}"
     r"(?:ai|ai assistants?|assistants?|bots?|llms?|chatbots?|language models?|ai helpers?)|"
-    r"(?:nota|mensaje|aviso)?\s*(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
-    r"(?:hinweis|nachricht|notiz)?\s*(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
-    r"(?:note|message)?\s*(?:à|pour)\s+l['’](?:assistant|ia)|"
+    r"(?:(?:nota|mensaje|aviso)\s*)?(?:para|a)\s+(?:el|la)\s+(?:asistente|ia|bot)|"
+    r"(?:(?:hinweis|nachricht|notiz)\s*)?(?:an|für)\s+(?:den|die|das)\s+(?:assistenten|ki|bot)|"
+    r"(?:(?:note|message)\s*)?(?:à|pour)\s+l['’](?:assistant|ia)|"
     r"(?:para|ao|aos)\s+(?:o\s+|os\s+)?assistentes?|para a ia|all['’]assistente|"
     r"per l['’]assistente|"
     r"(?:per|agli|a)\s+(?:gli\s+)?assistenti|"
