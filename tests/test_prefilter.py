@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from memvisor.agent.guards import injection, lexicon, prefilter, rules, sensitive
 from memvisor.agent.guards.normalize import views
+from memvisor.agent.guards.prefilter import _sre_parse
 
 DATA = Path(__file__).parent / "data"
 SAMPLED = 200  # readings of the suites' writes checked against every gated pattern (~8 s)
@@ -135,6 +136,11 @@ def test_a_gated_table_offers_exactly_the_patterns_whose_gate_passes() -> None:
 def test_strings_made_to_match_pass_the_gate(index: int, data: st.DataObject) -> None:
     pattern = GATED_TABLES[index]
     if prefilter.required_words(pattern) is None:
+        return
+    if _sre_parse.parse(pattern.pattern, pattern.flags).getwidth()[0] == 0:
+        # look-aheads alone (a clause that holds X and Y): hypothesis draws strings ignoring
+        # them and keeps those that match, tens of seconds for four. Their gates are checked
+        # on the suites' readings above, where these patterns do match.
         return
     try:
         strategy = st.from_regex(pattern)
