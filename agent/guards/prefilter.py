@@ -159,6 +159,29 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", text.translate(_FOLD).lower().translate(_FOLD))
 
 
+class _Filing:
+    """Items (by number) filed under their gate words: the ones a text may need are those
+    without words, and those filed under a word the text holds."""
+
+    def __init__(self) -> None:
+        self.always: list[int] = []  # no gate words: always run
+        self._by_word: dict[str, list[int]] = {}
+
+    def add(self, n: int, words: frozenset[str] | None) -> None:
+        if words is None:
+            self.always.append(n)
+        else:
+            for word in words:
+                self._by_word.setdefault(word, []).append(n)
+
+    def chosen(self, text: str) -> list[int]:
+        """The numbers of the items ``text`` may need, in order."""
+        found = set(self.always)
+        for word in present_words(text):
+            found.update(self._by_word.get(word, ()))
+        return sorted(found)
+
+
 class GatedTable:
     """Named lists of patterns, each pattern filed under its gate words: the patterns that
     may match a text come from the words the text holds (a few), not from asking every
@@ -167,23 +190,15 @@ class GatedTable:
 
     def __init__(self, table: Mapping[str, Sequence[re.Pattern[str]]]) -> None:
         self._entries = [(name, pattern) for name, listed in table.items() for pattern in listed]
-        self._always: list[int] = []  # no gate words: always run
-        self._by_word: dict[str, list[int]] = {}
+        self._filing = _Filing()
         for n, (_, pattern) in enumerate(self._entries):
-            words = required_words(pattern)  # files the words with ``present_words`` too
-            if words is None:
-                self._always.append(n)
-            else:
-                for word in words:
-                    self._by_word.setdefault(word, []).append(n)
+            # (``required_words`` files the words with ``present_words`` too)
+            self._filing.add(n, required_words(pattern))
 
     def candidates(self, text: str) -> dict[str, list[re.Pattern[str]]]:
         """Name -> its patterns that may match ``text``, in the table's order."""
-        chosen = set(self._always)
-        for word in present_words(text):
-            chosen.update(self._by_word.get(word, ()))
         found: dict[str, list[re.Pattern[str]]] = {}
-        for n in sorted(chosen):
+        for n in self._filing.chosen(text):
             name, pattern = self._entries[n]
             found.setdefault(name, []).append(pattern)
         return found
@@ -378,8 +393,7 @@ class GatedPattern:
         self._lock = threading.Lock()
         self._sources: list[str] | None = None
         self._compiled: list[re.Pattern[str] | None] = []
-        self._always: list[int] = []
-        self._by_word: dict[str, list[int]] = {}
+        self._filing = _Filing()
 
     def __repr__(self) -> str:
         return f"GatedPattern({self.pattern[:60]!r}...)"
@@ -389,10 +403,7 @@ class GatedPattern:
         sources = self._sources if self._sources is not None else self._read()
         if not sources:
             return None
-        chosen = set(self._always)
-        for word in present_words(text):
-            chosen.update(self._by_word.get(word, ()))
-        return [self._alternative(n) for n in sorted(chosen)]
+        return [self._alternative(n) for n in self._filing.chosen(text)]
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         alternatives = self.candidates(string)
@@ -464,13 +475,8 @@ class GatedPattern:
         for n, tree in enumerate(trees):
             if first[sources[n]] != n:
                 continue  # fails wherever the same one before it did
-            words = _gate_words(tree)
-            if words is None:
-                self._always.append(n)
-            else:
-                for word in words:
-                    self._by_word.setdefault(word, []).append(n)
-        return sources if len(self._always) < len(sources) else []
+            self._filing.add(n, _gate_words(tree))
+        return sources if len(self._filing.always) < len(sources) else []
 
 
 def _tokens(source: str) -> Iterator[tuple[str, str]]:
