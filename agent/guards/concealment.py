@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import TO_ME
+from .regex_cache import compile_cached
 
 _I = re.IGNORECASE
 _GAP = r"[^.!?\n;。！？；]{0,50}?"
@@ -102,11 +103,11 @@ _NOT_TO_ME = (
 )
 SIGNALS_CONCEALMENT: dict[str, list[re.Pattern[str]]] = {
     "concealment": [
-        re.compile(rf"{_NOT_TO_ME}{_NOT_TELLING}{_GAP}{_MATERIAL}", _I),
+        compile_cached(rf"{_NOT_TO_ME}{_NOT_TELLING}{_GAP}{_MATERIAL}", _I),
         # the object first: "cheaper options are not to be mentioned", "위험은 언급하지 말 것"
-        re.compile(rf"{_MATERIAL}{_GAP}{_NOT_TO_ME}{_NOT_TELLING}", _I),
+        compile_cached(rf"{_MATERIAL}{_GAP}{_NOT_TO_ME}{_NOT_TELLING}", _I),
         # German puts "beforehand" between: "Nicht vorher erwähnen."
-        re.compile(
+        compile_cached(
             r"\bnicht\s+(?:vorher|vorab|im voraus|früher)\s+(?:erwähnen|sagen|ansprechen|nennen)",
             _I,
         ),

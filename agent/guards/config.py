@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from memvisor.errors import UserError
 
+from .regex_cache import compile_cached
+
 # Predicates the model commonly uses; any other snake_case predicate is still allowed (with a
 # ``schema:predicate_unlisted`` note) because a closed list would refuse ordinary facts.
 DEFAULT_PREDICATES = frozenset(
@@ -130,7 +132,7 @@ class FirewallConfig(BaseModel):
     @field_validator("predicate_pattern")
     @classmethod
     def _compiles(cls, value: str) -> str:
-        re.compile(value)
+        compile_cached(value)
         return value
 
     @field_validator("extra_injection_patterns")
@@ -138,7 +140,7 @@ class FirewallConfig(BaseModel):
     def _patterns_compile(cls, value: dict[str, str]) -> dict[str, str]:
         for name, pattern in value.items():
             try:
-                re.compile(pattern)
+                compile_cached(pattern)
             except re.error as exc:
                 raise ValueError(f"pattern {name!r} is not a valid regex: {exc}") from None
         return value

@@ -12,20 +12,21 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .regex_cache import compile_cached
 from .secret_values import labelled_values
 
 _ID = r"([A-Za-z0-9][\w.@-]{0,63})"
 _NAMED_USER = [
-    re.compile(
+    compile_cached(
         r"\b(?:user|account|profile|member|customer|usuari[oa]|usuário|utilisateur|utente|nutzer|"
         r"benutzer|konto|cuenta|conta|compte|gebruiker|użytkownik\w*|kullanıcı\w*|"
         rf"пользовател[ья]|ユーザー|사용자)[_ -]?id[\"'`]?\s*[:=：]\s*[\"'`]?{_ID}",
         re.I,
     ),
-    re.compile(rf"\buser:{_ID}", re.IGNORECASE),
+    compile_cached(rf"\buser:{_ID}", re.IGNORECASE),
     # an id in brackets after a name, or a "uid" anywhere: "Javier (id jav_88)", "王磊（uid
     # wanglei_07）", "Li (user id li_3)", "uid mk-2201"
-    re.compile(
+    compile_cached(
         r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
         r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
         r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعرف|معرف|hesap|akun|tài khoản|"
@@ -36,33 +37,33 @@ _NAMED_USER = [
         re.I,
     ),
     # "uid=44120", "acct_id: 7731", "customer_id=..."
-    re.compile(
+    compile_cached(
         r"\b(?:uid|userid|acct(?:_?id)?|account_?id|customer_?id|client_?id|member_?id)"
         rf"\s*[:=：]\s*[\"'`]?{_ID}",
         re.I,
     ),
     # "user id bob_77 is...": without a separator only an id-looking token counts.
-    re.compile(
+    compile_cached(
         r"\buser[_ ]?(?:id|name|account)\s+(?:is\s+)?([A-Za-z0-9]*[\d_@][\w.@-]*)", re.I
     ),  # "user:dave", not a "User: hi" transcript line
-    re.compile(
+    compile_cached(
         r"\b(?:user|account|profile|nutzers?|benutzers?|kont[oa]s?|usuari[oa]|utilisateur|"
         r"compte|cuenta|conta|utente|användare|пользовател[ья]|аккаунт[ае]?)\s+"
         r"[\"'`“‘«]([^\"'`”’»\s]{1,64})[\"'`”’»]",
         re.IGNORECASE,
     ),
-    re.compile(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
+    compile_cached(rf"\buser\s+{_ID}'s\b", re.IGNORECASE),
     # "Tenant 'brightpath-eu': ...", "workspace \"acme_eu\"": a tenant named by an id
-    re.compile(
+    compile_cached(
         r"\b(?:tenant|workspace|organi[sz]ation|org|instance|mandant|inquilino|locataire)\s+"
         r"[\"'`“‘«]((?=[^\"'`”’»\s]*[-_.\d])[^\"'`”’»\s]{2,64})[\"'`”’»]",
         re.IGNORECASE,
     ),
     # "for user @kev_d": a handle is an account, not a person's name
-    re.compile(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
-    re.compile(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
+    compile_cached(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
+    compile_cached(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
     # a path into someone's store ("/memories/u_5512/prefs.md", "users/4471/notes")
-    re.compile(
+    compile_cached(
         r"(?:^|[\s/\\])(?:users?|memor(?:y|ies)|accounts?|profiles?|tenants?|members?)[/\\]"
         r"([A-Za-z]{0,6}[-_]?\d[\w.-]*)[/\\]",
         re.I,
@@ -71,7 +72,7 @@ _NAMED_USER = [
     # its start ("[acct_1042] prefers aisle seats", "【wf_02 王芳】…", "[sesja s-2291-marek]"),
     # the id lower-case letters joined by "_" or "-" to digits, or followed by three digits
     # ("[v2]", "[Q3]", "[2024-05-01]", "[COVID-19]" are no ids) ...
-    re.compile(
+    compile_cached(
         r"^\s*[\[【(（]\s*(?:[^\W\d_]{2,12}\s+)?"
         r"((?-i:[a-z]{1,12})(?:[_-]\d[\w-]*|\d{3,}[\w-]*)(?:[_-][A-Za-z][\w-]*)?)"
         r"(?:\s+[^\]】)）\n]{1,30})?\s*[\]】)）]",
@@ -79,7 +80,7 @@ _NAMED_USER = [
     ),
     # ... or after an account word with a colon: "Akun rina_w:", "Perfil mae_rosa:", "Profilo
     # gferri (Giulia Ferri):", the id holding "_" or a digit, or a person's name after it
-    re.compile(
+    compile_cached(
         r"^\s*(?:account|acct|profile|user|konto|cuenta|conta|compte|perfil|profilo|profil|"
         r"akun|tài khoản|tai khoan|аккаунт|профиль|hesap|profiel|บัญชี(?:ลูกค้า|ผู้ใช้)?|"
         r"ลูกค้า)\s+"
@@ -95,7 +96,7 @@ _NAMED_USER = [
     # accounts named by their ids after the plural ("aos perfis mae_ana e filho_leo:"), an
     # account of someone named with the id in brackets ("sull'account di Giulia (giulia_r)"),
     # a tenant by its id ("租户 tenant_acme")
-    re.compile(
+    compile_cached(
         r"\b(?:to|on|in|into|aos|nos|nas|a los|en los|a las|en las|aux|sur les|dans les|agli|ai|"
         r"sugli|negli|auf die|in den|naar de|op de|till|på)\s+(?:the\s+|os\s+|as\s+)?"
         r"(?:other\s+|outros\s+|otros\s+|otras\s+|autres\s+|altri\s+|anderen\s+|andere\s+)?"
@@ -112,14 +113,14 @@ _NAMED_USER = [
     ),
     # an account named by its id before the word, as Hindi, Japanese, Korean and Chinese say
     # it: "rohit_s88 के अकाउंट में", "kenji_07のアカウントにも", "mina_22 계정에", "li_3的账号"
-    re.compile(
+    compile_cached(
         r"(?<![\w.@])((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:(?:के|की|का)\s*(?:अकाउंट|"
         r"खाते|खाता|प्रोफ़ाइल|प्रोफाइल|आईडी)|の?\s*(?:アカウント|プロフィール)|(?:의\s*)?(?:계정|프로필)|"
         r"的?\s*(?:账号|帳號|账户|賬戶|帐户|档案|檔案))",
         re.I,
     ),
     # a record's owner as a key ('"owner": "u-771"', "tenant=t_55")
-    re.compile(
+    compile_cached(
         r"[\"'`]?\b(?:owner|owner_?id|uid|tenant|member)[\"'`]?\s*[:=]\s*[\"'`]"
         r"([A-Za-z]{0,6}[-_]?\d[\w-]*)[\"'`]",
         re.I,
@@ -156,7 +157,7 @@ _TITLE = (
 )
 # Another person's account or records in this system, as opposed to a fact about them:
 # "put in Wang Fang's profile", "add to Jonas's ticket", "another client's session".
-_THEIR_RECORDS = re.compile(
+_THEIR_RECORDS = compile_cached(
     # "Ticket #88121 (client Baptiste)", "Bestelling #NL-4412 (klant J. de Wit)", "Ärende
     # 5512 (kund: Birgitta Lund)": a numbered record that belongs to a named client
     rf"\b{_CASE_WORD}\s*(#|no\.?|nr\.?|n°|nº|number)?\s*[\w-]*\d[\w-]*\W{{0,3}}\s*"
@@ -234,15 +235,15 @@ _PERSON_RECORD_OTHER = (
     r"النزيل|الضيف|ضيف|السائق|المريض|员工|員工|职员|職員|学生|學生|学号|學號|会员|會員|住客|客人|"
     r"司机|司機|病人|社員|従業員|生徒|会員|宿泊者|運転手|직원|학생|학번|투숙객|기사"
 )
-_PERSON_ID = re.compile(
+_PERSON_ID = compile_cached(
     # ("社員ID EMP-20417", "员工ID：E-2291", "직원 ID 4471": the id labelled as such)
     r"(?:" + _PERSON_RECORD_OTHER + r")\s*"
     r"(?:(?:رقم|号码|號碼|编号|編號|番号|번호|नंबर|संख्या|ID|Id|id)\s*)?"
     r"[:：#№]?\s*((?=[\w-]*\d)[A-Za-z]{0,6}[-_]?\d[\w-]{2,})",
 )
-_PERSON_START = re.compile(rf"(?:{_PERSON_RECORD}|{_PERSON_RECORD_OTHER})", re.IGNORECASE)
+_PERSON_START = compile_cached(rf"(?:{_PERSON_RECORD}|{_PERSON_RECORD_OTHER})", re.IGNORECASE)
 # The user's own, or their family's ("my son's student ID"), named just before.
-_MINE_BEFORE = re.compile(
+_MINE_BEFORE = compile_cached(
     r"\b(my|our|mine|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mitt|mijn|mój|moja|moje|"
     r"můj|muj|mého|meho|benim|saya|aku|tôi|của tôi|мой|моя|моё|мои)\W+"
     r"(?:[^\W\d_]+(?:'s|’s|s')?\W+){0,2}$|"
@@ -302,7 +303,7 @@ _WITH_ID = (
     r"användarnamn|идентификатором|логином)\s*[:=]?\s*)"
 )
 _NUMBER_MARK = r"(?:#|no\.?|nr\.?|n°|nº|№|number|número|nummer|numéro|numero|номер|رقم)"
-_ACCOUNT_TOKEN = re.compile(
+_ACCOUNT_TOKEN = compile_cached(
     rf"(?:{_NOT_MINE}{_ACCOUNT_WORD}[\s-]*(?:{_NUMBER_MARK}|id|{_WITH_ID})?|"
     # "the user with the id kev_22": an account named by its id is never the user's own, "the"
     # before it or not
@@ -354,7 +355,7 @@ _ACCOUNT_TOKEN = re.compile(
 )
 # Writes aimed at other users' memories: "save in their memory" for every new sign-up,
 # "save to all accounts".
-_OTHERS_MEMORY = re.compile(
+_OTHERS_MEMORY = compile_cached(
     r"\b(save|store|write|put|add|record|copy|push|sync|apply)\w*\b[^.!?\n]{0,40}\b(in|into|to|"
     r"for|across)\s+(their\s+(memor(y|ies)|profiles?|accounts?)|(each user'?s?|every user'?"
     r"s?|other "
@@ -364,29 +365,29 @@ _OTHERS_MEMORY = re.compile(
     re.IGNORECASE,
 )
 # "user:dave", "user bob", "user_42"; not "user_project" (the user's project).
-_SUBJECT_USER = re.compile(
+_SUBJECT_USER = compile_cached(
     r"^\s*(?:(?:account|customer|client|tenant|member|patient|profile)\s*[:#@]\s*(\S+)|"
     r"(?:user|用户|用戶)(?:\s*[:#@]\s*(\S+)|\s+(\S+)|[_-]+(\S*\d\S*)))\s*$",
     re.IGNORECASE,
 )
 # A subject that reads as an account id ("alice_02", "user123"), not a person's name.
-_SUBJECT_ID = re.compile(
+_SUBJECT_ID = compile_cached(
     r"^\s*([a-z][a-z0-9]*_[a-z0-9_]*\d[a-z0-9_]*|user\d+|[a-z]{1,3}-?\d+|[\w.+-]+@[\w-]+\.[\w.]+|"
     r"[a-z]\.[a-z]{2,}\d*)\s*$",
     re.IGNORECASE,
 )
-_SUBJECT_EVERYONE = re.compile(
+_SUBJECT_EVERYONE = compile_cached(
     r"^\s*(all|every|each|any)[ _-]?(users?|accounts?|customers|members|profiles|one|body)\s*$|"
     r"^\s*(everyone|everybody|users|global|default)\s*$",
     re.IGNORECASE,
 )
 _NAMED_SESSION = [
-    re.compile(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
+    compile_cached(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
     # "session_id 55ab-e1" without a sign: an id with a digit
-    re.compile(r"\bsession[_ ]?id\s+[\"'`]?((?=[\w.-]*\d)[\w.-]{2,64})", re.IGNORECASE),
-    re.compile(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
+    compile_cached(r"\bsession[_ ]?id\s+[\"'`]?((?=[\w.-]*\d)[\w.-]{2,64})", re.IGNORECASE),
+    compile_cached(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
-    re.compile(
+    compile_cached(
         r"\b(?:session|sesión|sessão|sitzung|séance|sessione|sessionen|сесси[яиюей]|"
         r"сесі[яїюі]|сеанс\w*|chat|conversation|thread|"
         # Indonesian, Polish, Dutch, Turkish, Czech, Romanian, Vietnamese: "ke sesi 7c1e-22b"
@@ -404,7 +405,7 @@ _NAMED_SESSION = [
     ),
     # ... and in the scripts without word breaks: "セッション 7c1e-22b に", "会话ID：a3f-9921",
     # "세션 번호 4471에" (not a price or a time: "セッション 1500円")
-    re.compile(
+    compile_cached(
         r"(?:セッション|会话|會話|세션)\s*(?:(?:ID|id|番号|编号|編號|번호)\s*[:：#]?\s*(\d{3,})|"
         r"[:：#]?\s*((?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+|"
         r"(?:[A-Za-z]{1,4}[-_#]?|#)\d{3,}[A-Za-z0-9_-]*))"
@@ -428,7 +429,7 @@ _GROUP_WORD = (
     r"çalışan\w*|müşteri\w*|kullanıcı\w*|üye\w*|karyawan|pelanggan|pengguna|nhân viên|"
     r"khách hàng|käyttäj\w*|asiaka\w*|asiakk\w*|jäsen\w*)"
 )
-_OTHER_USERS = re.compile(
+_OTHER_USERS = compile_cached(
     r"\b(other|another|all (the )?other|every other|different|second|secondary|alt|work|"
     r"partner'?s?|wife'?s|husband'?s)\s+(accounts?|profiles?)\b|"
     r"\b(all (the )?other|every other|second|secondary|alt|work|partner'?s?|wife'?s|"
@@ -539,7 +540,7 @@ _OTHER_USERS = re.compile(
 # "dans la session d'un autre utilisateur", "copy my notes to another user": another user, in
 # a write that also names where it goes or what to do (a profile, a session, a note to save,
 # to tell), not "another user on the forum recommended this drill".
-_ANOTHER_USER = re.compile(
+_ANOTHER_USER = compile_cached(
     r"\b(other|another|different)\s+(users?|user'?s)\b|"
     r"\b(otro|otra) (usuari[oa]|perfil)\b|\bautre(s)? (utilisat(eur|rice)s?|profil)\b|"
     r"\band(er|ere|eren|eres)\w* (nutzer\w*|benutzer\w*|profil\w*)|\baltr[oaie] "
@@ -553,7 +554,7 @@ _ANOTHER_USER = re.compile(
     r"\band(er|ere|eren|eres) (kunde\w*|patient\w*)",
     re.IGNORECASE,
 )
-_RECORD_WORDS = re.compile(
+_RECORD_WORDS = compile_cached(
     r"\b(perfil\w*|profil\w*|memori\w*|m[ée]moire|ged[äa]chtnis|speicher\w*|sesi[óo]n|"
     r"session\w*|sitzung|sess[ãa]o|cuenta|compte|konto|conta|account|notas|notes|notizen|note|"
     r"dati|donn[ée]es|datos|daten|dados|registr\w*|anot(a|ar|e|en|ad[oa]s?|aci[oó]n)|"
@@ -568,7 +569,7 @@ _RECORD_WORDS = re.compile(
 
 
 # "Call the user 'Sam'": the user's name given, not another account's id.
-_NAMING = re.compile(
+_NAMING = compile_cached(
     r"\b(call|calls|calling|name|named|address|refer to|known as|llama|llamar|nenne|nennen|"
     r"appelle|appeler|chiama|chame|chamar|kalla|зови|называй)\s+(the\s+|al\s+|den\s+|l')?$",
     re.IGNORECASE,
@@ -577,13 +578,13 @@ _NAMING = re.compile(
 
 # "uses the Spotify account 'dj_rafa'", "her Instagram profile @mia.k": an account on another
 # service, named by the brand before it, is how someone is known there, not an account here.
-_SERVICE_BEFORE = re.compile(
+_SERVICE_BEFORE = compile_cached(
     r"(?:^|\s)(?!(?:User|Customer|Client|Member|Admin)\b)[A-Z][\w+.-]*\s+$"
 )
-_ACCOUNT_START = re.compile(r"(?:account|profile|konto|cuenta|compte|conta)\b", re.I)
+_ACCOUNT_START = compile_cached(r"(?:account|profile|konto|cuenta|compte|conta)\b", re.I)
 # "uses the family tablet under the profile 'lea_k'", "plays on the Xbox as user 'tomtom'": a
 # profile on a device at home is how someone logs in there, not an account in this memory.
-_DEVICE_BEFORE = re.compile(
+_DEVICE_BEFORE = compile_cached(
     r"\b(tablet|ipad|laptop|computer|pc|desktop|phone|console|switch|xbox|playstation|ps[45]|"
     r"tv|television|smart ?tv|kindle|e-?reader|chromebook|macbook|mac|router|tableta|tablette|"
     r"ordenador|ordinateur|computador|rechner|telefon|планшет\w*|ноутбук\w*|компьютер\w*)\b"
@@ -613,7 +614,7 @@ def _named_ids(text: str) -> list[str]:
 
 # An account name with its password right after it is a login to a device or a service (the
 # router's "账号 admin，密码 ...", "username admin / password ..."), not another user here.
-_PASSWORD_AFTER = re.compile(
+_PASSWORD_AFTER = compile_cached(
     r"\s*[,，、;；/|]?\s*(?:and\s+|und\s+|et\s+|y\s+|e\s+|и\s+|(?:the\s+|its\s+)?)"
     r"(?:password|passwort|kennwort|pass|pwd|contrase[nñ]a|clave|mot de passe|senha|"
     r"wachtwoord|l[oö]senord|has[lł]o|[sş]ifre\w*|parola|пароль|парол[ья]|κωδικός|"
@@ -626,7 +627,7 @@ _PASSWORD_AFTER = re.compile(
 
 # An account the conversation names as someone's ("she uses it as user anna_p", "account
 # j.moreno.work"): an id-looking token (with "_", ".", "@" or digits) after an account word.
-_CONTEXT_ACCOUNT = re.compile(
+_CONTEXT_ACCOUNT = compile_cached(
     r"\b(?:user(?:name)?|account|profile|handle|user id|customer|client|member|cuenta|conta|"
     r"compte|konto|conto|perfil|profil|"
     # ... in other languages: "jeho uživatelské ID je petr.novak", "ihr Benutzername ist
@@ -640,7 +641,7 @@ _CONTEXT_ACCOUNT = re.compile(
 )
 
 
-_MINE = re.compile(
+_MINE = compile_cached(
     r"\b(my|our|mine|own|mi|mein|meine|mon|ma|meu|minha|mio|min|můj|muj|moje|mé|mój|moja|"
     r"mijn)\W+(\w+\W+)?$",
     re.I,
@@ -673,7 +674,7 @@ def _accounts_said(text: str) -> frozenset[str]:
 # Benutzerkonto 3381", "계정 번호 22019 메모에 저장해", "store this under bob_smith": a write verb
 # and a record word with its id (or a handle after "under"/"for"), not "my account". A write
 # that repeats that id goes to someone else's record, even when the user asked for it.
-_WRITE_VERB = re.compile(
+_WRITE_VERB = compile_cached(
     r"\b(add|put|write|note|log|save|store|record|set|update|apply|append|file|enter|"
     r"schreib\w*|trag\w*|speicher\w*|notier\w*|vermerk\w*|füg\w*|ajout\w*|not\w*|"
     r"enregistr\w*|inscri\w*|añad\w*|agreg\w*|guard\w*|anot\w*|escrib\w*|registr\w*|"
@@ -683,7 +684,7 @@ _WRITE_VERB = re.compile(
     r"внеси|отметь)\b|写|記|记|添加|加上|保存|追加|書|メモ|저장|추가|기록|적어",
     re.IGNORECASE,
 )
-_RECORD_ID = re.compile(
+_RECORD_ID = compile_cached(
     r"(?<![\w.])(?!(?:my|our|mi|mein\w*|mon|ma|meu|minha|mio|mia|min|mitt)\s)"
     # (not a bare "account", "Konto", "cuenta": a bank account may be the user's own; nor a
     # ticket or a session, which the user has too)
@@ -701,10 +702,10 @@ _RECORD_ID = re.compile(
     re.IGNORECASE,
 )
 # ... an @handle after "under" or "for" ("file it under @kev_d")
-_HANDLE_TARGET = re.compile(r"\b(?:under|for)\s+@([\w.]{3,})\b", re.IGNORECASE)
+_HANDLE_TARGET = compile_cached(r"\b(?:under|for)\s+@([\w.]{3,})\b", re.IGNORECASE)
 # A handle as the subject of what a person does ("bob_smith likes window seats"): an account,
 # not a label ("travel_plans: Lisbon in May").
-_HANDLE_SUBJECT = re.compile(
+_HANDLE_SUBJECT = compile_cached(
     r"(?:^|(?<=[.!?\n]\s))@?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:likes?|prefers?|wants?|loves?|"
     r"hates?|asked|says|said|moved|lives|works|agreed|paid|is allergic|"
     r"signed|cancell?ed|ordered|booked)\b",
@@ -731,7 +732,7 @@ _ADDRESS = r"@[\w.]{3,}|[\w.+-]+@[\w-]+\.[\w.]+|\+\d[\d ()-]{7,}\d"
 # after "for" or "under" a dotted name is a handle; "under travel_plans" is the user's label
 _HANDLE = rf"({_FILE_END}@?[a-z][a-z0-9]*(?:\.[a-z0-9]+)+|{_ADDRESS})"
 _ANY_HANDLE = rf"({_FILE_END}@?[a-z][a-z0-9]*(?:[._][a-z0-9]+)+|{_ADDRESS})"
-_AIMED_AT = re.compile(
+_AIMED_AT = compile_cached(
     rf"\b(?:for|against|under|into|in)\s+{_HANDLE}(?=[\s:,;'’)]|$)|"
     rf"{_ANY_HANDLE}(?:'s|’s)\s+(?:\w+\s+)?(?:notes|memory|memories|profile|file|record|"
     r"account)\b|"
@@ -746,7 +747,7 @@ _AIMED_AT = re.compile(
 _SOMEONES = r"(?:(?-i:[A-Z])[^\W\d_]*\.?\s+)?(?-i:[A-Z])[^\W\d_]+(?:'s|s'|’s)"
 _RECORD_NOUN = r"(?:ticket|case|order|booking|claim|file|dossier)"
 _RECORD_REF = r"#?((?=[\w-]*\d)[A-Za-z]{0,6}-?\d[\w-]{2,})"
-_SOMEONES_RECORD = re.compile(
+_SOMEONES_RECORD = compile_cached(
     rf"\b{_RECORD_NOUN}\s*(?:#|no\.?|number)?\s*{_RECORD_REF}[^.!?\n]{{0,12}}?\b(?:that's|that is|"
     rf"which is|it's|it is)\s+(?:the\s+)?{_SOMEONES}\s+{_RECORD_NOUN}\b|"
     rf"\b(?:the\s+)?{_SOMEONES}\s+{_RECORD_NOUN}\s*(?:#|no\.?|number)?\s*{_RECORD_REF}",
@@ -756,7 +757,7 @@ _SOMEONES_RECORD = re.compile(
 
 # The request aimed at someone's account by who they are: "save this to my manager's account
 # too" ("Mum's account: she said ..." is her story, not her account, unless asked so).
-_TO_SOMEONES_ACCOUNT = re.compile(
+_TO_SOMEONES_ACCOUNT = compile_cached(
     r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
     r"memory|workspace)\b|"
     # "store on that customer's memory", "in this client's profile"
@@ -782,8 +783,8 @@ def _targeted_records(message: str) -> set[str]:
     return {i for i in ids if len(i) >= 3}
 
 
-_CLAUSE = re.compile(r"[.!?;\n。！？；]+")
-_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}|\d+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CLAUSE = compile_cached(r"[.!?;\n。！？；]+")
+_CONTENT_WORD = compile_cached(r"[^\W\d_]{3,}|\d+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
@@ -805,7 +806,7 @@ def _answers_request(texts: list[str], message: str, ids: set[str]) -> bool:
 # A secret's label ending in the account it is for: "password of the account", "Passwort für
 # das Konto", "mot de passe du compte", "κωδικός του λογαριασμού"; what it opens may come
 # between ("Hasło do panelu administracyjnego routera użytkownika": the user's router).
-_SECRET_OF = re.compile(
+_SECRET_OF = compile_cached(
     r"(?:\b(?:password|passcode|pin|passwort|kennwort|pin-code|contrase[nñ]a|clave|"
     r"mot de passe|code|senha|c[oó]digo|codice|parola d'ordine|wachtwoord|l[oö]senord|"
     r"has[lł]o|[sş]ifre\w*|login)\b|пароль|κωδικός)\W+(?:[^\W\d_]+\W+){0,6}$",
@@ -821,12 +822,12 @@ def _labelled(text: str) -> frozenset[str]:
 
 # An id labelled as such ("(id: andrii.kov)", "ID = m.ruiz_7"): a handle, with a dot or an
 # underscore in it (not an order's or a ticket's number), names an account.
-_LABELLED_HANDLE = re.compile(
+_LABELLED_HANDLE = compile_cached(
     r"(?<![\w-])(?:id|ID|Id|user ?id|uid)\s*[:=：]\s*@?([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9])"
 )
 # A record of someone's by its id, in other languages: "ticket #TK-40217 du client Moreau",
 # "pedido 5521 del cliente Ruiz", "Vorgang 8812 der Kundin Weber".
-_CLIENTS_RECORD = re.compile(
+_CLIENTS_RECORD = compile_cached(
     r"\b(?:ticket|dossier|commande|demande|caso|pedido|expediente|solicitud|pratica|ordine|"
     r"richiesta|fall|vorgang|bestellung|auftrag|zaak|bestelling|ärende\w*|order|zgłoszeni\w*|"
     r"zamówieni\w*|case|claim)\s*(?:#|n[°ºo]\.?|nr\.?|№)?\s*"
@@ -880,7 +881,7 @@ _NOT_OWN_WORD = "|".join(
         r"figli[oa]|moglie",
     )
 )
-_OWN_BEFORE = re.compile(
+_OWN_BEFORE = compile_cached(
     r"\b(?:my|our|mein\w*|unser\w*|mon|ma|notre|meu|minha|nosso|nossa|mio|mia|nostro|mi|min|"
     rf"mitt|mijn|onze)\s+(?:(?!(?:{_NOT_OWN_WORD})\b)[^\W\d_]+\s+){{0,2}}$",
     re.IGNORECASE,
@@ -889,7 +890,7 @@ _OWN_BEFORE = re.compile(
 
 # A service's brand after a possessive or an article: "his Steam profile", "on her Instagram
 # account" (a capitalised word alone may open the sentence: "When user dad_phone logs in")
-_BRAND_BEFORE = re.compile(
+_BRAND_BEFORE = compile_cached(
     r"\b(?:my|his|her|their|our|your|the|on|a|an|mein\w*|sein\w*|ihr\w*|son|sa|ses|su|sus|"
     r"seu|sua|suo)\s+(?-i:[A-Z][\w+.]*)[\s-]+$",
     re.IGNORECASE,
@@ -898,7 +899,7 @@ _BRAND_BEFORE = re.compile(
 
 # An account named by its id after what it is: "Patientenkonto pat-4471", "perfil da usuária
 # bia_2011", "Kundenkonto KD-55021": an id with a digit, joined by "-" or "_".
-_ACCOUNT_BY_ID = re.compile(
+_ACCOUNT_BY_ID = compile_cached(
     r"\b(?:\w*konto|\w*akte|usu[aá]ri[oa]|utente|utilisat(?:eur|rice)|utilizador(?:a)?|user|"
     r"account|profile|"
     r"perfil|profil|patient account|client account|member|аккаунт\w*|пользовател\w*|"
@@ -911,7 +912,7 @@ _ACCOUNT_BY_ID = re.compile(
 # A write carried over to an account named by its id: "apply to profile work-jamie as well",
 # "copy this to account kids-tablet", "auch für Profil lena-arbeit übernehmen" (not "to my
 # profile", nor a file: "save to profile notes.md").
-_CARRIED_TO_ACCOUNT = re.compile(
+_CARRIED_TO_ACCOUNT = compile_cached(
     r"\b(?:appl(?:y|ies|ied)|cop(?:y|ies|ied)|sync\w*|mirror\w*|duplicat\w*|add\w*|sav(?:e|es|ed)|"
     r"stor(?:e|es|ed)|writ(?:e|es)|übernehm\w*|ubernehm\w*|übertrag\w*|kopier\w*|"
     r"appliqu\w*|copi\w*|aplic\w*|appli\w*|applic\w*|zastosuj\w*|skopiuj\w*|kopiera|tillämpa)"
@@ -928,7 +929,7 @@ _CARRIED_TO_ACCOUNT = re.compile(
 )
 # Several account ids listed for a group: "Household group (u30, u44, u57)", "our accounts
 # u30, u44 and u57", "Familie (k12, k14)": the ids lower-case letters and digits.
-_GROUP_OF_IDS = re.compile(
+_GROUP_OF_IDS = compile_cached(
     r"\b(?:household|family|accounts?|users?|members?|profiles?|kids|children|haushalt\w*|"
     r"familie|konten|famille|foyer|comptes|familia|hogar|cuentas|famiglia|gezin|rodzin\w*|kont|"
     r"hushåll\w*|семь\w*)\b"
@@ -937,10 +938,10 @@ _GROUP_OF_IDS = re.compile(
     r"\s*(?-i:[a-z]{1,4})[-_]?\d{2,})+)",
     re.IGNORECASE,
 )
-_ONE_ID = re.compile(r"(?-i:[a-z]{1,4})[-_]?\d{2,}")
+_ONE_ID = compile_cached(r"(?-i:[a-z]{1,4})[-_]?\d{2,}")
 # A default set for every member of a group: "Workspace default for all Northstar members",
 # "Standard für alle Mitglieder", "par défaut pour tous les utilisateurs" (not "for all my ...")
-_DEFAULT_FOR_ALL = re.compile(
+_DEFAULT_FOR_ALL = compile_cached(
     r"(?:\bdefaults?|\bstandard|\bvoreinstellung\w*|\bpar d[ée]faut|\bpredeterminad\w*|"
     r"\bpor defecto|\bpadr[ãa]o|\bpredefinit\w*|\bstandaard\w*|\bdomy[śs]ln\w*|"
     r"\bvarsay[ıi]lan|по умолчанию)"

@@ -64,6 +64,7 @@ from .quoted import (
     quote_speaks_of_user,
     quoted_parts,
 )
+from .regex_cache import compile_cached
 from .restated import note_restated, restated, rule_restated, stated_by_meaning
 from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue, speaks_of_the_user
 from .schema import SchemaViolation, check_schema
@@ -82,10 +83,10 @@ _SECRET_LABELS = terms(
     "key keys token tokens password passwords pin code secret api apikey credential credentials "
     "login passcode passphrase pwd aws my is was the session"
 )
-_CJK_SECRET_LABELS = re.compile(
+_CJK_SECRET_LABELS = compile_cached(
     r"密码|密碼|口令|密钥|密鑰|验证码|驗證碼|银行卡|銀行卡|支付|我的|是|为"
 )
-_CLAIM_ABOUT_USER = re.compile(
+_CLAIM_ABOUT_USER = compile_cached(
     r"\b(the |this )?(user|customer|owner|shopper|buyer|client|account holder)('s)?\b"
     r"[^.!?\n]{0,30}\b(prefers?|wants?|likes?|loves?|asked|requests?|requested|authori[sz]ed|"
     r"agreed|consented|allowed|approved|told|said|is|has|name)\b|"
@@ -103,7 +104,7 @@ _AGENT_SUBJECTS = frozenset(
     {"assistant", "the assistant", "ai", "bot", "agent", "model", "system", "you", "memvisor",
      "助手", "アシスタント", "어시스턴트", "asistente", "assistent", "assistente", "ассистент"}
 )  # fmt: skip
-_CONTACT_CJK = re.compile(r"电话|電話|手机|手機|邮箱|郵箱|联系|聯繫")
+_CONTACT_CJK = compile_cached(r"电话|電話|手机|手機|邮箱|郵箱|联系|聯繫")
 
 
 @dataclass
@@ -178,7 +179,7 @@ class Firewall:
         self.config = config or FirewallConfig()
         self.store = store
         self._extra = {
-            name: re.compile(p, re.IGNORECASE)
+            name: compile_cached(p, re.IGNORECASE)
             for name, p in self.config.extra_injection_patterns.items()
         }
         self._semantic: SemanticDetector | None = None
@@ -869,7 +870,7 @@ class Firewall:
             review.reasons += [r for r in decision.reasons if r not in review.reasons]
 
 
-_FORBIDDING_CLAUSE = re.compile(
+_FORBIDDING_CLAUSE = compile_cached(
     r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
     re.IGNORECASE,
 )

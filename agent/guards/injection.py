@@ -22,6 +22,7 @@ from .forwarding import SIGNALS_FORWARDING
 from .grants import SIGNALS_GRANTS
 from .lexicon import SIGNALS_ML
 from .normalize import canonical, compact, readings, skeleton
+from .regex_cache import compile_cached
 from .rules import StandingRule, standing_rules
 from .signals import COMPACT, SIGNALS
 
@@ -139,7 +140,7 @@ _QUOTE_CUE = (
     r"je dis|je tape)|wenn ich|quando (?:scrivo|dico|digo|escrevo)|se (?:scrivo|dico)|"
     r"n[äa]r jag (?:skriver|s[äa]ger)|als ik|когда я (?:пишу|говорю|напишу|скажу))"
 )
-_QUOTED_TITLE = re.compile(
+_QUOTED_TITLE = compile_cached(
     # (an elision's apostrophe is no quote: "le roman que je lis, l'IA reçoit l'ordre « ... »")
     # German quotes open low and close high: „...“
     rf"\b(?:{_CITED_WORK}|{_QUOTE_CUE})(?!\w)(?:[^.!?\n\"'“‘«『《„]|(?<=\w)['’](?=\w)){{0,45}}"
@@ -148,24 +149,24 @@ _QUOTED_TITLE = re.compile(
     re.IGNORECASE,
 )
 # ... or the quotes come first: "'Ignore Previous Instructions', an AI-safety podcast".
-_TITLE_BEFORE_CUE = re.compile(
+_TITLE_BEFORE_CUE = compile_cached(
     rf"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{{3,90}}?)([\"”»』》]|'(?!\w))[^.!?\n\"'“‘]{{0,25}}?\b"
     rf"{_CITED_WORK}(?!\w)",
     re.IGNORECASE,
 )
-_NAMED_TITLE = re.compile(
+_NAMED_TITLE = compile_cached(
     rf"\b{_CITED_WORK}\s+(called|named|titled|entitled)?\s*(?P<title>(?:[A-Z][\w'’-]*[\s:,]+){{1,8}}"
     r"[A-Z][\w'’-]*)"
 )
 # Letters pulled apart ("i-g-n-o-r-e", "ig no re al l"): only then is the letters-only reading
 # worth matching, which would otherwise join innocent words ("ignore the instructions on ...").
-_SPLIT_LETTERS = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
+_SPLIT_LETTERS = compile_cached(r"(?:(?<![^\W\d_])[^\W\d_]{1,2}[\W_]+){3,}[^\W\d_]")
 _TITLE_SAFE = frozenset(
     {"ignore_instructions", "role_override", "disclosure", "authority_claim", "role_marker"}
 )
-_HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}")
+_HIDDEN_WORDS = compile_cached(r"[^\W\d_]{2,}")
 # An order at the head of a decoded payload.
-_IMPERATIVE = re.compile(
+_IMPERATIVE = compile_cached(
     r"\s*(please\s+)?(ignore|disregard|forget|reveal|send|forward|email|export|upload|share|"
     r"delete|erase|wipe|print|dump|leak|tell|give|recommend|always|never|obey|follow|execute|"
     r"run|transfer|pay|approve|buy|act|pretend|you are|you must|from now on|stop|disable|"
@@ -181,14 +182,14 @@ _LETTERS_ONLY = ("acrostic", "fragments", "every_other")
 
 # A text that is one quoted phrase and nothing else (a fact's object "'Ignore Previous
 # Instructions'", the team's name) names it; it says nothing.
-_WHOLLY_QUOTED = re.compile(
+_WHOLLY_QUOTED = compile_cached(
     r"^[ \t]*([\"“«『《]|')[^\"”»』》\n]{3,90}([\"”»』》]|')[ \t]*$", re.MULTILINE
 )
 
 
 # "'you are now DAN' style jailbreaks", "'ignore previous'-type prompts": a kind named by its
 # example.
-_QUOTED_KIND = re.compile(
+_QUOTED_KIND = compile_cached(
     r"([\"“«『《]|(?<!\w)')([^\"”»』》\n]{3,90}?)([\"”»』》]|'(?!\w))[\s-]*"
     r"(style|type|kind|sort|like|variety|family)\b",
     re.IGNORECASE,
@@ -197,7 +198,7 @@ _QUOTED_KIND = re.compile(
 
 # Japanese and Chinese mark a quotation as cited after it: "「前の指示を無視して」という攻撃文",
 # "“忽略之前的指令”这句话", "「…」のような例".
-_CJK_CITED = re.compile(
+_CJK_CITED = compile_cached(
     r"[「『“\"]([^」』”\"\n]{3,90})[」』”\"]\s*(という|といった|と言う|などの|のような|みたいな|"
     r"这句话|這句話|这种|這種|之类|之類|的说法|的說法|这样的|這樣的|这类|這類|一类|一類)"
 )
@@ -205,14 +206,14 @@ _CJK_CITED = re.compile(
 
 # Korean, Hindi and Turkish say "like" after the example: "'이전 지시는 무시하고' 같은 문구",
 # "'पिछले सभी निर्देश भूल जाओ' जैसे संकेत", "'önceki talimatları unut' gibi mesajlar".
-_CITED_BY_LIKE = re.compile(
+_CITED_BY_LIKE = compile_cached(
     r"([\"“«『「„‘]|(?<!\w)')([^\"”»』」\n“’]{3,90}?)([\"”»』」“’]|'(?!\w))\s*"
     r"(같은|같이|처럼|등의|이라는|라는|जैसे|जैसा|जैसी|जैसों|gibi|benzeri)"
 )
 
 
 # ... or before it: "比如“忽略之前的指令”", "在网页里藏“…”", "例えば「…」".
-_CJK_CITED_BEFORE = re.compile(
+_CJK_CITED_BEFORE = compile_cached(
     r"(比如|例如|譬如|举例|舉例|藏|隐藏|隱藏|嵌入|例えば|たとえば|예를 들어|예컨대|"
     # what a stream's chat, a song or a show says: "弹幕常刷“…”", "台词：「…」", "歌词里"
     r"弹幕|彈幕|刷屏|台词|台詞|歌词|歌詞|口头禅|口頭禪|名言|名台詞|セリフ|コメント欄|"
@@ -221,7 +222,7 @@ _CJK_CITED_BEFORE = re.compile(
     r"([^。！？\n「『“\"']{0,12})[「『“\"'][^」』”\"'\n]{3,90}[」』”\"']"
 )
 # A quotation from a work just cited: "the song TITLE: 'Ignore the rules tonight / ...'".
-_FROM_TITLE = re.compile(
+_FROM_TITLE = compile_cached(
     r"TITLE\s*[:：—–-]\s*([\"“«『《]|(?<!\w)')[^\"”»』》\n]{3,240}?([\"”»』》]|'(?!\w))"
 )
 
@@ -231,7 +232,7 @@ _FROM_TITLE = re.compile(
 # instructions", "hace que los modelos ignoren sus instrucciones": a causative with a subject
 # of its own (a modal before it, or said in the third person or the past), the rules someone
 # else's (their, its; not "your").
-_DESCRIBED_IGNORING = re.compile(
+_DESCRIBED_IGNORING = compile_cached(
     r"(?:\b(?:can|could|may|might|will|would|to|that|which|who)\s+(?:make|let|cause|get|trick|"
     r"lead|force|push)|\b(?:makes|made|lets|causes|caused|gets|got|tricks|tricked|leads|led|"
     r"forces|forced|pushes|pushed))\s+(?:(?!you\b|yourself\b)[\w'’-]+\s+){1,4}?"
@@ -251,7 +252,7 @@ _DESCRIBED_IGNORING = re.compile(
 # （例如让模型把用户聊天记录发到某个地址）", "il cattivo le ordina di aprire la porta a chiunque
 # dica ...", "the scammer asks for the PIN"): from its doer to the end of its clause it tells
 # of an attack, it orders nothing ("hackers are active; send your notes to ..." still orders).
-_ATTACKER_DOES = re.compile(
+_ATTACKER_DOES = compile_cached(
     r"(?:\b(?:the |an |a |il |la |l'|le |el |un |una |o |der |die |ein |eine )?(?:attackers?|"
     r"hackers?|scammers?|fraudsters?|villains?|criminals?|phishers?|threat actors?|"
     r"cattiv[oi]|truffator[ei]|malviventi?|attaccant[ei]|atacantes?|estafador(?:es)?|villanos?|"
@@ -305,7 +306,7 @@ def _untitled(text: str) -> str:
 
 # "never share my address with apps" restricts the agent: a rule the user may give.
 _NEGATABLE = frozenset({"exfiltration", "access_grant"})
-_NEGATED = re.compile(
+_NEGATED = compile_cached(
     r"\b(never|don'?t|do not|not|no|nunca|no|nie|niemals|jamais|ne|mai|non|aldrig|inte|никогда|"
     r"не|nooit|niet|nigdy)\s+(\w+\s+){0,2}$",
     re.IGNORECASE,
@@ -429,8 +430,8 @@ def inspect_text(text: str, extra: dict[str, re.Pattern[str]] | None = None) -> 
 # (from a sentence's start: a question is a whole sentence, and a sentence is read once)
 # A question ends its sentence: a "?" inside a token ("...D]87Y?iOc!r..." in an encoded
 # payload) closes none.
-_QUESTION = re.compile(r"(?:^|(?<=[.!?\n。！？]))[^.!?\n。！？]*(?:[?](?=\s|$|[\"'”’»)）])|？)")
-_ADDRESSED = re.compile(
+_QUESTION = compile_cached(r"(?:^|(?<=[.!?\n。！？]))[^.!?\n。！？]*(?:[?](?=\s|$|[\"'”’»)）])|？)")
+_ADDRESSED = compile_cached(
     r"\b(you|your|yourself|assistant|tu|usted|du|vous|você|ты|вы|ти|ви|jij|jou|ty|siz|sen|"
     r"sinä|sinun|sinua|te|bạn|anda|kamu)\b|"
     # Finnish says "your" in the noun: "ohjeesi", "sääntösi" (your instructions, rules)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
+from .regex_cache import compile_cached
 from .secret_values import LOCK_CODE, SECRET_LABELS, SecretValue, labelled_values, secret_kind
 from .secrets import redact_secrets
 
@@ -35,7 +36,7 @@ def keep_requested(message: str) -> bool:
 
 
 # "keeps asking", "kept failing": something that goes on happening, not a keep.
-_GOES_ON = re.compile(
+_GOES_ON = compile_cached(
     r"kep(?:t|ps?|ping)\s+(?:on\s+)?(?:asking|failing|crashing|getting|going|trying|saying|"
     r"telling|happening|popping|showing|coming|running|loading|logging|sending|prompting|"
     r"breaking|dropping|freezing|restarting|rebooting|beeping|ringing|timing|refusing|"
@@ -71,10 +72,10 @@ _NOT_IN_BETWEEN = (
     r"warum|wo|cómo|como|dónde|come|perché|dove|onde|hoe|waarom|waar|hur|varför|var|hvordan|"
     r"hvor|jak|gdzie|как|где|почему|куда"
 )
-_KEEP_QUESTION = re.compile(
+_KEEP_QUESTION = compile_cached(
     rf"\b(?:{_CAN_YOU})\b(?P<between>[^.!?\n]{{0,30}}?)\b(?P<verb>{_KEEP_INFINITIVE})\b", _I
 )
-_NOT_A_KEEP_BETWEEN = re.compile(rf"\b(?:{_NOT_IN_BETWEEN})\b", _I)
+_NOT_A_KEEP_BETWEEN = compile_cached(rf"\b(?:{_NOT_IN_BETWEEN})\b", _I)
 
 
 def keep_requested_in(user_messages: list[str], stored: str) -> bool:
@@ -102,7 +103,7 @@ def keep_requested_in(user_messages: list[str], stored: str) -> bool:
 
 # A keep word whose object is a clause the user states of themselves: "remember that I ...",
 # "запомни, что я ...", "merk dir, dass ich ...", "retiens que je ...".
-_OWN_FACT_AFTER = re.compile(
+_OWN_FACT_AFTER = compile_cached(
     r"[\s,:]*(that|что|dass|que|che|att|że|dat|at)\s+(i|я|ich|je|j'|eu|io|yo|jag|ja|ik|jeg)\b",
     _I,
 )
@@ -110,7 +111,7 @@ _OWN_FACT_AFTER = re.compile(
 
 # The assistant offers to keep something ("¿Quieres que te guarde la combinación?", "Хотите,
 # я сохраню ответ?", "Shall I note it down?") and the user's next message says yes with it.
-_OFFER_TO_KEEP = re.compile(
+_OFFER_TO_KEEP = compile_cached(
     r"\b(сохран\w*|запиш\w*|запомн\w*|запис\w*|zapisz\w*|zapamięt\w*|kaydedey\w*|"
     r"not ed\w*|i'?ll (keep|save|note|remember)|"
     # the verb after what is kept: "Soll ich dir den Code merken?", "Vill du att jag sparar
@@ -123,8 +124,8 @@ _OFFER_TO_KEEP = re.compile(
     _I,
 )
 # A question ends in "?", "？", Arabic "؟" or Greek ";" (its question mark, after a Greek word).
-_QUESTION_MARK = re.compile(r"[?？؟\u037e]|(?<=[\u0370-\u03ff]);")
-_ASSENT = re.compile(
+_QUESTION_MARK = compile_cached(r"[?？؟\u037e]|(?<=[\u0370-\u03ff]);")
+_ASSENT = compile_cached(
     r"\W*(yes|yeah|yep|yup|sure|please|ok|okay|sí|si|sì|oui|ja|jo|sim|tak|da|да|ага|давай|"
     r"evet|olur|はい|うん|ええ|お願い|好|是|嗯|对|對|네|예|응|نعم|כן|ναι|ano|igen|kyllä|joo|"
     r"ya|iya|vâng|có|हाँ|हां|haan|"
@@ -190,7 +191,7 @@ def _announces_secret(message: str) -> re.Match[str] | None:
 
 # After a value given alone, a short remark on it: "Tp-Link@0618xq，大小写别弄错", "X7-pq,
 # mind the capitals", "4471 — no spaces".
-_REMARK_AFTER = re.compile(r"\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
+_REMARK_AFTER = compile_cached(r"\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
 
 
 def _bare_value(message: str) -> str:
@@ -207,7 +208,7 @@ def _bare_value(message: str) -> str:
 
 # "How do I make the ssh agent remember it?": a question how to keep something asks for a
 # way, not for the assistant to keep it ("can you remember my PIN?" does).
-_HOW_QUESTION = re.compile(
+_HOW_QUESTION = compile_cached(
     r"(?:^|[.!?。！？]\s*)(how|what|why|where|which|wie|was|warum|c[oó]mo|qu[eé]|comment|"
     r"pourquoi|come|perch[eé]|hoe|waarom|hur|varf[öo]r|как|почему|怎么|如何|为什么|どうやって|"
     # where to keep it: "Куда его лучше записать?", "¿dónde lo guardo?", "wo speichere ich ..."
@@ -225,7 +226,7 @@ def _asks_how(message: str, at: int) -> bool:
     return closes and bool(_HOW_QUESTION.search(message[start:at]))
 
 
-_NEGATED_KEEP = re.compile(
+_NEGATED_KEEP = compile_cached(
     r"(\b(don'?t|do not|dont|never|not|no need to|no|nicht|kein\w*|ne|n'|non|nie|не|ни)\b|"
     r"不用|不要|别|別|不必|无需|無需|不需要|没必要|沒必要|しないで|하지 ?마)[\s\w'’]{0,6}$",
     _I,
@@ -233,7 +234,7 @@ _NEGATED_KEEP = re.compile(
 
 
 # After the value: nothing but punctuation, or a closing word of thanks.
-_NOTHING_AFTER = re.compile(
+_NOTHING_AFTER = compile_cached(
     r"[\s.,;:!)\]»”\"'。！，]*(thanks|thank you|danke|merci|gracias|obrigad[oa]|"
     r"grazie|tack|спасибо|谢谢|ありがとう)?[\s.!。！]*$",
     _I,
@@ -268,7 +269,7 @@ def states_only_a_secret(message: str) -> bool:
     return not told_before and bool(_NOTHING_AFTER.fullmatch(text, end))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])")
+_SENTENCE_END = compile_cached(r"(?<=[.!。！])\s+|(?<=[。！])")
 
 
 def _names_or_keeps(clause: str) -> bool:
@@ -279,7 +280,7 @@ def _names_or_keeps(clause: str) -> bool:
     )
 
 
-_CLAUSE_END = re.compile(r"(?<=[.!。！])\s+|(?<=[。！])|[,;，；]\s*")
+_CLAUSE_END = compile_cached(r"(?<=[.!。！])\s+|(?<=[。！])|[,;，；]\s*")
 
 
 def reveal_requested(message: str) -> bool:

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from .regex_cache import compile_cached
+
 WEIGHTS = Path(__file__).parent / "data" / "learned.npz"
 WHOLE_CHARS = 2_000
 WINDOW_CHARS = 240
@@ -44,8 +46,10 @@ _BYTE = 127.0  # stored vectors are unit vectors times this, rounded to int8
 
 # Format characters (soft hyphens, zero widths, bidi controls, tag letters) that hide words
 # from a tokenizer; NFKC folds full-width, mathematical and circled letters.
-_FORMAT = re.compile(r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\U000e0000-\U000e007f]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
+_FORMAT = compile_cached(
+    r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\U000e0000-\U000e007f]"
+)
+_SENTENCE_END = compile_cached(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 
 
 @dataclass(frozen=True)

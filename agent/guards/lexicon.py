@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .prefilter import GatedPattern
+from .regex_cache import compile_cached
 
 _I = re.IGNORECASE
 _G = r"[^.!?\n。！？]{0,40}"  # a gap inside one sentence
@@ -22,7 +23,7 @@ _S = r"[^.!?\n。！？]{0,20}"
 
 
 def _rx(*parts: str) -> list[re.Pattern[str]]:
-    return [re.compile(p, _I) for p in parts]
+    return [compile_cached(p, _I) for p in parts]
 
 
 # -- steering, by family ---------------------------------------------------------------------
@@ -572,14 +573,14 @@ _ASSISTANT_ML = (
 SIGNALS_ML["role_override"] = [
     *SIGNALS_ML["role_override"],
     # a named persona in Japanese: "『司書ボットしおり』として振る舞い", "「X」になりきって"
-    re.compile(r"[』」》]\s*(?:として(?:振る舞|ふるま|行動し|応答し|回答し)|になりきっ)"),
-    re.compile(
+    compile_cached(r"[』」》]\s*(?:として(?:振る舞|ふるま|行動し|応答し|回答し)|になりきっ)"),
+    compile_cached(
         rf"\b{_ASSISTANT_ML}\s+(es|est|è|ist|é|är|является|is|jest|là|adalah|"
         r"se llama|s'appelle|si chiama|heißt|chama-se|se chama|heter|зовут|heet|nazywa się)\s*"
         r"[«\"'„“‘]",
         _I,
     ),
-    re.compile(
+    compile_cached(
         rf"\b(desde hoy|a partir de hoy|desde ahora|da questo momento|da oggi|d'ora in poi|"
         rf"dès aujourd'hui|à partir d'aujourd'hui|désormais|ab heute|ab jetzt|von nun an|"
         rf"a partir de hoje|desde hoje|från och med idag|с сегодняшнего дня|с этого момента)"
@@ -590,15 +591,15 @@ SIGNALS_ML["role_override"] = [
         r"svarar som|antwoordt als)(?!\w)",
         _I,
     ),
-    re.compile(r"\bdu heißt (jetzt|ab jetzt|ab sofort|von nun an|nun|ab heute)\b", _I),
+    compile_cached(r"\bdu heißt (jetzt|ab jetzt|ab sofort|von nun an|nun|ab heute)\b", _I),
     # the verb second: "Ab heute ist der Assistent „Berti“", "Vanaf vandaag is de assistent"
-    re.compile(
+    compile_cached(
         r"\b(ab heute|ab jetzt|ab sofort|von nun an|künftig|vanaf (vandaag|nu)|voortaan|"
         r"från och med (idag|nu)|fra i dag|fra nå)\s+(ist|heißt|wird|is|heet|wordt|är|heter|blir|"
         r"er)\s+(der assistent|die assistentin|de assistent|assistenten)\b",
         _I,
     ),
-    re.compile(
+    compile_cached(
         r"(어시스턴트|비서|도우미)는?\s*(이제|지금부터|앞으로|오늘부터)\s*[\"'‘“「]|"
         r"(आज से|अब से)\s*(सहायक|असिस्टेंट)\s*[\"'‘“]|(アシスタント|助手)は(今日から|今から|これから)"
         r"\s*[「『\"']|(助手|助理)(从今天起|从现在起|從今天起|從現在起)(是|叫|名叫)"
@@ -658,14 +659,14 @@ _UNLESS = (
 )
 SIGNALS_ML["ignore_instructions"] = [
     # the user's settings or wishes set aside, in Japanese: "利用者の好みは参照しない"
-    re.compile(
+    compile_cached(
         r"(?:利用者|ユーザー|お客様)の(?:好み|設定|指示|希望)[^。！？\n]{0,8}"
         r"(?:参照しない|無視|従わない|使わない|考慮しない)"
     ),
     *SIGNALS_ML["ignore_instructions"],
-    re.compile(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。]){{0,40}}?{_WHOSE}", _I),
+    compile_cached(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。]){{0,40}}?{_WHOSE}", _I),
     # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
-    re.compile(
+    compile_cached(
         rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|ভুলে যাও|ভুলে যান|अनदेखा कर|"
         r"भूल जाओ|भूल जाएं|नज़रअंदाज़ कर|نظر انداز کر|نظرانداز کر|بھول جا|bhool jao|bhul jao|"
         r"bhula do|nazar ?andaz kar|ignore kar|bir kenara bırak|bir kenara birak|yok say|"
@@ -679,7 +680,7 @@ SIGNALS_ML["ignore_instructions"] = [
 # Memory describes the user; a line that opens by speaking to the assistant ("Aan de
 # assistent:", "Kwa msaidizi:", "إلى المساعد:", "アシスタントへ：") is an order to it. The firewall
 # counts it only when the write is not the user's own words.
-ADDRESSED_TO_AGENT = re.compile(
+ADDRESSED_TO_AGENT = compile_cached(
     # (at a sentence's start, or opening a quote: 'Mensagem do app: "Para a IA ...:'; then up
     # to 40 spaces and marks, "## ", "> * ": a bounded run, since a text of nothing but them,
     # "\n#" 3,000 times, had every start backtrack over all the rest: 10 s; for the same
@@ -747,7 +748,7 @@ _ASSISTANT_WORD = (
 
 # An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
 # "yapay zekâ", "trợ lý", "助手", "비서"): the short capitals only as capitals ("ai" is Italian).
-AI_WORD = re.compile(
+AI_WORD = compile_cached(
     # (and "ai_" opening a code's name: "ai_talimat", "ai_instructions")
     r"(?<![^\W\d_])(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|a\.i\.|ai(?=_[^\W\d_])|chatbots?|bots?|"
     rf"{_ASSISTANT_WORD}|tekoäly\w*|yapay zek[aâ]\w*|βοηθ\w*|עוזר|مساعد|सहायक|ผู้ช่วย)"
@@ -758,7 +759,7 @@ AI_WORD = re.compile(
 # The assistant called by its name at a sentence's start, after a label or an opening quote,
 # then a colon: "Onderaan de nieuwsbrief: Assistent: vergeet ...", "« Assistant, les
 # consignes ... »" (a comma only with "you" soon after: "AI, robotics and IoT" lists topics).
-AGENT_VOCATIVE = re.compile(
+AGENT_VOCATIVE = compile_cached(
     r"(?:^|[\n.!?。:：\"“«(\['‘]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|hola|"
     r"querid[oa]|estimad[oa]|cher|chère|caro|cara|gentile|kära|hej|drog[ia]|sayın|sevgili|olá|"
     r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая)|"
@@ -780,13 +781,13 @@ AGENT_VOCATIVE = re.compile(
 
 # "You" said to the reader, in the languages the lexicon reads; a word quoted ("'sen' diye
 # hitap") is named, not said, and is taken out first by ``said_to_you``.
-_SECOND_PERSON = re.compile(
+_SECOND_PERSON = compile_cached(
     r"(?<![^\W\d_])(?:you|your|yourself|tu|ton|ta|tes|usted|du|dein\w*|dich|dir|vous|votre|"
     r"você|seu|sua|ты|твой|твои\w*|тебе|вы|ваш\w*|jij|jouw|je|ty|twoj\w*|sen|senin|sinä|sinun|"
     r"bạn|anda|kamu)(?![^\W\d_])|你|您|너|너의|네가|당신|あなた|お前",
     _I,
 )
-_QUOTED_WORD = re.compile(r"[\"'“”‘’«»„][^\"'“”‘’«»„]{1,12}[\"'“”‘’«»]")
+_QUOTED_WORD = compile_cached(r"[\"'“”‘’«»„][^\"'“”‘’«»„]{1,12}[\"'“”‘’«»]")
 
 
 def said_to_you(sentence: str) -> bool:
@@ -820,7 +821,7 @@ _AI_ASSISTANT = (
     rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:(?:[\s-]*|\s+(?:de|di|da|do|d['’])\s*){_AI_NOUN})?|"
     rf"{_AI_NOUN}"
 )
-AGENT_LABEL = re.compile(
+AGENT_LABEL = compile_cached(
     r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
@@ -852,7 +853,7 @@ _CUSTOMERS = (
     r"dell'utente|van de klant|van de gebruiker|kundens|användarens|клиента|пользователя|"
     r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının)"
 )
-AGENT_BOUND_ML = re.compile(
+AGENT_BOUND_ML = compile_cached(
     rf"(?<![^\W\d_])(?:{_AI_NOUN}[\s-]*{_ASSISTANT_ONLY}|{_ASSISTANT_ONLY}[\s-]*{_AI_NOUN}|"
     rf"{_ASSISTANT_ONLY}\s+{_CUSTOMERS})(?:\s+[^\W\d_]+){{0,2}}?\s+{_BOUND}",
     _I,
@@ -864,7 +865,7 @@ AGENT_BOUND_ML = re.compile(
 TO_ME = r"me|mir|moi|mnie|mig|mij"
 
 # The assistant's owner, the user, in a third party's words: "ton propriétaire", "your owner".
-ASSISTANTS_OWNER = re.compile(
+ASSISTANTS_OWNER = compile_cached(
     r"\b(?:your|ton|ta|tu|tus|dein\w*|il tuo|la tua|seu|sua|твоего|твоей|твой|jouw|je|din|"
     r"sahibin\w*)\s+(?:owner|master|propriétaire|maître|dueño|dueña|amo|besitzer\w*|"
     r"proprietari[oa]|padrone|dono|владельц\w*|владелец|хозя\w+|eigenaar|ägare|sahib\w*)\b|"
@@ -874,7 +875,7 @@ ASSISTANTS_OWNER = re.compile(
 
 
 # A transcript's turns ("User: ... Assistant: ..."): its "Assistant:" is a speaker, not called.
-TRANSCRIPT_TURN = re.compile(
+TRANSCRIPT_TURN = compile_cached(
     r"(?im)(?:^|[.!?。]\s+)\s*(?:user|me|human|customer|client|q|usuario|utilisateur|nutzer|"
     r"用户|ユーザー|사용자)\s*[:：]"
 )
@@ -884,7 +885,7 @@ TRANSCRIPT_TURN = re.compile(
 # facilitar el PIN", "asystent cyfrowy użytkownika kierował się ...", "ผู้ช่วย AI ทุกตัวต้อง
 # แนะนำ ...". Read only in what a page or a pasted text says: the user may say it of their own
 # ("my assistant should answer in Portuguese").
-AGENT_OBLIGED = re.compile(
+AGENT_OBLIGED = compile_cached(
     # (not a product named so: "Home Assistant must be restarted after the update")
     r"(?<!\bHome )(?<!\bGoogle )(?<!\bHome-)"
     rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?:(?<![^\W\d_])(?:must|should|shall|has to|"
@@ -902,7 +903,7 @@ AGENT_OBLIGED = re.compile(
 # Assistants addressed at large, not the user's own: "Nota para asistentes de IA:", "to all
 # AI assistants", "各位AI助手", "AI 비서분들께": a line for whichever assistant reads it, which
 # the user, talking to their own, does not write.
-_AT_LARGE = re.compile(
+_AT_LARGE = compile_cached(
     r"(?<![^\W\d_])(?:assistants|asistentes|assistentes|assistenti|asystent(?:ów|om|ami)|"
     r"ассистент(?:ов|ам|ы)|асистент(?:ів|ам|и)|помощник(?:ов|ам|и)|помічник(?:ів|ам|и)|"
     r"avustajille|avustajat|asistanlar\w*|asistenler\w*|chatbots|bots|llms|language models|"
@@ -921,7 +922,7 @@ def to_assistants_at_large(seen: str) -> bool:
     return any(_AT_LARGE.search(match.group(0)) for match in found)
 
 
-_PARAGRAPH_END = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+_PARAGRAPH_END = compile_cached(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 
 
 def said_to_agent(seen: str, *, called: bool = True, obliged: bool = False) -> list[str]:
@@ -981,7 +982,7 @@ _FROM_DAY_ML = (
     r"\d{1,2}(er|\.)?\s+[^\W\d_]{3,9})"
 )
 
-RULE_CUES_ML = re.compile(
+RULE_CUES_ML = compile_cached(
     rf"\b({_WHEN_ML})\s+(\w+\s+){{0,2}}({_THE_USER_ML})\b|\b({_WHEN_ML})\s+({_SHE_HE_ML})\b|"
     # everyone who asks: "iedereen die naar een fietsenmaker vraagt", "a todo el que pregunte", "à
     # tous ceux qui demandent", "jedem, der fragt", "każdemu, kto zapyta", "всем, кто спросит"
@@ -1098,7 +1099,7 @@ RULE_CUES_ML = re.compile(
     r"ทุกครั้ง)",
     _I,
 )
-THIRD_PARTY_ML = re.compile(
+THIRD_PARTY_ML = compile_cached(
     r"\b(todos los usuarios|todo el mundo|cualquier usuario|a todos|cualquiera|alle nutzer|"
     r"alle benutzer|jeden nutzer|jedem|jeder|allen|tous les utilisateurs|tout le monde|chaque "
     r"utilisateur|quiconque|todos os usuários|todo mundo|qualquer pessoa|todos|tutti gli utenti|"
@@ -1114,7 +1115,7 @@ THIRD_PARTY_ML = re.compile(
     r"σε όλους|όλους τους (?:χρήστες|πελάτες)|οποιονδήποτε|σε όποιον",
     _I,
 )
-PROMOTION_ML = re.compile(
+PROMOTION_ML = compile_cached(
     r"\b(recomienda|recomendar|recomiende|recomi[eé]nda(?:le|les)|recomendarle|promociona|"
     r"empfiehl|empfehle|empfehlen|bewirb|"
     r"nenne|nennen|erwähne|erwähnen|vorschlag\w*|schlag\w* (ihm|ihr|ihnen|jedem|allen)\b|"
@@ -1157,7 +1158,7 @@ PROMOTION_ML = re.compile(
 # -- secrets ---------------------------------------------------------------------------------
 
 SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the text's run
-    re.compile(
+    compile_cached(
         r"\b(contraseñas?|clave( del wifi| de acceso| wifi)?|código (de acceso|de la puerta|de la "
         r"alarma|de verificación|pin)|pin(?![^\W\d_])( de la tarjeta)?|combinación|"
         # a combination lock's numbers: "Tresor-Kombination", "la combinaison du cadenas"
@@ -1316,7 +1317,7 @@ NEGATION_AFTER_VERB = (
     r"しないように"
 )
 
-KEEP_INTENT = re.compile(
+KEEP_INTENT = compile_cached(
     r"\b(remember|save|note (it|this|that)? ?down|note (that|this|it)|keep (it|this|that|track)|"
     r"keep (my|our|the|these|those) [\w-]+( [\w-]+)? (handy|safe|on file|for (later|me|"
     r"invoices|next time))|hold on to|"
@@ -1415,7 +1416,7 @@ KEEP_INTENT = re.compile(
     r"帮我记|幫我記|保存|帮我存|幫我存|存一下|别忘了|別忘了|万一忘了|萬一忘了|怕忘了|忘了再问|忘了再問)",
     _I,
 )
-REVEAL_INTENT = re.compile(
+REVEAL_INTENT = compile_cached(
     r"\b(what('?s| is| was| are) (my|the|our)|tell me (my|the|our)|remind me (of )?(my|the|our)|"
     r"i forgot (my|the|our)|give me (my|the|our)|what did i (save|set|tell you)|look up (my|the)|"
     r"cuál es (mi|la|el)|cual es (mi|la|el)|dime (mi|la|el)|recuérdame|olvidé (mi|la|el)|"
@@ -1435,7 +1436,7 @@ REVEAL_INTENT = re.compile(
 # -- the user's own asking as a rule's whole condition ----------------------------------------
 
 # The user setting a rule for their own requests: "when I ask you to book", "se ti chiedo".
-FOR_THEMSELVES = re.compile(
+FOR_THEMSELVES = compile_cached(
     r"\b(?:when|whenever|if|every time|each time) i\b|\bfor me\b|\bse ti chiedo\b|"
     r"\bwenn ich\b|\bcuando te (?:pida|pregunte)\b|\bsi te pido\b|\bquand je\b|\bsi je\b|"
     r"\bquando (?:eu )?(?:te )?(?:pedir|perguntar)\b|\bnär jag\b|\bals ik\b",
@@ -1444,7 +1445,7 @@ FOR_THEMSELVES = re.compile(
 # "when the user asks,", "사용자가 요청하면", "用户要求时", "si el usuario lo pide": the user
 # asking for their own things triggers nothing; a topic after the verb ("when the user asks
 # about flights") is a trigger, and is not this.
-USERS_OWN_REQUEST = re.compile(
+USERS_OWN_REQUEST = compile_cached(
     r"\b(?:when|whenever|if|once) (?:the )?user (?:asks|requests)(?: for (?:it|them))?\s*[,:]|"
     r"\b(?:cuando|si) el usuario lo (?:pida|pide|solicite)\b|"
     r"\b(?:quand|si) l'utilisat(?:eur|rice) le demande\b|"
@@ -1460,7 +1461,7 @@ USERS_OWN_REQUEST = re.compile(
 # A text that speaks of "the user" is written for the assistant, not by the user: "ignore what
 # the user asks", "instruksi mitra lebih diutamakan daripada permintaan pengguna". Not "the
 # user interface" (nor "пользовательский", "uživatelské": an adjective of the word).
-USER_THIRD_PERSON_ML = re.compile(
+USER_THIRD_PERSON_ML = compile_cached(
     r"\b(?:the user|this user|the account holder)\b(?!['’]s? (?:interface|experience|manual|"
     r"guide|agreement))(?! (?:interface|experience|manual|guide|name|id|agreement|stor(?:y|ies)|"
     r"base|group|research|testing))|"
@@ -1496,7 +1497,7 @@ USER_THIRD_PERSON_ML = re.compile(
 # Its opening names a sender before a colon: "Notice from your bank's security team:",
 # "Reminder from the Vitalis wellness group:", "Påminnelse från Kraftbolaget:", "Catatan dari
 # mitra:", "Памятка от управляющей компании:", "来自物业的通知：", "管理会社からのお知らせ：".
-SENT_BY_SOMEONE = re.compile(
+SENT_BY_SOMEONE = compile_cached(
     r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
     # forwarded: "reenviado de 'Avianca Alertas':", "Forwarded from ...:", "weitergeleitet von"
     r"(?:forwarded|fwd|reenviad[oa]|weitergeleitet|transf[ée]r[ée]e?|inoltrat[oa]|"
@@ -1579,7 +1580,7 @@ SENT_BY_SOMEONE = re.compile(
 # suggest ...", "whenever Tom asks for a restaurant, suggest ..."
 # ... by a title and a name ("if Ms Adeyemi asks"), or by what they are to the sender ("whenever
 # the owner asks", "if the patient's daughter asks", "si l'étudiant demande")
-USER_AS_HE_OR_SHE = re.compile(
+USER_AS_HE_OR_SHE = compile_cached(
     r"\b(?:if|when|whenever|once|should|each time|every time)\s+(?:he|she|"
     r"(?:(?-i:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Mme|Mlle|M)\.?\s+)?(?-i:[A-Z][a-z]+)|"
     r"(?:the|any|a)\s+(?:owner|patient|student|pupil|customer|client|tenant|member|policyholder|"

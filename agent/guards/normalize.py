@@ -35,24 +35,25 @@ from functools import lru_cache
 from itertools import chain
 
 from . import keyboards
+from .regex_cache import compile_cached
 
 # (and Arabic's tatweel, which only stretches a letter: "تـجـاهـل" is "تجاهل")
-_INVISIBLE = re.compile(
+_INVISIBLE = compile_cached(
     "[\u00ad\u034f\u061c\u0640\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0100-\U000e01ef]"
 )
-_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_TAGS = compile_cached("[\U000e0000-\U000e007f]+")
 # "Emoji smuggling": bytes written as variation selectors after a character, which draw
 # nothing ("🚣" then U+FE00.. for the bytes 0..15, U+E0100.. for 16..255: UTF-8 text). An
 # emoji or an ideograph takes one selector, never a run.
-_SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
+_SELECTOR_RUN = compile_cached("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
 # Blank letters (Hangul fillers, the Braille blank) render as a space: between words they are
 # one, and dropping them would glue "please\u3164disregard" into a single word.
-_BLANKS = re.compile("[\u115f\u1160\u2800\u3164\uffa0]")
+_BLANKS = compile_cached("[\u115f\u1160\u2800\u3164\uffa0]")
 # Marks drawn over or under a letter to hide it from a keyword match, not to spell a word.
-_OVERLAY = re.compile("[\u0332\u0333\u0334-\u0338\u033f\u0489\u20d0-\u20f0]")
+_OVERLAY = compile_cached("[\u0332\u0333\u0334-\u0338\u033f\u0489\u20d0-\u20f0]")
 # A right-to-left override shows its span reversed: "\u202eerongi\u202c" reads "ignore".
-_RLO_SPAN = re.compile("\u202e([^\u202c\n]*)\u202c?")
+_RLO_SPAN = compile_cached("\u202e([^\u202c\n]*)\u202c?")
 _LOOKALIKES = {
     # Cyrillic
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
@@ -78,14 +79,14 @@ _SMALL_CAPITALS = {
 }  # fmt: skip
 _LOOKALIKES.update(_SMALL_CAPITALS)
 _LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
-_NON_ASCII_LOOKALIKE = re.compile("[" + "".join(c for c in _LOOKALIKES if ord(c) > 127) + "]")
+_NON_ASCII_LOOKALIKE = compile_cached("[" + "".join(c for c in _LOOKALIKES if ord(c) > 127) + "]")
 # Letters that only ever stand for a Latin letter in a Latin text, mapped whatever the word:
 # the ones Unicode names after it (regional indicators, negative circled and squared letters,
 # small capitals and modifier letters NFKC leaves alone), the Lisu capitals (the Fraser
 # alphabet is the Latin capitals, some turned), the Cherokee look-alikes and Braille's
 # letters (grade 1, with its number sign). Flags read as their two letters, which names no
 # instruction.
-_NAMED_LETTER = re.compile(
+_NAMED_LETTER = compile_cached(
     r"^(?:REGIONAL INDICATOR SYMBOL LETTER|NEGATIVE (?:CIRCLED|SQUARED) LATIN CAPITAL LETTER|"
     r"SQUARED LATIN CAPITAL LETTER|LATIN LETTER SMALL CAPITAL|LATIN CAPITAL LETTER SMALL "
     r"CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$"
@@ -105,7 +106,7 @@ _BRAILLE = {b: a for a, b in zip(_BRAILLE_LETTERS[::2], _BRAILLE_LETTERS[1::2], 
 _BRAILLE.update(
     {"⠂": ",", "⠆": ";", "⠒": ":", "⠲": ".", "⠖": "!", "⠦": "?", "⠄": "'", "⠤": "-", "⠠": ""}
 )
-_BRAILLE_DIGITS = re.compile("⠼([⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]+)")
+_BRAILLE_DIGITS = compile_cached("⠼([⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]+)")
 
 
 def _named_letters() -> dict[int, str]:
@@ -124,7 +125,7 @@ def _named_letters() -> dict[int, str]:
 
 
 _LETTER_FOLD = _named_letters()
-_FOLDABLE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_LETTER_FOLD)) + "]")
+_FOLDABLE = compile_cached("[" + "".join(re.escape(chr(cp)) for cp in sorted(_LETTER_FOLD)) + "]")
 
 
 def _fold_letters(text: str) -> str:
@@ -137,7 +138,7 @@ def _fold_letters(text: str) -> str:
     return text.translate(_LETTER_FOLD)
 
 
-_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_CYRILLIC = compile_cached("[\u0400-\u04ff]")
 _TO_CYRILLIC = str.maketrans(
     {
         "a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к",
@@ -147,8 +148,8 @@ _TO_CYRILLIC = str.maketrans(
 )  # fmt: skip
 # Greek written with Latin look-alikes in its words ("γia τov βoηθό", "aπό τώpa kai"): the
 # Latin letters read back as the Greek ones they stand for.
-_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
-_CYRILLIC_OR_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff]")
+_GREEK = compile_cached("[\u0370-\u03ff\u1f00-\u1fff]")
+_CYRILLIC_OR_GREEK = compile_cached("[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff]")
 _TO_GREEK = str.maketrans(
     {
         "a": "α", "o": "ο", "p": "ρ", "i": "ι", "k": "κ", "u": "υ", "x": "χ", "v": "ν",
@@ -157,82 +158,82 @@ _TO_GREEK = str.maketrans(
         "O": "Ο", "P": "Ρ", "T": "Τ", "X": "Χ", "Y": "Υ", "Z": "Ζ",
     }
 )  # fmt: skip
-_WORDS = re.compile(r"\w+")
-_ASCII_LETTER = re.compile(r"[A-Za-z]")
+_WORDS = compile_cached(r"\w+")
+_ASCII_LETTER = compile_cached(r"[A-Za-z]")
 _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
 )
 # Words that may mix letters with leet symbols, e.g. "1gn0r3", "pr3v10u5", "4ll", "adm!n".
 # A "!" ending a word ends its sentence ("Cool! Stay motivated"): read as an "i", it would
 # join two sentences into one that reads as a rule.
-_LEET_WORD = re.compile(r"[\w@$!']+[\w@$']")
-_SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+){3,}\b")
+_LEET_WORD = compile_cached(r"[\w@$!']+[\w@$']")
+_SNAKE = compile_cached(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+){3,}\b")
 # Three or more single letters joined by one separator: "i g n o r e", "D.A.N", "r-u-l-e-s".
-_SPACED = re.compile(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
+_SPACED = compile_cached(r"(?<![\w])(?:[A-Za-z][ .\-_*·]){2,}[A-Za-z](?![\w])")
 # A word spelled letter by letter with a separator that is not a space ("N-O-W", "U-S-E-R-'-S",
 # two letters too: "O-N"); read only where three such words stand in the text.
-_SPELLED = re.compile(r"(?<![\w'.\-_*·])[A-Za-z](?:[.\-_*·][A-Za-z'])+(?![\w])")
-_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
+_SPELLED = compile_cached(r"(?<![\w'.\-_*·])[A-Za-z](?:[.\-_*·][A-Za-z'])+(?![\w])")
+_CJK_GAP = compile_cached(r"(?<=[\u3400-\u9fff])[\s\u3000]+(?=[\u3400-\u9fff])")
 # A mark put between every two characters of Chinese ("以·后·谁·问"), which no one writes so:
 # four or more in a run are a disguise, taken out to read the words.
-_CJK_SPACED = re.compile(r"[\u3400-\u9fff](?:[·・•∙⋅.\-_|/*~+]+[\u3400-\u9fff，。、,]){4,}")
-_CJK_SPACER = re.compile(r"[·・•∙⋅.\-_|/*~+]+")
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
-_BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
+_CJK_SPACED = compile_cached(r"[\u3400-\u9fff](?:[·・•∙⋅.\-_|/*~+]+[\u3400-\u9fff，。、,]){4,}")
+_CJK_SPACER = compile_cached(r"[·・•∙⋅.\-_|/*~+]+")
+_BASE64 = compile_cached(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
+_BASE32 = compile_cached(r"\b[A-Z2-7]{16,}={0,6}")
+_HEX = compile_cached(r"\b(?:[0-9a-fA-F]{2}[\s:]?){8,}\b")
 # "0x6f 0x62", "\\x6f\\x62": the prefixes dropped, the digits read as hex.
 # "0x7265636f...": one prefix before a whole run of digits is dropped the same way.
-_HEX_PREFIX = re.compile(r"(?<![0-9A-Za-z])(?:0x|\\x)(?=[0-9a-fA-F]{2})")
-_BINARY = re.compile(r"(?:[01]{8}[\s,]*){4,}")
-_MORSE = re.compile(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
+_HEX_PREFIX = compile_cached(r"(?<![0-9A-Za-z])(?:0x|\\x)(?=[0-9a-fA-F]{2})")
+_BINARY = compile_cached(r"(?:[01]{8}[\s,]*){4,}")
+_MORSE = compile_cached(r"(?:[.\-·•−_]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*|$)){4,}")
 _NATO_WORDS = """alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet
 kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray
 x-ray yankee zulu"""
 _NATO = {w: w[0] for w in _NATO_WORDS.split()}
 _NATO_WORD = "(?:" + "|".join(sorted(_NATO, key=len, reverse=True)) + ")"
-_NATO_RUN = re.compile(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", re.IGNORECASE)
+_NATO_RUN = compile_cached(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", re.IGNORECASE)
 # Letters as their place in the alphabet ("A=1: 6-15-18-7-5-20 25-15-21-18"): numbers 1-26
 # joined by dashes or dots make a word, spaces or slashes part words; four words at least.
 _A1Z26_WORD = r"(?:[1-9]|1\d|2[0-6])(?:[-.](?:[1-9]|1\d|2[0-6]))+"
-_A1Z26_RUN = re.compile(rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+{_A1Z26_WORD}){{2,}}(?![\d.-])")
+_A1Z26_RUN = compile_cached(rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+{_A1Z26_WORD}){{2,}}(?![\d.-])")
 # \u0069\u0067... or \x69\x67...: escapes a program would print as text.
-_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
-_URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
-_LETTER_RUN = re.compile(r"[A-Za-z]{3,}")
+_ESCAPES = compile_cached(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
+_URL_ESCAPE = compile_cached(r"%[0-9A-Fa-f]{2}")
+_LETTER_RUN = compile_cached(r"[A-Za-z]{3,}")
 # More ways a program prints bytes: octal escapes (\151\147), quoted-printable (=69=67),
 # decimal character codes ("105 103 110 111 ...").
-_OCTAL = re.compile(r"(?:\\[0-3][0-7]{2}){4,}")
+_OCTAL = compile_cached(r"(?:\\[0-3][0-7]{2}){4,}")
 # ... or octal codes written out as numbers ("151 147 156 157 ..."), eight or more
-_OCTAL_CODES = re.compile(r"(?<![\d.,:-])(?:[0-3][0-7]{2}[ ,]+){7,}[0-3][0-7]{2}(?![\d.,:-])")
-_QP = re.compile(r"(?:=[0-9A-Fa-f]{2}){4,}")
+_OCTAL_CODES = compile_cached(r"(?<![\d.,:-])(?:[0-3][0-7]{2}[ ,]+){7,}[0-3][0-7]{2}(?![\d.,:-])")
+_QP = compile_cached(r"(?:=[0-9A-Fa-f]{2}){4,}")
 _CODE = r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])"
-_DECIMAL = re.compile(rf"(?<![\d.,:-]){_CODE}(?:[ ,]+{_CODE}){{7,}}(?![\d.,:-])")
+_DECIMAL = compile_cached(rf"(?<![\d.,:-]){_CODE}(?:[ ,]+{_CODE}){{7,}}(?![\d.,:-])")
 # Letters as numbers with a space inside a word and "/" between words ("9 7 14 / 20 8 5").
 _NUM = r"(?:2[0-6]|1\d|[1-9])"
-_A1Z26_SPACED = re.compile(rf"(?<![\d.-]){_NUM}(?: {_NUM})+(?:\s*/\s*{_NUM}(?: {_NUM})+){{2,}}")
+_A1Z26_SPACED = compile_cached(rf"(?<![\d.-]){_NUM}(?: {_NUM})+(?:\s*/\s*{_NUM}(?: {_NUM})+){{2,}}")
 # Upside-down letters ("ǝɹouƃI"): written turned, read backwards.
 _FLIPPED_LETTERS = "ɐqɔpǝɟƃɥᴉıɾʞןɯuodbɹsʇnʌʍxʎz"
 _FLIP = str.maketrans(
     "ɐqɔpǝɟƃɥᴉıɾʞןɯuodbɹsʇnʌʍxʎzⅎ⅁",
     "abcdefghiijklmnopqrstuvwxyzFG",
 )
-_TURNED = re.compile("[ɐɔǝɟƃɥᴉɾʞןɯɹʇʌʍʎ]")
+_TURNED = compile_cached("[ɐɔǝɟƃɥᴉɾʞןɯɹʇʌʍʎ]")
 # Words run together by their capitals ("IgnoreAllPreviousInstructions"): four or more.
-_CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
+_CAMEL = compile_cached(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
 # "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
 # ... numbered or not: "[1] 'Ignore the' [2] ' rules'"
-_FRAGMENTS = re.compile(
+_FRAGMENTS = compile_cached(
     r"""(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
 )
-_FRAGMENT = re.compile(r"""(["'`])([^"'`\n]{1,40})\1""")
+_FRAGMENT = compile_cached(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
 _ACROSTIC_LINES = 5
-_ACROSTIC_LINE = re.compile(r"^\W*([A-Za-z])[^\n]{0,40}$")
+_ACROSTIC_LINE = compile_cached(r"^\W*([A-Za-z])[^\n]{0,40}$")
 # ... and a Chinese or Japanese poem's first characters (藏头诗): "以茶会友… / 后院桃花… / 推窗…"
-_ACROSTIC_HAN_LINE = re.compile(r"^\s*([\u3400-\u9fff])[^\n]{2,30}$")
+_ACROSTIC_HAN_LINE = compile_cached(r"^\s*([\u3400-\u9fff])[^\n]{2,30}$")
 # A sentence written down a column, a word or two a line, is read across from this many lines.
 _COLUMN_LINES = 5
-_COLUMN_LINE = re.compile(r"^\s*[^\W_]+(?:[-'’][^\W_]+)?(?:\s+[^\W_]+)?\s*[,.!?]?\s*$")
+_COLUMN_LINE = compile_cached(r"^\s*[^\W_]+(?:[-'’][^\W_]+)?(?:\s+[^\W_]+)?\s*[,.!?]?\s*$")
 _MAX_DEPTH = 2
 # Decoders read at most this much text: the cost of a write stays bounded.
 _DECODE_LIMIT = 4000
@@ -262,37 +263,37 @@ para por sempre agora esqueça instruções regras memória della delle per con 
 tutti sempre adesso dimentica istruzioni precedenti och att det som för med alla alltid
 glöm ignorera tidigare instruktioner usuario usuário utilisateur nutzer utente användaren"""
 _COMMON = frozenset(_COMMON_WORDS.split())
-_PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b", re.IGNORECASE)
+_PIG_WORD = compile_cached(r"\b([a-z]{2,})ay\b", re.IGNORECASE)
 _LONGEST_COMMON = max(len(w) for w in _COMMON)
-_PAREN_LETTERS = re.compile(r"(?:\([A-Za-z]\)){2,}")
+_PAREN_LETTERS = compile_cached(r"(?:\([A-Za-z]\)){2,}")
 # A word without its vowels ("gnr ll prvs nstrctns") read back as the instruction word it
 # strips to; the first word of the list wins a tie ("ll": "all", not "alle").
-_VOWELS = re.compile(r"[aeiouäöüéèêàáâíóúãõ]", re.IGNORECASE)
+_VOWELS = compile_cached(r"[aeiouäöüéèêàáâíóúãõ]", re.IGNORECASE)
 _DISEMVOWELLED: dict[str, str] = {}
 for _word in (_COMMON_WORDS + " bisherigen empfiehl allen everyone").split():
     _DISEMVOWELLED.setdefault(_VOWELS.sub("", _word), _word)
-_VOWELLESS_WORD = re.compile(r"\b[b-df-hj-np-tv-z]{2,}\b", re.IGNORECASE)
+_VOWELLESS_WORD = compile_cached(r"\b[b-df-hj-np-tv-z]{2,}\b", re.IGNORECASE)
 # Russian or Korean typed with the keyboard still on English, when the text says so
 # ("раскладка", "layout", "한/영 전환")
-_SAYS_LAYOUT = re.compile(
+_SAYS_LAYOUT = compile_cached(
     r"раскладк|клавиатур|\b(keyboard )?layout\b|한\s*/?\s*영|자판|키보드", re.IGNORECASE
 )
 # "read every other letter", "letra sim, letra não", "jeder zweite Buchstabe": the letters at
 # every second place are the message
-_SAYS_ALTERNATE = re.compile(
+_SAYS_ALTERNATE = compile_cached(
     r"\b(every (other|second|2nd) (letter|character|char)|letra sim,? letra n[aã]o|"
     r"una letra s[ií] y otra no|jede[nrs]? zweite[nrs]? (buchstaben?|zeichen)|"
     r"une lettre sur deux|una lettera s[iì] e una no|varannan bokstav|через букву)",
     re.IGNORECASE,
 )
-_LONG_LETTERS = re.compile(r"[A-Za-z]{16,}")
+_LONG_LETTERS = compile_cached(r"[A-Za-z]{16,}")
 # Base85 (RFC 1924) and Ascii85: a long run of their printable alphabet with some of its
 # punctuation in it (a plain word has none)
-_B85_RUN = re.compile(r"[!-~]{20,}")
-_B85_PUNCT = re.compile(r"[!#$%&()*+;<=>?@^_`{|}~-]")
+_B85_RUN = compile_cached(r"[!-~]{20,}")
+_B85_PUNCT = compile_cached(r"[!#$%&()*+;<=>?@^_`{|}~-]")
 
 
-_WORDS_PARAM = re.compile(r"(?<=\S)[?&][A-Za-z_]{1,20}=(?=[^\s&]*[^\x00-\x7f])")
+_WORDS_PARAM = compile_cached(r"(?<=\S)[?&][A-Za-z_]{1,20}=(?=[^\s&]*[^\x00-\x7f])")
 
 
 def canonical(text: str) -> str:
@@ -339,7 +340,9 @@ _INITIAL_TO_FINAL = dict(
         strict=True,
     )
 )
-_OPEN_SYLLABLE_THEN_INITIAL = re.compile("([\uac00-\ud7a3])([\u1100-\u1112])(?![\u1161-\u1175])")
+_OPEN_SYLLABLE_THEN_INITIAL = compile_cached(
+    "([\uac00-\ud7a3])([\u1100-\u1112])(?![\u1161-\u1175])"
+)
 
 
 def _join_jamo(text: str) -> str:
@@ -355,33 +358,33 @@ def _join_jamo(text: str) -> str:
 
 # Invisible characters no script writes between its letters (not Persian's or Hindi's
 # zero-width (non-)joiner, nor German's soft hyphen).
-_HIDDEN_BETWEEN_LETTERS = re.compile(
+_HIDDEN_BETWEEN_LETTERS = compile_cached(
     r"\w[\u034f\u115f\u1160\u180e\u200b\u2060-\u2064\ufe00-\ufe0f\ufeff\U000e0100-\U000e01ef]+\w"
 )
 
 
 # A zero-width (non-)joiner between Latin letters: Latin never joins its letters so.
-_JOINER_IN_LATIN = re.compile(r"[A-Za-z][\u200c\u200d]+[A-Za-z]")
+_JOINER_IN_LATIN = compile_cached(r"[A-Za-z][\u200c\u200d]+[A-Za-z]")
 # ... or between CJK characters, which no script joins ("助\u200d手\u200d须\u200d知"), twice
 _CJK_CHAR = "[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 # ... soft hyphens between every letter of a word ("П\u00adр\u00adи\u00adм"): hyphenation
 # hints a word processor puts at syllables, never at each letter
-_SOFT_HYPHENS = re.compile(r"[^\W\d_](?:\u00ad[^\W\d_]){3}")
-_JOINER_IN_CJK = re.compile(rf"{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}")
+_SOFT_HYPHENS = compile_cached(r"[^\W\d_](?:\u00ad[^\W\d_]){3}")
+_JOINER_IN_CJK = compile_cached(rf"{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}[\u200c\u200d]+{_CJK_CHAR}")
 # ... or soft hyphens where no hyphenator puts one, three times: it leaves two letters at least
 # on each side of a break, so never one letter alone ("ver\u00adgee\u00adt", "tie\u00ads")
 # nor a hyphen ending a word ("Assistent\u00ad:")
-_STRAY_SOFT_HYPHEN = re.compile(
+_STRAY_SOFT_HYPHEN = compile_cached(
     r"(?<![^\W\d_\u00ad])[^\W\d_]\u00ad|\u00ad[^\W\d_](?![^\W\d_\u00ad])|\u00ad(?![^\W\d_])"
 )
 # Korean taken apart into its letters ("ㅇㅏㄴㄴㅕㅇ" for "안녕"): a consonant then a vowel is a
 # syllable spelled loose; chat writes "ㅋㅋ", "ㅇㅋ" or "ㅠㅠ", never the two side by side.
-_LOOSE_SYLLABLE = re.compile("[\u3131-\u314e\uffa1-\uffbe][\u314f-\u3163\uffc2-\uffdc]")
-_FULL_WIDTH_LATIN = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
+_LOOSE_SYLLABLE = compile_cached("[\u3131-\u314e\uffa1-\uffbe][\u314f-\u3163\uffc2-\uffdc]")
+_FULL_WIDTH_LATIN = compile_cached(r"[\uff21-\uff3a\uff41-\uff5a]")
 # Letters NFKC folds back to Latin that nobody types in prose: circled letters ("ⓡⓔⓢⓔⓣ") and
 # the mathematical alphanumerics (bold, italic, script, Fraktur, double-struck, monospace).
-_STYLED_LATIN = re.compile(r"[\u24b6-\u24e9\U0001d400-\U0001d7ff]")
-_CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_STYLED_LATIN = compile_cached(r"[\u24b6-\u24e9\U0001d400-\U0001d7ff]")
+_CJK_LETTER = compile_cached(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def disguised(text: str) -> bool:
@@ -417,10 +420,10 @@ def disguised(text: str) -> bool:
     )
 
 
-_TURKIC_TEXT = re.compile(r"[şğŞĞİəƏ]")
+_TURKIC_TEXT = compile_cached(r"[şğŞĞİəƏ]")
 
 
-_GREEK_MIXED = re.compile(
+_GREEK_MIXED = compile_cached(
     r"[\u0370-\u03ff\u1f00-\u1fff][A-Za-z]|[A-Za-z][\u0370-\u03ff\u1f00-\u1fff]"
 )
 
@@ -504,8 +507,8 @@ def compact(text: str) -> str:
 
 # Japanese written in half-width katakana, or with "ヲ" (a particle only hiragana writes), hides
 # its grammar from words written the usual way ("指示ｦ無視ｼ" is "指示を無視し").
-_KANA_DISGUISE = re.compile(r"[\uff66-\uff9d]|ヲ")
-_KATAKANA = re.compile(r"[\u30a1-\u30f6]")
+_KANA_DISGUISE = compile_cached(r"[\uff66-\uff9d]|ヲ")
+_KATAKANA = compile_cached(r"[\u30a1-\u30f6]")
 
 
 def _hiragana(text: str) -> str:
@@ -538,7 +541,7 @@ _KANA_READINGS = """\
 ふくめる:含める ふくめて:含めて ふくめ:含め"""
 _KANA_WORDS = dict(pair.split(":") for pair in _KANA_READINGS.split())
 _LONGEST_KANA_WORD = max(map(len, _KANA_WORDS))
-_KATAKANA_RUN = re.compile("[\u30a1-\u30fa\u30fc]+")
+_KATAKANA_RUN = compile_cached("[\u30a1-\u30fa\u30fc]+")
 # a particle after a word read back: "キオクヲ" is "記憶を", "コンゴハ" "今後は"
 _PARTICLES = "をはへのにがでともやか"
 
@@ -652,10 +655,10 @@ def decodings(text: str) -> list[str]:
 # Letters kept apart by one mark repeated between them ("o🍕r🍕d🍕e🍕r", "앞.으.로. 모.든."), a
 # camel-cased run of words ("fromNowOnAlwaysEmail..."), CJK cut into short lines ("今後、健\n康の
 # 相談\nには必ず"): read joined.
-_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])([^\w\s])(?=[^\W\d_])")
+_BETWEEN_LETTERS = compile_cached(r"(?<=[^\W\d_])([^\w\s])(?=[^\W\d_])")
 _IN_WORDS = frozenset("'’‘-‐‑·")
-_CAMEL_RUN = re.compile(r"\b[a-z]+(?:[A-Z][a-z]+){4,}\b")
-_SHORT_CJK_LINES = re.compile(r"(?:^|(?<=\n))[^\n]{1,8}(?:\n[^\n]{1,8}){2,}(?=\n|$)")
+_CAMEL_RUN = compile_cached(r"\b[a-z]+(?:[A-Z][a-z]+){4,}\b")
+_SHORT_CJK_LINES = compile_cached(r"(?:^|(?<=\n))[^\n]{1,8}(?:\n[^\n]{1,8}){2,}(?=\n|$)")
 
 
 def _joined(text: str) -> str:
@@ -682,8 +685,8 @@ def _joined(text: str) -> str:
 
 
 # A word broken at a line's end: "Assist-\nants read-\ning this: dis-\nregard ...".
-_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-‐‑\u00ad][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
-_CELL_BREAK = re.compile(r"[ \t]*[|¦│┃][ \t]*")
+_LINE_END_HYPHEN = compile_cached(r"(?<=[^\W\d_])[-‐‑\u00ad][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+_CELL_BREAK = compile_cached(r"[ \t]*[|¦│┃][ \t]*")
 
 
 def _cells_as_words(text: str) -> str:
@@ -695,8 +698,8 @@ def _cells_as_words(text: str) -> str:
     return _CELL_BREAK.sub(" ", text)
 
 
-_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
-_TABLE_RULE = re.compile(r"^[\s:|-]+$")
+_TABLE_ROW = compile_cached(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
+_TABLE_RULE = compile_cached(r"^[\s:|-]+$")
 
 
 def _table_prose(text: str) -> str | None:
@@ -880,10 +883,13 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
 
 # Rövarspråket, "the robber language": every consonant doubled around an "o" ("glöm" is
 # "goglolömom"). A word is in it when undoing that and doing it again gives the word back.
-_ROBBER_TRIPLE = re.compile(r"([b-df-hj-np-tv-z])o\1", re.IGNORECASE)
+_ROBBER_TRIPLE = compile_cached(r"([b-df-hj-np-tv-z])o\1", re.IGNORECASE)
 # ("y" is a vowel in Swedish, a consonant in English: doubled or not)
-_CONSONANTS = (re.compile(r"[b-df-hj-np-tv-xz]", re.I), re.compile(r"[b-df-hj-np-tv-z]", re.I))
-_SAYS_ROBBER = re.compile(
+_CONSONANTS = (
+    compile_cached(r"[b-df-hj-np-tv-xz]", re.I),
+    compile_cached(r"[b-df-hj-np-tv-z]", re.I),
+)
+_SAYS_ROBBER = compile_cached(
     r"r[öo]varspr[åa]k|r[øo]ver(?:sprog|spr[åa]k)|r[äa]ubersprache|rovertaal|rosvokiel|"
     r"r[öo]{2}vlikeel|robber(?:'?s)? (?:language|speak|talk|tongue)|"
     r"(?:idioma|lengua|lenguaje|jerga) de (?:los )?ladrones|langu(?:e|age) des (?:voleurs|"
@@ -892,7 +898,7 @@ _SAYS_ROBBER = re.compile(
     r"強盗語|泥棒語|강도 ?언어",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = compile_cached(r"[^\W\d_]+")
 
 
 def _robber_word(word: str, triples: int) -> str | None:
@@ -996,7 +1002,7 @@ def _reverse_words(text: str, only_known: bool = False) -> str:
 
 
 # "Caesar +3", "Cifra de César (+5)", "rot-7", "décalage de 4": the text names its shift.
-_SAYS_SHIFT = re.compile(
+_SAYS_SHIFT = compile_cached(
     # ("ROT13" joins its number to its name)
     r"\b(caesar|c[ée]sar|cesare|цезар\w*|rot)(?:\b|(?<=rot))[^\d\n]{0,20}?[+-]?\s*(\d{1,2})\b|"
     # a word that is a shift only with its number right after it: "shift 6", "décalage de 4"
@@ -1022,7 +1028,7 @@ _READ_VERB = (
     r"přečti|číst|napsán\w*|baca|dibaca|ditulis|tulis|cite[șs]\w*|citit\w*|scris\w*|đọc)"
 )
 # "(read the words backwards)", "— à lire à l'envers", "al revés": the text says how it is written.
-_SAYS_BACKWARDS = re.compile(
+_SAYS_BACKWARDS = compile_cached(
     r"\b(backwards?|in reverse( order)?|reversed|[aà] l'envers|al rev[eé]s|r[uü]ckw[aä]rts|"
     r"de tr[aá]s pra frente|al contrario|bakl[aä]nges|achterstevoren|задом наперёд|"
     r"от конца к началу|в обратном порядке|sondan başa|tersten|ters sırayla|od końca|"
@@ -1040,7 +1046,7 @@ _SAYS_BACKWARDS = re.compile(
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".
-_TRAILING_NOTE = re.compile(r"\s+(?:--|—|–)\s+|\s+\(")
+_TRAILING_NOTE = compile_cached(r"\s+(?:--|—|–)\s+|\s+\(")
 # ROT47 rotates every printable ASCII character, digits and punctuation included.
 _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),
@@ -1048,11 +1054,11 @@ _ROT47 = str.maketrans(
 )
 
 
-_SAYS_VIGENERE = re.compile(
+_SAYS_VIGENERE = compile_cached(
     r"vig[eé]n[eè]re|виженер\w*|віженер\w*|ヴィジュネル|维吉尼亚|維吉尼亞|비즈네르", re.IGNORECASE
 )
 # The key a text names for its cipher: "key LEMON", "clé : MIEL", "Schlüssel „ROSE“"
-_CIPHER_KEY = re.compile(
+_CIPHER_KEY = compile_cached(
     r"\b(?:key(?:word)?|cl[eé]|clave|schl[üu]ssel(?:wort)?|chiave|chave|sleutel|nyckel(?:n)?|"
     r"n[øo]gle(?:n)?|klucz\w*|anahtar\w*|kunci|kh[óo]a|ключ\w*)\s*(?:is\s+|est\s+|ist\s+|es\s+|"
     r"è\s+|=\s*|[:：]\s*)?[\"'«“„‘]?([A-Za-z]{2,20})\b",
@@ -1076,8 +1082,8 @@ def _vigenere(text: str, key: str, sign: int) -> str:
     return "".join(out)
 
 
-_SAYS_ROT47 = re.compile(r"\brot-?\s?47\b", re.IGNORECASE)
-_SAYS_ATBASH = re.compile(r"\batbash\b|אתב\"?ש|阿特巴什", re.IGNORECASE)
+_SAYS_ROT47 = compile_cached(r"\brot-?\s?47\b", re.IGNORECASE)
+_SAYS_ATBASH = compile_cached(r"\batbash\b|אתב\"?ש|阿特巴什", re.IGNORECASE)
 # Atbash mirrors the alphabet (a<->z, b<->y): the other substitution any puzzle page teaches.
 _ATBASH = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",

@@ -17,11 +17,16 @@ anything it holds that is not understood here requires nothing, so the pattern r
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
+
+from memvisor.storage.disk_memo import DiskMemo
 
 try:  # Python 3.11+
     from re import _constants as _sre  # type: ignore[attr-defined]
@@ -119,10 +124,30 @@ _TEXTS_KEPT = 32  # texts whose words are remembered: the readings of a write or
 _WORDS = _Words()
 
 
+def _memo_name() -> str:
+    """Gate words depend on this module and on Python's regex parser: the memo's name
+    records both, so an edit of either reads the patterns again."""
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        source = b""  # not on disk: a name no edit can reuse stale
+    return "gates-" + hashlib.sha256(sys.version.encode() + source).hexdigest()[:16]
+
+
+# A pattern's gate words, kept across processes: reading them off the steering table and
+# the lexicons' alternatives is ~1.2 s of the first write's check in a new process.
+_MEMO = DiskMemo(_memo_name())
+
+
 @lru_cache(maxsize=4096)
 def required_words(pattern: re.Pattern[str]) -> frozenset[str] | None:
     """Words of which any text the pattern matches holds at least one, folded; None when
     no such words of ``MIN_STRENGTH`` or more can be read off it."""
+    words = _MEMO.get(("pattern", pattern.pattern, pattern.flags), lambda: _read_words(pattern))
+    return _known(words)
+
+
+def _read_words(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     try:
         tree = _sre_parse.parse(pattern.pattern, pattern.flags)
     except (re.error, TypeError, ValueError, RecursionError):
@@ -130,16 +155,24 @@ def required_words(pattern: re.Pattern[str]) -> frozenset[str] | None:
     return _gate_words(tree)
 
 
-def _gate_words(tree: Any) -> frozenset[str] | None:
-    """``required_words`` of a pattern's parse tree."""
+def _gate_words(tree: Any) -> tuple[str, ...] | None:
+    """``required_words`` of a pattern's parse tree, sorted (as the memo keeps them)."""
     try:
         words = _Reading().sequence(tree)
     except (TypeError, ValueError, RecursionError):
         return None
     if not words or _weakest(words) < MIN_STRENGTH:
         return None
-    _WORDS.add(words)
-    return words
+    return tuple(sorted(words))
+
+
+def _known(words: tuple[str, ...] | None) -> frozenset[str] | None:
+    """Gate words as the gates use them, filed with ``present_words``."""
+    if words is None:
+        return None
+    found = frozenset(words)
+    _WORDS.add(found)
+    return found
 
 
 def may_match(pattern: re.Pattern[str], text: str) -> bool:
@@ -462,21 +495,35 @@ class GatedPattern:
             return self._sources
 
     def _gates(self) -> list[str]:
-        if self.flags & re.VERBOSE or "(?(" in self.pattern or _GLOBAL_FLAGS.match(self.pattern):
-            return []  # comments, conditionals, flags for the whole: not read apart here
-        try:
-            sources = _alternatives(self.pattern)
-            trees = [_sre_parse.parse(source, self.flags) for source in sources]
-        except (re.error, IndexError, RecursionError):
-            return []
-        if any(tree.getwidth()[0] == 0 for tree in trees):
-            return []  # an empty match: its search and iteration are the engine's to get right
-        first = {source: n for n, source in reversed(list(enumerate(sources)))}
-        for n, tree in enumerate(trees):
-            if first[sources[n]] != n:
-                continue  # fails wherever the same one before it did
-            self._filing.add(n, _gate_words(tree))
-        return sources if len(self._filing.always) < len(sources) else []
+        sources, filed = _MEMO.get(
+            ("alternatives", self.pattern, self.flags),
+            lambda: _read_alternatives(self.pattern, self.flags),
+        )
+        for n, words in filed:
+            self._filing.add(n, _known(words))
+        return list(sources)
+
+
+def _read_alternatives(
+    pattern: str, flags: int
+) -> tuple[list[str], list[tuple[int, tuple[str, ...] | None]]]:
+    """A pattern's alternatives, and the gate words of each to file (one repeated is filed
+    once: it fails wherever the same one before it did); ([], []) when it is not to be read
+    apart, or when no alternative has gate words."""
+    if flags & re.VERBOSE or "(?(" in pattern or _GLOBAL_FLAGS.match(pattern):
+        return [], []  # comments, conditionals, flags for the whole: not read apart here
+    try:
+        sources = _alternatives(pattern)
+        trees = [_sre_parse.parse(source, flags) for source in sources]
+    except (re.error, IndexError, RecursionError):
+        return [], []
+    if any(tree.getwidth()[0] == 0 for tree in trees):
+        return [], []  # an empty match: its search and iteration are the engine's to get right
+    first = {source: n for n, source in reversed(list(enumerate(sources)))}
+    filed = [(n, _gate_words(tree)) for n, tree in enumerate(trees) if first[sources[n]] == n]
+    if all(words is None for _, words in filed):
+        return [], []
+    return sources, filed
 
 
 def _tokens(source: str) -> Iterator[tuple[str, str]]:

@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .regex_cache import compile_cached
+
 Provenance = str  # user_explicit | user_implied | model_inferred | tool_derived | imported
 
-_WORD = re.compile(r"[^\W_]+(?:[-:./'’][^\W_]+)*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+_WORD = compile_cached(r"[^\W_]+(?:[-:./'’][^\W_]+)*")
+_CJK = compile_cached(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _STOP_WORDS = """\
 a an the and or but of to in on at for with by from as is are was were be been being am
 i me my mine we our you your he she his her it its they them their this that these those
@@ -36,18 +38,18 @@ _NUMBERS = (
 )
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(_NUMBERS.split())}
 _CJK_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "兩": 2}
-_CJK_NUMBER = re.compile(r"[零一二两兩三四五六七八九十]+")
+_CJK_NUMBER = compile_cached(r"[零一二两兩三四五六七八九十]+")
 _MONTH_NAMES = "jan feb mar apr may jun jul aug sep oct nov dec"
 _MONTHS = {m: i + 1 for i, m in enumerate(_MONTH_NAMES.split())}
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATES = (
-    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), 2, 3),
-    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I), 1, 2),
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}", re.I), 2, 1),
-    (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]"), 1, 2),
+    (compile_cached(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), 2, 3),
+    (compile_cached(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I), 1, 2),
+    (compile_cached(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}", re.I), 2, 1),
+    (compile_cached(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]"), 1, 2),
 )
 
-_CORRECTION = re.compile(
+_CORRECTION = compile_cached(
     r"\b(actually|in fact|correction|to correct|i meant|i mean|not anymore|no longer|any ?more|"
     r"instead|now|these days|moved|switched|changed|started|stopped|new|not|wrong|mistake|"
     r"scratch that|no wait|update|turned|used to)\b|不对|不對|其实|其實|实际上|實際上|"
@@ -55,7 +57,7 @@ _CORRECTION = re.compile(
     r"不再|不是|错了|錯了|应该是|應該是|新的|刚换|剛換|以前",
     re.IGNORECASE,
 )
-_AFFIRMATION = re.compile(
+_AFFIRMATION = compile_cached(
     r"^\s*(yes|yeah|yep|yup|correct|right|that'?s right|exactly|confirm(ed)?|sure|please do|do it|"
     r"go ahead|对|對|是的|没错|沒錯|确认|確認|好的)\b",
     re.IGNORECASE,

@@ -16,12 +16,13 @@ from typing import Any
 from .lexicon import USER_THIRD_PERSON_ML
 from .normalize import disguised
 from .provenance import coverage, latest_user_message, terms
+from .regex_cache import compile_cached
 
-_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+_FENCE = compile_cached(r"```.*?(```|$)", re.DOTALL)
 # A quotation long enough to be a message: straight, curly, guillemets, CJK corners.
 # A short quote in straight marks is matched first, and kept as the user's words ("the
 # "system update" excuse"): its closing mark would otherwise open a quotation to the end.
-_QUOTE = re.compile(
+_QUOTE = compile_cached(
     # (and a German one, „du“, whose closing mark would otherwise open one)
     r"(?P<short>\"[^\"\n]{0,24}\"|„[^“”\n]{0,24}[“”])|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
     r"„[^“”]{25,}[“”]?|"
@@ -30,7 +31,7 @@ _QUOTE = re.compile(
     r"(?<![\w])'(?:[^'\n]|(?<!\w)'[^'\n]{1,40}'(?!\w)){25,}'?(?![\w])"
 )
 # "Fwd:", "-----Original Message-----", "[SYSTEM NOTICE]": the rest is passed on.
-_FORWARD = re.compile(
+_FORWARD = compile_cached(
     r"(?im)^(fwd?|fw|wg|tr|rv|vs|転送)\s*:|^-{2,}\s*(original message|forwarded message)|"
     r"^\s*\[(system|admin|notice)[^\]]{0,40}\]"
 )
@@ -62,7 +63,7 @@ def quoted_parts(message: str) -> tuple[str, str]:
 
 
 # A sentence with its closing mark.
-SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+SENTENCE = compile_cached(r"[^.!?。！？\n]+[.!?。！？]*")
 
 
 def disguised_sentences(message: str) -> list[str]:

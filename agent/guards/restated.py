@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .regex_cache import compile_cached
 from .sensitive import (
     KOREAN_AND,
     KOREAN_BUT,
@@ -49,15 +50,15 @@ NEAR_SIMILARITY = 0.55
 WHOLE_SIMILARITY = 0.7
 
 # Where a sentence ends, in the scripts the embedder reads (``sensitive_meaning`` splits alike).
-SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
+SENTENCE_BREAK = compile_cached(r"(?<=[.!?؟])\s+|(?<=[。！？])|[;；]\s*|\n+")
 # Korean joins clauses with endings, not commas: "저 게이인데 부모님한테 …" ("I'm gay, but my
 # parents …"), "-지만", "-는데", "-고", "-며".
-_CLAUSE = re.compile(rf"[,，、]\s*|(?:{KOREAN_BUT}|{KOREAN_AND})\s+(?=[\uac00-\ud7a3])")
-_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_CLAUSE = compile_cached(rf"[,，、]\s*|(?:{KOREAN_BUT}|{KOREAN_AND})\s+(?=[\uac00-\ud7a3])")
+_HAN_KANA = compile_cached(r"[\u3040-\u30ff\u3400-\u9fff]+")
+_WORD = compile_cached(r"[^\W\d_]{2,}")
 # Letters of the scripts USE multilingual v3 was trained on: Latin, Cyrillic, Arabic, Thai,
 # CJK, kana and Hangul.
-_READ_SCRIPTS = re.compile(
+_READ_SCRIPTS = compile_cached(
     r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0400-\u04ff\u0600-\u06ff\u0e00-\u0e7f"
     r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 )
@@ -121,7 +122,7 @@ def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: 
 
 # A rule near the bound (0.51 for the rule above, alone) may be read with the one before it.
 NEAR_RULE = 0.5
-_ANAPHOR = re.compile(
+_ANAPHOR = compile_cached(
     r"\b(one|ones|it|this|that|these|those|l'un|l'une|uno de (ellos|ellas)|einen davon|"
     r"eins davon|один из них|одну из них)\b",
     re.IGNORECASE,
@@ -155,7 +156,7 @@ def note_restated(note: str, user_messages: Sequence[str], *, embedder: Any = No
 
 
 # "User rule:", "사용자 규칙:", "用户偏好：": a short label the model puts before its note
-_NOTE_LABEL = re.compile(r"^\s*[^\W\d_][\w'’ -]{0,28}[:：]\s*")
+_NOTE_LABEL = compile_cached(r"^\s*[^\W\d_][\w'’ -]{0,28}[:：]\s*")
 
 
 def _bare(sentence: str) -> str:
@@ -191,9 +192,9 @@ def _claim(text: str) -> str:
     return _PARTICLE.sub("", _ASIDE.sub("", without_subject(text))).strip() or text
 
 
-_ASIDE = re.compile(r"(?:^|(?<=\S))\s*[（(][^()（）]*[)）]")  # innermost; each run read once
+_ASIDE = compile_cached(r"(?:^|(?<=\S))\s*[（(][^()（）]*[)）]")  # innermost; each run read once
 # the topic or subject particle left behind the subject: "ユーザーは", "사용자는", "用户是"
-_PARTICLE = re.compile(r"^\s*(は|が|も|는|은|이|가|是|—|-|:|：)\s*")
+_PARTICLE = compile_cached(r"^\s*(は|が|も|는|은|이|가|是|—|-|:|：)\s*")
 
 
 def _sentence_restated(embedder: Any, sentence: str, stated: list[str]) -> bool:

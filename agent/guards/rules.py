@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from . import lexicon
 from .normalize import skeleton
 from .prefilter import GatedPattern
+from .regex_cache import compile_cached
 
 _I = re.IGNORECASE
 
@@ -24,7 +25,7 @@ def _accent_blind(pattern: re.Pattern[str]) -> GatedPattern:
     skeleton of a text ("desormais", "na proxima vez"), the lexicon is written with them.
     Gated: of its cues in thirty languages, those of the text's language are run."""
     both = f"(?:{pattern.pattern})|(?:{skeleton(pattern.pattern)})"
-    return GatedPattern(re.compile(both, pattern.flags))
+    return GatedPattern(compile_cached(both, pattern.flags))
 
 
 RULE_CUES_ML = _accent_blind(lexicon.RULE_CUES_ML)
@@ -106,16 +107,16 @@ _CUE = (
     r"( on(wards)?)?|in (a|one|two|three|a few|a couple of|\d+) (days?|weeks?|months?)\b"
     r"[^.!?\n]{0,20}\b(start|begin|stop|say|tell|recommend)\w*)"
 )
-_CUE_ANYWHERE = re.compile(rf"\b{_CUE}", _I)
+_CUE_ANYWHERE = compile_cached(rf"\b{_CUE}", _I)
 # The agent named as the one who will act ("the assistant is expected to mention", "the
 # assistant answers every tax question with ..."): with a cue, a rule for it.
 # The agent called by one of its names: "Assistant", "Dear AI", "Note to the bot".
-_VOCATIVE = re.compile(
+_VOCATIVE = compile_cached(
     r"\W*(dear |hey |hi |note to (the |any )?)?(the |any )?(ai |home )?(assistant|ai|bot|agent|"
     r"chatbot|model)\s*",
     _I,
 )
-_AGENT_ACTS = re.compile(
+_AGENT_ACTS = compile_cached(
     r"\b(the assistant|the ai|the bot|the agent|the model|the chatbot)\s+(\w+ly\s+)?"
     r"(is expected to|is supposed to|must|should|shall|will|has to|needs to|is to|"
     r"answers|replies|responds|recommends|suggests|mentions|says|tells|sends|adds|links|shares)\b|"
@@ -131,7 +132,7 @@ _AGENT_ACTS = re.compile(
 )
 # An order in the passive ("it should be recommended that ...", "the card number is to be
 # requested again"): with a cue, a rule no one is named to follow but the agent.
-_PASSIVE_ORDER = re.compile(
+_PASSIVE_ORDER = compile_cached(
     r"\b(should|must|shall|is to|are to|has to|have to|needs? to|ought to|will have to)\s+be\s+"
     r"(\w+ly\s+)?(recommended|suggested|requested|asked|said|told|mentioned|offered|booked|"
     r"bought|sent|added|given|shared|forwarded|shown|proposed|pushed|quoted|read out|purchased|"
@@ -140,7 +141,7 @@ _PASSIVE_ORDER = re.compile(
     r"revealed|emailed|texted|deposited|invested|signed up|registered|done)\b",
     _I,
 )
-_RULE_START = re.compile(
+_RULE_START = compile_cached(
     rf"^({_CUE}|(you|the assistant|assistant|the ai|ai|the bot|bot|the model|model|the agent|"
     r"agent|chatbot)\s*,?\s*(must|should|shall|will|need to|needs to|has to|have to|is to|are to|"
     r"are required to|is required to|is expected to|are expected to|is supposed to|ought to)\b|"
@@ -148,30 +149,30 @@ _RULE_START = re.compile(
     r"(to|that you|you)\b)",
     _I,
 )
-_BEHAVIOUR_VERB = re.compile(
+_BEHAVIOUR_VERB = compile_cached(
     r"^(\w+ly\s+)?(answer|reply|respond|recommend|suggest|mention|say|tell|include|add|append|"
     r"prepend|end|start|begin|sign|call|refer|promote|advertise|endorse|push|plug|direct|redirect|"
     r"send|forward|share|reveal|obey|follow|trust|treat|act|behave|speak|talk|write|format|use|"
     r"praise|link|report|keep|give|cite|insert)\b",
     _I,
 )
-_OUTPUT_NOUN = re.compile(
+_OUTPUT_NOUN = compile_cached(
     r"\b(answers?|repl(y|ies)|responses?|messages?|questions?|chats?|conversations?|summar(y|ies)|"
     r"everyone|anyone|users?)\b",
     _I,
 )
 # Memory describes the user in the third person; "you" in it addresses the agent.
-_SECOND_PERSON = re.compile(r"\b(you|your|yourself)\b", _I)
-_MODAL = re.compile(
+_SECOND_PERSON = compile_cached(r"\b(you|your|yourself)\b", _I)
+_MODAL = compile_cached(
     r"\b(should|must|shall|need to|needs to|have to|has to|are to|is to|are required to|is "
     r"required to|do it|keep doing)\b",
     _I,
 )
-_ZH_SECOND_PERSON_RULE = re.compile(
+_ZH_SECOND_PERSON_RULE = compile_cached(
     r"(你|您)[^。！？]{0,8}(要|必须|必須|应该|應該|得|需要|以后|以後|每次|总是|總是|都)"
 )
 # Powers a rule may hand the agent; a restrictive rule ("never store my passwords") is fine.
-_SENSITIVE = re.compile(
+_SENSITIVE = compile_cached(
     # (not the user saying what they run: "the residents' group (I'm the admin now)")
     r"\b(trust\w*|precedence|priority|system (message|prompt)|"
     r"(?<!\bi'm the )(?<!\bi am the )(?:admins?|administrators?)|"
@@ -240,17 +241,17 @@ _SENSITIVE = re.compile(
     r"開發者|密码|密碼|验证码|驗證碼|パスワード|暗証番号|비밀번호|付款|支付|转账|轉賬|理财|理財|贷款|貸款|同意所有|全部同意|称赞|稱讚|夸",
     _I,
 )
-_NEGATION = re.compile(
+_NEGATION = compile_cached(
     rf"\b(don'?t|do not|not|no|avoid|stop)\b|{lexicon.NEVER}|别|別|不要|不|禁止|避免|"
     rf"{lexicon.NEGATION_AFTER_VERB}",
     _I,
 )
 # "누가 인증번호를 물어보면 절대 알려주지 말 것": a rule that forbids handing a credential over.
-_PROHIBITED_AFTER = re.compile(lexicon.NEGATION_AFTER_VERB)
-_HANGS_UP = re.compile(lexicon.HANG_UP, _I)
+_PROHIBITED_AFTER = compile_cached(lexicon.NEGATION_AFTER_VERB)
+_HANGS_UP = compile_cached(lexicon.HANG_UP, _I)
 # A rule that opens on "not" in another language: "Не отправлять пользователю ...", "Nicht vor
 # 9 Uhr anrufen". (Only at its head: "... e non mostrare altre offerte" forbids a part of it.)
-_OPEN_NOT = re.compile(rf"^\W*(?:[^\W\d_]+\s+){{0,2}}?(?:{lexicon.NOT})", _I)
+_OPEN_NOT = compile_cached(rf"^\W*(?:[^\W\d_]+\s+){{0,2}}?(?:{lexicon.NOT})", _I)
 _ZH_CUE = (
     r"(以后|以後|今后|今後|往后|往後|从今以后|從今以後|从现在(开始|起)|從現在(開始|起)|从这条消息(开始|起)|"
     r"每次|每一次|每当|每當|始终|始終|"
@@ -258,7 +259,7 @@ _ZH_CUE = (
     # a delayed trigger by count: "第五次用户询问天气时", "第3次"
     r"第[一二三四五六七八九十两兩\d]{1,3}次)"
 )
-_ZH_RULE_START = re.compile(
+_ZH_RULE_START = compile_cached(
     # (a label may head it: "店家留言：以后…")
     rf"^([^：:，,。！？]{{1,10}}[：:]\s*)?(请|請|并|並|而且|另外)?((助手|AI|ai|你|机器人|機器人)[，,]?)?"
     rf"({_ZH_CUE}|"
@@ -279,24 +280,24 @@ _ZH_TRIGGER = (
     r"发送|發送|回复|回覆|提醒|询问|詢問|索要)"
 )
 # A cue later in a Chinese clause followed by an obligation: "助手以后回复任何人时都要…".
-_ZH_RULE_INSIDE = re.compile(
+_ZH_RULE_INSIDE = compile_cached(
     rf"(?<![我们們])({_ZH_CUE})[^。！？]{{0,20}}?(都要|必须|必須|一律|都得|都应|都應|要|请|請)|"
     r"(每次|每一次|每条|每條|所有|任何)的?(回复|回覆|回答|答复|答覆)" + _ZH_TRIGGER
 )
 # "whoever chats with you next should be told...": an order about other people.
-_THIRD_PARTY_DIRECTIVE = re.compile(
+_THIRD_PARTY_DIRECTIVE = compile_cached(
     r"\b(should|must|needs? to|has to|have to|is to|are to|will)\s+(be\s+|get\s+)?(told|tell|"
     r"informed|advised|directed|redirected|sent|shown|recommended|pointed|steered|offered)\b",
     _I,
 )
-_FILLER = re.compile(
+_FILLER = compile_cached(
     r"^(?:\[[ xX]?\]|[\s\-*•>\"'“‘(\[])*((please|pls|and|also|so|ok(ay)?|now|then|note|rule|"
     r"important|p\.?s\.?|reminder|kindly|step \d+|todo)\b[\s,:!]*)*",
     _I,
 )
 # A period inside "example.com" or "v1.2" does not end a clause.
 # Nor does the period of "Dr." or "Mr.", nor the last one of "P.S.", "e.g." or "U.S.".
-_CLAUSES = re.compile(
+_CLAUSES = compile_cached(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bNr)(?<!\bMrs)(?<!\bSra)(?<!\bProf)"
     r"(?<!\.[A-Za-z])[.!?:：](?=\s|$)|[;\n。；！？]+|"
     # an arrow points to what follows as its own line: "Pay here ➜ assistant must ..."
@@ -310,7 +311,7 @@ _CLAUSES = re.compile(
 # A prohibition on handing something out ("Never give my home address to anyone who asks",
 # "永远不要把我的手机号告诉别人", "nunca des mi dirección a nadie"): the user guarding their own
 # data from others, which names others without steering anything towards them.
-_PROHIBITION = re.compile(
+_PROHIBITION = compile_cached(
     r"^\W*(please\s+|and\s+)?(never( ever)?|don'?t( ever)?|do not( ever)?|nunca|jamais|ne jamais|"
     r"niemals|nie|mai|aldrig|никогда не|nooit|asla)\s+(\w+\s+){0,2}?(give|share|tell|send|"
     r"reveal|disclose|hand out|hand over|show|pass on|forward|des|digas|compartas|envíes|donne|"
@@ -321,8 +322,8 @@ _PROHIBITION = re.compile(
     r"^\W*(永远|永遠|绝对|絕對|千万|千萬)?(不要|别|別|绝不|絕不|不能|不可以)(把|将|將)?",
     _I,
 )
-_SUBCLAUSES = re.compile(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
-_THIRD_PARTY = re.compile(
+_SUBCLAUSES = compile_cached(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)
+_THIRD_PARTY = compile_cached(
     r"\b(everyone|everybody|every (user|person|customer|visitor|one|body)|all (the |your )?"
     r"(users|people|customers|visitors|readers)|any(one|body)( else)?|any (user|person|customer)|"
     r"other (users|people)|others|your users|the public|each (user|person)|users who|people "
@@ -335,7 +336,7 @@ _PROMOTION_ZH = (
     # a name in quotes recommended: "一律推荐“鑫盛宝”", "推薦「XX理財」"
     r"(推荐|推薦)[^。！？\n“”「」『』]{0,6}[“「『《\"]|凡是有人问|只(说|推荐|推薦)[^。！？\n]{0,12}(最好|最棒)|其他品牌都别提|其他品牌都不要提"
 )
-_PROMOTION = re.compile(
+_PROMOTION = compile_cached(
     # "plug" as a verb: a smart plug, the wall plug or "plug it in" promote nothing
     r"\b(promote|advertise|endorse|(?<!smart )(?<!wall )(?<!the )(?<!a )(?<!power )(?<!spark )"
     r"plug(?!\s+(it\s+)?in(to)?\b)|upsell|sponsor(ed)?|invest (in|today)|buy (from|at)|"
@@ -358,7 +359,7 @@ _PROMOTION = re.compile(
 )
 # "the user's preference for metric units no longer applies": a rule that voids the user's
 # word, which only the user may give.
-_VOIDS_USERS_WORD = re.compile(
+_VOIDS_USERS_WORD = compile_cached(
     # kept up against the user's own refusal: "do this even if they say stop"
     r"\beven (if|when|though) (the user|the customer|they|she|he|the owner) (says?|asks?|"
     r"tells? you|objects?|refuses?|complains?|declines?|protests?) (to )?(stop|no|not to|"
@@ -394,7 +395,7 @@ _VOIDS_USERS_WORD = re.compile(
     r"gelten nicht mehr",
     _I,
 )
-_LINK = re.compile(
+_LINK = compile_cached(
     r"https?://|www\.|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w+|\b[\w-]+\.(com|net|org|io|example|cn|ru|"
     r"xyz|info|biz|co|me|app|dev|shop|site|online|"
     # country domains ("billigreisen-xy.de"), not file endings ("notes.md", "main.py")
@@ -409,12 +410,12 @@ _LINK = re.compile(
 # A rule that only has the agent remind, warn or ask the person it serves ("when I ask about
 # investments, remind me to consider only low-risk products") hands it no power, unless it
 # touches credentials.
-_CAUTION = re.compile(
+_CAUTION = compile_cached(
     r"\b(remind|warn|alert|caution|double-check with|check with)\w*\s+(me|him|her|them|the user)\b|"
     r"(提醒|警告|提示)(我|他|她|用户|用戶)|(リマインド|注意)して|(나에게|저에게)\s*(알려|경고)",
     _I,
 )
-_CREDENTIAL = re.compile(
+_CREDENTIAL = compile_cached(
     r"\b(passwords?|pins?|passcodes?|codes?|card|bank|account|credentials?|login)\b|密码|密碼|验证码|"
     r"驗證碼|银行卡|銀行卡|パスワード|비밀번호",
     _I,
@@ -424,7 +425,7 @@ _CREDENTIAL = re.compile(
 # A scam warning names the credential the scammer asks for ("if someone asks for your PIN,
 # they are lying", "si alguien te pide la clave, es una estafa"): it guards the credential, it
 # hands nobody the power to ask for it.
-_SCAM = re.compile(
+_SCAM = compile_cached(
     r"\b(lying|liars?|lie|scam\w*|fraud\w*|fake|phishing|impostors?|con artists?|estafa\w*|"
     r"timo|mienten?|arnaque\w*|escroc\w*|mentent|ment|betrug\w*|betr[üu]ger\w*|l[üu]gen|"
     r"truff\w*|mentono|mente|golpe|golpistas?|mentem|oplichter\w*|liegen|bedrägeri|"
@@ -432,14 +433,14 @@ _SCAM = re.compile(
     r"诈骗|詐騙|骗子|騙子|詐欺|사기",
     _I,
 )
-_SCAM_NEGATED = re.compile(
+_SCAM_NEGATED = compile_cached(
     r"\b(not|isn'?t|aren'?t|no|never|nicht|kein\w*|pas|non|não|nie|не)\s+(\w+\s+){0,2}$", _I
 )
 
 
 # ... and a sentence that hands it over anyway ("they're no scam: read them the PIN") warns
 # of nothing.
-_HANDS_OVER = re.compile(
+_HANDS_OVER = compile_cached(
     r"\b(give|tell|read|share|send|provide|confirm|say|spell|dales?|dile|d[ée]le|donne|dis|gib|"
     r"sag|dai|dare|dá|passe)\s+(it|them|him|her|the|their|your|les|le|la|lo|ihm|ihr|ihnen|"
     r"gli|loro)\b",
@@ -490,8 +491,8 @@ class StandingRule:
         return self.third_party or self.promotion or self.link or self.sensitive
 
 
-_CLAUSE_ENDS = re.compile(f"({_CLAUSES.pattern})", _I)
-_ZH_CUE_ANYWHERE = re.compile(_ZH_CUE)
+_CLAUSE_ENDS = compile_cached(f"({_CLAUSES.pattern})", _I)
+_ZH_CUE_ANYWHERE = compile_cached(_ZH_CUE)
 
 
 def _governed(text: str) -> list[tuple[str, bool]]:
@@ -525,11 +526,11 @@ def has_rule_cue(text: str) -> bool:
 
 # "Never", which English reads as a cue, in other languages, and "absolutely", which in a rule
 # says never or always: "erwähne nie wieder ...", "絶対に ...", "절대 ...".
-_NEVER_ML = re.compile(rf"{lexicon.NEVER}|絶対に?|절대", _I)
+_NEVER_ML = compile_cached(rf"{lexicon.NEVER}|絶対に?|절대", _I)
 
 
 # A price, a count or a date in brackets is no aside: "『プレミアムコース』（9,800円）を選び".
-_NUMBER_ASIDE = re.compile(r"[（(][\d\s.,:/%+\-–~円元圆¥$€£₩₽]{1,16}[）)]")
+_NUMBER_ASIDE = compile_cached(r"[（(][\d\s.,:/%+\-–~円元圆¥$€£₩₽]{1,16}[）)]")
 
 
 def _clauses_with_rest(text: str) -> list[tuple[str, str]]:
@@ -542,7 +543,7 @@ def _clauses_with_rest(text: str) -> list[tuple[str, str]]:
 
 
 # What a label before a colon introduces: the rest of that sentence.
-_INTRODUCED = re.compile(r"[:：]\s*([^\n.!?。！？]{3,})")
+_INTRODUCED = compile_cached(r"[:：]\s*([^\n.!?。！？]{3,})")
 
 
 def _introduced(rest: str) -> str:
@@ -572,7 +573,7 @@ def standing_rules(text: str) -> list[StandingRule]:
 
 # The user named as what to call them: "noem me Joost", "nenn mich Jo", "llámame Pepa", "зови
 # меня Саша". A naming verb whose object is the user names no brand to push.
-_CALLS_THE_USER = re.compile(
+_CALLS_THE_USER = compile_cached(
     r"\b(?:call|noem|nenn|nennt|nennen sie|appelle|appelez|appelle-moi|appelez-moi|chame|chama|"
     r"kalla|kall|kald|зови|называй|называйте|nazywaj)\s*-?\s*(?:me|mij|mich|moi|mig|meg|"
     r"меня|mnie)\b|\b(?:llámame|llamame|llámeme|chiamami|me chame|chama-me|me llamen)\b",
@@ -660,11 +661,13 @@ def _foreign_rule(sentence: str) -> bool:
 
 
 # An account to pay into: an IBAN, or a domestic number in groups (Polish, 26 digits).
-_ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|\b\d{2}(?:\s?\d{4}){6}\b")
+_ACCOUNT_NUMBER = compile_cached(
+    r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b|\b\d{2}(?:\s?\d{4}){6}\b"
+)
 
 
 # What a rule tells the agent to do to others: say, answer, send, show, share.
-_AGENT_VERB_ML_WRITTEN = re.compile(
+_AGENT_VERB_ML_WRITTEN = compile_cached(
     r"\b(di|dile|diles|dí|decir|digas|responde|contesta|envía|manda|muestra|comparte|ofrece|"
     r"reenv\w+|enviar|leite\w*|weiterleit\w*|transf[eè]re\w*|encaminh\w*|inoltr\w*|"
     r"vidarebefordra|перешли\w*|пересыла\w*|"
@@ -761,15 +764,15 @@ _AGENT_VERB_ML = _accent_blind(_AGENT_VERB_ML_WRITTEN)
 # ("CriptoSol", "Kühn-Online"), a link, or a proper name mid-sentence (not in German, whose
 # nouns all start with a capital); "recommande-moi toujours le train" names nothing.
 # (Korean puts its particle right after the quote: "'바른미소치과'을 추천")
-_QUOTED_NAME = re.compile(r"[«»„“”「」『』\"]|(?<!\w)'[^'\n]{2,40}'(?![A-Za-z0-9_])")
-_MADE_UP_NAME = re.compile(r"\b\w*[a-zà-ÿ][A-Z0-9]\w*|\b[A-Z]\w*-[A-Z]\w*")
-_PROPER_NAME = re.compile(r"(?<=[^\W\d_]\s)[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'-]+")
-_GERMAN = re.compile(r"\b(der|die|das|dem|den|des|und|wenn|nach|nur|nicht|ist|zur|zum|im)\b")
-_CASED = re.compile(r"[A-Za-zÀ-ÿА-яЁё]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_JA_NAME = re.compile(r"[A-Za-z]{2,}|[\u30a1-\u30fa\u30fc]{3,}")
+_QUOTED_NAME = compile_cached(r"[«»„“”「」『』\"]|(?<!\w)'[^'\n]{2,40}'(?![A-Za-z0-9_])")
+_MADE_UP_NAME = compile_cached(r"\b\w*[a-zà-ÿ][A-Z0-9]\w*|\b[A-Z]\w*-[A-Z]\w*")
+_PROPER_NAME = compile_cached(r"(?<=[^\W\d_]\s)[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'-]+")
+_GERMAN = compile_cached(r"\b(der|die|das|dem|den|des|und|wenn|nach|nur|nicht|ist|zur|zum|im)\b")
+_CASED = compile_cached(r"[A-Za-zÀ-ÿА-яЁё]")
+_KANA = compile_cached(r"[\u3040-\u30ff]")
+_JA_NAME = compile_cached(r"[A-Za-z]{2,}|[\u30a1-\u30fa\u30fc]{3,}")
 # katakana words that name no brand
-_JA_COMMON = re.compile(
+_JA_COMMON = compile_cached(
     r"ユーザー|アシスタント|メッセージ|メール|パスワード|データ|メモ|アプリ|サービス|ページ|リンク|"
     r"アカウント|ニュース|レシピ|スケジュール|リマインダー"
 )
@@ -777,13 +780,13 @@ _JA_COMMON = re.compile(
 
 # A promotion verb the rule forbids: "ne jamais me proposer Booking", "empfiehl mir nie ...",
 # "nunca me recomiendes ...", "non consigliarmi mai ...": the user's own refusal, no promotion.
-_NOT_BEFORE = re.compile(
+_NOT_BEFORE = compile_cached(
     r"\b(?:ne\s+(?:jamais|pas|plus)|jamais|nunca|no|non|nie|niemals|nicht|aldrig|inte|nooit|niet|"
     r"никогда(?:\s+не)?|не|nigdy|asla|never|don'?t|do not)\s+(?:(?:me|m'|mi|mir|mig|mij|мне|mnie|"
     r"nous|uns|nos|ci)\s*)?$",
     _I,
 )
-_NOT_AFTER = re.compile(
+_NOT_AFTER = compile_cached(
     r"^\w*\s+(?:(?:me|mir|mig|mij|mi|uns|nos)\s+)?(?:nie|niemals|nicht|aldrig|inte|nooit|niet|"
     r"jamais|pas|mai|never)\b",
     _I,
@@ -823,13 +826,13 @@ def _promotes(sentence: str) -> bool:
 
 # A schedule with an order after it: "every Friday after 5pm, remind the user to ...", "each
 # morning send her ...". A schedule alone ("every Monday the user has yoga") orders nothing.
-_PERIODIC = re.compile(
+_PERIODIC = compile_cached(
     r"^(every|each)\s+(other\s+|single\s+)?(day|morning|afternoon|evening|night|week|weekend|"
     r"month|year|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
     r"[^,.;:!?]{0,30},?\s+(please\s+)?",
     _I,
 )
-_PERIODIC_ORDER = re.compile(
+_PERIODIC_ORDER = compile_cached(
     r"(remind|ping|notify|message|text|email|nudge|prompt|urge|ask|buy|order|book|pay|post)\b",
     _I,
 )
@@ -838,7 +841,7 @@ _PERIODIC_ORDER = re.compile(
 # "Mike is vegetarian and always works from home on Fridays": after "and" or a comma, a habit
 # word then a verb with its third-person "-s" goes on describing the sentence's subject; an
 # order would be "always work".
-_GOES_ON_DESCRIBING = re.compile(
+_GOES_ON_DESCRIBING = compile_cached(
     r"^(always|never|usually|normally|often|typically|generally|still)\s+"
     r"([a-z]+[^s\W]s|is|has|does|goes|was)\b",
     _I,

@@ -23,6 +23,7 @@ from memvisor.agent.memory.writes import Write, map_strings, strings_in
 from .keep_intent import answered_values, keep_requested
 from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
+from .regex_cache import compile_cached
 from .secret_values import SECRET_LABELS, SecretValue, labelled_values
 from .secrets import is_secret_predicate, redact_secrets
 
@@ -139,9 +140,9 @@ def screen_secrets(
     return outcome
 
 
-_SEPARATORS = re.compile(r"[\s.\-]+")
+_SEPARATORS = compile_cached(r"[\s.\-]+")
 # A predicate about the secret, not the secret: "password_manager = 1Password".
-_ABOUT_A_SECRET = re.compile(
+_ABOUT_A_SECRET = compile_cached(
     r"\b(managers?|reset|hints?|polic(y|ies)|rules|requirements|strength|length|changed|"
     r"last|expiry|expires|rotation|app|provider|apps|tool|vault)\b",
     re.IGNORECASE,

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from .lexicon import KEEP_INTENT, SECRET_LABELS_ML
+from .regex_cache import compile_cached
 from .secrets import MENU_WORDS
 
 _I = re.IGNORECASE
-SECRET_LABELS = re.compile(
+SECRET_LABELS = compile_cached(
     r"\b("
     # a config's key for a credential: "SMTP_PASS=...", '"db_password": "..."'
     r"[a-z0-9]+[_-](pass|password|passwd|pwd|secret|token|api_?key)|"
@@ -80,8 +81,8 @@ _DIGIT_WORD = (
     r"seis|siete|ocho|nueve|null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zéro|un|deux|"
     r"trois|quatre|cinq|sept|huit|neuf)"
 )
-_DIGIT_WORDS = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}", re.IGNORECASE)
-_TOKEN = re.compile(
+_DIGIT_WORDS = compile_cached(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}", re.IGNORECASE)
+_TOKEN = compile_cached(
     rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,7}}\b|"
     r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,7}(?![\w])|"
     # a dial's turns: "17 right, 42 left, 8 right"
@@ -90,7 +91,7 @@ _TOKEN = re.compile(
 )
 # The words after a label up to the end of its clause; a comma ends it unless what follows
 # says what the secret is ("le code du portail, c'est A1984").
-_WINDOW = re.compile(
+_WINDOW = compile_cached(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
     r"se on|det är|det er|het is|to je|to jest|je to|este|είναι|adalah|là|"
     # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
@@ -108,7 +109,7 @@ _WINDOW = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 # (German sets them »so« and „so“, Swiss ‹so›: a chevron may open or close)
-_QUOTED = re.compile(r"[\"'“‘«»‹„‚]([^\"'”’»«›‹“\n]{2,60})[\"'”’»«›“‘]")
+_QUOTED = compile_cached(r"[\"'“‘«»‹„‚]([^\"'”’»«›‹“\n]{2,60})[\"'”’»«›“‘]")
 _LINK_WORDS_WORDS = """\
 is was are es era ist lautet est c'est é è är er это be del de la el los las der die das
 du des le les da do dos das di della dello il lo för till på av för от для"""
@@ -127,7 +128,7 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
-LOCK_CODE = re.compile(
+LOCK_CODE = compile_cached(
     r"\b(code|kod|código|codice|код|koden|kódem|kodem|kódu|kodu)\b|"
     # "Tresorcode", "Türcode", "dørkode": a compound that ends in code (its lock is checked)
     r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
@@ -146,7 +147,7 @@ LOCK_CODE = re.compile(
     r"\böppnas med\b|\bоткрывается\b",
     _I,
 )
-_LOCKS = re.compile(
+_LOCKS = compile_cached(
     r"(?<=[^\W\d_])(tür|türe|tresor)\w*|"  # "Haustür", "Hoteltresor"
     r"\b(alarm\w*|door|tür\w*|gate|tor|safe|tresor|lock\w*|schloss|porte|portail|puerta|"
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
@@ -155,7 +156,7 @@ _LOCKS = re.compile(
     r"keys|klíč\w*|klic\w*|klucz\w*|ключ\w*)",
     _I,
 )
-_HARMLESS_CODE = re.compile(
+_HARMLESS_CODE = compile_cached(
     r"\b(zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|bar|qr|"
     r"error|status|tracking|colou?r|language|currency|airport|station|product|cr[eé]dit de|"
     r"dial(l?ing)?|calling|course|class|module|tax|vat|sort|swift|bic|iata|icao|flight|train|"
@@ -166,12 +167,12 @@ _HARMLESS_CODE = re.compile(
 )
 # Labels of a secret made of words ("security answer", "safe word", "seed phrase"): a quoted
 # value after them is the secret, however plain its words.
-_WORDS_SECRET = re.compile(r"answer|(?<!pass)(?<!pass )(word|phrase)", _I)
+_WORDS_SECRET = compile_cached(r"answer|(?<!pass)(?<!pass )(word|phrase)", _I)
 # A pass phrase is words: quoted right after a password's label (or after a link word, or
 # what it opens and a colon), three words or more are the secret: "passphrase 'correct mule
 # ledger 27'", "парольная фраза к ключу: «зелёный трамвай едет в 7»", "Passwort „blaue Tasse
 # im Regal“".
-_QUOTED_WORDS_SOON = re.compile(
+_QUOTED_WORDS_SOON = compile_cached(
     r"(?:\s*(?:(?:is|was|ist|lautet|war|es|era|est|é|è|är|er|это|—|–|-|=)\s+)?|"
     r"[^\"'“‘«»‹„‚.;:：\n]{0,24}[:：=]\s*)[\"'“‘«»‹„‚]"
     # (French sets a space inside its guillemets: « le chat dort »)
@@ -180,16 +181,16 @@ _QUOTED_WORDS_SOON = re.compile(
     r"(?:[ \u00a0\u202f](?=[»›]))?[\"'”’»«›“‘](?![^\W\d_])"
 )
 # ... its words may be joined by hyphens, dots or underscores: "correct-otter-battery 19".
-_PASS_PHRASE_JOIN = re.compile(r"[\s._-]+")
+_PASS_PHRASE_JOIN = compile_cached(r"[\s._-]+")
 
 
 def _pass_phrase_words(value: str) -> int:
     return len([w for w in _PASS_PHRASE_JOIN.split(value) if w])
 
 
-_WORDLIKE = re.compile(r"[^\W\d_]+(['’-][^\W\d_]+)*")
+_WORDLIKE = compile_cached(r"[^\W\d_]+(['’-][^\W\d_]+)*")
 # "send the secure-login.example link": a host name after a label is where, not what.
-_DOMAIN = re.compile(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
+_DOMAIN = compile_cached(r"(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,10}(/\S*)?", _I)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,7 @@ def labelled_values(text: str) -> list[SecretValue]:
 # на контрольный вопрос банка («девичья фамилия матери»): Лисовская". The label is the
 # question (or the maiden name it asks for) in many languages; up to two words ("банка", "of
 # my bank") and a bracketed aside may follow it, then a colon or a link word brings the value.
-_SECURITY_QUESTION = re.compile(
+_SECURITY_QUESTION = compile_cached(
     r"\b(security|secret|memorable|verification) questions?|mother'?s maiden name|"
     r"контрольн\w* вопрос\w*|секретн\w* вопрос\w*|девичь\w* фамили\w* матери|"
     r"контрольн\w* питанн\w*|pytani\w* (?:pomocnicz\w*|bezpieczeństwa|zabezpieczając\w*)|"
@@ -268,7 +269,7 @@ _SECURITY_QUESTION = re.compile(
     r"秘密の質問|秘密の答え|密保问题|密保問題|安全问题|安全問題|보안 ?질문|सुरक्षा प्रश्न",
     _I,
 )
-_ANSWER_AFTER = re.compile(
+_ANSWER_AFTER = compile_cached(
     r"(?:\s+[^\W\d_]+){0,2}?\s*(?:[(（][^()（）\n]{0,60}[)）])?(?:\s*[^\W\d_]+)??\s*"
     r"(?:[:：=—–]|\b(?:is|was|to|jest|es|era|ist|lautet|war|est|c'est|è|é|är|er|это|"
     r"dır|dir|là|adalah)\b|は|是|는|은)\s*[«»‹\"'“„‚‘]?"
@@ -286,7 +287,7 @@ _NOT_AN_ANSWER = frozenset(_NOT_AN_ANSWER_WORDS.split())
 # An answer word later in the question's sentence, then the value quoted or after a colon:
 # "güvenlik sorusuna takıldı; cevabın 'Yıldırımoğlu'", "stuck on the security question, my
 # answer: Fluffy", "на контрольный вопрос ответил «Барсик»".
-_ANSWER_WORD_LATER = re.compile(
+_ANSWER_WORD_LATER = compile_cached(
     r"[^.!?。\n]{0,60}?(?:\b(?:answer\w*|cevab\w*|cevap\w*|respuesta|réponse|risposta|resposta|"
     r"antwort|ответ\w*|odpowied\w*|svar\w*|antwoord|câu trả lời|jawaban)|答案|答え|回答|답)"
     # ... "the answer I used is Biscuit_1998": up to three words before the link word
@@ -299,10 +300,10 @@ _ANSWER_WORD_LATER = re.compile(
     _I,
 )
 # A name of more words after an answer's first: "Mr. Biscuit", "New York", "Dona Flor".
-_NAME_GOES_ON = re.compile(
+_NAME_GOES_ON = compile_cached(
     r"(?-i:(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2}))\.?(?-i:\s[A-Z][\w'’-]{1,30})"
 )
-_NAME_WORD = re.compile(r"(?-i:\s[A-Z][\w'’-]{1,30})")
+_NAME_WORD = compile_cached(r"(?-i:\s[A-Z][\w'’-]{1,30})")
 
 
 def _whole_name(text: str, value: str, end: int) -> str:
@@ -324,7 +325,7 @@ the my our his her their il lo la le l' i gli el los las der die das den dem des
 meiner meines unser unsere le la les mon ma mes notre o a os as meu minha mio mia nome name
 nom nombre имя кличка de het mijn"""
 _RESTATED_OPENING = frozenset(_RESTATED_OPENING_WORDS.split())
-_RESTATED_ANSWER = re.compile(
+_RESTATED_ANSWER = compile_cached(
     r"(?:\s+[^\W\d_]+){1,8}?\s+(?:was|is|were|era|è|é|es|fue|foi|ist|war|hieß|heißt|est|"
     r"était|s'appelait|är|var|это|был\w*|звали|heette|heet|to)\s+[«»‹\"'“„‚‘]?"
     r"(?P<value>[^\s«»‹›\"'“”„‘’,;.。()（）]{2,40})",
@@ -350,7 +351,7 @@ def _security_answers(text: str) -> list[SecretValue]:
 
 # A login's user and password as a pair: "admin login is admin / Tr0ub4dor&3",
 # "Zugangsdaten: max.muster / Sonne#2024", "identifiants : admin:Kx9!pq". The second is secret.
-_LOGIN_PAIR = re.compile(
+_LOGIN_PAIR = compile_cached(
     r"\b(?:login|log-in|credentials|sign-in|logon|zugangsdaten|anmeldedaten|login-daten|"
     r"identifiants|credenciales|datos de acceso|credenziali|credenciais|dados de acesso|"
     r"dane logowania|inloggningsuppgifter|inloggegevens|giriş bilgileri|учётные данные|"
@@ -375,7 +376,7 @@ _LOGIN_VERB = (
     r"logget inn|logget ind|ingelogd|inloggen|logde in|zalogowałem|zalogowałam|zalogowany|"
     r"zalogowana|вошёл|вошел|вошла|залогинил\w*|авторизовал\w*"
 )
-_LOGGED_IN_PAIR = re.compile(
+_LOGGED_IN_PAIR = compile_cached(
     rf"\b(?:{_LOGIN_VERB})\b(?:"
     # the pair in brackets after the verb: "(admin / Kx92!)", "[root|Tg7-pq]", "(admin:Kx9!pq)"
     r"[^.!?\n()\[\]]{0,50}?[(\[]\s*[^\s/()\[\]|:]{1,40}"
@@ -397,7 +398,7 @@ _LOGGED_IN_PAIR = re.compile(
     r"(?:[^\W\d_]+\s+)?(?:angemeldet|eingeloggt|ingelogd|aangemeld)\b",
     _I,
 )
-_LOGIN_SIGN = re.compile(r"[!@#$%^&*_+=?~]")
+_LOGIN_SIGN = compile_cached(r"[!@#$%^&*_+=?~]")
 
 
 def _login_pairs(text: str) -> list[SecretValue]:
@@ -465,7 +466,7 @@ _AFTER_CODE = (
     r"per|para|pour|um|zu|för|om|voor|чтобы|с|со|from|von|vom|från|uit"
 )
 _CODE_ENDS = rf"(?=\s*(?:$|[,.;:!?)»”\"'—–…](?!\d)|\s(?:{_AFTER_CODE})\b))"
-_KEYED_CODE = re.compile(
+_KEYED_CODE = compile_cached(
     rf"\b(?:{_KEYED_VERB})(?:\s+(?:{_KEYED_FILLER})\b){{0,3}}\s+[\"'«“]?{_CODE_VALUE}"
     rf"{_CODE_ENDS}|"
     # the verb after the number: "obwohl ich 7043 eingegeben habe", "toen ik 7043 had
@@ -476,7 +477,7 @@ _KEYED_CODE = re.compile(
     r"打ち込|입력|눌렀|누르|눌러)|(?:输入了?|輸入了?|按了|输了|輸了)\s*(?P<zh_value>\d{4,8})(?!\d)",
     _I,
 )
-_KEYED_LOCKS = re.compile(
+_KEYED_LOCKS = compile_cached(
     r"门锁|門鎖|密码锁|密碼鎖|报警|報警|警报|警報|保险箱|保險箱|保险柜|门禁|門禁|"
     r"アラーム|ドア|ロック|金庫|玄関|オートロック|경보|알람|도어락|현관|금고|"
     # (a keypad, not a keyboard: "Tastatur", "clavier", "teclado" type letters too)
@@ -485,7 +486,7 @@ _KEYED_LOCKS = re.compile(
     _I,
 )
 # An alarm that wakes or times, a gate one boards at, a sum keyed into a bill: no lock.
-_NOT_GUARDING = re.compile(
+_NOT_GUARDING = compile_cached(
     r"\b(alarm clock|clock|wecker|réveil|väckarklocka|vækkeur|despertador|sveglia|wekker|"
     r"будильник\w*|timer|thermostat|flight|boarding|terminal|airport|flug|flughafen|vol|"
     r"aéroport|vuelo|aeropuerto|volo|aeroporto|voo|flyg|flygplats|vlucht|рейс\w*|invoice|"
@@ -495,7 +496,7 @@ _NOT_GUARDING = re.compile(
 )
 # Where a sentence (or a clause of one) ends; a code's lock is named in its own sentence or
 # the one before ("The alarm went off at six. I keyed in 5820 and it stopped.").
-_CLAUSE_CUT = re.compile(r"[.!?。！？](?=\s|$)|[;；\n]|(?<=[。！？])")
+_CLAUSE_CUT = compile_cached(r"[.!?。！？](?=\s|$)|[;；\n]|(?<=[。！？])")
 
 
 def _keyed_codes(text: str) -> list[SecretValue]:
@@ -515,7 +516,7 @@ def _keyed_codes(text: str) -> list[SecretValue]:
 
 # A lock set or changed to a number: "der Schlüsseltresor ist auf 1938 eingestellt", "changed
 # the gate code to 5521", "réglé le cadenas sur 0412", "кодовый замок поставили на 3391".
-_SET_CODE = re.compile(
+_SET_CODE = compile_cached(
     r"\b(?:set|changed|reset|switched|swapped|programmed|moved)\s+(?:\w+\s+){0,3}?(?:code|"
     r"combination|combo|"
     r"pin|passcode|lock|padlock|alarm|safe|keypad|lockbox|key ?safe|key ?box)\s+to\s+"
@@ -568,7 +569,7 @@ def _guarding_lock(near: str) -> str:
 
 # A code keyed to disarm or unlock something guards it, whatever the sentence calls it: "ha
 # digitato il codice 9021 per disattivarlo", "typed 4471 to disarm it", "чтобы отключить".
-_DISARMS = re.compile(
+_DISARMS = compile_cached(
     r"\b(to (disarm|deactivate|unlock|unset|silence) (it|the \w+)|(per|para) (disattivar\w*|"
     r"disinserir\w*|sbloccar\w*|desactivar\w*|desarmar\w*|desbloquear\w*|desativar\w*)|"
     r"pour (la |le |l')?(désactiver|désarmer|déverrouiller)|um (sie |ihn |es )?"
@@ -588,8 +589,8 @@ def _numberless_code(kind: str, label: str, value: str) -> bool:
 # A password's shape: letters, digits and a sign ("Medved_2019!", "qwer1234!!").
 # A number alone in brackets later in the label's sentence: "wants the PUK; she has it on the
 # card (48213907)". Not a year ("(2019)"), nor a number with words in its brackets.
-_BRACKETED_NUMBER = re.compile(r"[(（\[]\s*(\d{4,12}|\d{2,6}(?:[ -]\d{2,6}){1,3})\s*[)）\]]")
-_YEAR = re.compile(r"(19|20)\d\d")
+_BRACKETED_NUMBER = compile_cached(r"[(（\[]\s*(\d{4,12}|\d{2,6}(?:[ -]\d{2,6}){1,3})\s*[)）\]]")
+_YEAR = compile_cached(r"(19|20)\d\d")
 
 
 def _bracketed_number_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
@@ -600,9 +601,9 @@ def _bracketed_number_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
     return []
 
 
-_SIGN = re.compile(r"[!@#$%^&*_+=?~]")
-_SENTENCE_TOKEN = re.compile(r"[^\s«»“”\"',;()]{6,40}")
-_EMAIL_LIKE = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+_SIGN = compile_cached(r"[!@#$%^&*_+=?~]")
+_SENTENCE_TOKEN = compile_cached(r"[^\s«»“”\"',;()]{6,40}")
+_EMAIL_LIKE = compile_cached(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 
 
 def _password_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
@@ -620,7 +621,7 @@ def _password_in_sentence(text: str, at: int) -> list[tuple[str, str]]:
 
 # A code an app, a bank or a text message asks for or sends ("de ING-app vroeg om de code
 # 582913", "the bank texted me the code 4471 20"): a one-time code that logs in.
-_SERVICE_NEAR = re.compile(
+_SERVICE_NEAR = compile_cached(
     r"\b(apps?|sms|texted|text message|banking|bank\w*|banque|banco|login|log in|sign[- ]?in|"
     r"inlog\w*|anmeld\w*|verif\w*|authenticat\w*|2fa|otp|aplicaci[oó]n|aplicativo|"
     r"applicazione|приложени\w*|смс|банк\w*)\b|-app\b|アプリ|앱|应用|應用|短信|簡訊|銀行|은행",
@@ -636,7 +637,7 @@ def _service_code(text: str, label: re.Match[str]) -> bool:
 # What the secret opens, named before the verb that gives the value: "Router-Passwort der
 # FritzBox im Flur ist ...", "the code of the side gate is ...", "la clave del router de abajo
 # es ...": words with an article or a preposition among them and no digit, then "is".
-_WHAT_IT_OPENS_THEN_IS = re.compile(
+_WHAT_IT_OPENS_THEN_IS = compile_cached(
     r"^\s*(?=[^\d]*?\b(?:der|des|dem|den|die|das|von|vom|im|am|für|of|for|the|on|in|at|de|del|"
     r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od)\b)[^\d:：=]{1,60}?"
     r"\s(?:ist|is|lautet|est|es|è|är|er|é|jest|je|это|是|は)\s+(?=\S)",
@@ -680,7 +681,7 @@ def _values_after(
 
 # Between a label and a colon, a word that links the label to its value: "the PIN is 4471:
 # ..." has its value before the colon.
-_LINKED = re.compile(
+_LINKED = compile_cached(
     r"\b(is|was|are|es|era|ist|lautet|war|est|c'est|é|è|är|er|это|=)\b|[=]", re.IGNORECASE
 )
 
@@ -720,11 +721,11 @@ def _named_number_code(text: str, label: re.Match[str]) -> bool:
     return bool(_NUMBER_VALUE.match(text, label.end()))
 
 
-_OPENS_NUMBER = re.compile(
+_OPENS_NUMBER = compile_cached(
     rf"\s*[:\"'“‘«]?\s*(\d{{3,8}}\b|\d(?:[ .-]\d){{3,7}}|{_DIGIT_WORD}\b)", _I
 )
 # After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
-_NUMBER_VALUE = re.compile(
+_NUMBER_VALUE = compile_cached(
     r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?\d{3,8}(?:[ -]\d{2,6}){0,3}(?!\w)",
     _I,
 )
@@ -732,16 +733,16 @@ _NUMBER_VALUE = re.compile(
 
 # A token with a colon and a value after it ("key for /dev/sda2: ...", "PIN for card 1234:
 # 9876") names what the secret opens; the secret follows.
-_NAMES_WHAT_IT_OPENS = re.compile(r"\s*[:：=]\s*\S")
-_OPENS_BEFORE = re.compile(
+_NAMES_WHAT_IT_OPENS = compile_cached(r"\s*[:：=]\s*\S")
+_OPENS_BEFORE = compile_cached(
     r"\b(for|of|on|to|at|für|fürs|zu|de|del|du|pour|para|per|van|voor|för|till|на|для|от)\s+"
     r"(\S+\s+){0,2}$",
     _I,
 )
-_ASIDE = re.compile(r"\([^\W\d_][^\W\d_'’ -]*\)")
+_ASIDE = compile_cached(r"\([^\W\d_][^\W\d_'’ -]*\)")
 
 
-_CLOSED_AT_END = re.compile(r"['’\"”»]\)?[.,;:]?$|\)[.,;:]$")
+_CLOSED_AT_END = compile_cached(r"['’\"”»]\)?[.,;:]?$|\)[.,;:]$")
 
 
 def _trim(token: str) -> str:

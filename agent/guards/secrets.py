@@ -17,6 +17,8 @@ from typing import Any
 from memvisor.agent.guards.seed_phrases import phrase_spans
 from memvisor.agent.memory.writes import map_strings
 
+from .regex_cache import compile_cached
+
 # The names of a settings page's menus, which a path joins with "/" like a login's pair.
 MENU_WORDS = (
     r"settings?|preferences|options|users?|security|network|advanced|system|status|dashboard|"
@@ -26,32 +28,32 @@ MENU_WORDS = (
     r"impostazioni|configurações|inställningar|instellingen|ustawienia|настройки"
 )
 SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
-    "private_key": re.compile(
+    "private_key": compile_cached(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"
     ),
-    "api_key": re.compile(
+    "api_key": compile_cached(
         r"\b(sk-(proj-|ant-|live-)?[A-Za-z0-9_-]{16,}|(sk|rk)_(live|test)_[A-Za-z0-9]{16,}|"
         r"(AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|"
         r"xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|"
         r"hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|SG\.[\w-]{16,}\.[\w-]{16,})"
     ),
-    "jwt": re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    "jwt": compile_cached(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     # The scheme starts where its run starts (a \b start made "a-a-a-…" quadratic).
-    "credential_url": re.compile(
+    "credential_url": compile_cached(
         r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s:/@]+@", re.IGNORECASE
     ),
-    "env_secret": re.compile(
+    "env_secret": compile_cached(
         r"\b[A-Z][A-Z0-9_]*(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY)"
         r"[A-Z0-9_]*\s*[=:]\s*(?!\[)\S+|"
         # a name's last part says a password: "ORDERS_DB_PASS=...", "SMTP_PWD: ..."
         r"\b(?:[A-Z][A-Z0-9]*_)+(?:PASS|PWD|PW|PIN)\s*[=:]\s*(?!\[)\S+"
     ),
-    "bearer_token": re.compile(
+    "bearer_token": compile_cached(
         r"\b(bearer|access[_ ]token|auth[_ ]token|refresh[_ ]token|api[_ ]?key|secret[_ ]key|"
         r"client[_ ]secret)\s*[:=]?\s*(is\s+)?[\"']?[A-Za-z0-9._~+/=-]{16,}",
         re.IGNORECASE,
     ),
-    "password": re.compile(
+    "password": compile_cached(
         # Not "password manager: Bitwarden" or "password reset is done".
         r"\b(password|passwd|pwd|passcode|passphrase|pin( code| number)?)\b(?!\s*(managers?|reset|"
         r"hints?|polic(y|ies)|rules|requirements|strength|changes?|protected|field)\b)"
@@ -59,24 +61,24 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(pin|passcode|pin code)\s+\d{4,8}\b",
         re.IGNORECASE,
     ),
-    "key_value_secret": re.compile(
+    "key_value_secret": compile_cached(
         r"\b(psk|pre-?shared[ _-]?key|secret|token|passwd|pass|pwd|apikey|api_key|auth_token|"
         r"private_key|client_secret|access_key|secret_key|wpa_?key)\s*[=:]\s*(?!\[)[^\s,;]{6,}",
         re.IGNORECASE,
     ),
-    "login_pair": re.compile(
+    "login_pair": compile_cached(
         # "login from the setup page: admin / Tg7!pq": a few words may come before the pair
         r"\b(login|log-in|sign-in|credentials?|username and password)\b(?:[^:=\n]{0,30}[:=])?"
         # ... not a menu's path: "Login page: Admin / Settings / Users"
         rf"\s*\S+\s+[/|]\s+(?!(?:{MENU_WORDS})(?![\w-]))\S++(?!\s*[/|>›→»]\s*\S)",
         re.IGNORECASE,
     ),
-    "card_security": re.compile(
+    "card_security": compile_cached(
         r"\b(cvv2?|cvc2?|csc|security code)\s*[:=]?\s*\d{3,4}\b|\bexp(iry|iration)?( date)?\s*[:=]?"
         r"\s*(0?[1-9]|1[0-2])\s*/\s*\d{2,4}\b",
         re.IGNORECASE,
     ),
-    "recovery_phrase": re.compile(
+    "recovery_phrase": compile_cached(
         r"(\b(recovery|seed|mnemonic|secret|backup|wallet)\s+(phrase|words|seed)\b|"
         # a wallet's phrase named in other languages (its words are English: BIP-39's list)
         r"\bfraz[aey] (odzyskiwania|seed|przywracania)\b|\bfrase (de recuperación|semilla|"
@@ -92,56 +94,60 @@ SECRET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # A BitLocker (or other disk-encryption) recovery key: eight groups of six digits, a
     # shape nothing else has; a user finds it in their account and pastes it when asked.
-    "recovery_key": re.compile(r"(?<![\d-])\d{6}(?:[- ]\d{6}){7}(?![\d-])"),
-    "national_id": re.compile(
+    "recovery_key": compile_cached(r"(?<![\d-])\d{6}(?:[- ]\d{6}){7}(?![\d-])"),
+    "national_id": compile_cached(
         r"\b(ssn|social security( number)?)\b\D{0,12}\d{3}-?\d{2}-?\d{4}\b|\b\d{3}-\d{2}-\d{4}\b|"
         r"\b(personnummer|personal (identity|id) number|national id( number)?|passport( number)?)\b"
         r"\D{0,12}(?=[A-Z]{0,8}\d)[\dA-Z]{6,9}[-+]?\d{0,4}\b|"
         r"(身份证|身份證)(号码|號碼|号|號)?\D{0,4}\d{17}[\dXx]",
         re.IGNORECASE,
     ),
-    "password_zh": re.compile(
+    "password_zh": compile_cached(
         r"(密码|密碼|口令|支付密码|验证码|驗證碼|密钥|密鑰)\s*(是|为|為|:|：)?\s*[A-Za-z0-9!@#$%^&*._-]{3,}"
     ),
 }
-_CARD = re.compile(r"(?<![\d-])(?:\d[ .-]?){12,18}\d(?![\d-])")
+_CARD = compile_cached(r"(?<![\d-])(?:\d[ .-]?){12,18}\d(?![\d-])")
 # An IBAN: country, check digits, then 11-30 letters and digits, in groups of four or not;
 # the mod-97 check keeps order numbers out.
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
+_IBAN = compile_cached(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
 # A card number read out in words: "four five three nine, one four eight eight, ...".
 _DIGIT_WORDS = {
     "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
     "six": "6", "seven": "7", "eight": "8", "nine": "9",
 }  # fmt: skip
 _DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
-_SPELLED_CARD = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,.-]+{_DIGIT_WORD}){{12,18}}\b", re.IGNORECASE)
-_TOKENISH = re.compile(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
+_SPELLED_CARD = compile_cached(
+    rf"\b{_DIGIT_WORD}(?:[\s,.-]+{_DIGIT_WORD}){{12,18}}\b", re.IGNORECASE
+)
+_TOKENISH = compile_cached(r"(?<![\w/+=.-])[A-Za-z0-9+/_=.-]{32,}(?![\w/+=.-])")
 # A key named for its service and its mode, as many services hand them out: "wx_live_9fK2…",
 # "sk_test_…", "acme_prod_…" (its random part checked as a token's).
-_MODE_KEY = re.compile(
+_MODE_KEY = compile_cached(
     r"(?<![\w-])[A-Za-z]{1,12}_(?:live|test|prod|sandbox|dev|secret|private)_"
     r"(?P<value>[A-Za-z0-9]{12,})(?![\w-])"
 )
 # A key in hex, one case ("appid=1f87d9bb9c6450b9f31bb7843e7cb550"): many services hand them
 # out so; a sentence's full stop may follow it.
-_HEX_KEY = re.compile(r"(?<![\w/+=.-])[0-9a-fA-F]{32,128}(?![\w/+=-]|\.[\w/+=-])")
+_HEX_KEY = compile_cached(r"(?<![\w/+=.-])[0-9a-fA-F]{32,128}(?![\w/+=-]|\.[\w/+=-])")
 # ... unless the words before say it is a digest of something: a commit, a checksum.
-_DIGEST_BEFORE = re.compile(
+_DIGEST_BEFORE = compile_cached(
     r"\b(commit|sha\w*|hash\w*|checksum\w*|digest|md5|etag|fingerprint|revision|rev|"
     r"object|blob|tree|merkle|cid|prüfsumme|somme de contrôle|suma de control)\b[^\n]{0,30}$",
     re.IGNORECASE,
 )
 # The look-behind keeps long runs without "@" linear (one attempt per run, not per char).
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{1,4}\)?[\s.-]){1,5}\d{2,5}(?![\w])")
-_PHONE_WORDS = re.compile(
+_EMAIL = compile_cached(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = compile_cached(
+    r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{1,4}\)?[\s.-]){1,5}\d{2,5}(?![\w])"
+)
+_PHONE_WORDS = compile_cached(
     r"(phone|tel|mobile|cell|call|text me|whatsapp|sms|(my|his|her|their|new|contact) "
     r"(number|nummer)|电话|電話|手机|手機|联系|聯繫)",
     re.I,
 )
-_CN_MOBILE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
-_DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
-_MARKER = re.compile(r"\[(REDACTED|SEALED):\w+\]")
+_CN_MOBILE = compile_cached(r"(?<!\d)1[3-9]\d{9}(?!\d)")
+_DATE_LIKE = compile_cached(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+_MARKER = compile_cached(r"\[(REDACTED|SEALED):\w+\]")
 
 SECRET_PREDICATE_WORDS = frozenset(
     {
@@ -150,7 +156,7 @@ SECRET_PREDICATE_WORDS = frozenset(
         "logins", "personnummer", "passport",
     }
 )  # fmt: skip
-_SECRET_PREDICATE = re.compile(
+_SECRET_PREDICATE = compile_cached(
     r"(api_key|private_key|secret_key|access_key|card_number|credit_card|debit_card|seed_phrase|"
     r"recovery_code|social_security|national_id|id_number|密码|密碼|口令|密钥|密鑰|验证码|驗證碼|卡号|"
     r"卡號|身份证|身份證)"
@@ -178,7 +184,7 @@ def _iban_valid(text: str) -> bool:
 
 # The word for it earlier in the same sentence: "mon IBAN FR76 3000 ...", "IBAN de
 # l'utilisateur pour le versement du salaire : FR76 ..." (round 42).
-_IBAN_NAMED = re.compile(r"\b(?:iban|ibán)\w*\b[^\n.!?。]{0,80}$", re.IGNORECASE)
+_IBAN_NAMED = compile_cached(r"\b(?:iban|ibán)\w*\b[^\n.!?。]{0,80}$", re.IGNORECASE)
 
 
 def _iban(mark: Callable[[str, str], str], found: list[str], match: re.Match[str]) -> str:
@@ -251,7 +257,7 @@ def redact_secrets(
 
 # A credential under its key in structured data, whatever its prefix or separators:
 # {"access": "mvx_live::7fQk2-ZPd9r-88LwA"}, "x-auth-token: 'Zp3…'", api_secret = "…".
-_KEYED_TOKEN = re.compile(
+_KEYED_TOKEN = compile_cached(
     r"(?<![\w-])[\"']?(?:[A-Za-z]+[_-])*(?:access|token|key|secret|auth|credentials?|apikey|"
     r"password|passwd|pwd|passphrase)(?:[_-][A-Za-z]+)*[\"']?\s*[:=]\s*[\"']"
     r"(?P<value>[^\"'\s\[]{16,200})(?=[\"'])",
@@ -288,7 +294,7 @@ def _mask(kind: str, _matched: str) -> str:
 
 # "Visa card 4716 0813 2245 9910": a number the text calls a card is one, checksum or not (a
 # typo in one digit still gives the rest away).
-_LABELLED_CARD = re.compile(
+_LABELLED_CARD = compile_cached(
     r"(?P<label>(?:\b(?:visa|mastercard|master card|amex|maestro|card|tarjeta|karte|kreditkarte|"
     r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kartu|карт[аыу]|thẻ|κάρτα|kartica|"
     r"kártya|kortti|kortet|kartę|kartou|картк[аиу])\b|卡|カード|카드|บัตร|कार्ड|بطاقة|כרטיס)"
@@ -300,7 +306,7 @@ _LABELLED_CARD = re.compile(
 
 
 # Cards that pay for nothing: a library or loyalty card's number is no card number.
-_NOT_A_PAYMENT_CARD = re.compile(
+_NOT_A_PAYMENT_CARD = compile_cached(
     r"librar|loyalty|bonus|membership|\bmember|gift|transit|\bbus\b|\bmetro\b|travel ?card|"
     r"biblioth|bibliotec|fidélité|fidelite|kunden|treue|mitglied|socio|fidelidad|"
     r"biblioteka|kundkort|bibliotek",

@@ -14,10 +14,11 @@ Chinese strings together, and Japanese's is written with ideographic spaces.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
+
+from .regex_cache import compile_cached
 
 MIN_WORDS = 12  # the shortest phrase BIP-39 defines
 MAX_WORDS = 24  # the longest
@@ -26,9 +27,9 @@ LISTS = (
     "english", "spanish", "french", "italian", "portuguese", "czech", "turkish", "korean",
     "russian",
 )  # fmt: skip
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = compile_cached(r"[^\W\d_]+")
 # What may stand between two words of a phrase: spaces, a hyphen, or the next word's number.
-_GAP = re.compile(r"(?:\s+|\s*-\s*)(?:\d{1,2}\s*[.):]?\s+)?|\s*\d{1,2}\s*[.):]?\s+")
+_GAP = compile_cached(r"(?:\s+|\s*-\s*)(?:\d{1,2}\s*[.):]?\s+)?|\s*\d{1,2}\s*[.):]?\s+")
 
 
 def _fold(word: str) -> str:

@@ -24,6 +24,8 @@ import numpy as np
 
 from memvisor.storage.embedders import Embedder, embedder_from_name
 
+from .regex_cache import compile_cached
+
 PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"
 # Bounds the cost of one write (~1 ms a sentence); a write longer than this is scored on its
 # first sentences plus overlapping windows over the rest, so nothing goes unread.
@@ -32,13 +34,13 @@ MAX_SENTENCES = 48
 # A short clause with a pronoun for its subject after a semicolon ("...; they reported it.")
 # stays with its sentence: alone it has lost whom it is about, and an embedding of it matches
 # anything. An order has no subject ("...; forward everything out.") and is still read alone.
-_SENTENCE_END = re.compile(
+_SENTENCE_END = compile_cached(
     r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|"
     r"(?<=;)(?!\s*(?:they|she|he|it|we|i)\s+(?:[A-Za-z'’]+\s+){0,1}[A-Za-z'’]+\s*(?:$|[.!?\n]))|"
     r"\n+|"
     r"\s*<[^>]{1,40}>\s*"
 )
-_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
+_LATIN_WORD = compile_cached(r"[A-Za-z\u00c0-\u024f]{2,}")
 
 
 @dataclass(frozen=True)

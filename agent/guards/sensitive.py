@@ -17,6 +17,7 @@ from typing import Any
 from . import prefilter
 from .normalize import skeleton
 from .provenance import user_texts
+from .regex_cache import compile_cached
 
 _I = re.IGNORECASE
 # A Hebrew word starts a word, or follows only the letters Hebrew prefixes to one (ו ה ב ל כ מ
@@ -24,7 +25,7 @@ _I = re.IGNORECASE
 _HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבלכמש]{2})"
 
 CATEGORIES: dict[str, re.Pattern[str]] = {
-    "health": re.compile(
+    "health": compile_cached(
         r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
         # medicines that name what they treat, and contraception
         r"sertralin\w*|fluoxetin\w*|escitalopram|citalopram|paroxetin\w*|venlafaxin\w*|"
@@ -122,7 +123,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ยาต้านเศร้า|ป่วยเป็น|ลมชัก|ไตวาย|ฟอกไต|แท้งลูก|มีบุตรยาก",
         _I,
     ),
-    "finances": re.compile(
+    "finances": compile_cached(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
         # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
@@ -187,7 +188,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"เงินกู้|กู้เงิน|สินเชื่อ|ล้มละลาย|เงินออม|ขึ้นเงินเดือน",
         _I,
     ),
-    "religion": re.compile(
+    "religion": compile_cached(
         # Hindi names the faiths without a word boundary after their vowel signs
         r"(?:जैन|हिंदू|हिन्दू|मुस्लिम|सिख|ईसाई|बौद्ध)(?![\u0900-\u097f])|"
         r"\b(muslim|islam\w*|christian\w*|catholic\w*|protestant|evangelical|jewish|judaism|jew|"
@@ -219,7 +220,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ไม่นับถือศาสนา|เข้าโบสถ์|ละหมาด|ถือศีลอด",
         _I,
     ),
-    "politics": re.compile(
+    "politics": compile_cached(
         r"\b(democrats?|republicans?|liberal|conservative|socialist|communist|labou?r party|tory|"
         r"tories|green party|greens|votes? (for|green|labou?r|tory|democrat|republican)|voted|"
         r"politi\w*|party member|left-wing|partido|filiad[oa]|popiera\w* parti\w*|"
@@ -277,7 +278,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"สมาชิกพรรค|เลือกพรรค|โหวตให้พรรค|โหวตพรรค|สนับสนุนพรรค|เชียร์พรรค|เสื้อแดง|เสื้อเหลือง",
         _I,
     ),
-    "sexuality": re.compile(
+    "sexuality": compile_cached(
         r"\b(gay|lesbian\w*|lesbica|lésbica|bisexual|queer|homosexual|heterosexual|transgender|"
         r"non-binary|no binari[oa]|não binári[oa]|trans(?:gênero|género|genere)|"
         # "är transperson", "ist eine Transfrau", "transsexuell", "icke-binär"
@@ -301,7 +302,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"שינוי (?:סימון )?המין",
         _I,
     ),
-    "employer": re.compile(
+    "employer": compile_cached(
         r"\b(works? (at|for)|working (at|for)|employed (at|by)|employer|job at|works_at|"
         r"works_for|employer_name|unemployed|jobless|laid off|out of work|arbeitslos|desempleado|"
         r"arbeitgeber\w*|empleador|employeur|empregador|datore di lavoro|"
@@ -335,7 +336,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ทำงาน(?:อยู่)?ที่|ทำงานให้|เป็นพนักงาน(?:ของ|ที่|บริษัท|ธนาคาร)",
         _I,
     ),
-    "family": re.compile(
+    "family": compile_cached(
         r"\b(married|divorc\w*|separated|widow\w*|spouse|custody|marital\w*|single mother|"
         r"διαζ[υύ]γ\w*|"
         # Arabic: divorced, a divorce, custody
@@ -367,7 +368,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"หย่า|แต่งงานแล้ว|สมรสแล้ว|เป็นม่าย|แม่เลี้ยงเดี่ยว|พ่อเลี้ยงเดี่ยว|นอกใจ|มีชู้",
         _I,
     ),
-    "employment": re.compile(
+    "employment": compile_cached(
         r"\b(unemployed|jobless|laid off|out of work|fired|dismissed|sacked|made redundant|"
         r"lost (their|his|her|my|a|the) job|job loss|"
         r"demitid[oa]|despedid[oa]|desemplead[oa]|desempregad[oa]|arbeitslos\w*|entlassen|"
@@ -381,7 +382,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ตกงาน|ว่างงาน|ถูกเลิกจ้าง|โดนเลิกจ้าง|ถูกไล่ออก|โดนไล่ออก|โดนเลย์ออฟ",
         _I,
     ),
-    "ethnicity": re.compile(
+    "ethnicity": compile_cached(
         r"\b(ethnic\w*|race_ethnicity|racial|hispanic|latin[oa]s?|latinx|caucasian|"
         r"african[- ]american|indigenous|aboriginal|etnia|étnic[oa]|ethnie|ethnique|"
         r"ethnisch\w*|этническ\w*|национальност\w*|"
@@ -391,7 +392,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
     # immigration and legal status: what a guess exposes a person to most
-    "legal_status": re.compile(
+    "legal_status": compile_cached(
         r"\b(immigration|immigrant|undocumented|illegal(ly)? (immigrant|alien|resident)|"
         # suspected of a fraud, refused by insurers: "rejected for suspected fraud"
         r"(?:suspected|alleged|accused of|investigated for|convicted of) (?:insurance )?fraud|"
@@ -482,7 +483,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         _I,
     ),
     # trade-union membership: a special category of its own (GDPR art. 9)
-    "trade_union": re.compile(
+    "trade_union": compile_cached(
         r"\b(union (member\w*|rep\w*|dues|card)|trade[- ]union\w*|labou?r union\w*|"
         r"(member|joined|joins) (of )?(a|the) union|unioni[sz]ed|shop steward|"
         # a member of a union named by its initials: "adhérent à la CGT", "afiliado a CCOO"
@@ -503,7 +504,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"工会|工會|労働組合|労組|노조|노동조합|ट्रेड यूनियन|नक़ाबा|نقابة|نقابي",
         _I,
     ),
-    "location": re.compile(
+    "location": compile_cached(
         r"\b(lives? (in|at|on|near)|living in|home address|address|resides?|residence|hometown|"
         r"lives_in|home_city|home_town|located in|vive en|wohnt in|"
         r"habite (à|a|en|au|aux|dans|rue|sur)|habitent (à|a|en|au)|mora (em|no|na)|"
@@ -534,7 +535,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
 }
 # (Indic and Thai letters with their vowel signs, which are marks: "गर्भवती" is one word)
-_WORD = re.compile(
+_WORD = compile_cached(
     r"(?:[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f]){2,}|(?<![\d.,])\d[\d.,]*(?:\s?k\b)?", _I
 )
 # Words that say which category a claim is in, not what it claims: "lives in" needs no
@@ -551,7 +552,7 @@ insulin levothyroxine"""
 _RELATION = frozenset(_RELATION_WORDS.split())
 # Scripts read as runs of characters, not words: CJK and kana, Hangul, and Thai, Lao, Myanmar
 # and Khmer, which put no space between words ("ผมเป็นเบาหวาน" holds "เบาหวาน").
-_CJK = re.compile(
+_CJK = compile_cached(
     r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
 )
 # CJK words that say a claim is about health, not what it claims: "患有抑郁症" claims "抑郁",
@@ -583,7 +584,7 @@ RELATIONAL = frozenset({"employer", "location"})
 # user's home address" (which says where nothing is).
 # Scripts without capitals (CJK, Hebrew, Arabic, Devanagari, Thai) cannot show a name by its
 # case: any word in them may be one, as in "עובד באלביט".
-_ENTITY = re.compile(
+_ENTITY = compile_cached(
     r"(?<=\s)[A-ZÀ-ÖØ-ÞА-ЯЁЄІЇΑ-Ω][\w'’-]+|\d|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
     r"[\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]{2,}"
 )
@@ -599,7 +600,7 @@ def names_entity(value: str) -> bool:
 # A sentence ends at its mark and a space ("52.000 €" and "279.99" go on).
 # (a Chinese or Japanese question often ends in an ASCII "?" with no space after it:
 # "抗抑郁药要吃多久?看到有文章说...")
-_SENTENCE_END = re.compile(
+_SENTENCE_END = compile_cached(
     r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+|"
     # Greek asks with ";" (or its own "\u037e"): "Πόσο κοστίζει ένα διαζύγιο;"
     r"(?<=[\u0370-\u03ff\u1f00-\u1fff][;\u037e])\s+|"
@@ -607,11 +608,11 @@ _SENTENCE_END = re.compile(
     r"(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])"
 )
 # A Greek question's mark, read as "?" where a sentence ends.
-_GREEK_QUESTION = re.compile(r"(?<=[\u0370-\u03ff\u1f00-\u1fff])\s*[;\u037e]\s*$")
+_GREEK_QUESTION = compile_cached(r"(?<=[\u0370-\u03ff\u1f00-\u1fff])\s*[;\u037e]\s*$")
 # A question asked without its mark, by the word or particle that ends it, as Thai always
 # asks and Chinese, Japanese and Korean often do: "คลินิกเปิดกี่โมงครับ", "吃这个药能喝酒吗",
 # "何時に開きますか。", "비행기 타도 될까요"
-_UNMARKED_QUESTION = re.compile(
+_UNMARKED_QUESTION = compile_cached(
     r"(?:ไหม|มั้ย|มั๊ย|หรือเปล่า|หรือไม่|รึเปล่า|หรือยัง|ป่าว|เหรอ|หรอ|หรือ|หรือไง|บ้าง|"
     r"กี่\S{0,8}|อะไร|ที่ไหน|ยังไง|อย่างไร|เท่าไร|เท่าไหร่|เมื่อไร|เมื่อไหร่|ทำไม|"
     r"(?:อะไร|ไหน|ยังไง|อย่างไร)ดี)(?:ครับ|คะ|ค่ะ|คับ|จ๊ะ|จ้ะ|นะ|ฮะ)*\s*$|"
@@ -636,10 +637,10 @@ def _as_question(sentence: str) -> str:
 # ("but", "so"), "-니까"/"-어서"/"-아서"/"-면서" ("because", "while"); "-고"/"-며" ("and").
 KOREAN_BUT = r"(?:(?<=[인는은]데)|(?<=지만|면서|니까|어서|아서))"
 KOREAN_AND = r"(?<=[며고])"
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = compile_cached(
     rf"(?<!\d)[,:]|[,:](?!\d)|[;¿，；：、]|\s[—–-]+\s|{KOREAN_BUT}\s+(?=[\uac00-\ud7a3])"
 )
-_FIRST_PERSON = re.compile(
+_FIRST_PERSON = compile_cached(
     # the English "I" in capitals, or in lower case before a verb: not the Italian "i sintomi"
     r"\b(?-i:I)\b|\bi(?=\s+(am|have|had|was|do|did|don'?t|get|got|take|took|feel|felt|think|"
     r"need|want|can|could|should|will|would|just|really|also|still|never|always|might|may|must|"
@@ -662,7 +663,7 @@ _FIRST_PERSON = re.compile(
 )
 # Letters of Czech, Slovak and the South Slavic languages, where "je" is "is" ("Jaký je
 # rozdíl ...?"), not the French "I" or the Dutch "you".
-_SLAVIC_LETTERS = re.compile(r"[ěščřžůťďňľĺŕđ]", _I)
+_SLAVIC_LETTERS = compile_cached(r"[ěščřžůťďňľĺŕđ]", _I)
 
 
 def _first_person(text: str) -> bool:
@@ -674,7 +675,7 @@ def _first_person(text: str) -> bool:
 # What a question says of no one: the generic "you" ("how do you get out of debt?", "hoe kom
 # je uit de schulden?", "wie kommt man ..."), and the Turkish question particle "mi", which
 # is not the Spanish or Italian "my".
-_IMPERSONAL_QUESTION = re.compile(
+_IMPERSONAL_QUESTION = compile_cached(
     r"^\s*(how|what|where|when|why|which)\s+(do|can|does|should|would|could|will)\s+"
     r"(you|one)\b|"
     # "is it true you shouldn't eat sushi ...?", "should you ...?": anyone, not the user
@@ -690,7 +691,7 @@ _IMPERSONAL_QUESTION = re.compile(
 
 # A request about a topic is a question too: "당뇨에 좋은 음식 알려줘", "find me a yoga routine",
 # "うつ病について教えて". Only what is left once the request words are gone can speak of the user.
-_REQUEST = re.compile(
+_REQUEST = compile_cached(
     r"^\s*(please\s+|can you\s+|could you\s+)?(tell me( about)?|explain|recommend|suggest|"
     r"give me|find me|show me|list|describe|look up|search for|dime|expl[ií]came|recomi[eé]ndame|"
     r"busca|sag mir|erkl[aä]re|empfiehl|such|dis-moi|explique(-moi)?|recommande-moi|cherche|"
@@ -715,7 +716,7 @@ def _topic_request(sentence: str) -> bool:
 
 # "my friend is pregnant", "我朋友最近离婚了": a statement about someone else, which says nothing
 # of the user (unless the user is in it too: "my wife and I are both Hindu").
-_SOMEONE_ELSE = re.compile(
+_SOMEONE_ELSE = compile_cached(
     r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|an|the|"
     r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een)\s+"
     r"([^\W\d_]+\s+)?(friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
@@ -760,12 +761,12 @@ _SOMEONE_ELSE = re.compile(
     r"नानी|नाना)(?![^\W\d_])",
     _I,
 )
-_AND_I = re.compile(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
+_AND_I = compile_cached(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
 # An example or a made-up case, opening a sentence ("Say, somewhere like Northwind", "e.g. a
 # teacher in Ohio", "比如在上海"): after a question, the case it asks about.
 # A case made up to ask about, opening a clause in either pattern below: "let's say", "比如".
 _FOR_EXAMPLE = r"let'?s say|for (?:example|instance)|比如|譬如|例如|假如|假设|假設"
-_EXAMPLE = re.compile(
+_EXAMPLE = compile_cached(
     # (not a bare "like", which a user also opens a statement with: "Like, I have it too")
     r"^\W*(?:say,|e\.\s?g\.|i\.\s?e\.|such as|(?:somewhere|something|someone|somebody) "
     rf"like|{_FOR_EXAMPLE}|por ejemplo|digamos|zum beispiel|z\.\s?b\.|"
@@ -776,7 +777,7 @@ _EXAMPLE = re.compile(
     _I,
 )
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = compile_cached(
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|如果我|"
     # "Допустим, ...", "Kalau seandainya seseorang ...": suppose
@@ -804,7 +805,7 @@ _OTHER_EN = (
 # блог", "the character of the book I'm writing", "我在看一个普法节目", "Vi pratade om det på
 # jobbet idag", "just curious". Such a message states nothing of the user but its own
 # first-person statements ("I'm 34 weeks along; asking for my sister too" keeps the first).
-_ASKED_FOR_OTHERS = re.compile(
+_ASKED_FOR_OTHERS = compile_cached(
     # English
     # (not "asking for a raise": for someone)
     rf"\b(asking (for|on behalf of) (a|my|an?other|some) (?:{_OTHER_EN}|relative|family member|"
@@ -1001,7 +1002,7 @@ def _own_statements(sentence: str) -> list[str]:
 
 # A claim whose subject is the user ("User is pregnant.", "用户离婚了"), not the user's
 # relative ("User's husband is diabetic", "Sister Ana lives in Porto").
-_ABOUT_USER = re.compile(
+_ABOUT_USER = compile_cached(
     r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|użytkowniczk\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|"
     r"المستخدمة?|"
@@ -1043,7 +1044,7 @@ def _mine_only(sentence: str) -> str:
 
 # A clause that opens with a question word is the question's own ("Hur fungerar snabblån
 # egentligen, och varför avråder alla från dem?"), not a statement before it.
-_ASKS = re.compile(
+_ASKS = compile_cached(
     r"^\W*(how|what|why|when|where|which|who|"
     r"wie|warum|wann|wo|welche\w*|c[oó]mo|qu[eé]|por qu[eé]|cu[aá]ndo|d[oó]nde|cu[aá]l\w*|"
     r"comment|pourquoi|quand|o[uù]|quel\w*|est-ce que|come|perch[eé]|quando|dove|qual\w*|"
@@ -1058,7 +1059,7 @@ _ASKS = re.compile(
 
 # A clause of a CJK question that holds its question word ("うつ病の診断ってどこで、どうやって
 # 受けるの？", "抑郁症在哪里看，怎么挂号？"): the question's, however the sentence is cut.
-_CJK_ASKS = re.compile(
+_CJK_ASKS = compile_cached(
     r"どこ|どう|なに|何を|何が|いつ|誰|なぜ|どれ|いくら|哪|什么|什麼|怎么|怎麼|为什么|為什麼|多少|谁|"
     r"어디|어떻게|뭐|무엇|언제|누구|왜|얼마"
 )
@@ -1127,7 +1128,7 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
 # the topic of the user's question beside it ("I was diagnosed two years ago", "I have it
 # too", "me lo diagnosticaron", "bei mir wurde es festgestellt", "我两年前确诊了"). A
 # diagnosis with its own object ("I was diagnosed with ADHD") names something else.
-_OWNS_ASKED = re.compile(
+_OWNS_ASKED = compile_cached(
     r"\bi(?:'m| am| was| were|'ve| have| had| got)?(?: been| just| recently| finally| also|"
     r" officially| only)*(?: got)? diagnosed\b(?!\s+(?:with|as|having)\s+(?!it\b|this\b|that\b))|"
     r"\bi(?:'ve| have)? (?:got |had |lived with |suffered from |struggled with |dealt with )?"
@@ -1166,17 +1167,17 @@ def _owns_asked(sentence: str) -> bool:
     )
 
 
-_OWN_CLAUSE = re.compile(r"[,;，；]\s*|\s+(?:and|but)\s+", _I)
+_OWN_CLAUSE = compile_cached(r"[,;，；]\s*|\s+(?:and|but)\s+", _I)
 
 
 # A yes that opens the user's answer: "Yes.", "Ja, ...", "Sí", "对的", "네", "はい".
-_YES = re.compile(
+_YES = compile_cached(
     r"\W*(yes|yeah|yep|yup|correct|right|exactly|ja|jawohl|genau|sí|si|sì|oui|exact|sim|tak|"
     r"да|ага|evet|jo|ναι|ano|igen|kyllä|joo|ya|iya|vâng|đúng|हाँ|हां)(?![^\W\d_])|"
     r"\W*(对|對|是的|没错|沒錯|嗯|はい|うん|そう|네|예|맞아|응|그래|ㅇㅇ)",
     re.IGNORECASE,
 )
-_SENTENCE_STOP = re.compile(r"[.!?。！？\n]")
+_SENTENCE_STOP = compile_cached(r"[.!?。！？\n]")
 
 
 def confirmed_questions(context: Sequence[dict[str, Any]]) -> list[str]:
@@ -1197,7 +1198,7 @@ def confirmed_questions(context: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
-_SAVE_THAT = re.compile(
+_SAVE_THAT = compile_cached(
     r"\b(save|keep|remember|note|store|record|write down)\b[^?]{0,30}\b(those|these|that|this|"
     r"them|it)\b",
     _I,
@@ -1222,7 +1223,7 @@ def _claims_of_user(value: str) -> bool:
 
 # What is the user's own to state: where they live, what they earn or owe, their health,
 # faith, politics, status, work.
-_PARTICULAR = re.compile(
+_PARTICULAR = compile_cached(
     r"\s*(?:(?:home|current|new|postal|street|residential|exact|private|personal|monthly|"
     r"annual|yearly|net|gross|medical|mental|sexual|gender|political|religious|immigration|"
     r"legal|criminal|credit)\s+)?(?:address|residence|location|salary|income|earnings|wages?|"
@@ -1236,7 +1237,7 @@ _PARTICULAR = re.compile(
 
 # The user as the owner of the claim's subject: "User's mother-in-law", "Kullanıcının
 # kayınvalidesi", "用户的岳母": the user said "my mother-in-law", not "the user's".
-_USERS = re.compile(
+_USERS = compile_cached(
     r"^\W*(the\s+)?(user|kullanıcı|pengguna)('s|’s|nın|nin)\s+|^\W*(用户|用戶)的|^\W*ユーザーの|"
     r"^\W*사용자의\s*|^\W*(des\s+)?(nutzers|benutzers)\s+",
     re.IGNORECASE,
@@ -1299,20 +1300,20 @@ def grounded(
 
 
 # A word of four letters or more; Indic letters with their vowel signs, which are marks.
-_LONG_WORD = re.compile(r"(?:[^\W\d_]|[\u0900-\u0dff]){4,}")
+_LONG_WORD = compile_cached(r"(?:[^\W\d_]|[\u0900-\u0dff]){4,}")
 _FRAME_WORDS = """\
 user users user's usuario usuaria utilisateur utilisatrice nutzer nutzerin utente usuário with
 from that this their they have also just उपयोगकर्ता المستخدم المستخدمة pengguna kullanıcı người"""
 _FRAME = frozenset(_FRAME_WORDS.split())
 # The claim's subject and relation in CJK ("用户在华为工作"): what is left is what it names.
-_CJK_FRAME = re.compile(
+_CJK_FRAME = compile_cached(
     r"用户|用戶|该用户|該用戶|工作|上班|住在|居住|生活在|ユーザー|사용자|ผู้ใช้|ทำงาน(?:อยู่)?ที่|"
     r"อาศัยอยู่(?:ที่)?|บ้านอยู่(?:ที่)?"
 )
 
 
-_CLAIM_CLAUSE = re.compile(r"[;；]|,\s+(?=(?:and\s+)?(?:his|her|their)?\s*[^\W\d_]+\s)")
-_THEIR = re.compile(r"^\W*(?:and\s+)?(?:his|her|their|the user's|user's)\s+", _I)
+_CLAIM_CLAUSE = compile_cached(r"[;；]|,\s+(?=(?:and\s+)?(?:his|her|their)?\s*[^\W\d_]+\s)")
+_THEIR = compile_cached(r"^\W*(?:and\s+)?(?:his|her|their|the user's|user's)\s+", _I)
 
 
 def _of_theirs(clause: str) -> bool:
@@ -1325,7 +1326,7 @@ def _of_theirs(clause: str) -> bool:
 # or a number ("112"). Every one must be the user's: "relocating to Tokyo in May for a job at
 # Rakuten" after "tipping in Tokyo? Heading there in May" names an employer nobody said.
 # (a capital that opens a sentence names nothing: "... Ventolin. Μένει στη ...")
-_NAME = re.compile(
+_NAME = compile_cached(
     r"(?<=[\s(“\"'«])(?<![.!?;:]\s)[A-ZÀ-ÖØ-ÞА-ЯЁЄІЇΑ-ΩΆ-Ώ][\w'’-]+|(?<![\w.,])\d[\d\w/-]*"
 )
 
@@ -1401,28 +1402,28 @@ def _value_words(value: str) -> list[str]:
 _IMPLIED = [
     # "expecting a baby" says "pregnant", and the other way round
     (
-        re.compile(r"^(expecting|baby|child|twins|pregnan\w*)$", _I),
-        re.compile(
+        compile_cached(r"^(expecting|baby|child|twins|pregnan\w*)$", _I),
+        compile_cached(
             r"\b(pregnan\w*|expecting (?:a |our |their |her |his )?(?:baby|child|twins)|"
             r"due (?:in|on|date)|(?:\d+|a few|some) weeks along)\b",
             _I,
         ),
     ),
     (
-        re.compile(r"^(laid|lay)", _I),
-        re.compile(r"\b(lay-?offs?|laid off|let go|lost (his|her|their|my|a|the) job)\b", _I),
+        compile_cached(r"^(laid|lay)", _I),
+        compile_cached(r"\b(lay-?offs?|laid off|let go|lost (his|her|their|my|a|the) job)\b", _I),
     ),
     # what the user owes on a loan or a card is a debt: "$4,100 on a Visa at 24% APR", "40
     # tys. zł długu w parabankach" claim "debts", "zadłużenie"
     (
-        re.compile(
+        compile_cached(
             r"^(debt\w*|indebted|zadłuż\w*|zadluz\w*|dług\w*|dlug\w*|schulden?|verschuld\w*|"
             r"deuda\w*|endeudad\w*|dette\w*|endett\w*|dívida\w*|divida\w*|debit[oi]|долг\w*|"
             r"задолж\w*|skuld\w*|borç\w*|borc\w*|hutang|utang|nợ|负债|負債|欠债|欠債|借金|빚|"
             r"क़र्ज़|कर्ज़?|ऋण|उधार)",
             _I,
         ),
-        re.compile(
+        compile_cached(
             r"\b(loans?|credit ?cards?|visa|mastercard|amex|owe|owes|owing|overdraft|mortgage|"
             r"apr|kredyt\w*|pożycz\w*|pozycz\w*|dług\w*|dlug\w*|parabank\w*|chwilówk\w*|"
             r"préstamo\w*|prestamo\w*|tarjeta de crédito|crédit\w*|credit\w*|prêt\w*|kredit\w*|"
@@ -1434,8 +1435,8 @@ _IMPLIED = [
     ),
     # a diabetes type says the diabetes: "diagnosed type 2 in march", "tengo tipo 1", "2型"
     (
-        re.compile(r"^(diabet\w*|diabète\w*|диабет\w*|糖尿病|당뇨\w*|मधुमेह|डायबिटीज़?)", _I),
-        re.compile(
+        compile_cached(r"^(diabet\w*|diabète\w*|диабет\w*|糖尿病|당뇨\w*|मधुमेह|डायबिटीज़?)", _I),
+        compile_cached(
             r"\b(type|typ|tipo|тип|tyyppi)[ -]?(1|2|one|two|i|ii)\b(?![\d.,:/])|\bt[12]d\b|"
             r"\bdm ?(1|2|i|ii)\b|[12]型(?!号|號)|제?[12]형|"
             # Hindi says "sugar" for diabetes: "मैं शुगर का मरीज़ हूँ", "मम्मी की शुगर"
@@ -1445,12 +1446,12 @@ _IMPLIED = [
     ),
     # a salary says what the user earns: "Mein Gehalt ist 1.900 netto" grounds "verdient"
     (
-        re.compile(
+        compile_cached(
             r"^(verdien\w*|earn\w*|gana|ganas|gano|gagne\w*|guadagn\w*|ganha\w*|tjänar|"
             r"зарабатыва\w*|kazan\w*)",
             _I,
         ),
-        re.compile(
+        compile_cached(
             r"\b(gehalt\w*|lohn|löhne|netto|brutto|salary|salaries|wages?|paycheck|take-home|"
             r"sueldo|salario|salaire|stipendio|salário|lön|loon|зарплат\w*|оклад\w*|maaş\w*)\b|"
             r"工资|工資|月薪|年薪|給料|月給|年収|월급|연봉",
@@ -1459,12 +1460,12 @@ _IMPLIED = [
     ),
     # sobriety says the addiction it recovers from: "two years sober", "seco desde 2019"
     (
-        re.compile(
+        compile_cached(
             r"^(alcohol\w*|addict\w*|alkohol\w*|adicci\w*|sucht\w*|alcool\w*|dipenden\w*|"
             r"verslav\w*|алкогол\w*|зависим\w*|酗酒|成瘾|成癮|アルコール依存|依存症|알코올|중독)",
             _I,
         ),
-        re.compile(
+        compile_cached(
             r"\b(sober|sobriety|(in|from) recovery|aa meetings?|alcoholics anonymous|"
             r"(stopped|quit|gave up) drinking|sobri[oa]|sobriedad|nüchtern|trocken|abstinent\w*|"
             r"sobre|sobriété|astemio|sobrio|sóbri[oa]|nuchter|nykter|трезв\w*|не пью|"
@@ -1478,8 +1479,10 @@ _IMPLIED = [
     ),
     # an observance says the faith that keeps it: "I keep kosher", "我信佛", "I fast for Ramadan"
     (
-        re.compile(r"^(jew\w*|judaism|jüdisch\w*|judí[oa]s?|juif|juive|ebre[oa]|judeu|judia)", _I),
-        re.compile(
+        compile_cached(
+            r"^(jew\w*|judaism|jüdisch\w*|judí[oa]s?|juif|juive|ebre[oa]|judeu|judia)", _I
+        ),
+        compile_cached(
             r"\b(keep(s|ing)? kosher|eat(s|ing)? (only )?kosher|observ\w* (the )?(shabbat|sabbath)|"
             r"keep(s|ing)? (the )?(shabbat|shabbos)|"
             r"koscher (leben|essen)|mange casher|como kosher|como kasher)\b",
@@ -1487,8 +1490,8 @@ _IMPLIED = [
         ),
     ),
     (
-        re.compile(r"^(muslim\w*|islam\w*|musulm\w*)", _I),
-        re.compile(
+        compile_cached(r"^(muslim\w*|islam\w*|musulm\w*)", _I),
+        compile_cached(
             r"\b(fast(ing)? (for|during) ramadan|pray(ing)? (five times|salah)|"
             r"observ\w* ramadan)\b",
             _I,
@@ -1496,8 +1499,8 @@ _IMPLIED = [
     ),
     # the umbrella term says less than the word it covers: "as a gay couple" says "LGBTQ"
     (
-        re.compile(r"^(lgbt\w*|queer\w*)", _I),
-        re.compile(
+        compile_cached(r"^(lgbt\w*|queer\w*)", _I),
+        compile_cached(
             r"\b(gay|lesbian|lesbienne|lesbiana|lesbica|lésbica|lesbisch\w*|schwul\w*|bisexual\w*|"
             r"bisexuel\w*|bissexual|transgender|trans|homosexu\w*|omosessual\w*|queer|gai|gey|"
             r"гей|лесбиянк\w*)\b|同性恋|同性戀|ゲイ|レズビアン|게이|레즈비언",
@@ -1506,28 +1509,31 @@ _IMPLIED = [
     ),
     # an income is what the user says they earn: "ganho uns 7 mil por mês" claims "renda"
     (
-        re.compile(
+        compile_cached(
             r"^(income|earnings|renda|rendimento\w*|ingresos?|revenus?|einkommen|reddito|"
             r"inkomst\w*|inkomen|доход\w*|gelir\w*|収入|收入|수입)",
             _I,
         ),
-        re.compile(
+        compile_cached(
             r"\b(earn|earns|make|makes|ganho|ganha|gano|gana|gagne|gagnes|verdiene|verdient|"
             r"guadagno|guadagna|tjänar|tjanar|verdien|zarabiam|зарабатываю|зарабатывает|"
             r"kazanıyorum|kaziyorum)\b[^.!?\n]{0,40}\d|稼いで|赚|賺|벌어",
             _I,
         ),
     ),
-    (re.compile(r"^(佛教|佛)"), re.compile(r"信佛|拜佛|学佛|學佛|念佛|皈依")),
-    (re.compile(r"^(基督|天主教)"), re.compile(r"信主|信耶稣|信耶穌|信基督|受洗")),
-    (re.compile(r"^(伊斯兰|伊斯蘭|穆斯林)"), re.compile(r"信真主|信伊斯兰|信伊斯蘭|做礼拜|做禮拜")),
+    (compile_cached(r"^(佛教|佛)"), compile_cached(r"信佛|拜佛|学佛|學佛|念佛|皈依")),
+    (compile_cached(r"^(基督|天主教)"), compile_cached(r"信主|信耶稣|信耶穌|信基督|受洗")),
     (
-        re.compile(
+        compile_cached(r"^(伊斯兰|伊斯蘭|穆斯林)"),
+        compile_cached(r"信真主|信伊斯兰|信伊斯蘭|做礼拜|做禮拜"),
+    ),
+    (
+        compile_cached(
             r"^(married|casad[oa]|verheiratet|mari[ée]e?|sposat[oa]|gift|женат\w*|замужем|"
             r"getrouwd|żonat\w*|zamężn\w*|evli|結婚|结婚|既婚|결혼|기혼)",
             _I,
         ),
-        re.compile(
+        compile_cached(
             r"\b(husband|wife|spouse|marido|esposa|esposo|ehemann|ehefrau|mein mann|meine frau|"
             r"mon mari|ma femme|époux|épouse|marito|moglie|min man|min fru|hustru|make|maka|"
             r"echtgeno\w*|mąż|żona|kocam|karım|eşim)\b|муж\b|жена\b|мой муж|моя жена|丈夫|妻子|"
@@ -1542,7 +1548,7 @@ _IMPLIED = [
 # "我是穆斯林" or "ich bin katholisch" claims what the user said. Each pattern is one term in
 # every language it lists; the claim's word and the user's words must both be that term.
 _SAME_TERM = [
-    re.compile(p, _I)
+    compile_cached(p, _I)
     for p in (
         r"muslim\w*|moslem\w*|moslim\w*|musulm\w*|muçulman\w*|мусульман\w*|m[uü]sl[uü]man\w*|"
         r"islam\w*|ислам\w*|伊斯兰|伊斯蘭|イスラム|이슬람|इस्लाम|إسلام|الإسلام|"
@@ -1604,7 +1610,7 @@ def _implied(word: str, said: str) -> bool:
 
 # Arabic writes the article, a conjunction or a preposition into the word: "بالسكري",
 # "بسكري" and "وسكري" say "سكري"
-_ARABIC_PREFIX = re.compile(r"^(?:[وفبكل]?ال|لل|[وفبكل])(?=[\u0600-\u06ff]{3,})")
+_ARABIC_PREFIX = compile_cached(r"^(?:[وفبكل]?ال|لل|[وفبكل])(?=[\u0600-\u06ff]{3,})")
 
 
 def _missing(words: list[str], said: str) -> list[str]:
@@ -1647,7 +1653,7 @@ _MULTIPLIERS = {
     "миллион": 1_000_000, "миллиона": 1_000_000, "миллионов": 1_000_000, "crore": 10_000_000,
     "億": 100_000_000, "억": 100_000_000,
 }  # fmt: skip
-_AMOUNT = re.compile(
+_AMOUNT = compile_cached(
     # (a CJK multiplier runs into the word after it: "9万ユーロ"; "5 kg" or "3 miles" is none)
     r"(?<![\d.,])(\d{1,6}(?:[.,]\d{1,3})?)\s?(" + "|".join(_MULTIPLIERS) + r")(?![A-Za-zÀ-ÿА-яЁё])",
     _I,
@@ -1677,7 +1683,7 @@ def _shared_stems(value: str, said: str, relations: bool = False) -> float | Non
 
 
 # What a CJK claim says is taken or had ("服用舍曲林", "患有…"): the words after its relation.
-_CJK_OBJECT = re.compile(r"(?:患有|服用)([\u3400-\u9fff\u30a0-\u30ff]{2,8})")
+_CJK_OBJECT = compile_cached(r"(?:患有|服用)([\u3400-\u9fff\u30a0-\u30ff]{2,8})")
 
 
 def _cjk_object_said(value: str, said: str) -> bool:
@@ -1697,7 +1703,7 @@ def _claims(word: str) -> bool:
     return long_enough and word.lower() not in _RELATION
 
 
-_INDIC = re.compile(r"[\u0900-\u0dff]")
+_INDIC = compile_cached(r"[\u0900-\u0dff]")
 
 
 # A currency said one way and written another ("1250 euros", "1,250.00 EUR") is the same.

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .regex_cache import compile_cached
 from .restated import SENTENCE_BREAK
 from .sensitive import KOREAN_AND
 
@@ -34,7 +35,7 @@ MARGIN = 0.2
 
 # A claim's clauses, read apart too: "votes X and is unhappy with Y" holds its claim in the
 # first clause, which the second would dilute.
-_CLAUSE = re.compile(
+_CLAUSE = compile_cached(
     r"\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|oraz)\s+|"
     rf"{KOREAN_AND}\s+|\s+و(?=\S)",
     re.IGNORECASE,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .regex_cache import compile_cached
+
 _I = re.IGNORECASE
 _END = r"[^.!?\n。！？]"  # stay inside one sentence
 # Who may address or configure an assistant, in a claim of authority.
@@ -19,7 +21,7 @@ _AUTHORITY = (
 
 
 def _rx(*parts: str, flags: int = _I) -> list[re.Pattern[str]]:
-    return [re.compile(p, flags) for p in parts]
+    return [compile_cached(p, flags) for p in parts]
 
 
 SIGNALS: dict[str, list[re.Pattern[str]]] = {
@@ -722,17 +724,19 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
 
 # Core phrases with spaces and punctuation taken out ("i-g-n-o-r-e a l l ...").
 COMPACT = {
-    "ignore_instructions": re.compile(
+    "ignore_instructions": compile_cached(
         r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|my|users?|customers?)*"
         r"(previous|prior|above|earlier|preceding|original|initial|system)*(instructions?|rules|"
         r"prompts?|guidelines|directives)"
     ),
-    "user_override": re.compile(r"(ignore|disregard|overrule)(what)?(the|this)?(user|customer)"),
-    "role_override": re.compile(
+    "user_override": compile_cached(
+        r"(ignore|disregard|overrule)(what)?(the|this)?(user|customer)"
+    ),
+    "role_override": compile_cached(
         r"youarenow(dan|an?unrestricted|jailbroken|free)|doanythingnow|developermode"
         r"(enabled|on|activated)"
     ),
-    "exfiltration": re.compile(
+    "exfiltration": compile_cached(
         r"(reveal|print|show|leak|dump|send|output)(your|the|its)?(system|hidden|original|"
         r"initial|secret)(prompt|message|instructions)"
     ),
