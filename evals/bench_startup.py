@@ -4,11 +4,13 @@ A store of N memories (one user: turns, facts, passages) is built once in a scra
 the way a user would fill one, by importing an export file through the guarded memory API;
 one untimed search then brings its search index up to date. Each command then runs ``runs``
 times, every time in a new process: ``--version``, ``--help``, ``memory list`` (the user's,
-and another user's, who holds nothing), and ``memory search`` with a query no run has asked
-before, so that it is the first search of its process and no cache helps. For each: median
-and max wall seconds, median CPU seconds (user + system) and the largest peak resident memory,
-from the kernel's own accounting of that one process (``os.wait4``). Figures are returned,
-never asserted.
+and another user's, who holds nothing), ``memory search`` with a query no run has asked
+before, so that it is the first search of its process and no cache helps, and ``memory add``
+of a new passage (a one-shot write: the firewall loads and checks it, with no target; its
+compiled patterns come from the user's cache, ``storage/disk_memo.py``, which the first
+process after an install or upgrade fills). For each: median and max wall seconds, median CPU
+seconds (user + system) and the largest peak resident memory, from the kernel's own
+accounting of that one process (``os.wait4``). Figures are returned, never asserted.
 """
 
 from __future__ import annotations
@@ -42,12 +44,13 @@ from memvisor.evals.bench_storage import (
 from memvisor.evals.progress import ProgressFn
 
 # Issue 17's start-up targets, wall seconds on 2 cores.
-TARGETS_S = {
+TARGETS_S: dict[str, float | None] = {
     "version": 0.15,
     "help": 0.15,
     "memory_list": 0.4,
     "memory_list_empty_user": 0.4,
     "memory_search_first": 1.0,
+    "memory_add": None,  # no target: a one-shot write through the firewall, for the record
 }
 TARGET_SEARCH_AT = 10_000  # memories in the store
 USER = "bench-user"
@@ -86,6 +89,14 @@ def run_startup_bench(
                 "memory",
                 "search",
                 f"{_fill(rng.choice(_QUERY_TEMPLATES), rng)} {n}",
+                "--user",
+                USER,
+                *where,
+            ],
+            "memory_add": lambda n: [
+                "memory",
+                "add",
+                f"{_fill(rng.choice(_PASSAGE_TEMPLATES), rng)} {n}",
                 "--user",
                 USER,
                 *where,
@@ -267,7 +278,7 @@ def _run_once(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, f
     return {key: timed[key] for key in ("wall_s", "cpu_s", "peak_rss_mb")}
 
 
-def _summary(timed: list[dict[str, float]], target: float) -> dict[str, Any]:
+def _summary(timed: list[dict[str, float]], target: float | None) -> dict[str, Any]:
     walls = [t["wall_s"] for t in timed]
     median = statistics.median(walls)
     return {
@@ -276,5 +287,5 @@ def _summary(timed: list[dict[str, float]], target: float) -> dict[str, Any]:
         "cpu_s_median": round(statistics.median(t["cpu_s"] for t in timed), 3),
         "peak_rss_mb_max": round(max(t["peak_rss_mb"] for t in timed), 1),
         "target_s": target,
-        "met": median <= target,
+        "met": None if target is None else median <= target,
     }

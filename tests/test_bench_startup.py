@@ -32,7 +32,10 @@ def test_json_holds_every_command_with_positive_figures(tmp_path: Path) -> None:
             assert _positive(figures[key]), (name, key, figures[key])
         assert figures["wall_s_median"] <= figures["wall_s_max"]
         assert figures["target_s"] == TARGETS_S[name]
-        assert figures["met"] is (figures["wall_s_median"] <= figures["target_s"])
+        if figures["target_s"] is None:  # timed for the record: the one-shot write
+            assert figures["met"] is None
+        else:
+            assert figures["met"] is (figures["wall_s_median"] <= figures["target_s"])
     assert doc["build_seconds"] > 0 and doc["first_index_seconds"] > 0
     assert list(tmp_path.iterdir()) == []  # the scratch store is removed
 
@@ -40,7 +43,8 @@ def test_json_holds_every_command_with_positive_figures(tmp_path: Path) -> None:
 def test_the_table_names_each_command_and_its_target(tmp_path: Path) -> None:
     result = CliRunner().invoke(bench, ["startup", *TINY, "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    for shown in ("memvisor --version", "memory list", "first memory search", "≤ 0.4", "≤ 1"):
+    shown_all = ("memvisor --version", "memory list", "first memory search", "memory add", "≤ 1")
+    for shown in shown_all:
         assert shown in result.stdout, shown
 
 

@@ -414,8 +414,8 @@ def startup_bench(
             f"{figures['wall_s_max']:.3f}",
             f"{figures['cpu_s_median']:.3f}",
             f"{figures['peak_rss_mb_max']:.0f}",
-            f"≤ {figures['target_s']:g}",
-            _verdict(figures["met"]),
+            "" if figures["target_s"] is None else f"≤ {figures['target_s']:g}",
+            "" if figures["met"] is None else _verdict(figures["met"]),
         )
     print_table(table)
 
@@ -427,6 +427,7 @@ STARTUP_COMMANDS = {
     "memory_list": "memory list",
     "memory_list_empty_user": "memory list (empty)",
     "memory_search_first": "first memory search",
+    "memory_add": "memory add (firewall)",
 }
 
 
