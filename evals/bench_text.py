@@ -51,6 +51,22 @@ PIECES = (
     "\n",
     "\n#",  # markup lines: ADDRESSED_TO_AGENT backtracked over all of them from each
 )
+# A label, then a piece repeated: the patterns that read what follows a label ("security
+# question: ...", "door code ...", "Note from the bank: ...") read a run of spaces or blank
+# lines after it once, not once from each of its places (7.2 s at 8,000 characters before).
+HEADED = tuple(
+    (head, body)
+    for head in (
+        "Security question: mother's maiden name",
+        "my door code",
+        "password",
+        "Note from the bank:",
+        "For the AI assistant:",
+        "| name | value |",
+        "系统：",
+    )
+    for body in (" ", "\n")
+)
 _NOW = datetime(2026, 5, 1, tzinfo=UTC)
 _FIREWALL = Firewall()
 _SUMMARIZER = ExtractiveSummarizer()
@@ -107,12 +123,16 @@ def run_text_bench(
         step("warm up: models load on first use")
         # One pass finds the slowest piece; its times are then the best of a few runs, so a
         # busy machine's pauses do not pass for growth.
-        piece = max(PIECES, key=lambda p: sum(_time(step, _repeat(p, n)) for n in lengths))
-        ms = [round(_time(step, _repeat(piece, n), runs=REPEATS), 2) for n in lengths]
+        inputs = [("", piece) for piece in PIECES] + list(HEADED)
+        head, piece = max(
+            inputs, key=lambda hp: sum(_time(step, _repeat(hp[1], n, hp[0])) for n in lengths)
+        )
+        ms = [round(_time(step, _repeat(piece, n, head), runs=REPEATS), 2) for n in lengths]
         longest = min(limit, cap or limit)
-        at_limit = _time(step, _repeat(piece, longest), runs=REPEATS)
+        at_limit = _time(step, _repeat(piece, longest, head), runs=REPEATS)
         steps[name] = {
             "piece": piece,
+            "head": head,
             "ms": ms,
             "lengths": lengths,
             "growth": round(ms[1] / max(ms[0], 0.01), 1),
@@ -121,8 +141,9 @@ def run_text_bench(
     return {"sizes": list(sizes), "size_ratio": sizes[1] / sizes[0], "steps": steps}
 
 
-def _repeat(piece: str, n: int) -> str:
-    return (piece * (n // len(piece) + 1))[:n]
+def _repeat(piece: str, n: int, head: str = "") -> str:
+    """``n`` characters: ``head``, then ``piece`` again and again."""
+    return (head + piece * (n // len(piece) + 1))[:n]
 
 
 def _time(step: Callable[[str], Any], text: str, *, runs: int = 1) -> float:

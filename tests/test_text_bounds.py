@@ -16,7 +16,7 @@ from memvisor.agent.loop import Agent
 from memvisor.agent.models.scripted import ScriptedModel
 from memvisor.agent.toolcalls import turn_from_text
 from memvisor.errors import UserError
-from memvisor.evals.bench_text import STEPS, run_text_bench
+from memvisor.evals.bench_text import HEADED, STEPS, run_text_bench
 from memvisor.paging import topic_text
 from memvisor.paging.pagein import PageIn
 from memvisor.paging.summarize import identifiers
@@ -51,9 +51,23 @@ _PIECES = st.sampled_from(
         "\n",
     ]
 )
+# ... after a label, whose value some patterns read from its end (a run of spaces after
+# "Security question:" cost 7 s at 8,000 characters when each space was a new start)
+_HEADS = st.sampled_from(
+    [
+        "",
+        "Security question: pet's name",
+        "door code",
+        "password is",
+        "Note from the bank:",
+        "For the AI assistant:",
+        "| a | b |",
+        "系统：",
+    ]
+)
 ADVERSARIAL = st.builds(
-    lambda parts, times: "".join(parts) * times, st.lists(_PIECES, min_size=1, max_size=4),
-    st.integers(1, 3000),
+    lambda head, parts, times: head + "".join(parts) * times, _HEADS,
+    st.lists(_PIECES, min_size=1, max_size=4), st.integers(1, 3000),
 )  # fmt: skip
 
 
@@ -124,6 +138,7 @@ def test_the_bench_reports_each_step_at_both_sizes_and_at_its_limit() -> None:
     assert set(result["steps"]) == set(STEPS) and result["size_ratio"] == 4
     for step in result["steps"].values():
         assert len(step["ms"]) == 2 and step["piece"] and step["growth"] >= 0
+        assert step["head"] == "" or (step["head"], step["piece"]) in HEADED
         assert step["at_limit"]["chars"] == 1600 and step["at_limit"]["ms"] >= 0
 
 

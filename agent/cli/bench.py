@@ -589,8 +589,9 @@ def text_bench(as_json: bool, sizes: str, limit: int | None) -> None:
     small, large = result["sizes"]
     click.echo(f"size ratio {result['size_ratio']:g} ({small:,} -> {large:,} characters)")
     for name, step in result["steps"].items():
+        worst = f"{step['head']} + {step['piece']!r}" if step["head"] else repr(step["piece"])
         click.echo(
-            f"{name:<18} worst {step['piece']!r:<10} {step['ms'][0]:8.2f} ms -> "
+            f"{name:<18} worst {worst:<10} {step['ms'][0]:8.2f} ms -> "
             f"{step['ms'][1]:8.2f} ms  (x{step['growth']:g} for "
             f"{step['lengths'][0]:,} -> {step['lengths'][1]:,}); "
             f"{step['at_limit']['ms']:.2f} ms at {step['at_limit']['chars']:,}"

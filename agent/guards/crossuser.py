@@ -615,12 +615,12 @@ def _named_ids(text: str) -> list[str]:
 # An account name with its password right after it is a login to a device or a service (the
 # router's "账号 admin，密码 ...", "username admin / password ..."), not another user here.
 _PASSWORD_AFTER = compile_cached(
-    r"\s*[,，、;；/|]?\s*(?:and\s+|und\s+|et\s+|y\s+|e\s+|и\s+|(?:the\s+|its\s+)?)"
+    r"\s*+[,，、;；/|]?\s*+(?:and\s+|und\s+|et\s+|y\s+|e\s+|и\s+|(?:the\s+|its\s+)?)"
     r"(?:password|passwort|kennwort|pass|pwd|contrase[nñ]a|clave|mot de passe|senha|"
     r"wachtwoord|l[oö]senord|has[lł]o|[sş]ifre\w*|parola|пароль|парол[ья]|κωδικός|"
     r"密码|密碼|口令|パスワード|비밀번호|비번)"
     # ... then the password itself, with a digit or a sign ("password reset" names no login)
-    r"(?:\s*(?:is|es|ist|est|é|è|:|：|=|是|为|為|は)?\s*)[^\s,，。]*[\d!@#$%^&*_+=?~][^\s,，。]*",
+    r"(?:\s*+(?:is|es|ist|est|é|è|:|：|=|是|为|為|は)?\s*+)[^\s,，。]*[\d!@#$%^&*_+=?~][^\s,，。]*",
     re.IGNORECASE,
 )
 

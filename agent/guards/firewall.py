@@ -871,7 +871,8 @@ class Firewall:
 
 
 _FORBIDDING_CLAUSE = compile_cached(
-    r"(?:^|(?<=[.;!\n]))\s*(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|stop)\b[^.;!?\n]*",
+    r"(?:(?:^|(?<=[.;!]))\s*|(?<=\n)[^\S\n]*)(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|"
+    r"stop)\b[^.;!?\n]*",
     re.IGNORECASE,
 )
 

@@ -527,10 +527,11 @@ def _clause_rule(
 
     def reading(scan: str, scan_forbidden: str, label: str) -> str:
         # what is required first: a write without it fails at once, before the costlier
-        # search for a negation
+        # search for a negation or the subject (which reads on past line ends: after each
+        # newline of a run of them, it would read the rest of the run)
         return (
-            (rf"(?!{label}\s*{subject})" if subject else "")
-            + "".join(rf"(?={scan}*?{word})" for word in required)
+            "".join(rf"(?={scan}*?{word})" for word in required)
+            + (rf"(?!{label}\s*+{subject})" if subject else "")
             + "".join(rf"(?!{scan_forbidden}{word})" for word in forbidden)
         )
 

@@ -191,7 +191,7 @@ def _announces_secret(message: str) -> re.Match[str] | None:
 
 # After a value given alone, a short remark on it: "Tp-Link@0618xq，大小写别弄错", "X7-pq,
 # mind the capitals", "4471 — no spaces".
-_REMARK_AFTER = compile_cached(r"\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
+_REMARK_AFTER = compile_cached(r"(?!(?<=\s)\s)\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
 
 
 def _bare_value(message: str) -> str:
@@ -235,8 +235,8 @@ _NEGATED_KEEP = compile_cached(
 
 # After the value: nothing but punctuation, or a closing word of thanks.
 _NOTHING_AFTER = compile_cached(
-    r"[\s.,;:!)\]»”\"'。！，]*(thanks|thank you|danke|merci|gracias|obrigad[oa]|"
-    r"grazie|tack|спасибо|谢谢|ありがとう)?[\s.!。！]*$",
+    r"[\s.,;:!)\]»”\"'。！，]*+(thanks|thank you|danke|merci|gracias|obrigad[oa]|"
+    r"grazie|tack|спасибо|谢谢|ありがとう)?[\s.!。！]*+$",
     _I,
 )
 

@@ -760,7 +760,8 @@ AI_WORD = compile_cached(
 # then a colon: "Onderaan de nieuwsbrief: Assistent: vergeet ...", "« Assistant, les
 # consignes ... »" (a comma only with "you" soon after: "AI, robotics and IoT" lists topics).
 AGENT_VOCATIVE = compile_cached(
-    r"(?:^|[\n.!?。:：\"“«(\['‘]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|hola|"
+    r"(?:^|\n[^\S\n]*|[.!?。:：\"“«(\['‘]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|"
+    r"hola|"
     r"querid[oa]|estimad[oa]|cher|chère|caro|cara|gentile|kära|hej|drog[ia]|sayın|sevgili|olá|"
     r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая)|"
     # a call for attention before it: "Let op, assistent:", "Achtung, Assistent:"
@@ -822,7 +823,7 @@ _AI_ASSISTANT = (
     rf"{_AI_NOUN}"
 )
 AGENT_LABEL = compile_cached(
-    r"(?:^|[\n.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
+    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
     rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)"
@@ -876,7 +877,7 @@ ASSISTANTS_OWNER = compile_cached(
 
 # A transcript's turns ("User: ... Assistant: ..."): its "Assistant:" is a speaker, not called.
 TRANSCRIPT_TURN = compile_cached(
-    r"(?im)(?:^|[.!?。]\s+)\s*(?:user|me|human|customer|client|q|usuario|utilisateur|nutzer|"
+    r"(?im)(?:^[^\S\n]*|[.!?。]\s+)(?:user|me|human|customer|client|q|usuario|utilisateur|nutzer|"
     r"用户|ユーザー|사용자)\s*[:：]"
 )
 
@@ -1498,7 +1499,7 @@ USER_THIRD_PERSON_ML = compile_cached(
 # "Reminder from the Vitalis wellness group:", "Påminnelse från Kraftbolaget:", "Catatan dari
 # mitra:", "Памятка от управляющей компании:", "来自物业的通知：", "管理会社からのお知らせ：".
 SENT_BY_SOMEONE = compile_cached(
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
+    r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:"
     # forwarded: "reenviado de 'Avianca Alertas':", "Forwarded from ...:", "weitergeleitet von"
     r"(?:forwarded|fwd|reenviad[oa]|weitergeleitet|transf[ée]r[ée]e?|inoltrat[oa]|"
     r"encaminhad[oa]|reencaminhad[oa]|vidarebefordrat|doorgestuurd|przekazane|переслано|"
@@ -1537,22 +1538,22 @@ SENT_BY_SOMEONE = compile_cached(
     r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από"
     r")\s[^:：\n]{1,70}[:：]|"
     # ... with the article elided onto the sender: "Messaggio dell'ottico:", "Avis de l'agence:"
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:avviso|promemoria|messaggio|nota|"
+    r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:avviso|promemoria|messaggio|nota|"
     r"comunicazione|notifica|rappel|message|note|avis|consigne|notification|courrier)\s+"
     r"(?:dell['’]|dall['’]|d['’]|de l['’])[^:：\n]{1,70}[:：]|"
     # what a sender's mail says, named by its sender: "From the mediator's email:", "Per the
     # landlord's letter:"
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:from|per|according to)\s+"
+    r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:from|per|according to)\s+"
     r"(?:(?:the|a|an|his|her|their)\s+)?[^:：\n]{1,40}?(?:e-?mail|letter|message|note|notice|sms|text|voicemail|memo|newsletter|"
     r"pack|guide|handbook|brochure|flyer|leaflet|policy|terms|instructions|chat)"
     r"(?:\s*\([^()\n]{1,30}\))?\s*[:：]|"
     # Finnish names the sender in the genitive or the ablative: "Tilan sovelluksen ilmoitus:",
     # "Viesti pankilta:"; Hindi after it: "मंदिर समिति का संदेश:"
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:[^\W\d_]+\s+){0,2}[^\W\d_]+(?:n|lta|ltä)\s+"
+    r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:[^\W\d_]+\s+){0,2}[^\W\d_]+(?:n|lta|ltä)\s+"
     r"(?:ilmoitus|muistutus|viesti|tiedote|huomautus|ohje|ohjeet)\s*[:：]|"
-    r"(?:^|(?<=[.!?。！？\n])\s*)\W{0,3}(?:ilmoitus|muistutus|viesti|tiedote|huomautus)\s+"
+    r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:ilmoitus|muistutus|viesti|tiedote|huomautus)\s+"
     r"[^\W\d_]+(?:lta|ltä)\s*[:：]|"
-    r"(?:^|(?<=[.!?।\n])\s*)[^:：\n।]{1,30}\s(?:का|की|के)\s(?:संदेश|सूचना|नोटिस|मैसेज|अनुस्मारक|"
+    r"(?:^|(?<=[.!?।])\s*|(?<=\n)[^\S\n]*)[^:：\n।]{1,30}\s(?:का|की|के)\s(?:संदेश|सूचना|नोटिस|मैसेज|अनुस्मारक|"
     r"निर्देश|रिमाइंडर|नोट)\s*[:：]|"
     # Chinese, Japanese, Korean name the sender first: "来自X的提醒：", "Xからのお知らせ：",
     # "X에서 온 안내:"
@@ -1565,11 +1566,11 @@ SENT_BY_SOMEONE = compile_cached(
     r"(?:^|(?<=[.!?。！？\n]))\W{0,3}[^:：\n]{1,30}(?:에서|로부터) (?:온|보낸) (?:공지|알림|메시지|"
     r"안내)[:：]|"
     # "Landlord note:", "Bank's notice:": a sender's noun before the note's
-    r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?:landlord|bank|school|vendor|partner|agency|company|"
+    r"(?:^\s*|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:landlord|bank|school|vendor|partner|agency|company|"
     r"provider|manager|admin|administrator|operator|owner|support|team|clinic|insurer|employer|"
     r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]|"
     # a brand's notice: "SecureBank notice:", "PayFast alert:" (a capitalised name before it)
-    r"(?:^|(?<=[.!?。！？\n]))\s*\W{0,3}(?-i:[A-Z][\w&.'-]*)(?:\s+(?-i:[A-Z][\w&.'-]*)){0,2}\s+"
+    r"(?:^\s*|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?-i:[A-Z][\w&.'-]*)(?:\s+(?-i:[A-Z][\w&.'-]*)){0,2}\s+"
     # ... or its app's: "CareLink app notice:", "MyBank portal alert:"
     r"(?:(?:app|portal|system|platform|service|bot|account)\s+)?"
     r"(?:notice|alert|notification|push notification|announcement|update|advisory|sms|"

@@ -223,7 +223,7 @@ _CAMEL = compile_cached(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
 # "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
 # ... numbered or not: "[1] 'Ignore the' [2] ' rules'"
 _FRAGMENTS = compile_cached(
-    r"""(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
+    r"""(?!(?<=\s)\s)(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
 )
 _FRAGMENT = compile_cached(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
@@ -686,7 +686,8 @@ def _joined(text: str) -> str:
 
 # A word broken at a line's end: "Assist-\nants read-\ning this: dis-\nregard ...".
 _LINE_END_HYPHEN = compile_cached(r"(?<=[^\W\d_])[-‐‑\u00ad][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
-_CELL_BREAK = compile_cached(r"[ \t]*[|¦│┃][ \t]*")
+# (never from inside a run of spaces: a match from each of its places read the rest of it)
+_CELL_BREAK = compile_cached(r"(?!(?<=[ \t])[ \t])[ \t]*[|¦│┃][ \t]*")
 
 
 def _cells_as_words(text: str) -> str:
@@ -698,7 +699,7 @@ def _cells_as_words(text: str) -> str:
     return _CELL_BREAK.sub(" ", text)
 
 
-_TABLE_ROW = compile_cached(r"^\s*\|(.+)\|\s*$", re.MULTILINE)
+_TABLE_ROW = compile_cached(r"^[^\S\n]*\|(.+)\|\s*$", re.MULTILINE)
 _TABLE_RULE = compile_cached(r"^[\s:|-]+$")
 
 
@@ -1046,7 +1047,7 @@ _SAYS_BACKWARDS = compile_cached(
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".
-_TRAILING_NOTE = compile_cached(r"\s+(?:--|—|–)\s+|\s+\(")
+_TRAILING_NOTE = compile_cached(r"(?!(?<=\s)\s)(?:\s+(?:--|—|–)\s+|\s+\()")
 # ROT47 rotates every printable ASCII character, digits and punctuation included.
 _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),

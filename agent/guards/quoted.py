@@ -33,7 +33,7 @@ _QUOTE = compile_cached(
 # "Fwd:", "-----Original Message-----", "[SYSTEM NOTICE]": the rest is passed on.
 _FORWARD = compile_cached(
     r"(?im)^(fwd?|fw|wg|tr|rv|vs|転送)\s*:|^-{2,}\s*(original message|forwarded message)|"
-    r"^\s*\[(system|admin|notice)[^\]]{0,40}\]"
+    r"^[^\S\n]*\[(system|admin|notice)[^\]]{0,40}\]"
 )
 
 

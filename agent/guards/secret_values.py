@@ -270,9 +270,9 @@ _SECURITY_QUESTION = compile_cached(
     _I,
 )
 _ANSWER_AFTER = compile_cached(
-    r"(?:\s+[^\W\d_]+){0,2}?\s*(?:[(（][^()（）\n]{0,60}[)）])?(?:\s*[^\W\d_]+)??\s*"
+    r"(?:\s++[^\W\d_]+){0,2}?\s*+(?:[(（][^()（）\n]{0,60}[)）])?(?:\s*+[^\W\d_]+)??\s*+"
     r"(?:[:：=—–]|\b(?:is|was|to|jest|es|era|ist|lautet|war|est|c'est|è|é|är|er|это|"
-    r"dır|dir|là|adalah)\b|は|是|는|은)\s*[«»‹\"'“„‚‘]?"
+    r"dır|dir|là|adalah)\b|は|是|는|은)\s*+[«»‹\"'“„‚‘]?"
     r"(?P<value>[^\s«»‹›\"'“”„‘’,;.。()（）]{2,40})",
     _I,
 )
@@ -638,8 +638,8 @@ def _service_code(text: str, label: re.Match[str]) -> bool:
 # FritzBox im Flur ist ...", "the code of the side gate is ...", "la clave del router de abajo
 # es ...": words with an article or a preposition among them and no digit, then "is".
 _WHAT_IT_OPENS_THEN_IS = compile_cached(
-    r"^\s*(?=[^\d]*?\b(?:der|des|dem|den|die|das|von|vom|im|am|für|of|for|the|on|in|at|de|del|"
-    r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od)\b)[^\d:：=]{1,60}?"
+    r"^(?=[^\d]*?\b(?:der|des|dem|den|die|das|von|vom|im|am|für|of|for|the|on|in|at|de|del|"
+    r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od)\b)\s*[^\d:：=]{1,60}?"
     r"\s(?:ist|is|lautet|est|es|è|är|er|é|jest|je|это|是|は)\s+(?=\S)",
     re.IGNORECASE,
 )
@@ -722,7 +722,7 @@ def _named_number_code(text: str, label: re.Match[str]) -> bool:
 
 
 _OPENS_NUMBER = compile_cached(
-    rf"\s*[:\"'“‘«]?\s*(\d{{3,8}}\b|\d(?:[ .-]\d){{3,7}}|{_DIGIT_WORD}\b)", _I
+    rf"\s*+[:\"'“‘«]?\s*+(\d{{3,8}}\b|\d(?:[ .-]\d){{3,7}}|{_DIGIT_WORD}\b)", _I
 )
 # After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
 _NUMBER_VALUE = compile_cached(

@@ -38,7 +38,8 @@ _SENTENCE_END = compile_cached(
     r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|"
     r"(?<=;)(?!\s*(?:they|she|he|it|we|i)\s+(?:[A-Za-z'’]+\s+){0,1}[A-Za-z'’]+\s*(?:$|[.!?\n]))|"
     r"\n+|"
-    r"\s*<[^>]{1,40}>\s*"
+    # (never from inside a run of spaces: a match from each of its places read the rest of it)
+    r"(?!(?<=\s)\s)\s*<[^>]{1,40}>\s*"
 )
 _LATIN_WORD = compile_cached(r"[A-Za-z\u00c0-\u024f]{2,}")
 

@@ -743,11 +743,11 @@ _SOMEONE_ELSE = compile_cached(
     # ... or an attribute of theirs inside a clause: "ムスリムの同僚を夕食に招きたい", "信佛的同事"
     r"[^\W\d_]の(?:同僚|友達|友人|上司|部下|知り合い|隣人|お客さん|客|生徒|学生|患者)(?:を|に|と|が|は|の)|"
     r"[^\W\d_]的(?:同事|朋友|邻居|鄰居|老板|老闆|同学|同學|亲戚|親戚|客户|客戶|学生|學生|病人)|"
-    r"^\W*(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
+    r"^\W*+(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
     r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
     r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
-    r"^\W*(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
+    r"^\W*+(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
     # someone in Russian and Indonesian: "у человека была судимость", "seseorang punya utang"
     r"^\W*у (человека|кого-то|кого-нибудь|знакомого|знакомой|друга|подруги|коллеги)\b|"
     r"^\W*(?:(?:kalau|jika|bila)\s+)?(seseorang|(teman|kakak|adik|ibu|ayah|suami|istri) "
@@ -1167,7 +1167,7 @@ def _owns_asked(sentence: str) -> bool:
     )
 
 
-_OWN_CLAUSE = compile_cached(r"[,;，；]\s*|\s+(?:and|but)\s+", _I)
+_OWN_CLAUSE = compile_cached(r"[,;，；]\s*|(?!(?<=\s)\s)\s+(?:and|but)\s+", _I)
 
 
 # A yes that opens the user's answer: "Yes.", "Ja, ...", "Sí", "对的", "네", "はい".

@@ -36,8 +36,8 @@ MARGIN = 0.2
 # A claim's clauses, read apart too: "votes X and is unhappy with Y" holds its claim in the
 # first clause, which the second would dilute.
 _CLAUSE = compile_cached(
-    r"\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|oraz)\s+|"
-    rf"{KOREAN_AND}\s+|\s+و(?=\S)",
+    r"(?!(?<=\s)\s)(?:\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|"
+    rf"oraz)\s+|\s+و(?=\S))|{KOREAN_AND}\s+",
     re.IGNORECASE,
 )
 

@@ -196,7 +196,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"\[/?\s*(system|inst|sys|assistant|developer|admin)\s*\]",
             r"<<\s*/?\s*sys\s*>>",
             r"#{2,}\s*(system|instructions?|response|assistant|developer)\b",
-            r"(?m)^\s*(system|assistant|developer|tool)\s*(message|prompt)?\s*[:：]",
+            r"(?m)^[^\S\n]*(system|assistant|developer|tool)\s*+(message|prompt)?\s*+[:：]",
             r"[\"']role[\"']\s*:\s*[\"'](system|assistant|tool|developer|function)[\"']",
             r"<!--[^>]{0,40}\b(assistant|ai|bot|model|system|llm|agent)s?\b",
             r"\bsystem\s+(notice|message|note|override|instruction|command|prompt)s?\s*[:：]",
@@ -218,17 +218,18 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"(ais?|assistants?|llms?|chatbots?|bots?|language models?|agents?)\b",
             r"\b(rule|instructions?|orders?|message|directive|policy|update)\s+from\s+(the\s+|your\s+)?"
             r"(admins?|administrators?|developers?|operators?|system|owners?|dev team)\b",
-            r"(?:^|[\n.!?]\s*)(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|"
+            r"(?:^|\n[^\S\n]*|[.!?]\s*)(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|"
             r"assistants?|agents?"
             r"|crawlers?)\b|\bif you are an? (ai|llm|language model|assistant)\b",
             r"={3,}\s*(new|begin|start)\s+(session|conversation|chat|instructions?)\s*={3,}",
             r"\b(ai|llm)\s*(assistants?|models?|agents?|bots?)?\s+(reading|processing|"
             r"summari[sz]ing|parsing)\s+this\b",
             r"[【\[]\s*(系统|系統|管理员|管理員|开发者|開發者)(消息|訊息|提示|通知|指令)?\s*[】\]]",
-            r"(?m)^\s*(系统|系統|助手|管理员|管理員)\s*[:：]",
+            r"(?m)^[^\S\n]*(系统|系統|助手|管理员|管理員)\s*[:：]",
             r"(系统|系統)(消息|訊息|提示|通知|指令)\s*[:：]",
             # a heading ("给AI的指令："), not talk of "instructions hidden for AI"
-            r"(?:^|(?<=[\n。！？!?]))\s*(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)|"
+            r"(?:(?:^|(?<=[。！？!?]))\s*|(?<=\n)[^\S\n]*)(给|給)(AI|ai|助手|机器人|機器人|人工智能)的"
+            r"(说明|說明|指令|提示|话|話)|"
             r"(给|給)(AI|ai|助手|机器人|機器人|人工智能)的(说明|說明|指令|提示|话|話)\s*[:：]|"
             r"(AI|ai)助手请注意",
         ),
