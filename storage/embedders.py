@@ -341,6 +341,18 @@ class MiniLMEmbedder:
             self.model_id, str(model_path), sha256, str(tokenizer_path), max_tokens
         )
 
+    def fingerprint(self) -> str:
+        """What this embedder's vectors depend on (the shipped model, the int8 rewrite's
+        recipe, onnxruntime's version, the tokenizer and its limit): vectors kept under it are
+        the ones it would give. Cheap: nothing is loaded."""
+        from importlib.metadata import version
+
+        tokenizer = hashlib.sha256(self._tokenizer_path.read_bytes()).hexdigest()[:16]
+        return (
+            f"{self.model_id} {self._sha256} {MINILM_REWRITE} onnxruntime "
+            f"{version('onnxruntime')} tokenizer {tokenizer} {self._max_tokens}"
+        )
+
     def _load(self) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
         if self._loaded is not None:  # verified and loaded: a query should not stat files
             return self._loaded

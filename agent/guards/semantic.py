@@ -9,11 +9,14 @@ when it is much closer to an attack than to any ordinary write:
 ``max cos(attack) - max cos(benign) >= threshold``. Sentences are scored one by one so an
 instruction hidden in a long harmless passage is not averaged away.
 
-The banks are embedded once per process per embedder; a write costs one batched embedding.
+The banks are embedded once per process per embedder (the shipped ones once per model
+version, kept in a ``DiskMemo``: 195 embeddings, ~0.3 s of a one-shot command's write); a
+write costs one batched embedding.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memvisor.storage.disk_memo import DiskMemo
 from memvisor.storage.embedders import Embedder, embedder_from_name
 
 from .regex_cache import compile_cached
@@ -208,12 +212,34 @@ class SemanticDetector:
         key = (self.embedder.model_id, str(PROTOTYPES))
         bank = _SHIPPED_BANKS.get(key)
         if bank is None:
-            bank = _SHIPPED_BANKS[key] = _embed_bank(self.embedder, load_prototypes())
+            bank = _SHIPPED_BANKS[key] = _shipped_bank(self.embedder)
         return bank
 
 
 # Process-wide, like the embedder's own session: the banks are embedded once per model.
 _SHIPPED_BANKS: dict[tuple[str, str], _Bank] = {}
+# ... and across processes, for an embedder that says what its vectors depend on.
+_BANK_MEMO = DiskMemo("prototype-vectors-1")
+
+
+def _shipped_bank(embedder: Embedder) -> _Bank:
+    rows = load_prototypes()
+    fingerprint = getattr(embedder, "fingerprint", None)
+    if fingerprint is None:
+        return _embed_bank(embedder, rows)
+    texts = "\0".join(f"{kind} {text}" for kind, text in rows)
+    key = (fingerprint(), hashlib.sha256(texts.encode()).hexdigest())
+
+    def embedded() -> tuple[bytes, int]:
+        vectors = _embed_bank(embedder, rows).vectors
+        return vectors.tobytes(), vectors.shape[1]
+
+    data, dim = _BANK_MEMO.get(key, embedded)
+    return _Bank(
+        texts=tuple(text for _, text in rows),
+        kinds=np.array([kind == "attack" for kind, _ in rows]),
+        vectors=np.frombuffer(data, dtype=np.float32).reshape(len(rows), dim),
+    )
 
 
 @lru_cache(maxsize=1)
