@@ -1,8 +1,12 @@
 """Values derived from their keys, kept on disk so that the next process need not derive
-them again: the firewall's compiled patterns (``agent/guards/regex_cache.py``) and their
-gate words (``agent/guards/prefilter.py``). A one-shot command such as ``memvisor memory
-add`` otherwise spent 2.6 of its 4.3 s compiling and reading the same thousand patterns
-that every earlier command had.
+them again: the firewall's compiled patterns (``agent/guards/regex_cache.py``), their gate
+words (``agent/guards/prefilter.py``) and the semantic step's prototype vectors
+(``agent/guards/semantic.py``). A one-shot command such as ``memvisor memory add`` otherwise
+spent 2.6 of its 4.3 s compiling and reading the same thousand patterns that every earlier
+command had, and 0.3 s more embedding the same 195 prototypes.
+
+The directory is the user's own cache (``MEMVISOR_CACHE_DIR``): a process trusts what it
+reads there as it trusts the cached embedding model beside it.
 
 Best effort: a memo that cannot be read is derived again, and one that cannot be written
 costs the next process the same work, never an error. The file is written whole to a

@@ -27,7 +27,10 @@ try:
 except ImportError:  # pragma: no cover - another Python's layout: compile as usual
     _sre = None  # type: ignore[assignment]
 
-_ENGINE = f"{sys.version} {getattr(_sre, 'MAGIC', '')} {getattr(_sre, 'CODESIZE', '')}"
+# What a kept program depends on: the Python that made it, and the shape it is kept in here
+# (raise _FORMAT when ``_program`` changes what it returns).
+_FORMAT = 1
+_ENGINE = f"{sys.version} {getattr(_sre, 'MAGIC', '')} {getattr(_sre, 'CODESIZE', '')} {_FORMAT}"
 _MEMO = DiskMemo("regex-" + hashlib.sha256(_ENGINE.encode()).hexdigest()[:16])
 _WORD = "I" if getattr(_sre, "CODESIZE", 0) == 4 else "H"
 
