@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvisor.agent.guards import injection, lexicon, prefilter, rules, sensitive
+from memvisor.agent.guards import crossuser, injection, lexicon, prefilter, rules, sensitive
 from memvisor.agent.guards.normalize import views
 from memvisor.agent.guards.prefilter import _sre_parse
 
@@ -22,6 +22,12 @@ SAMPLED = 200  # readings of the suites' writes checked against every gated patt
 GATED_TABLES = [p for patterns in injection.TABLE.values() for p in patterns] + list(
     sensitive.CATEGORIES.values()
 )
+# crossuser reads its own patterns through ``prefilter.finditer``
+CROSSUSER = [
+    p
+    for p in (*vars(crossuser).values(), *crossuser._NAMED_USER, *crossuser._NAMED_SESSION)
+    if isinstance(p, re.Pattern)
+]
 
 
 def _suite_writes() -> list[str]:
@@ -97,7 +103,7 @@ def test_a_gate_says_no_only_when_the_pattern_cannot_match() -> None:
     readings = sorted({view for text in texts for _, view in views(text)})
     readings = readings[:: max(1, len(readings) // SAMPLED)]
     skipped = 0
-    for pattern in GATED_TABLES:
+    for pattern in GATED_TABLES + CROSSUSER:
         if prefilter.required_words(pattern) is None:
             continue
         for reading in readings:

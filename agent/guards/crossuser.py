@@ -12,6 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .prefilter import finditer
 from .regex_cache import compile_cached
 from .secret_values import labelled_values
 
@@ -597,7 +598,7 @@ _DEVICE_BEFORE = compile_cached(
 def _named_ids(text: str) -> list[str]:
     found = []
     for pattern in _NAMED_USER:
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             before = text[max(0, m.start() - 24) : m.start()]
             if _NAMING.search(before):
                 continue
@@ -657,7 +658,7 @@ def _accounts_said(text: str) -> frozenset[str]:
     """The accounts one message of the conversation names as someone's (cached: every write
     of a turn reads the same messages again)."""
     found = set()
-    for m in _CONTEXT_ACCOUNT.finditer(text):
+    for m in finditer(_CONTEXT_ACCOUNT, text):
         before = text[max(0, m.start() - 40) : m.start()]
         if (
             not _MINE.search(before[-24:])
@@ -772,12 +773,12 @@ def _targeted_records(message: str) -> set[str]:
     """Ids of other records the user's message asks to write into."""
     if not _WRITE_VERB.search(message):
         return set()
-    ids = {_whole_token(message, m.start(1), m.end(1)) for m in _RECORD_ID.finditer(message)}
-    ids |= {next(g for g in m.groups() if g).lower() for m in _SOMEONES_RECORD.finditer(message)}
-    ids |= {m.group(1).lower() for m in _HANDLE_TARGET.finditer(message)}
+    ids = {_whole_token(message, m.start(1), m.end(1)) for m in finditer(_RECORD_ID, message)}
+    ids |= {next(g for g in m.groups() if g).lower() for m in finditer(_SOMEONES_RECORD, message)}
+    ids |= {m.group(1).lower() for m in finditer(_HANDLE_TARGET, message)}
     ids |= {
         next(g for g in m.groups() if g).lower().lstrip("@")
-        for m in _AIMED_AT.finditer(message)
+        for m in finditer(_AIMED_AT, message)
         if not _MINE_BEFORE.search(message[max(0, m.start() - 40) : m.start()])
     }
     return {i for i in ids if len(i) >= 3}
@@ -849,7 +850,7 @@ def _accounts_by_id(text: str) -> list[str]:
     the user's own account ("my savings account SA-4471")."""
     return [
         m.group(1)
-        for m in _ACCOUNT_BY_ID.finditer(text)
+        for m in finditer(_ACCOUNT_BY_ID, text)
         if not _BRAND_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
         and not _DEVICE_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
         and not _owned(text, m.start())
@@ -955,7 +956,7 @@ _DEFAULT_FOR_ALL = compile_cached(
 
 
 def _group_ids(text: str) -> list[str]:
-    return [i for m in _GROUP_OF_IDS.finditer(text) for i in _ONE_ID.findall(m.group(1))]
+    return [i for m in finditer(_GROUP_OF_IDS, text) for i in _ONE_ID.findall(m.group(1))]
 
 
 def cross_user_reasons(
@@ -974,8 +975,8 @@ def cross_user_reasons(
     # what the write says once its look-alike forms are undone ("ａｃｃｔ＿７７３１" is acct_7731)
     texts = [unicodedata.normalize("NFKC", t) for t in texts]
     named = [n for t in texts for n in _named_ids(t)]
-    named += [m.group(1) for t in texts for m in _LABELLED_HANDLE.finditer(t)]
-    named += [next(g for g in m.groups() if g) for t in texts for m in _CLIENTS_RECORD.finditer(t)]
+    named += [m.group(1) for t in texts for m in finditer(_LABELLED_HANDLE, t)]
+    named += [next(g for g in m.groups() if g) for t in texts for m in finditer(_CLIENTS_RECORD, t)]
     named += [i for t in texts for i in _accounts_by_id(t)]
     accounts = _context_accounts(said or []) - {me}
     if accounts and (
@@ -986,7 +987,7 @@ def cross_user_reasons(
     named += [
         next(g for g in m.groups() if g)
         for t in texts
-        for m in [*_ACCOUNT_TOKEN.finditer(t), *_PERSON_ID.finditer(t)]
+        for m in [*finditer(_ACCOUNT_TOKEN, t), *finditer(_PERSON_ID, t)]
         # "my son's student ID": a person-record word after "my" is the user's family's
         if not (
             _PERSON_START.match(t, m.start())
@@ -1012,8 +1013,8 @@ def cross_user_reasons(
     # not the user's own id, nor a part of it ("user0000" read as the record "0000")
     targeted = {i for i in _targeted_records(latest) if i not in me}
     lowered = [t.lower() for t in texts]
-    named += [m.group(1) for t in texts for m in _HANDLE_SUBJECT.finditer(t)]
-    named += [m.group(1) or m.group(2) for t in texts for m in _CARRIED_TO_ACCOUNT.finditer(t)]
+    named += [m.group(1) for t in texts for m in finditer(_HANDLE_SUBJECT, t)]
+    named += [m.group(1) or m.group(2) for t in texts for m in finditer(_CARRIED_TO_ACCOUNT, t)]
     named += [i for t in texts for i in _group_ids(t)]
     if targeted and _answers_request(texts, latest, targeted):
         named.append(next(iter(targeted)))
@@ -1033,7 +1034,7 @@ def cross_user_reasons(
         next(g for g in m.groups() if g)
         for t in texts
         for p in _NAMED_SESSION
-        for m in p.finditer(t)
+        for m in finditer(p, t)
     ]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")

@@ -195,7 +195,8 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"instructions?|developer)\s*>",
             r"\[/?\s*(system|inst|sys|assistant|developer|admin)\s*\]",
             r"<<\s*/?\s*sys\s*>>",
-            r"#{2,}\s*(system|instructions?|response|assistant|developer)\b",
+            # (from a run's first mark only: from each of 8,000 marks it read the rest, 2.1 s)
+            r"(?<!#)#{2,}\s*(system|instructions?|response|assistant|developer)\b",
             r"(?m)^[^\S\n]*(system|assistant|developer|tool)\s*+(message|prompt)?\s*+[:：]",
             r"[\"']role[\"']\s*:\s*[\"'](system|assistant|tool|developer|function)[\"']",
             r"<!--[^>]{0,40}\b(assistant|ai|bot|model|system|llm|agent)s?\b",
@@ -221,7 +222,7 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
             r"(?:^|\n[^\S\n]*|[.!?]\s*)(for|to|dear|attention|hey)\s+(ai|llm|gpt)\s*(readers?|models?|"
             r"assistants?|agents?"
             r"|crawlers?)\b|\bif you are an? (ai|llm|language model|assistant)\b",
-            r"={3,}\s*(new|begin|start)\s+(session|conversation|chat|instructions?)\s*={3,}",
+            r"(?<!=)={3,}\s*(new|begin|start)\s+(session|conversation|chat|instructions?)\s*={3,}",
             r"\b(ai|llm)\s*(assistants?|models?|agents?|bots?)?\s+(reading|processing|"
             r"summari[sz]ing|parsing)\s+this\b",
             r"[【\[]\s*(系统|系統|管理员|管理員|开发者|開發者)(消息|訊息|提示|通知|指令)?\s*[】\]]",
