@@ -1569,8 +1569,10 @@ SENT_BY_SOMEONE = compile_cached(
     r"(?:^\s*|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:landlord|bank|school|vendor|partner|agency|company|"
     r"provider|manager|admin|administrator|operator|owner|support|team|clinic|insurer|employer|"
     r"hr|it)'?s?\s+(?:note|notice|message|memo|instructions?|reminder|guidance|policy)\s*[:：]|"
-    # a brand's notice: "SecureBank notice:", "PayFast alert:" (a capitalised name before it)
-    r"(?:^\s*|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?-i:[A-Z][\w&.'-]*)(?:\s+(?-i:[A-Z][\w&.'-]*)){0,2}\s+"
+    # a brand's notice: "SecureBank notice:", "PayFast alert:" (a capitalised name before it,
+    # of at most 41 characters: after every dot of "A.A.A. ..." it read the rest as a name)
+    r"(?:^\s*|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?-i:[A-Z][\w&.'-]{0,40})"
+    r"(?:\s+(?-i:[A-Z][\w&.'-]{0,40})){0,2}\s+"
     # ... or its app's: "CareLink app notice:", "MyBank portal alert:"
     r"(?:(?:app|portal|system|platform|service|bot|account)\s+)?"
     r"(?:notice|alert|notification|push notification|announcement|update|advisory|sms|"
