@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import KEEP_INTENT, REVEAL_INTENT, SECRET_LABELS_ML
-from .regex_cache import compile_cached
+from .regex_cache import FROM_RUN_START, compile_cached
 from .secret_values import LOCK_CODE, SECRET_LABELS, SecretValue, labelled_values, secret_kind
 from .secrets import redact_secrets
 
@@ -191,7 +191,7 @@ def _announces_secret(message: str) -> re.Match[str] | None:
 
 # After a value given alone, a short remark on it: "Tp-Link@0618xq，大小写别弄错", "X7-pq,
 # mind the capitals", "4471 — no spaces".
-_REMARK_AFTER = compile_cached(r"(?!(?<=\s)\s)\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{1,40})$")
+_REMARK_AFTER = compile_cached(rf"{FROM_RUN_START}\s*[,，、;；—–]\s*(?P<remark>[^\d\n]{{1,40}})$")
 
 
 def _bare_value(message: str) -> str:

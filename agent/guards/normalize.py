@@ -35,7 +35,7 @@ from functools import lru_cache
 from itertools import chain
 
 from . import keyboards
-from .regex_cache import compile_cached
+from .regex_cache import FROM_RUN_START, compile_cached
 
 # (and Arabic's tatweel, which only stretches a letter: "تـجـاهـل" is "تجاهل")
 _INVISIBLE = compile_cached(
@@ -223,7 +223,8 @@ _CAMEL = compile_cached(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+){3,}\b")
 # "'ign' + 'ore the u' + 'ser'": an instruction cut into quoted pieces a program would join.
 # ... numbered or not: "[1] 'Ignore the' [2] ' rules'"
 _FRAGMENTS = compile_cached(
-    r"""(?!(?<=\s)\s)(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
+    FROM_RUN_START + r"""(?:(?:\[\d{1,2}\]|\(\d{1,2}\)|\d{1,2}[.):])?\s*"""
+    r"""(["'`])[^"'`\n]{1,40}\1\s*[+&.,|]?\s*){3,}"""
 )
 _FRAGMENT = compile_cached(r"""(["'`])([^"'`\n]{1,40})\1""")
 # An acrostic is read from the first letters of at least this many short lines.
@@ -1047,7 +1048,7 @@ _SAYS_BACKWARDS = compile_cached(
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".
-_TRAILING_NOTE = compile_cached(r"(?!(?<=\s)\s)(?:\s+(?:--|—|–)\s+|\s+\()")
+_TRAILING_NOTE = compile_cached(rf"{FROM_RUN_START}(?:\s+(?:--|—|–)\s+|\s+\()")
 # ROT47 rotates every printable ASCII character, digits and punctuation included.
 _ROT47 = str.maketrans(
     "".join(chr(c) for c in range(33, 127)),

@@ -28,7 +28,7 @@ import numpy as np
 from memvisor.storage.disk_memo import DiskMemo
 from memvisor.storage.embedders import Embedder, embedder_from_name
 
-from .regex_cache import compile_cached
+from .regex_cache import FROM_RUN_START, compile_cached
 
 PROTOTYPES = Path(__file__).parent / "data" / "prototypes.jsonl"
 # Bounds the cost of one write (~1 ms a sentence); a write longer than this is scored on its
@@ -42,8 +42,7 @@ _SENTENCE_END = compile_cached(
     r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|"
     r"(?<=;)(?!\s*(?:they|she|he|it|we|i)\s+(?:[A-Za-z'’]+\s+){0,1}[A-Za-z'’]+\s*(?:$|[.!?\n]))|"
     r"\n+|"
-    # (never from inside a run of spaces: a match from each of its places read the rest of it)
-    r"(?!(?<=\s)\s)\s*<[^>]{1,40}>\s*"
+    rf"{FROM_RUN_START}\s*<[^>]{{1,40}}>\s*"
 )
 _LATIN_WORD = compile_cached(r"[A-Za-z\u00c0-\u024f]{2,}")
 
@@ -231,15 +230,11 @@ def _shipped_bank(embedder: Embedder) -> _Bank:
     key = (fingerprint(), hashlib.sha256(texts.encode()).hexdigest())
 
     def embedded() -> tuple[bytes, int]:
-        vectors = _embed_bank(embedder, rows).vectors
+        vectors = _vectors(embedder, rows)
         return vectors.tobytes(), vectors.shape[1]
 
     data, dim = _BANK_MEMO.get(key, embedded)
-    return _Bank(
-        texts=tuple(text for _, text in rows),
-        kinds=np.array([kind == "attack" for kind, _ in rows]),
-        vectors=np.frombuffer(data, dtype=np.float32).reshape(len(rows), dim),
-    )
+    return _bank(rows, np.frombuffer(data, dtype=np.float32).reshape(len(rows), dim))
 
 
 @lru_cache(maxsize=1)
@@ -248,9 +243,16 @@ def _default_embedder() -> Embedder:
 
 
 def _embed_bank(embedder: Embedder, rows: list[tuple[str, str]]) -> _Bank:
-    texts = tuple(text for _, text in rows)
+    return _bank(rows, _vectors(embedder, rows))
+
+
+def _vectors(embedder: Embedder, rows: list[tuple[str, str]]) -> np.ndarray:
+    return np.asarray(embedder.embed([text for _, text in rows]), dtype=np.float32)
+
+
+def _bank(rows: list[tuple[str, str]], vectors: np.ndarray) -> _Bank:
     return _Bank(
-        texts=texts,
+        texts=tuple(text for _, text in rows),
         kinds=np.array([kind == "attack" for kind, _ in rows]),
-        vectors=np.asarray(embedder.embed(list(texts)), dtype=np.float32),
+        vectors=vectors,
     )

@@ -17,7 +17,7 @@ from typing import Any
 from . import prefilter
 from .normalize import skeleton
 from .provenance import user_texts
-from .regex_cache import compile_cached
+from .regex_cache import FROM_RUN_START, compile_cached
 
 _I = re.IGNORECASE
 # A Hebrew word starts a word, or follows only the letters Hebrew prefixes to one (ו ה ב ל כ מ
@@ -1167,7 +1167,7 @@ def _owns_asked(sentence: str) -> bool:
     )
 
 
-_OWN_CLAUSE = compile_cached(r"[,;，；]\s*|(?!(?<=\s)\s)\s+(?:and|but)\s+", _I)
+_OWN_CLAUSE = compile_cached(rf"[,;，；]\s*|{FROM_RUN_START}\s+(?:and|but)\s+", _I)
 
 
 # A yes that opens the user's answer: "Yes.", "Ja, ...", "Sí", "对的", "네", "はい".

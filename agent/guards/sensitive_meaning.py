@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .regex_cache import compile_cached
+from .regex_cache import FROM_RUN_START, compile_cached
 from .restated import SENTENCE_BREAK
 from .sensitive import KOREAN_AND
 
@@ -36,7 +36,7 @@ MARGIN = 0.2
 # A claim's clauses, read apart too: "votes X and is unhappy with Y" holds its claim in the
 # first clause, which the second would dilute.
 _CLAUSE = compile_cached(
-    r"(?!(?<=\s)\s)(?:\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|"
+    rf"{FROM_RUN_START}(?:\s*[,，、—–]\s*|\s+(?:and|och|und|et|y|e|en|og|ve|и|і|а также|và|dan|i|"
     rf"oraz)\s+|\s+و(?=\S))|{KOREAN_AND}\s+",
     re.IGNORECASE,
 )
