@@ -11,9 +11,13 @@ reads there as it trusts the cached embedding model beside it.
 Best effort: a memo that cannot be read is derived again, and one that cannot be written
 costs the next process the same work, never an error. The file is written whole to a
 temporary name and renamed over the old, so a reader sees one complete version or the
-other, and it carries the SHA-256 of its body, so a damaged file is never read. Every value
-can be derived from its key; the file holds only values this process used (an entry of a
-pattern that was edited since is dropped the next time the file is written).
+other, and it carries the SHA-256 of its body, so a damaged file is never read.
+
+A write keeps what the file held and adds what this process derived: processes that ask for
+different values (one command needs a few patterns' gates, another all of them) do not drop
+each other's. Entries go stale only when a pattern is edited (a new Python, or a new way of
+deriving, is a new file name); once the file passes ``MAX_BYTES``, a write keeps only the
+values its process used.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from typing import Any
 from .paths import cache_dir
 
 _DIGEST = 32  # bytes of the SHA-256 in front of the body
+# A file past this size keeps only what its last writer used. The largest memo, the guards'
+# compiled patterns, is ~10 MB: the cap is reached only after many edits of the patterns.
+MAX_BYTES = 48 << 20
 _MISSING = object()
 
 
@@ -78,19 +85,22 @@ class DiskMemo:
             return len(self._read_keys), len(self._derived)
 
     def flush(self) -> None:
-        """Writes the values this process used, if it derived any; never raises."""
+        """Adds what this process derived to the file, if it derived anything (keeping only
+        what it used once the file is past ``MAX_BYTES``); never raises."""
         with self._lock:
             path = self._file
             if not self._derived or path is None:
                 return
-            on_disk = _read(path)
-            kept = {key: on_disk[key] for key in self._read_keys if key in on_disk}
+            kept = _read(path)
             kept.update(self._derived)
-            self._read_keys.update(self._derived)
+            used = self._read_keys | set(self._derived)
+            self._read_keys = used
             self._derived = {}
         partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             body = marshal.dumps(kept)
+            if len(body) > MAX_BYTES:
+                body = marshal.dumps({key: kept[key] for key in used if key in kept})
             path.parent.mkdir(parents=True, exist_ok=True)
             partial.write_bytes(hashlib.sha256(body).digest() + body)
             os.replace(partial, path)

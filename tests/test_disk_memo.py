@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memvisor.storage import disk_memo
 from memvisor.storage.disk_memo import DiskMemo
 
 
@@ -88,11 +89,30 @@ def test_a_value_marshal_cannot_keep_is_not_written(cache: Path) -> None:
     assert not list(cache.glob("**/*.tmp"))
 
 
-def test_the_file_keeps_what_the_last_writer_used(cache: Path) -> None:
+def test_a_write_keeps_what_other_processes_used(cache: Path) -> None:
     first = DiskMemo("t")
-    first.get("old", lambda: 1)
+    first.get("theirs", lambda: 1)
+    first.get("both", lambda: 2)
+    first.flush()
+    second = DiskMemo("t")  # a process that needs other values
+    assert second.get("both", _never) == 2
+    second.get("new", lambda: 3)
+    second.flush()
+
+    third = DiskMemo("t")
+    assert third.get("theirs", _never) == 1  # not dropped by a writer that did not use it
+    assert third.get("both", _never) == 2
+    assert third.get("new", _never) == 3
+
+
+def test_past_the_cap_a_write_keeps_only_what_it_used(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = DiskMemo("t")
+    first.get("old", lambda: b"x" * 400)  # an edited pattern's entry
     first.get("kept", lambda: 2)
     first.flush()
+    monkeypatch.setattr(disk_memo, "MAX_BYTES", 300)
     second = DiskMemo("t")
     assert second.get("kept", _never) == 2
     second.get("new", lambda: 3)
@@ -101,7 +121,7 @@ def test_the_file_keeps_what_the_last_writer_used(cache: Path) -> None:
     third = DiskMemo("t")
     assert third.get("kept", _never) == 2
     assert third.get("new", _never) == 3
-    assert third.get("old", lambda: "derived") == "derived"  # an edited pattern's old entry
+    assert third.get("old", lambda: "derived") == "derived"
 
 
 def test_flushing_twice_keeps_what_the_first_flush_wrote(cache: Path) -> None:
