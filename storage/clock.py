@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, overload
+from typing import Annotated, Protocol, overload
+
+from pydantic import AfterValidator
 
 
 class Clock(Protocol):
@@ -40,6 +42,23 @@ def to_utc(when: datetime) -> datetime:
     if when.tzinfo is None:
         return when.replace(tzinfo=UTC)
     return when.astimezone(UTC)
+
+
+def in_utc_range(when: datetime) -> datetime:
+    """``when``, if it has a time in UTC (a pydantic validator: ``UtcTime``); a time a few
+    minutes east of UTC on 1 January of the year 1 has none, and fails there as a ValueError
+    naming the range instead of an OverflowError deep in a read."""
+    try:
+        to_utc(when)
+    except OverflowError:
+        raise ValueError(
+            "is out of range: give a time between the years 1 and 9999 in UTC"
+        ) from None
+    return when
+
+
+# A datetime argument of a door (``Memory``'s ``as_of``, the REST bodies'): it converts to UTC.
+UtcTime = Annotated[datetime, AfterValidator(in_utc_range)]
 
 
 def parse_time(text: str) -> datetime:

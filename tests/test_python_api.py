@@ -79,6 +79,8 @@ def test_search_filters_kinds_and_reads_facts_as_of_a_time(memory: Memory) -> No
         memory.search("x", user="maya", kinds=["secrets"])
     with pytest.raises(UserError, match="k must be"):
         memory.search("x", user="maya", k=0)
+    with pytest.raises(UserError, match="as_of: .*out of range"):  # no time in UTC
+        memory.context("x", user="maya", as_of="0001-01-01T00:00:00+00:01")
 
 
 def test_search_as_of_a_time_leaves_out_what_was_written_after_it(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, get_args
 
@@ -31,7 +30,7 @@ from memvisor.errors import FirewallRejected, MemvisorError, OutcomeUnknown, Use
 from memvisor.paging.pagein import RELEVANCE_FLOOR
 from memvisor.paging.tokens import TokenCounter, counter_for_model
 from memvisor.storage import CoreBlock, Event, Store
-from memvisor.storage.clock import Clock
+from memvisor.storage.clock import Clock, UtcTime
 from memvisor.storage.export import export_user
 from memvisor.storage.ids import new_id
 from memvisor.storage.text import valid_utf8
@@ -328,7 +327,7 @@ class Memory:
         user: str,
         k: int = 10,
         kinds: Sequence[str] | None = None,
-        as_of: datetime | None = None,
+        as_of: UtcTime | None = None,
     ) -> list[MemoryHit]:
         """Page-in's ranking over every route, best first, with scores, ids and trace ids."""
         _, items = reads.ranked(self.store, query, user_id=user, limit=k, kinds=kinds, as_of=as_of)
@@ -338,7 +337,7 @@ class Memory:
 
     @checked
     def context(
-        self, query: str, *, user: str, budget: int = 800, as_of: datetime | None = None
+        self, query: str, *, user: str, budget: int = 800, as_of: UtcTime | None = None
     ) -> MemoryContext:
         """What the agent would page in for ``query``: above the relevance floor, packed by
         score per token into ``budget`` tokens, rendered as a prompt section."""

@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from memvisor.storage.clock import UtcTime
+
 Kind = Literal["fact", "passage", "turn", "episode", "recipe"]
 
 
@@ -26,7 +28,7 @@ def _written_time(value: object) -> object:
     return value
 
 
-AsOf = Annotated[datetime, BeforeValidator(_written_time)]
+AsOf = Annotated[UtcTime, BeforeValidator(_written_time)]
 
 
 class _Body(BaseModel):
