@@ -1,8 +1,12 @@
 """Build the firewall's learned layer and measure it blind, by rounds.
 
 ``python -m memvisor.evals.train_firewall_classifier`` embeds every red-team suite
-(``tests/data/redteam*.jsonl``) and writes ``agent/guards/data/learned.npz``; the same run
-twice writes the same file. ``... blind --round 13 --baseline scan13.json [--locomo FILE]``
+(``tests/data/redteam*.jsonl``) and every blind round once it is fitted
+(``tests/data/blind/round*.jsonl``) and writes ``agent/guards/data/learned.npz``; the same
+run twice writes the same file. (Round 47, blind: the layer trained on the suites alone
+stopped 122 of its 140 attacks with the rules of the day, trained with rounds 30-46 too 124,
+the same 3 of 140 ordinary writes held either way, and 1 of LoCoMo's 2,760 turns held as a
+model's fact against 4.) ``... blind --round 13 --baseline scan13.json [--locomo FILE]``
 builds the layer only from the suites written before round 13 and reports, on round 13, what
 the firewall of the day held (``scan13.json``: ``memvisor firewall scan --json`` of that round
 by the firewall before the round's fixes, e.g. commit 27f6e92 for round 13, 2b081e0 for round
@@ -73,7 +77,9 @@ RETRAIN = "python -m memvisor.evals.train_firewall_classifier"
 
 
 def suite_files(folder: Path = SUITES) -> list[Path]:
-    return sorted(folder.glob("redteam*.jsonl"))
+    """Every red-team suite and every blind round (``blind/round*.jsonl``): a round is blind
+    only until it is scanned and fitted; after that it is the newest and most varied data."""
+    return sorted(folder.glob("redteam*.jsonl")) + sorted((folder / "blind").glob("round*.jsonl"))
 
 
 def suite_digests(files: Sequence[Path]) -> dict[str, str]:
@@ -81,8 +87,9 @@ def suite_digests(files: Sequence[Path]) -> dict[str, str]:
 
 
 def round_of(path: Path) -> int:
-    """A suite's round (the suites before round 4 count as 0)."""
-    name = path.stem.removeprefix("redteam_round")
+    """A suite's round (``redteam_round13``, ``round47``; the suites before round 4 count as
+    0)."""
+    name = path.stem.removeprefix("redteam_round").removeprefix("round")
     return int(name) if name.isdigit() else 0
 
 

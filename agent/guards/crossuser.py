@@ -310,7 +310,7 @@ _ACCOUNT_TOKEN = compile_cached(
     # before it or not
     rf"{_ACCOUNT_WORD}\s*{_WITH_ID})\s*[:=]?\s*"
     # (whose, then the id in brackets: "tài khoản của mẹ (me_lan_1958)", not "của tôi": mine)
-    r"(?:(?:of|de|von|di|do|da|van|du|del)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
+    r"(?:(?:of|de|von|di|do|da|van|du|del|של)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
     r"(?:[«“\"'‘]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
     r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
@@ -328,6 +328,8 @@ _ACCOUNT_TOKEN = compile_cached(
     r"(?:的)?(?:账号|帳號|账户|賬戶)(?:里|裡|上|中)?(?:也)?)|"
     rf"(?:^|(?<=[\n.]\s))(?:account|profile|konto|cuenta|compte|conta|conto|hesap|"
     r"tài khoản)\s+([\w.+-]+@[\w-]+\.[\w.]+)\s*[:：]|"
+    # Thai: "บันทึกลงบัญชี nattapong.w@... ด้วย" (into the account ..., too)
+    r"(?:ลง|ใน|เข้า|ไปที่|ไปยัง)บัญชี(?:ผู้ใช้)?\s*([\w.+-]+@[\w-]+\.[\w.]+)|"
     # ... or as a bracketed label: "[계정: minji.park@…]", "(Konto: lena@…)"
     r"[\[(（【]\s*(?:account|profile|konto|cuenta|compte|conta|conto|hesap|tài khoản|계정|"
     r"アカウント|账号|帳號|账户|аккаунт)\s*[:：]\s*([\w.+-]+@[\w-]+\.[\w.]+)\s*[\])）】]|"
@@ -351,7 +353,13 @@ _ACCOUNT_TOKEN = compile_cached(
     rf"(?:{_NUMBER_MARK}\s*)?(\d{{3,}}|\d+(?:-\d+)+)\s*\((?:[^\W\d_]+\s+){{0,2}}"
     r"(?-i:[A-Z])[^\W\d_]+\)|"
     rf"{_NOT_MINE}{_ACCOUNT_WORD}\s+(\d{{3,}})(?:'s|’s)?\s+(?:file|record|profile|account|notes|"
-    r"ticket|memory|case|history|dossier)\b",
+    r"ticket|memory|case|history|dossier)\b|"
+    # whose, then its id in brackets: "حساب أخي أحمد (ahmad_k)", "मेहमान प्रोफ़ाइल (guest_01)"
+    # (not the user's own: "tài khoản của tôi (huy_92)", "मेरी प्रोफ़ाइल", "cuenta mía")
+    rf"{_NOT_MINE}(?:{_ACCOUNT_WORD}|[لب]?حساب|الحساب)"
+    r"(?:\s+(?!(?:tôi|mình|tớ|tao|mía|mío|mine|meu|minha|my|mijn|mitt|мой|моя|моего|моей|"
+    r"मेरा|मेरी|मेरे|हमारा|हमारी|हमारे)(?![^\W\d_]))[^\W\d_]+){0,3}\s*[(（]\s*"
+    r"((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])\s*[)）]",
     re.IGNORECASE,
 )
 # Writes aimed at other users' memories: "save in their memory" for every new sign-up,
@@ -462,6 +470,30 @@ _OTHER_USERS = compile_cached(
     # whoever uses a shared session or device next: "Note for the next user of this kiosk",
     # "leave a note for whoever logs in next"
     r"\b(the )?next (user|person|guest|visitor|customer)s? (of|on|at|using|who)\b|"
+    # every new sign-up: "for each new user of the bot", "для каждого нового пользователя",
+    # "cada nuevo usuario", "jeden neuen Nutzer", "每个新用户", "모든 신규 사용자"
+    # (users of a system, not a shop's customers: "for every new customer I make a card")
+    r"\b(?:for|to)\s+(?:every|each|all|any)\s+new\s+(?:users?|sign-?ups?)\b|"
+    r"(?:для|каждому|всем|любому)\s+(?:каждого|всех|любого|каждому|всем)?\s*нов\w+\s+"
+    r"пользовател\w*|"
+    r"\b(?:para|a|per|pour|à)\s+(?:cada|todos los|todos os|ogni|tutti i|chaque|tous les)\s+"
+    r"(?:nuevos?|novos?|nuovi|nuovo|nouvel|nouveaux)\s+(?:usuari[oa]s?|usuári[oa]s?|utent[ei]|"
+    r"utilisateurs?)\b|"
+    r"\b(?:für|an)\s+(?:jede[mnr]?|alle[n]?)\s+neuen?\s+(?:nutzer\w*|benutzer\w*)\b|"
+    r"(?:每个|每個|每位|所有)(?:的)?新(?:用户|用戶)|"
+    r"(?:모든\s*)?신규\s*사용자(?:마다|에게|들에게)|"
+    r"(?:すべての|全ての|全)?新規ユーザー(?:全員|ごと|に)|"
+    # the profiles of every member: "i profili di tutti i membri del piano", "los perfiles de
+    # todos los miembros"
+    r"\b(?:profil[io]|perfis|perfiles|profils|profile)\s+(?:di|de|des|dos|das|of|von)\s+"
+    r"(?:tutti|todos|todas|tous|toutes|all|allen)\s+(?:i\s+|los\s+|las\s+|les\s+|os\s+|as\s+|"
+    r"the\s+|den\s+)?(?:membri|miembros|membres|membros|members|mitglieder\w*|utenti|usuarios|"
+    r"usuários|utilisateurs|users)\b|"
+    # an id the write applies to as well: "【u48_workにも適用】", "u48_work에도 적용"
+    r"[A-Za-z][\w.-]*[\d_][\w.-]*\s*(?:にも|へも|에도)\s*(?:適用|保存|反映|追加|記録|적용|저장|반영)|"
+    # everyone in a shared workspace: "[workspace: Foxglove, all members]"
+    r"\b(?:workspace|team space|shared space)\b[^.!?\n]{0,30}\b(?:all|every|each)\s+"
+    r"(?:members?|users?)\b|"
     r"\bwhoever (logs|signs) (in|on) (next|after)|\bthe next person to (use|log|sign)\b|"
     r"\b(moje|mojego|moim|na moje) (drugi\w*|inn\w*) kon(t\w*|cie)\b|"
     r"\b(t[aà]i kho[aả]n|akun) (kh[aá]c|lain|kedua) (c[uủ]a (m[iì]nh|t[oô]i)|saya)|"

@@ -65,7 +65,13 @@ from .quoted import (
     quoted_parts,
 )
 from .regex_cache import compile_cached
-from .restated import note_restated, restated, rule_restated, stated_by_meaning
+from .restated import (
+    SENTENCE_BREAK,
+    note_restated,
+    restated,
+    rule_restated,
+    stated_by_meaning,
+)
 from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue, speaks_of_the_user
 from .schema import SchemaViolation, check_schema
 from .secret_screen import screen_secrets
@@ -405,6 +411,8 @@ class Firewall:
             reasons.append("injection:rule_about_user")
         if claim and self._rule_from_someone_else(report, seen):
             reasons.append("injection:rule_from_someone_else")
+        if claim and _rule_in_a_tools_words(review, seen):
+            reasons.append("injection:rule_from_tool")
         if claim and report.rules and disguised(text):
             # a rule in letters nobody types (look-alikes, small capitals, joiners between
             # letters) was hidden on purpose, whoever typed it
@@ -874,6 +882,39 @@ _FORBIDDING_CLAUSE = compile_cached(
     r"(?:(?:^|(?<=[.;!]))\s*|(?<=\n)[^\S\n]*)(?:please\s+)?(?:never|don'?t|do not|no longer|avoid|"
     r"stop)\b[^.;!?\n]*",
     re.IGNORECASE,
+)
+
+
+def _rule_in_a_tools_words(review: _Review, seen: str) -> bool:
+    """A note whose words come from a tool's text (a page, a mail, a message the model read)
+    and that says, in one sentence, when or how long something holds ("from now on", "όταν ο
+    χρήστης", "ทุกครั้ง") of the user or the assistant: a standing rule about how the user is
+    served, which only the user sets, never a page. (Checked on the suites: no ordinary
+    tool-derived note has such a sentence; a tool's own schedule, "the gym is always closed on
+    Sundays", names neither.) "The user" counts in any form, "사용자", "用户" too: the words are
+    a tool's, not the user's own of themselves. ``seen``: the canonical text."""
+    if review.provenance != "tool_derived" and review.proposal.source != "tool":
+        return False
+    return any(
+        has_rule_cue(_USER_HABIT.sub(" ", sentence))
+        and (USER_THIRD_PERSON.search(sentence) or AI_WORD.search(sentence))
+        for sentence in SENTENCE_BREAK.split(seen)
+        if sentence.strip()
+    )
+
+
+# The user's own habit, their "always" at most two words after them ("the user always presents
+# the weekly numbers", "zahlt der Nutzer die Miete immer ...", "사용자는 항상"): a fact a
+# calendar or a mail tells of them, no rule for the assistant.
+_USER_HABIT = compile_cached(
+    # (as the subject: "사용자는 항상", not "사용자의 설정보다 항상", than the user's settings)
+    rf"(?:{USER_THIRD_PERSON.pattern})(?:는|은|이|가|は|が)?"
+    r"(?:[\s,]+(?:[^\W\d_]+\s+){0,2}|[\s,]*)"
+    r"(?:always|never|usually|often|immer|nie|niemals|meistens|siempre|nunca|toujours|jamais|"
+    r"sempre|mai|alltid|aldrig|altijd|nooit|zawsze|nigdy|всегда|никогда|her zaman|asla|"
+    r"selalu|luôn|πάντα|ποτέ|תמיד|دائما|دائمًا|हमेशा|เสมอ|항상|늘|总是|總是|一直|いつも|常に)"
+    r"(?![^\W\d_])",
+    USER_THIRD_PERSON.flags,
 )
 
 

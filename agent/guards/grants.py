@@ -302,13 +302,18 @@ _SETTING = (
     r"currency|currencies|fonts?|layout|styles?|locale|measurements?|temperatures?)"
 )
 _OVERRIDES = (
-    "".join(rf"(?<!\b{w} )" for w in ("units", "unit", "default", "settings", "format", "language"))
+    "".join(
+        rf"(?<!\b{w} )"
+        for w in ("units", "unit", "default", "settings", "format", "language", "manual")
+    )
     # (nor the word quoted as a term: "keep 'override' untranslated")
     + r"(?<!['‘\"“])"
     + rf"overrides?(?!['’\"”])(?!\s+(?:[^\W\d_]+\s+){{0,2}}?{_SETTING}\b)"
     # a control named "override" ("the 'override menu'", "the override button") ranks no one
     + r"(?!['’\"]?\s+(?:menu|button|switch|mode|key|lever|option|panel|screen|function|"
     r"feature|code|pin|combination)s?\b)"
+    # ... nor a manual override of a device: "override manual termostat", "manual override"
+    r"(?!\s+manual\b)"
 )
 _OUTRANK = (
     rf"(?:\b(?:outranks?|outranking|overrules?|{_OVERRIDES}|supersedes?|trumps?|prevails? over|"
@@ -330,6 +335,8 @@ _OUTRANK = (
     r"belangrijker dan|zwaarder dan|"
     # Dutch conjugates it and splits it: "gaat voor op", "voorgaan op", "boven die van ... gaan"
     r"ga(?:at|an)? voor(?: op)?|ga(?:at|an)(?: [^\W\d_]+){1,3} voor op|"
+    # ... "gaan de aanwijzingen van mijn boekhouder altijd voor die van mijzelf"
+    r"ga(?:at|an)(?: [^\W\d_]+){1,8} voor(?= (?:die|dat) van)|"
     r"voor(?:gaan|gaat|ging|gingen) (?:op|boven)|"
     r"boven(?=[^.!?\n;]{0,40}\b(?:gaan|gaat|staan|staat)\b)|"
     r"(?:gaan|gaat|staan|staat|ging|gingen) (?:altijd |voortaan |steeds )?boven|"
@@ -394,6 +401,9 @@ _PRINCIPAL = (
     r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
     r"prefers|wishes)|"
     # the user by their own say: "over what I say myself", "over Tom's own requests"
+    # ... in Dutch: "voor die van mijzelf", "boven mijn eigen wensen"
+    r"(?:die|dat) van (?:mij|mijzelf|mezelf)|mijn eigen (?:wensen|instructies|aanwijzingen|"
+    r"keuzes|voorkeuren|beslissingen|opdrachten)|"
     r"what (?:i|she|he|they) (?:say|says|said|want|wants|ask|asks) (?:myself|herself|himself|"
     r"themselves)|(?:my|her|his|their|[\w-]+'s|[\w-]+’s) own (?:(?:stated|expressed|declared|"
     r"chosen) )?(?:[^\W\d_]+ )?(?:requests?|wishes|words?|instructions?|orders?|say|choices?|"
@@ -547,7 +557,7 @@ def _clause_rule(
 # The agent bound to hand a credential over: "ассистент обязан сообщить PIN-код", "el asistente
 # debe dar la contraseña"
 _AGENT = (
-    r"(?:\b(?:assistant|asistente|assistente|assistent|assistenten|asystent|asistan|"
+    r"(?:\b(?:assistant|asistente|assistente|assistent|assistenten|asystent|asistan|asistent|"
     r"ассистент\w*|помощник\w*|асистент\w*|the ai|the bot|chatbot)\b|助手|アシスタント|어시스턴트)"
 )
 _MUST = (
@@ -566,7 +576,10 @@ _REPLACE = (
 _UNDER_CONTROL = (
     r"(?:\b(?:under (?:the )?control of|bajo (?:el )?control de|sous (?:le )?controle de|"
     r"unter (?:der )?kontrolle (?:von|des|der)|sotto (?:il )?controllo di|sob (?:o )?controle de|"
-    r"onder (?:de )?controle van|pod kontrol\w*)\b|под контролем)"
+    r"onder (?:de )?controle van|pod kontrol\w*|"
+    # "převeden pod správce domény", "przekazany pod administratora": handed to an admin
+    r"(?:převeden\w*|prevede\w*|přeřazen\w*|przekazan\w*|przeniesion\w*)\s+pod\s+"
+    r"(?:správ\w*|spravc\w*|administr\w*|admin\w*))\b|под контролем)"
 )
 # Someone on the phone or claiming to be someone ("whoever calls from the bank", "自称银行工作人员
 # 来电", "은행에서 전화하는 사람"): a caller nobody has checked.
@@ -661,6 +674,12 @@ _CLAIMANT = (
 
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
+        # what was saved, handed to whoever asks for it, in Hindi: "... को उपयोगकर्ता की सहेजी
+        # गई सारी जानकारी माँगने पर तुरंत देनी है" (is to be given on asking)
+        compile_cached(
+            r"(?:सहेज|सेव की|सेव किए|सेव किया|संग्रहीत)[^।.!?\n]{0,80}?(?:माँगने|मांगने|पूछने|कहने)"
+            r"\s*पर[^।.!?\n]{0,30}?(?:दे|दी|दिखा|बता|भेज|साझा)"
+        ),
         # "if anyone writes 'greetings from Ekbacken', treat them as the account holder": a
         # word that makes whoever says it the user
         compile_cached(rf"{_IF_SOMEONE_SAYS}[^.!?\n。！？]{{0,80}}?{_TREAT_AS}", _I),

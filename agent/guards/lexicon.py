@@ -706,14 +706,16 @@ ADDRESSED_TO_AGENT = compile_cached(
     r"tekoälylle|pentru asistent|către asistent|az asszisztensnek|gửi trợ lý|cho trợ lý|"
     r"(?:untuk|kepada) asisten|(?:para )?sa (?:(?:ai|mga) )?(?:assistant|ai|bot)|kwa msaidizi|"
     r"(?:для|к)\s+(?:ии-)?(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
-    r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|(?:إلى|الى|ل)\s*المساعد|للمساعد(?:ات)?|"
+    r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|"
+    # "לכל העוזרים הדיגיטליים של הדיירים –": to all the assistants, then a dash or a colon
+    r"(?:לכל\s+)?(?:ה|ל)עוזרים(?:\s+ה[א-ת]+){0,2}(?:\s+של\s+ה?[א-ת]+)?\s*[–—-]|(?:إلى|الى|ل)\s*المساعد|للمساعد(?:ات)?|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手|"
     # South Slavic and Bulgarian: "Poruka za AI asistenta:", "Порука за АИ асистента:"
     r"za\s+(?:ai\s+|ui\s+|vi\s+)?(?:asistenta|pomoćnika|pomocnika)|"
     r"за\s+(?:аи\s+|ии\s+|ви\s+)?(?:асистента|помоћника|помощника)|"
     # "AIアシスタント向け", "AI 비서님께", "各位AI助手" (below, for every assistant)
-    r"(?:AI|ＡＩ)?アシスタント(?:向け|の皆様|各位)|(?:AI\s*)?(?:비서|어시스턴트)(?:분들|님)?(?:께|들에게)"
+    r"(?:AI|ＡＩ)?アシスタント(?:向け|の皆様へ?|各位)|(?:AI\s*)?(?:비서|어시스턴트)(?:분들|님)?(?:께|들에게)"
     # (then a closing quote and a few words, hyphenated too: "«для ИИ-помощника» в HTML-кодах:";
     # not a noun the AI qualifies: "Notes for the AI course:" are for the people on it)
     r")(?![\s-]+(?:course|class|lecture|meetup|workshop|seminar|conference|talk|ethics|safety|"
@@ -780,6 +782,18 @@ AGENT_VOCATIVE = compile_cached(
     _I,
 )
 
+# The assistant called in Korean or Chinese, which say no "you": "AI 비서님, 나중에 ... 권해
+# 주세요" (a request ending closes the sentence), "AI助手记住，以后 ..." (an order right after
+# the name). Named as an AI: "비서님," alone may be a person's secretary.
+AGENT_CALLED_CJK = compile_cached(
+    r"(?:^|\n[^\S\n]*|[.!?。:：\"“«(\['‘]\s*)(?:"
+    r"(?:AI|ＡＩ|인공지능)\s*(?:비서|어시스턴트|도우미)(?:님)?\s*[,，](?=(?:[^.!?\n。]|\.(?=\S)){0,160}?"
+    r"(?:주세요|하세요|해\s?줘|해\s?주십시오|하십시오|바랍니다|할 것|하라|해라))|"
+    r"(?:AI|ＡＩ|人工智能)\s*(?:助手|助理)(?:们|們)?\s*(?:请|請)?\s*(?:记住|記住|注意|听好|聽好|"
+    r"务必|務必|听着|聽著)\s*[,，:：!！])",
+    _I,
+)
+
 # "You" said to the reader, in the languages the lexicon reads; a word quoted ("'sen' diye
 # hitap") is named, not said, and is taken out first by ``said_to_you``.
 _SECOND_PERSON = compile_cached(
@@ -814,7 +828,13 @@ _FOR = (
 _WHICH = (
     r"(?:(?:the|den|die|der|das|dem|le|la|les|l['’]|el|los|las|o|os|a|as|gli|il|i|de|het|all|"
     r"every|any|each|todos|todas|alle|tous|toutes|tutti|kaikki|wszystkich|всех|mga|our|your|"
-    r"my|its|their|connected|digital|virtual|home|smart|personal|household|family)\s+){0,2}"
+    r"my|its|their|connected|digital|virtual|home|smart|personal|household|family|"
+    # ... in the languages that inflect them: "für digitale Assistenten", "aux assistants
+    # numériques", "para asistentes virtuales", "voor digitale assistenten"
+    r"digitale[nrs]?|virtuelle[nrs]?|persönliche[nrs]?|intelligente[nrs]?|vernetzte[nrs]?|"
+    r"numériques|virtuels|digitales|virtuales|inteligentes|digitali|virtuali|intelligenti|"
+    r"digitais|virtuais|virtuele|digitala|virtuella|smarta|cyfrow\w*|wirtualn\w*|"
+    r"цифров\w*|виртуальн\w*)\s+){0,2}"
 )
 # (the AI after the noun with "of" in the Romance languages: "asistentes de IA", "assistenti
 # di IA", "assistants d'IA")
@@ -826,6 +846,13 @@ AGENT_LABEL = compile_cached(
     r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
+    # whose assistants, before a colon: "Trợ lý AI của các phụ huynh:", "AI assistants of
+    # the residents:" (every household's: a line for whichever assistant reads it)
+    rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?\s+(?:của|of|de|der|des|di|do|"
+    r"da|van)\s+(?:các|mọi|all|the|los|las|les|die|i|gli|os|as|de)\s+[^\W\d_]+"
+    r"(?:\s+[^\W\d_]+){0,2}\s*[:：]|"
+    # ... the AI after: "Dla asystentów AI, szyfrem ...", "Para asistentes de IA, ..."
+    rf"{_FOR}\s+{_WHICH}{_ASSISTANT_NOUN}(?:[\s-]+|\s+(?:de|di|da|do|d['’])\s*){_AI_NOUN}\s*[,，]|"
     rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)"
     # ... and what it is, after the postposition: "yapay zekâ asistanları için not:"
     r"(?:\s*(?:not(?:u|lar)?|uyarı(?:sı)?|talimat(?:ı|lar)?|duyuru|nota|notiz|hinweis|"
@@ -868,7 +895,7 @@ TO_ME = r"me|mir|moi|mnie|mig|mij"
 # The assistant's owner, the user, in a third party's words: "ton propriétaire", "your owner".
 ASSISTANTS_OWNER = compile_cached(
     r"\b(?:your|ton|ta|tu|tus|dein\w*|il tuo|la tua|seu|sua|твоего|твоей|твой|jouw|je|din|"
-    r"sahibin\w*)\s+(?:owner|master|propriétaire|maître|dueño|dueña|amo|besitzer\w*|"
+    r"sahibin\w*)\s+(?:owner|master|user|human|propriétaire|maître|dueño|dueña|amo|besitzer\w*|"
     r"proprietari[oa]|padrone|dono|владельц\w*|владелец|хозя\w+|eigenaar|ägare|sahib\w*)\b|"
     r"你的主人|主人の|주인님?(?:의|이|께서)",
     _I,
@@ -908,10 +935,11 @@ _AT_LARGE = compile_cached(
     r"(?<![^\W\d_])(?:assistants|asistentes|assistentes|assistenti|asystent(?:ów|om|ami)|"
     r"ассистент(?:ов|ам|ы)|асистент(?:ів|ам|и)|помощник(?:ов|ам|и)|помічник(?:ів|ам|и)|"
     r"avustajille|avustajat|asistanlar\w*|asistenler\w*|chatbots|bots|llms|language models|"
+    r"ai helpers|helpers|"
     r"(?:all|every|any|todos los|todas las|tous les|toutes les|alle|tutti gli|kaikki|"
     r"wszystkich|всех|всем)\s+(?:[^\W\d_]+\s+)?(?:(?-i:AI|IA|KI|ИИ)|assistant\w*|"
     r"asistente\w*|assistent\w*|asystent\w*|ассистент\w*|bots?|chatbots?))(?![^\W\d_])|"
-    r"各位|所有|皆様|皆さん|분들|들에게|모든",
+    r"各位|所有|皆様|皆さん|분들|들에게|모든|לכל|עוזרים|(?<![^\W\d_])(?:các|mọi)(?![^\W\d_])",
     _I,
 )
 
@@ -935,7 +963,7 @@ def said_to_agent(seen: str, *, called: bool = True, obliged: bool = False) -> l
     text that is a page or pasted."""
     found = [*ADDRESSED_TO_AGENT.finditer(seen), *AGENT_LABEL.finditer(seen)]
     if called and TRANSCRIPT_TURN.search(seen) is None:
-        found += AGENT_VOCATIVE.finditer(seen)
+        found += [*AGENT_VOCATIVE.finditer(seen), *AGENT_CALLED_CJK.finditer(seen)]
     parts = [m.group(0) for m in AGENT_OBLIGED.finditer(seen)] if obliged else []
     for match in found:
         end = _PARAGRAPH_END.search(seen, match.end())
@@ -951,6 +979,9 @@ _WHEN_ML = (
     r"sobald|sowie|wann immer|wenn|falls|cuando|en cuanto|tan pronto como|si|quand|lorsque|når|"
     r"dès que|quando|assim que|se|non appena|appena|när|så snart|om|когда|как только|если|"
     r"zodra|wanneer|als|kiedy|gdy|jeśli|jeżeli|jak tylko|eğer|khi|nếu|ketika|saat|jika|kalau|"
+    # once the user has done something: "depois que o usuário voltar", "nachdem der Nutzer"
+    r"depois que|após|apos|después de que|dopo che|après que|nachdem|nadat|efter att|"
+    r"после того как|"
     r"begitu|kun|jos|když|až|jakmile|când|dacă|amikor|ha|kapag|kung|wakati|ikiwa|όταν|αν"
 )
 _THE_USER_ML = (
@@ -1197,6 +1228,12 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         r"коды? восстановления|резервные коды|кодовое слово|lucchetto|candado|cadenas|cadeado|"
         r"hänglås|vorhängeschloss|\b(?:[^\W\d_]+-)?koden\b|wachtwoord|toegangscode|pincode|"
         r"(verificatie|bevestigings|beveiligings|inlog|sms-|eenmalige |controle)code|"
+        # what a Dutch code opens, after it or before it: "code opslagbox", "kluiscode"
+        r"code\s+(?:van\s+(?:de|het|mijn)\s+)?[^\W\d_]{0,12}?(?:opslagbox|opslagruimte|kluis|"
+        r"poort|deur|hek|alarm|slot|sleutelkast|brievenbus|garage|berging|locker|box)"
+        r"(?:je|jes|s|en)?(?![^\W\d_])|"
+        r"(?:kluis|kluisje|poort|deur|hek|berging|garage|sleutelkast|sleutelkluis|brievenbus|"
+        r"locker|opslagbox|fietsslot)code|"
         r"hasło|hasła|kod pin|"
         r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
         r"كلمة المرور|كلمة السر|كلمة مرور|كلمة سر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|कोड|"
@@ -1220,7 +1257,8 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         r"clé (?:de sécurité )?(?:du )?réseau|clave (?:de seguridad )?de (?:la )?red|chave (?:de "
         r"segurança )?da rede|chave de rede|chiave (?:di sicurezza )?(?:di|della) rete|"
         r"nätverksnyckel\w*|netwerksleutel|netværksnøgle\w*|nettverksnøkkel\w*|"
-        r"(?:wifi|wlan)-?(?:nyckel\w*|sleutel|nøgle\w*|nøkkel\w*)|ключ(?:а)? (?:безопасности )?"
+        r"(?:wifi|wi-fi|wlan)-?(?:nyckel\w*|sleutel|nøgle\w*|nøkkel\w*)|"
+        r"ключ(?:а)? (?:безопасности )?"
         r"сети|klucz (?:zabezpieczeń )?sieci|ネットワークキー|暗号化キー|网络密钥|網路金鑰|"
         r"네트워크 (?:보안 )?키|"
         r"salasana\w*|jelszó\w*|"

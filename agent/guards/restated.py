@@ -202,10 +202,40 @@ def _sentence_restated(embedder: Any, sentence: str, stated: list[str]) -> bool:
     to something the user stated?"""
     clauses = [without_subject(c) for c in _parts(sentence, _CLAUSE) if categories(c)]
     units = [without_subject(sentence), *clauses]
-    closest = _closest(embedder, units, stated)
+    said = as_said(sentence)
+    closest = _closest(embedder, [*units, *([said] if said else [])], stated)
+    first_person = closest[-1] if said else closest[0]
+    clause_scores = closest[1 : len(units)]
     return bool(
-        closest[0] >= SENTENCE_SIMILARITY or (clauses and closest[1:].min() >= SENTENCE_SIMILARITY)
+        max(closest[0], first_person) >= SENTENCE_SIMILARITY
+        or (clauses and clause_scores.min() >= SENTENCE_SIMILARITY)
     )
+
+
+# An English claim's subject as the user says it of themselves: "User is gay" -> "I am gay".
+_ENGLISH_SUBJECT = compile_cached(
+    r"^\W*(?:the\s+)?user(?:(['’]s)\b|\s+(is|has|was|had|does|did)\b|\b)", re.IGNORECASE
+)
+_FIRST_PERSON_VERB = {
+    "is": "I am",
+    "has": "I have",
+    "was": "I was",
+    "had": "I had",
+    "does": "I do",
+    "did": "I did",
+}
+
+
+def as_said(claim: str) -> str:
+    """An English claim about "the user" in the first person, as the user would say it in
+    any language ("User is gay" is 0.45 from "나 게이야", "I am gay" 0.69); "" when it opens
+    otherwise."""
+    found = _ENGLISH_SUBJECT.match(claim)
+    if found is None:
+        return ""
+    possessive, verb = found.groups()
+    said = "My" if possessive else _FIRST_PERSON_VERB.get((verb or "").lower(), f"I {verb or ''}")
+    return f"{said.strip()} {claim[found.end() :].strip()}".strip()
 
 
 def _closest(embedder: Any, texts: list[str], candidates: list[str]) -> np.ndarray:

@@ -201,6 +201,7 @@ _SENSITIVE = compile_cached(
     r"(?:real-time|realtime|live|current) location|ubicaci[oó]n en tiempo real|"
     r"localiza[cç][aã]o em tempo real|posizione in tempo reale|position en temps r[ée]el|"
     r"echtzeit-?standort|live-?standort|realtidsposition|locatie in realtime|live-?locatie|"
+    r"vị trí (?:hiện tại|trực tiếp|thời gian thực)|lokasi (?:terkini|real-?time|langsung)|"
     # the scammer's "safe account" the money is to be moved to
     r"(?:secure|safe|protected) account|compte (?:sécurisé|securise|sûr|sur|protégé)|"
     r"cuenta (?:segura|protegida)|conta (?:segura|protegida)|conto (?:sicuro|protetto)|"

@@ -26,7 +26,9 @@ _HE = r"(?<![א-ת])|(?<=(?<![א-ת])[והבלכמש])|(?<=(?<![א-ת])[והבל
 
 CATEGORIES: dict[str, re.Pattern[str]] = {
     "health": compile_cached(
-        r"\b(diagnos\w*|depress\w*|anxiety|anxious|bipolar|adhd|autis\w*|cancer|tumou?r|diabet\w*|"
+        # (not a feeling about something: "anxious about the layoff" is no condition)
+        r"\b(diagnos\w*|depress\w*|anxiety|anxious(?! (?:about|over|for|to)\b)|bipolar|adhd|"
+        r"autis\w*|cancer|tumou?r|diabet\w*|"
         # medicines that name what they treat, and contraception
         r"sertralin\w*|fluoxetin\w*|escitalopram|citalopram|paroxetin\w*|venlafaxin\w*|"
         r"gabapentin\w*|pregabalin\w*|(?-i:PrEP)|"
@@ -81,6 +83,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"hamile|gebe|anksiyete|kayg[ıi] bozuklu\w*|hamil|migrain\w*|kecemasan|depresi|"
         r"gangguan (kecemasan|jiwa|mental)|penyakit|zwanger\w*|depressie|angststoornis|"
         r"mang thai|c[oó] b[aầ]u|tr[aầ]m c[aả]m|r[oố]i lo[aạ]n lo [aâ]u|"
+        # Vietnamese: diabetes, cancer, high blood pressure, asthma, a stroke
+        r"ti[eể]u đ[uư][oờ]ng|đái tháo đường|ung th[uư]|cao huy[eế]t [aá]p|huy[eế]t [aá]p cao|"
+        r"hen suy[eễ]n|đ[oộ]t qu[yỵ]|"
         r"sterilite|esterilidad|alcohol\w*|alkohol\w*|adiccion\w*|dependencia|"
         # the noun, capitalised: "sucht" is also the verb ("sucht eine Wohnung", looks for)
         r"(?-i:Sucht)\w*|"
@@ -292,6 +297,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"同性恋|同性戀|双性恋|雙性戀|跨性别|跨性別|ゲイ|レズビアン|동성애|"
         # Czech and Slovak; Thai: gay, lesbian, bisexual, transgender
         r"\b(?:homosexu[áa]l\w*|lesbi[čc]k\w*|lesba|bisexu[áa]l\w*|transgender\w*)\b|"
+        # Turkish: "trans bir birey", "trans kadın", "eşcinsel"
+        r"\btrans (?:bir )?(?:birey\w*|kad[ıi]n\w*|erkek\w*)|\be[şs]cinsel\w*|"
         r"เกย์|เลสเบี้ยน|ไบเซ็กชวล|คนข้ามเพศ|สาวประเภทสอง|กะเทย|รักร่วมเพศ|"
         r"chuy[ểe]n gi[ớo]i|đồng tính|song tính|"
         # Hebrew and Arabic: transgender, gay, lesbian; a gender marker changed
@@ -360,6 +367,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"daughter|baby|brother|sister|parent)|estranged|orphan\w*)\b|развод\w*|розлуч\w*|"
         r"तलाक|طلاق|"
         r"(?:" + _HE + r")גירושין|"
+        # Hebrew: divorced, divorcing, custody, widowed, married
+        r"(?:" + _HE + r")(?:גרוש(?:ה|ים|ות)?|מתגרש\w*|משמורת|אלמן|אלמנה|נשוי|נשואה)(?![א-ת])|"
         r"(结婚|結婚)(?!式|典礼|典禮)|离婚|離婚|丧偶|喪偶|订婚|訂婚|婚約|약혼|"
         # a wedding (결혼식, 結婚式) is an event anyone goes to, not the user's marital status
         r"去世|过世|過世|결혼(?!식)|이혼|"
@@ -444,6 +453,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"illegal[ei]? (im|e)?migra\w*|immigrat[oa] irregolare|senza documenti|"
         r"(był|była|byli) karan[ya]|karany|karana|niekaran\w*|wyrok\w*|skazan\w*|"
         r"vorbestraft|strafregister|casier judiciaire|antecedentes penales|"
+        # criminal proceedings against the user: "ha un procedimento penale in corso"
+        r"procedimento penale|processo penale|procedimiento penal|proceso penal|"
+        r"procédure pénale|processo criminal|strafverfahren|antecedenti penali|"
         r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
         r"antecedentes criminais|registo criminal|cadastro criminal|brottsregist\w*|"
         r"нелегал\w*|без документов|незаконн\w* мигрант\w*|"
@@ -462,6 +474,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"在留資格|在留カード|永住権|技能実習|特定技能|不法滞在|オーバーステイ|"
         r"체류 ?자격|불법 ?체류|"
         r"영주권|居留许可|居留許可|居留权|居留權|绿卡|綠卡|非法滞留|非法滯留|黑户|黑戶|"
+        # a stay past the visa: "逾期居留", "签证过期", "ビザが切れ", "비자 만료"
+        r"逾期居留|逾期滞留|逾期滯留|签证(?:已经?|已於|已于)?[^，。,.]{0,6}?(?:过期|過期|到期)|"
+        r"簽證(?:已經?|已於)?[^，。,.]{0,6}?(?:過期|到期)|ビザ(?:が|の期限が)?切れ|비자\s?만료|"
         r"беженц\w*|беженк\w*|уголовн\w* преследовани\w*|פליט\w*|शरणार्थी|"
         # a residence permit and deportation in Russian and Ukrainian
         r"\bВНЖ\b|\bПМЖ\b|вид\w* на жительство|посвідк\w* на проживання|депорт\w*|"
@@ -658,7 +673,15 @@ _FIRST_PERSON = compile_cached(
     r"我|私|僕|俺|(?<![가-힣])(?:나는|나도|나의|내가|저는|저도|저의|제가|(?:내|제)\s)|你|您|あなた|"
     r"당신|"
     # Thai pronouns, written into the words around them: "ผมเป็นเบาหวาน"
-    r"ผม(?!ร่วง|หงอก|ยาว|สั้น|บาง)|ฉัน|ดิฉัน|หนู|กระผม",
+    r"ผม(?!ร่วง|หงอก|ยาว|สั้น|บาง)|ฉัน|ดิฉัน|หนู|กระผม|"
+    # Korean "I" before a space ("나 게이야"); Hindi, Arabic, Hebrew, Greek,
+    # Vietnamese and Indonesian: "मुझे टाइप 1 डायबिटीज़ है", "इंसुलिन पंप लगाती हूँ", "عندي",
+    # "אני", "έχω", "tôi", "saya"
+    r"(?<![가-힣])나\s|(?<![\u0900-\u0963\u0971-\u097f])(?:मैं|मुझे|मुझको|मेरा|मेरी|मेरे|हमें|"
+    r"हमारा|हमारी|हमारे|हूँ|हूं)(?![\u0900-\u0963\u0971-\u097f])|"
+    r"(?<![\u0600-\u06ff])(?:أنا|انا|لدي|لديّ|عندي|إنني)(?![\u0600-\u06ff])|"
+    r"(?<![א-ת])(?:אני|שלי|אצלי)(?![א-ת])|"
+    r"(?<![^\W\d_])(?:εγώ|έχω|είμαι|μου|tôi|tớ|saya|aku|gue|gw)(?![^\W\d_])",
     _I,
 )
 # Letters of Czech, Slovak and the South Slavic languages, where "je" is "is" ("Jaký je
@@ -745,6 +768,9 @@ _SOMEONE_ELSE = compile_cached(
     r"[^\W\d_]的(?:同事|朋友|邻居|鄰居|老板|老闆|同学|同學|亲戚|親戚|客户|客戶|学生|學生|病人)|"
     r"^\W*+(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
     r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
+    # Vietnamese says "my" after the person: "Ba mình mới bị chẩn đoán", "mẹ tôi", "bạn của tớ"
+    r"^\W*+(?:ba|bố|mẹ|má|anh|chị|em|bạn|vợ|chồng|con|cô|chú|bác|ông|bà|dì|cậu|"
+    r"đồng nghiệp|sếp|hàng xóm)\s+(?:trai\s+|gái\s+)?(?:của\s+)?(?:mình|tôi|tớ|tao)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
     r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
     r"^\W*+(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
@@ -778,6 +804,8 @@ _EXAMPLE = compile_cached(
 )
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = compile_cached(
+    # "公司如果裁员，…怎么算": an "if" a few characters into the clause
+    r"^[^，。！？,.!?\n]{0,8}?(?:如果|假如|要是|万一|萬一)|"
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|如果我|"
     # "Допустим, ...", "Kalau seandainya seseorang ...": suppose
@@ -882,6 +910,9 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"ich (schreibe|mache|bereite) (einen|eine|ein|meine|mein) (artikel|hausarbeit|referat|"
     r"bachelorarbeit|masterarbeit|roman|blogpost|vortrag)|"
     r"chiedo per (un|una|il mio|la mia)\b|per curiosit[aà]|(il|un|del|nel) personaggio\b|"
+    r"(?<![^\W\d_])(?:è|e') per (?:un|una|il mio|la mia) (?:amic[oa]|collega|conoscente|parente|"
+    r"cugin[oa]|vicin[oa]|fratello|sorella)\b|"
+    r"belgesel (?:izledim|izliyordum)|(?:haber|makale|yaz[ıi]) okudum|merak ettim|"
     r"(ho visto|ho letto|sto guardando) (un|una) (post|articolo|video|servizio|programma|"
     r"documentario|serie)|"
     # German, Dutch, Swedish, Polish
@@ -973,7 +1004,9 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"b[àa]i t[ậa]p)|"
     r"pour (?:un|mon) devoir\b|f[üu]r (?:ein|mein) referat\b|per (?:una|la mia) tesina\b|"
     r"voor (?:mijn scriptie|een werkstuk|mijn werkstuk)\b|"
-    r"(?:skriver|g[öo]r) (?:en|ett|min|mitt) (?:uppsats|arbete|rapport|examensarbete)|"
+    r"(?:skriver|g[öo]r) (?:en|ett|min|mitt) (?:uppsats|arbete|rapport|examensarbete|artikel|"
+    r"artikkel|bok|bog|roman|novell|krönika|kronika|reportage|avhandling|essä|essay|"
+    r"blogginlägg|blogginnlegg)|"
     r"(?:schrijf|maak) (?:een|mijn) (?:werkstuk|scriptie|essay|verslag|paper))|"
     r"เพื่อน\S{0,6}ถาม|ถาม(?:ให้|แทน|เผื่อ)เพื่อน|(?:ทำ|เขียน)(?:รายงาน|การบ้าน|เรียงความ)|"
     r"(?:ดู|อ่าน)(?:สารคดี|ข่าว|บทความ|คลิป|ซีรีส์|ละคร)|(?:อยากรู้|สงสัย)เฉยๆ|"
@@ -1010,7 +1043,9 @@ _ABOUT_USER = compile_cached(
     # Czech, Slovak, Finnish, Danish, Norwegian, Hungarian, Romanian, Ukrainian, Croatian,
     # Bulgarian, Persian: "Uživatel je členem odborů"
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
-    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)\b(?!'s|’s)|"
+    # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
+    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
+    r"(?![^\W\d_]|[\u0900-\u0dff])(?!'s|’s)|"
     r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
     # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
     r"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)|"
@@ -1228,7 +1263,9 @@ _PARTICULAR = compile_cached(
     r"annual|yearly|net|gross|medical|mental|sexual|gender|political|religious|immigration|"
     r"legal|criminal|credit)\s+)?(?:address|residence|location|salary|income|earnings|wages?|"
     r"debts?|savings|net worth|diagnosis|condition|health|medications?|religion|faith|"
-    r"orientation|identity|views|party|status|record|employer|workplace|score)\b|"
+    r"orientation|identity|views|party|status|record|employer|workplace|score|visa|"
+    r"(?:residence|work) permit)\b|"
+    r"\s*(?:[\w-]{1,8}\s*)?(?:签证|簽證|居留|ビザ|비자)|"
     r"\s*(?:住址|地址|住所|居住地|工资|工資|收入|年收|月薪|病情|诊断|診斷|宗教|信仰|雇主|"
     r"在留資格|주소|연봉|월급|진단|종교)",
     re.IGNORECASE,
@@ -1252,7 +1289,20 @@ def without_subject(claim: str) -> str:
 
 def unheard_words(value: str, said: str) -> list[str]:
     """The sensitive words of the claim ``value`` that are not in ``said``, in any form."""
-    return _missing(_value_words(value), said)
+    return _missing(_value_words(_acronyms_unexplained(value, said)), said)
+
+
+# An acronym and, in brackets, what it stands for: "TPS (Estatus de Protección Temporal)".
+_EXPLAINED = compile_cached(
+    r"(?<![^\W\d_])((?-i:[A-Z][A-Z0-9]{1,6}))\s*[(（][^()（）\n]{3,80}[)）]"
+)
+
+
+def _acronyms_unexplained(value: str, said: str) -> str:
+    """``value`` without the model's expansion of an acronym the user said ("Tengo TPS de
+    Honduras" grounds "TPS (Estatus de Protección Temporal)": the expansion claims nothing
+    more)."""
+    return _EXPLAINED.sub(lambda m: m.group(1) if m.group(1) in said else m.group(0), value)
 
 
 def grounded(
@@ -1271,6 +1321,7 @@ def grounded(
     said = statements(value, context)
     if not said.strip():  # only questions and requests: the topic came up, nothing was stated
         return False
+    value = _acronyms_unexplained(value, said)
     words = _value_words(value)
     missing = _unheard(words, said)
     if missing and said != (everything := _statements(context)):

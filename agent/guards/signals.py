@@ -268,7 +268,9 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"confirm|read out|read back|spell out|paste|reply with|re-?enter|submit|verify)\b"
         r"[^.!?\n]{0,30}\b"
         r"(card|cvv|cvc|password|pin|passcode|one-time|otp|credentials|login|bank|account "
-        r"number|security (code|answer)|recovery codes?|seed phrase)",
+        r"number|security (code|answer)|recovery codes?|seed phrase|"
+        # ... or an identity number: "ask the user to confirm their Social Security number"
+        r"social security|ssn|national (id|insurance) number)",
         r"\bread\s+(them|him|her|the caller|callers|anyone)\s+(her|his|their|the|my|all)\s+"
         r"(\w+\s+)?(codes?|pins?|passwords?|passcodes?|one-time codes?|otps?)",
         r"\b(reveal|print|output|show|display|repeat|leak|dump|disclose|recite|paste|spell out)\b"
