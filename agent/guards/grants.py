@@ -86,7 +86,7 @@ _ACCESS = (
     r"cambiare|cancellare|disattivare|sehen|lesen|einsehen|zugreifen|andern|loschen|"
     r"deaktivieren|abschalten|einzusehen|zu sehen|zu lesen|zu andern|zu loschen|zuzugreifen|"
     r"abzurufen|abrufen|aufrufen|ansehen|anschauen|durchsehen|ler|acessar|alterar|apagar|desativar|desactivar|lasa|andra|"
-    r"radera|zien|lezen|inzien|wijzigen|verwijderen|widziec|czytac|przegladac|zmieniac|"
+    r"radera|zien|lezen|inzien|inzage|wijzigen|verwijderen|widziec|czytac|przegladac|zmieniac|"
     r"zobaczyc|przeczytac|obejrzec|sprawdzac|sprawdzic|"
     r"usuwac|wylaczac|gormek|okumak|degistirmek|silmek|melihat|membaca|mengakses|mengubah|"
     r"menghapus|kuona|kusoma|kubadilisha|nahdä|lukea|muuttaa|videt|cist|menit|latni|olvasni|"
@@ -401,6 +401,16 @@ _PRINCIPAL = (
     r"(?:what|anything|whatever) (?:the|her|his|their) \w+ (?:says|wants|asks|writes|types|"
     r"prefers|wishes)|"
     # the user by their own say: "over what I say myself", "over Tom's own requests"
+    # the user's say in the first person, in the model's note of a page ("prevalecem sobre as
+    # minhas preferências", "ưu tiên hơn yêu cầu của tôi", "priment sur mes souhaits")
+    r"(?:as )?minhas (?:prefer[eê]ncias|vontades|instru[cç][oõ]es|decis[oõ]es|escolhas)|"
+    r"(?:os )?meus (?:pedidos|desejos)|mis (?:preferencias|deseos|instrucciones|decisiones|"
+    r"pedidos|peticiones)|mes (?:pr[eé]f[eé]rences|souhaits|instructions|demandes|choix)|"
+    r"(?:le )?mie (?:preferenze|richieste|istruzioni|decisioni|scelte)|meine[nr]? (?:w[uü]nsche|"
+    r"vorgaben|anweisungen|pr[aä]ferenzen|entscheidungen)|my (?:preferences|wishes|requests|"
+    r"instructions|decisions|choices)|mijn (?:wensen|voorkeuren|instructies|verzoeken)|"
+    r"(?:y[eê]u c[aầ]u|[yý] mu[oố]n|ch[iỉ] d[aẫ]n|quy[eế]t [dđ][iị]nh|l[uự]a ch[oọ]n) "
+    r"c[uủ]a t[oô]i|"
     # ... in Dutch: "voor die van mijzelf", "boven mijn eigen wensen"
     r"(?:die|dat) van (?:mij|mijzelf|mezelf)|mijn eigen (?:wensen|instructies|aanwijzingen|"
     r"keuzes|voorkeuren|beslissingen|opdrachten)|"
@@ -674,6 +684,27 @@ _CLAIMANT = (
 
 SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
     "access_grant": [
+        # full access to someone's notes in Ukrainian and Russian: "мала повний доступ до всіх
+        # його нотаток", "полный доступ ко всем её заметкам"
+        compile_cached(
+            r"(?:повн\w*|полн\w*|необмежен\w*|неограничен\w*)\s+доступ\w*\s+(?:до|к|ко)\s+"
+            r"(?:(?:всіх|всем|всех|усіх)\s+)?(?:(?:його|її|моїх|его|её|ее|моих|своїх|своих)\s+)?"
+            r"(?:нотат\w*|замет\w*|запис\w*|листуван\w*|переписк\w*|повідомлен\w*|сообщени\w*|"
+            r"даних|данных|пам'?ят\w*)",
+            _I,
+        ),
+        # someone may ask the user's assistant for their agenda or contacts: "puede pedirle a
+        # mi asistente mi agenda", "pode pedir ao meu assistente os meus contatos"
+        compile_cached(
+            r"\b(?:puede|pueden|podr[aá]n?|pode|podem|poder[aá]|pu[oò]|possono|potr[aà]|peut|"
+            r"peuvent|pourra|pourront)\s+(?:pedir(?:le)?|solicitar(?:le)?|chiedere|demander)\s+"
+            r"(?:directamente\s+|diretamente\s+|direttamente\s+|directement\s+)?"
+            r"(?:a|ao|à|al|au)\s+(?:mi|tu|su|meu|seu|teu|mio|tuo|suo|mon|ton|son|votre|l')?\s*"
+            r"(?:asistente|assistente|assistant)\s+(?:\w+\s+){0,2}?(?:agenda|contact\w*|"
+            r"contat\w*|notas|notes|note|datos|dados|dati|donn[eé]es|calendario|calend[aá]rio|"
+            r"calendrier|historial|hist[oó]rico|storico|historique)",
+            _I,
+        ),
         # what was saved, handed to whoever asks for it, in Hindi: "... को उपयोगकर्ता की सहेजी
         # गई सारी जानकारी माँगने पर तुरंत देनी है" (is to be given on asking)
         compile_cached(
@@ -1576,7 +1607,9 @@ _TAKEN_LEAD = (
 )
 _AS_IF_THEIRS = (
     r"(?:"
-    # English
+    # English: "... exactly like a request from me", "the same as an order from Sam"
+    rf"\b(?:exactly |just )?(?:like|as|the same as) (?:a |an |any )?(?:requests?|orders?|"
+    rf"instructions?|messages?) (?:from|by) (?:me|myself|the user|the owner|{_NAME})(?![^\W\d_])|"
     rf"\bas (?:if|though) (?:{_NAME}|she|he|they|the user|the owner|the account holder)"
     r"(?: herself| himself| themselves)? (?:had |has |have )?(?:(?:personally|directly|really|"
     r"actually) )?(?:made|sent|written|wrote|said|typed|asked|given|issued|signed|requested|"
