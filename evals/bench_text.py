@@ -50,6 +50,9 @@ PIECES = (
     "a,",
     "\n",
     "\n#",  # markup lines: ADDRESSED_TO_AGENT backtracked over all of them from each
+    # id-like tokens, and a list of them: an id read as "[\w.]*[_\d][\w.]*" was cubic
+    "a1",
+    "x1, ",
 )
 # A label, then a piece repeated: the patterns that read what follows a label ("security
 # question: ...", "door code ...", "Note from the bank: ...") read a run of spaces or blank

@@ -280,7 +280,7 @@ _ACCOUNT_WORD = (
     r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
     r"यूजर|المستخدم|العميل|"
     r"hesap|hesabı|tài khoản|tai khoan|người dùng|nguoi dung|χρήστ\w*|πελάτ\w*|pelanggan|"
-    r"profiili\w*|tili(?:lle|llä|ltä|n|ä|ä)?|"
+    r"profiili\w*|tili(?:lle|llä|ltä|n|ä)?|"
     # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
     # Czech and Slovak "účet" in its cases, Ukrainian and Russian "профіль", "акаунт"
@@ -489,11 +489,15 @@ _OTHER_USERS = compile_cached(
     r"(?:tutti|todos|todas|tous|toutes|all|allen)\s+(?:i\s+|los\s+|las\s+|les\s+|os\s+|as\s+|"
     r"the\s+|den\s+)?(?:membri|miembros|membres|membros|members|mitglieder\w*|utenti|usuarios|"
     r"usuários|utilisateurs|users)\b|"
-    # ids, then the accounts they are: "emre_k, selin_k ve deniz_k hesapları için"
-    r"[A-Za-z][\w.]*[_\d][\w.]*(?:\s*,\s*[\w.]+)*(?:\s+(?:ve|and|und|et|y|e|en|i|och|og)\s+"
-    r"[\w.]+)?\s+(?:hesap\w*|accounts|konten|comptes|cuentas|contas|account)\b|"
+    # ids, then the accounts they are: "emre_k, selin_k ve deniz_k hesapları için" (two ids or
+    # more: "the Office365 account" is one service's; each id read once, from its start)
+    r"(?<![\w.])(?<!,)(?<!,\s)(?=[\w.]*[_\d])[A-Za-z][\w.]*+(?:\s*,\s*[\w.]++)*+\s*,?\s+"
+    r"(?:ve|and|und|et|y|e|en|i|och|og)\s+[\w.]++\s+(?:hesap\w*|accounts|konten|comptes|"
+    r"cuentas|contas)\b|"
     # an id the write applies to as well: "【u48_workにも適用】", "u48_work에도 적용"
-    r"[A-Za-z][\w.-]*[\d_][\w.-]*\s*(?:にも|へも|에도)\s*(?:適用|保存|反映|追加|記録|적용|저장|반영)|"
+    # (the id in ASCII: "u48_workにも" runs on as word characters)
+    r"(?<![\w.-])(?=[A-Za-z0-9_.-]*[\d_])[A-Za-z][A-Za-z0-9_.-]*+\s*(?:にも|へも|에도)\s*"
+    r"(?:適用|保存|反映|追加|記録|적용|저장|반영)|"
     # everyone in a shared workspace: "[workspace: Foxglove, all members]"
     r"\b(?:workspace|team space|shared space)\b[^.!?\n]{0,30}\b(?:all|every|each)\s+"
     r"(?:members?|users?)\b|"
