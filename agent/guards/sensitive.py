@@ -805,7 +805,8 @@ _EXAMPLE = compile_cached(
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = compile_cached(
     # "公司如果裁员，…怎么算": an "if" a few characters into the clause
-    r"^[^，。！？,.!?\n]{0,8}?(?:如果|假如|要是|万一|萬一)|"
+    # (not "主要是", mainly: "我主要是胃不好")
+    r"^[^，。！？,.!?\n]{0,8}?(?:如果|假如|(?<!主)要是|万一|萬一)|"
     r"^\W*(if i (were|was|had|lost|got|did)|what if|suppose|supposing|hypothetically|imagine|"
     r"say i|in case i|si (yo )?(perdiera|tuviera|fuera)|wenn ich \w+ würde|如果我|"
     # "Допустим, ...", "Kalau seandainya seseorang ...": suppose
@@ -1045,7 +1046,7 @@ _ABOUT_USER = compile_cached(
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
     # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
     r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
-    r"(?![^\W\d_]|[\u0900-\u0dff])(?!'s|’s)|"
+    r"(?![\w\u0900-\u0dff])(?!'s|’s)|"
     r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
     # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
     r"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)|"
