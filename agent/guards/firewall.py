@@ -896,8 +896,8 @@ def _rule_in_a_tools_words(review: _Review, seen: str) -> bool:
     if review.provenance != "tool_derived" and review.proposal.source != "tool":
         return False
     return any(
-        has_rule_cue(_USER_HABIT.sub(" ", sentence))
-        and (USER_THIRD_PERSON.search(sentence) or AI_WORD.search(sentence))
+        (USER_THIRD_PERSON.search(sentence) or AI_WORD.search(sentence))
+        and has_rule_cue(_USER_HABIT.sub(" ", sentence))
         for sentence in SENTENCE_BREAK.split(seen)
         if sentence.strip()
     )

@@ -234,7 +234,7 @@ def as_said(claim: str) -> str:
     if found is None:
         return ""
     possessive, verb = found.groups()
-    said = "My" if possessive else _FIRST_PERSON_VERB.get((verb or "").lower(), f"I {verb or ''}")
+    said = "My" if possessive else _FIRST_PERSON_VERB.get((verb or "").lower(), "I")
     return f"{said.strip()} {claim[found.end() :].strip()}".strip()
 
 
