@@ -37,10 +37,11 @@ _NAMED_USER = [
         r"\buid\s*[:=：#]?\s*((?=[\w.-]*[\d_])[A-Za-z][\w.-]*|\d{3,})",
         re.I,
     ),
-    # "uid=44120", "acct_id: 7731", "customer_id=..."
+    # "uid=44120", "acct_id: 7731", "customer_id=...", a JSON's '"target_user": "u12"'
     compile_cached(
-        r"\b(?:uid|userid|acct(?:_?id)?|account_?id|customer_?id|client_?id|member_?id)"
-        rf"\s*[:=：]\s*[\"'`]?{_ID}",
+        r"\b(?:uid|userid|acct(?:_?id)?|account_?id|customer_?id|client_?id|member_?id|"
+        r"target_?(?:user|account|profile)(?:_?id)?|for_?user(?:_?id)?|on_?behalf_?of|owner_?id)"
+        rf"[\"']?\s*[:=：]\s*[\"'`]?{_ID}",
         re.I,
     ),
     # "user id bob_77 is...": without a separator only an id-looking token counts.
@@ -279,7 +280,7 @@ _ACCOUNT_WORD = (
     # Polish inflects: "dla konta firma_admin", "na koncie dział_it"
     r"kont(?:a|u|em)|koncie|usuaria|kundenakte|kundenkonto|müşteri kaydı|客户|客戶|顧客|यूज़र|"
     r"यूजर|المستخدم|العميل|"
-    r"hesap|hesabı|tài khoản|tai khoan|người dùng|nguoi dung|χρήστ\w*|πελάτ\w*|pelanggan|"
+    r"hesap|hesabı|tài khoản|tai khoan|người dùng|nguoi dung|χρήστ\w*|πελάτ\w*|pelanggan|akun|"
     r"profiili\w*|tili(?:lle|llä|ltä|n|ä)?|"
     # inflected and feminine forms: "λογαριασμό", "l'utilisatrice", Swedish "kontot"
     r"λογαριασμ\w*|utilisatrice|kontot|kontoet|kontos|"
@@ -313,7 +314,7 @@ _ACCOUNT_TOKEN = compile_cached(
     r"(?:(?:of|de|von|di|do|da|van|du|del|של)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
     r"(?:[«“\"'‘]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
-    r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
+    r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.\]】」”’\"']|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
     # "aussi dans le compte …": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto|na|no|em|para|pra|pro|en|al|dans|sur|pour|au|im|ins|auf|"
@@ -408,8 +409,8 @@ _NAMED_SESSION = [
         r"((?!(?:19|20)\d\d(?![\w-]))[a-z]{0,4}[-_#]?\d{3,}[\w-]*|"
         r"(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+|"
         r"#(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b|"
-        # ... or a hex id of six or more without it ("session 7f3a9c2e")
-        r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}\b)",
+        # ... or a hex id of four or more without it ("session 7f3a9c2e", "sessie 7f3a")
+        r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b)",
         re.IGNORECASE,
     ),
     # ... and in the scripts without word breaks: "セッション 7c1e-22b に", "会话ID：a3f-9921",
@@ -468,8 +469,20 @@ _OTHER_USERS = compile_cached(
     r"\b(tweede|zweite[sn]?|deuxi[eè]me|segund[oa]|second[oa]|andra)\s+(account|konto|compte|"
     r"cuenta|conta|conto|profiel|profil)\b|"
     # whoever uses a shared session or device next: "Note for the next user of this kiosk",
-    # "leave a note for whoever logs in next"
+    # "leave a note for whoever logs in next", "Till nästa användare av bibliotekets dator"
     r"\b(the )?next (user|person|guest|visitor|customer)s? (of|on|at|using|who)\b|"
+    r"\bn[äa]sta anv[äa]ndare|\bn[æa]ste (?:bruger|bruker)|\bn[äa]chsten? (?:benutzer|nutzer)|"
+    r"\bprochain(?:e)? utilisat(?:eur|rice)|\b(?:siguiente|pr[óo]ximo) usuari[oa]|"
+    r"\bpr[óo]ximo usu[áa]rio|\bprossim[oa] utente|\bvolgende gebruiker|"
+    r"\bnast[eę]pn\w* u[żz]ytkownik\w*|следующ\w* пользовател\w*|\bsonraki kullan[ıi]c[ıi]|"
+    r"ng(?:ườ|uo)i d[uù]ng ti[eế]p theo|\bpengguna berikutnya|"
+    r"次のユーザー|下一(?:个|個|位)(?:用户|用戶)|다음 사용자|"
+    # every profile of a shared plan: "для всех профилей семейной подписки", "para todos los
+    # perfiles", "für alle Profile"
+    r"\b(?:for|para|pour|f[üu]r|per|voor|f[öo]r|dla|для|untuk)\s+"
+    r"(?:todos (?:los|os)|tous les|alle|tutti i|alla|wszystkich|всех|каждого|tüm|semua)"
+    r"\s+(?:profiles|perfiles|perfis|profils|profile|profili|profielen|profiler|"
+    r"профил\w*|profiller\w*|profil)\b|"
     # every new sign-up: "for each new user of the bot", "для каждого нового пользователя",
     # "cada nuevo usuario", "jeden neuen Nutzer", "每个新用户", "모든 신규 사용자"
     # (users of a system, not a shop's customers: "for every new customer I make a card")

@@ -35,6 +35,7 @@ from .injection import (
 from .keep_intent import keep_offer_accepted, keep_requested_in
 from .learned import LearnedDetector
 from .lexicon import (
+    AGENT_OBLIGED,
     AI_WORD,
     ASSISTANTS_OWNER,
     FOR_THEMSELVES,
@@ -477,8 +478,16 @@ class Firewall:
             return True
         if not said_to_agent(text, obliged=True):
             return True
+        # (the whole sentence of a "must", past a label's colon: "Quando a mãe do usuário
+        # mandar ..., o assistente deve ...", not "Användarens regel: assistenten ska ...")
+        obliged = [
+            re.split(r"[:：]", s[: m.start()])[-1] + m.group(0)
+            for s in SENTENCE_BREAK.split(seen)
+            if (m := AGENT_OBLIGED.search(s))
+        ]
         return any(
-            USER_THIRD_PERSON_ML.search(part) or ASSISTANTS_OWNER.search(part) for part in said
+            USER_THIRD_PERSON_ML.search(part) or ASSISTANTS_OWNER.search(part)
+            for part in [*said, *obliged]
         ) or any(r.hostile for r in report.rules)
 
     @staticmethod
@@ -898,6 +907,8 @@ def _rule_in_a_tools_words(review: _Review, seen: str) -> bool:
     return any(
         (USER_THIRD_PERSON.search(sentence) or AI_WORD.search(sentence))
         and has_rule_cue(_USER_HABIT.sub(" ", sentence))
+        # ... or what the assistant must do, in any language ("सहायक को ... सुझानी चाहिए")
+        or AGENT_OBLIGED.search(sentence)
         for sentence in SENTENCE_BREAK.split(seen)
         if sentence.strip()
     )

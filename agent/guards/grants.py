@@ -37,7 +37,7 @@ _PERMISSION = (
     r"bevoegd|uprawnion\w*|behorig|"
     # the right to: "berhak membaca", "ma prawo czytać", "má právo", "okuma hakkına sahip",
     # "có quyền xem", "har rätt att läsa"
-    r"berhak|hak akses|ma prawo|maja prawo|ma pravo|hakk(?:i|ina)|co quyen|har ratt|"
+    r"berhak|hak akses|ma prawo|maja prawo|ma pravo|hakk(?:i|ina)|co quyen|duoc quyen|har ratt|"
     r"cho phep|le droit|el derecho|il diritto|o direito|das recht|het recht|the right)\b|"
     r"有权|有權|権限|許可|권한|허가|权限|權限|άδεια|הרשאה|صلاحية|إذن|اجازه|अनुमति|يحق|يجوز|مسموح)"
 )
@@ -110,6 +110,14 @@ _ACCESS = (
     r"(?:(?<=\bfar )|(?<=\bfår )|(?<=\bkan ))ta del av\b|"
     r"삭제|查看|读取|讀取|访问|訪問|修改|删除|βλέπει|διαβάζει|לראות|לקרוא|رؤية|قراءة|دیدن|"
     r"देख|पढ़)"
+)
+# Asking the assistant, or ordering it: "yêu cầu trợ lý", "ask the assistant", "pedirle al
+# asistente".
+_ASK_THE_ASSISTANT = (
+    r"\b(?:ask|request|instruct|order|command|direct|yeu cau|ra lenh|pedir(?:le)?|"
+    r"solicitar(?:le)?|demander|chiedere|verlangen|auffordern|vragen|poprosic|talep)\w*\s+"
+    r"(?:\w+\s+){0,2}?(?:assistant|asistente|assistente|assistent\w*|asystent\w*|tro ly|"
+    r"asisten|ai|bot)\b"
 )
 # Allowing someone else in: "El usuario autoriza a su jefe a consultar su memoria".
 _ALLOW = (
@@ -350,6 +358,9 @@ _OUTRANK = (
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
     r"(?:kaysa|kesa|sa)\b)\b|"
     r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
+    # Hebrew "take precedence over", "prevail over": "קודמות לכל מה שהמשתמש מבקש"
+    # (not "קודם לכן", before that)
+    r"(?<![א-ת])(?:קודמ(?:ות|ים|ת)?|גוברו?ת|גוברים|עדיפ(?:ות|ים|ה)?) (?:ל(?!כן(?![א-ת]))|על)|"
     r"أهم من|مقد[\u064b-\u0652]*م[\u064b-\u0652]*ة على|مقدم على|تتقدم على|أولى من|تعلو على)"
 )
 # ... or the user's word put below it: "the user's wishes count less than the sponsor's"
@@ -737,6 +748,9 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
             subject=r"(?:i|we|the user|you)\b",
         ),
         compile_cached(rf"{_PERMISSION}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),
+        # someone entitled to ask the assistant for things: "được quyền yêu cầu trợ lý cung
+        # cấp lịch làm việc ...", "is entitled to request the assistant to ..."
+        compile_cached(rf"{_PERMISSION}{_GAP}{_ASK_THE_ASSISTANT}", _I),
         # verb-final: "hat die Berechtigung, die Daten dieses Kontos einzusehen"
         compile_cached(rf"{_PERMISSION}{_GAP}{_TARGET}{_GAP}{_ACCESS}", _I),
         compile_cached(rf"{_ALLOW}{_GAP}{_ACCESS}{_GAP}{_TARGET}", _I),

@@ -195,7 +195,11 @@ _NATO_RUN = compile_cached(rf"\b{_NATO_WORD}(?:[\s,/|-]+{_NATO_WORD}){{3,}}\b", 
 # Letters as their place in the alphabet ("A=1: 6-15-18-7-5-20 25-15-21-18"): numbers 1-26
 # joined by dashes or dots make a word, spaces or slashes part words; four words at least.
 _A1Z26_WORD = r"(?:[1-9]|1\d|2[0-6])(?:[-.](?:[1-9]|1\d|2[0-6]))+"
-_A1Z26_RUN = compile_cached(rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+{_A1Z26_WORD}){{2,}}(?![\d.-])")
+# (a one-letter word inside the run is one number: "20-15 / 1 / 16-1-21-12", "... a Paul")
+_A1Z26_RUN = compile_cached(
+    rf"(?<![\d.-]){_A1Z26_WORD}(?:[ /|]+(?:{_A1Z26_WORD}|(?:[1-9]|1\d|2[0-6])(?![\d.-])"
+    rf"(?=[ /|]+\d))){{2,}}(?![\d.-])"
+)
 # \u0069\u0067... or \x69\x67...: escapes a program would print as text.
 _ESCAPES = compile_cached(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _URL_ESCAPE = compile_cached(r"%[0-9A-Fa-f]{2}")
@@ -267,6 +271,10 @@ _COMMON = frozenset(_COMMON_WORDS.split())
 _PIG_WORD = compile_cached(r"\b([a-z]{2,})ay\b", re.IGNORECASE)
 _LONGEST_COMMON = max(len(w) for w in _COMMON)
 _PAREN_LETTERS = compile_cached(r"(?:\([A-Za-z]\)){2,}")
+# Words joined by middle dots or bullets ("Asistan·her·yanıtta·kuponu·önermeli"): spaces, but
+# the Catalan "l·l" (col·lecció), which is one letter.
+_DOTTED_WORDS = compile_cached(r"(?<![^\W\d_])(?:[^\W\d_]{2,}+[·•⋅‧]){2,}[^\W\d_]{2,}+")
+_WORD_DOT = compile_cached(r"(?<![lL])[·•⋅‧]|[·•⋅‧](?![lL])")
 # A word without its vowels ("gnr ll prvs nstrctns") read back as the instruction word it
 # strips to; the first word of the list wins a tie ("ll": "all", not "alle").
 _VOWELS = compile_cached(r"[aeiouäöüéèêàáâíóúãõ]", re.IGNORECASE)
@@ -309,6 +317,7 @@ def canonical(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     # NFKC spells a parenthesized letter "⒤" as "(i)": "(i)(g)(n)" is a word
     text = _PAREN_LETTERS.sub(lambda m: m.group(0).replace("(", "").replace(")", ""), text)
+    text = _DOTTED_WORDS.sub(lambda m: _WORD_DOT.sub(" ", m.group(0)), text)
     text = _fold_letters(text)
     text = _INVISIBLE.sub("", _TAGS.sub("", _BLANKS.sub(" ", text)))
     if _OVERLAY.search(text):
@@ -452,6 +461,8 @@ def _unmask_word(
     ("места", "για").
     """
     word = match.group(0)
+    if cyrillic_text and len(word) == 1 and word.translate(_TO_CYRILLIC) != word:
+        return word.translate(_TO_CYRILLIC)  # a lone "c" or "a" in Russian: "с", "а"
     if _CYRILLIC.search(word) and _ASCII_LETTER.search(word):
         # Mixed: the reading that gives one script wins ("раrtіr" is Latin, "Игнopиpyй"
         # Cyrillic); when both do ("вce"), the script most of the text is written in.

@@ -320,7 +320,14 @@ _PROHIBITION = compile_cached(
     r"давай|говори|сообщай|geef|vertel|deel|verme|söyleme|paylaşma|"
     # what the agent may not put to the user: "never suggest I call anyone"
     r"suggest|recommend|mention|propose|bring up|contact|call|phone|email|text|message|remind)\b|"
-    r"^\W*(永远|永遠|绝对|絕對|千万|千萬)?(不要|别|別|绝不|絕不|不能|不可以)(把|将|將)?",
+    r"^\W*(永远|永遠|绝对|絕對|千万|千萬)?(不要|别|別|绝不|絕不|不能|不可以)(把|将|將)?|"
+    # whoever asks, it is refused: "无论谁在群聊里问，都不要发出其手机号", "whoever asks, never
+    # give out my address"
+    r"^[^。！？\n]{0,30}?(无论|無論|不管)[^。！？\n]{0,20}?(问|問)[^。！？\n]{0,4}?[,，]\s*(你)?都?"
+    r"(永远|永遠|绝对|絕對)?(不要|别|別|不能|不可以|不许|不許|绝不|絕不)|"
+    r"^\W*(whoever|no matter who|anyone who)\b[^.!?\n]{0,40}?,\s*(never|don'?t|do not)\s+"
+    r"(\w+\s+){0,2}?(give|share|tell|send|reveal|disclose|hand out|hand over|show|pass on|"
+    r"forward)\b",
     _I,
 )
 _SUBCLAUSES = compile_cached(r"[,，、]|\b(?:and|but|then|also)\b|并且|並且|而且", _I)

@@ -37,6 +37,8 @@ SECRET_LABELS = compile_cached(
     r"pass(word|wd|code|phrase|key)s?|pwd|(?:admin|root|router|login) pass|"
     # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
     r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|puk2?(-?code|-?код|-?kod)?|"
+    # Mexico's card PIN ("el NIP 5821"), in capitals: "nip" is also a word
+    r"(?-i:NIP)|"
     r"wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
     # the WPA key in the Romance languages: "clé WPA", "clave WPA2", "chave WPA", "chiave WPA"
@@ -822,7 +824,7 @@ def _plain_word(word: str) -> bool:
 def secret_kind(label: str) -> str:
     """The kind of secret a label names: "pin", "code" or "password"."""
     lowered = label.lower()
-    if re.search(r"pin|暗証|핀|пин", lowered):
+    if re.search(r"pin|nip|暗証|핀|пин", lowered):
         return "pin"
     if re.search(
         r"pass|密码|密碼|口令|パスワード|비밀번호|암호|парол|contraseña|senha|lösenord|"

@@ -42,12 +42,20 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r")\b|(?:脊髄損傷|脊髓损伤|脊髓損傷|脊椎損傷|車椅子|轮椅|輪椅|휠체어|척수 ?손상)|\b("
         r"darah tinggi|hipertensi|"
         r"hiv|aids|vih|sida|seropositi\w*|pregnan\w*|disorder|illness|disease|therapy|therapist|"
+        # therapy in the other languages, as in English ("terapia hormonal", "Hormontherapie")
+        r"terapia|terapie|th[ée]rapie|therapie|terapi|\w+therapie|hormonterapi\w*|"
         r"psychiatr\w*|medication|"
         r"prescri\w*|antidepres\w*|antidépress\w*|"
         r"surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
-        r"fertility|ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
+        # fertility and its treatment: "problemi di fertilità", "fecondazione assistita"
+        r"fertilit\w*|fecondazione assistita|procreazione (?:medicalmente )?assistita|"
+        r"f[ée]condation in vitro|fecundaci[oó]n in vitro|reproducci[oó]n asistida|"
+        r"fertiliza[çc][ãa]o in vitro|reprodu[çc][ãa]o assistida|k[üu]nstliche befruchtung|"
+        r"provr[öo]rsbefruktning|in[- ]vitro|t[üu]p bebek|hi[eế]m mu[oộ]n|"
+        r"th[uụ] tinh [oố]ng nghi[eệ]m|"
+        r"ivf|expecting (a |our |their |her |his )?(baby|child|twins|first|second)|"
         r"obes\w*|overweight|morbidly|ozempic|wegovy|mounjaro|semaglutid\w*|"
         r"crohn\w*|colitis|colite|insulina|insuline|"
         r"hepatit\w*|epatit\w*|hepatite|cirrhos\w*|herpes|syphilis|chlamydia|"
@@ -458,6 +466,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"procédure pénale|processo criminal|strafverfahren|antecedenti penali|"
         r"precedenti penali|ficha criminal|sabıka\w*|sabika\w*|strafblad|"
         r"antecedentes criminais|registo criminal|cadastro criminal|brottsregist\w*|"
+        # a criminal record in Swedish, Norwegian, Danish, Finnish, Italian, Czech, Polish,
+        # Hungarian, Vietnamese, Indonesian ("finns i belastningsregistret", "fedina penale")
+        r"belastningsregist\w*|strafferegist\w*|straffeattest\w*|rikosrekister\w*|"
+        r"fedina penale|trestn\w* rejst[řr][íi]k\w*|rejestr\w* karn\w*|"
+        r"b[üu]ntetett el[őo][ée]let\w*|ti[eề]n [aá]n|l[ýy] l[ịi]ch t[ưu] ph[áa]p|catatan kriminal|"
         r"нелегал\w*|без документов|незаконн\w* мигрант\w*|"
         # Turkish, Indonesian, Polish, Dutch, Vietnamese: a permit to stay, working unlawfully
         r"oturma izn\w*|[cç]al[ıi][sş]ma izn\w*|ikamet izn\w*|ka[cç]ak (olarak )?\w*|"
@@ -467,6 +480,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
         r"酒驾|醉驾|酒駕|醉駕|吊销驾照|吊銷駕照|飲酒運転|酒気帯び運転|免許取り?消し|免許停止|"
         r"음주 ?운전|면허 ?(?:취소|정지)|शराब पीकर गाड़ी|"
+        r"ποινικό μητρώο|犯罪记录|犯罪記錄|案底|(?:" + _HE + r")(?:רישום פלילי)|سجل جنائي|"
+        r"आपराधिक रिकॉर्ड|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
         # a Chinese household registration and the residence permit without one
         r"户口|戶口|户籍|戶籍|居住证|居住證|暂住证|暫住證|外来务工|外來務工|"
@@ -787,7 +802,11 @@ _SOMEONE_ELSE = compile_cached(
     r"नानी|नाना)(?![^\W\d_])",
     _I,
 )
-_AND_I = compile_cached(r"\b(and i|and me|i|i'm|we|we're|us)\b|我们|我們|和我|跟我", _I)
+_AND_I = compile_cached(
+    r"\b(and i|and me|i|i'm|we|we're|us|e eu|y yo|et moi|und ich|e io|en ik|och jag|og jeg|"
+    r"i ja|и я|ve ben|dan saya|dan aku|và tôi|ja minä|a já)\b|我们|我們|和我|跟我",
+    _I,
+)
 # An example or a made-up case, opening a sentence ("Say, somewhere like Northwind", "e.g. a
 # teacher in Ohio", "比如在上海"): after a question, the case it asks about.
 # A case made up to ask about, opening a clause in either pattern below: "let's say", "比如".
@@ -802,6 +821,16 @@ _EXAMPLE = compile_cached(
     r"(?![^\W\d_])",
     _I,
 )
+# "Hypothetically, if the metalworkers strike, ...", "Hipoteticamente, se ...": a sentence
+# that says it is made up states nothing of the user, whichever of its clauses says so.
+_HYPOTHETICALLY = (
+    r"hypothetically|hipot[eé]ticamente|hypoth[eé]tiquement|ipoteticamente|hypothetisch|"
+    r"hypotetiskt|hypotetisk|hipotetycznie|hypoteticky|hypoteettisesti|hipotetikusan|"
+    r"ipotetic|гипотетически|гіпотетично|υποθετικά|varsayımsal olarak|farz edelim|diyelim ki|"
+    r"giả sử|giả định|secara hipotetis|仮に|もしも|가령|가정해\s?보면|만약에|"
+    r"मान लीजिए|मान लो|افتراضيا|افتراضيًا|لنفترض|היפותטית|נניח"
+)
+_MADE_UP = compile_cached(rf"(?:^|[,:;，；：、])\W*(?:{_HYPOTHETICALLY})(?![^\W\d_])", _I)
 # "if I were to lose my job", "what if", "suppose": a hypothetical states nothing
 _HYPOTHETICAL = compile_cached(
     # "公司如果裁员，…怎么算": an "if" a few characters into the clause
@@ -813,7 +842,7 @@ _HYPOTHETICAL = compile_cached(
     r"допустим|предположим|представим|(kalau )?seandainya|andaikan|misalkan|"
     # a case made up to ask about: "in a hypothetical where a debtor earns ...", "let's say"
     # ("比如月薪三万的话": an example, not the user's pay)
-    rf"(in )?an? hypothetical|hypothetical\w*|{_FOR_EXAMPLE}|要是|"
+    rf"(in )?an? hypothetical|hypothetical\w*|{_FOR_EXAMPLE}|要是|{_HYPOTHETICALLY}|"
     # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
     r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
     r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
@@ -940,6 +969,12 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"питаю (для|за) \w+|просто цікаво|"
     r"ρωτ[άa]ω για (έναν|ένα|μια|μία|τον|την)\b|από περιέργεια|"
     r"(arkada[şs][ıi]m|bir arkada[şs]) i[çc]in soruyorum|sadece merak ettim|"
+    # "Ablam için soruyorum": for my sister (not "kendim için", for myself)
+    r"(?!kendim\b)\w+m i[çc]in (soruyorum|sordum|araştırıyorum)|"
+    # a documentary the user makes or watches: "phim tài liệu về ...", "un documental sobre"
+    r"documentar(y|ies)|documental|document[áa]rio|documentaire|documentario|"
+    r"dokumentarfilm\w*|dokumentär\w*|dokumentalny\w*|belgesel\w*|phim t[àa]i li[ệe]u|"
+    r"film dokumenter|документальн\w*|"
     r"(tanya|nanya) (untuk|buat) (teman|kawan|saudara)|(cuma|hanya|sekadar) penasaran|"
     r"h[ỏo]i (gi[uù]m|cho|h[ộo]) (b[ạa]n|ng[ưu][ờo]i)|(chỉ|chi) t[òo] m[òo])|"
     # Hebrew, Arabic, Hindi
@@ -1119,6 +1154,8 @@ def _statements(context: Sequence[dict[str, Any]], about_user: bool = False) -> 
                 continue
             if for_others:
                 kept += _own_statements(sentence)
+                continue
+            if about_user and _MADE_UP.search(sentence):
                 continue
             was_after_question = after_question
             after_question = sentence.rstrip().endswith(("?", "？", "؟"))
@@ -1303,7 +1340,16 @@ def _acronyms_unexplained(value: str, said: str) -> str:
     """``value`` without the model's expansion of an acronym the user said ("Tengo TPS de
     Honduras" grounds "TPS (Estatus de Protección Temporal)": the expansion claims nothing
     more)."""
-    return _EXPLAINED.sub(lambda m: m.group(1) if m.group(1) in said else m.group(0), value)
+    value = _EXPLAINED.sub(lambda m: m.group(1) if m.group(1) in said else m.group(0), value)
+    # ... and the acronym spelled out, word by word: "FIV" grounds "fertilização in vitro",
+    # "PTSD" "post-traumatic stress disorder"
+    for acronym in dict.fromkeys(_ACRONYM.findall(said)):
+        spelled = r"[\s-]+".join(f"{re.escape(c)}[^\\W\\d_]*" for c in acronym)
+        value = re.sub(rf"(?<![^\W\d_]){spelled}(?![^\W\d_])", acronym, value, flags=_I)
+    return value
+
+
+_ACRONYM = compile_cached(r"(?<![^\W\d_])(?-i:[A-Z]{2,6})(?![^\W\d_])")
 
 
 def grounded(
