@@ -314,7 +314,7 @@ _ACCOUNT_TOKEN = compile_cached(
     r"(?:(?:of|de|von|di|do|da|van|du|del|של)\s+|của\s+(?!tôi|mình|tớ|tao|em\b)(?:[^\W\d_]+\s+)?[^\W\d_]+\s*\(\s*)?"
     r"(?:[«“\"'‘]\s*)?@?"
     r"((?=[\w-]*[A-Za-z])(?=[\w-]*[\d_])[A-Za-z][\w-]*\d[\w-]*|(?=[\w-]*[A-Za-z])[A-Za-z]+_[\w-]+|"
-    r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.\]】」”’\"']|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
+    r"[a-z]+(?:\.[a-z0-9_]+)+(?:-[a-z0-9]+)*(?=[\s),;:.\]】」]|$|[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]))|"
     # "add to account jessica.m@mail.com", "também na conta rafa@…", "auch im Konto lena@…",
     # "aussi dans le compte …": a write aimed at an account by its address
     r"\b(?:to|into|in|for|under|onto|na|no|em|para|pra|pro|en|al|dans|sur|pour|au|im|ins|auf|"
