@@ -30,7 +30,9 @@ _NAMED_USER = [
     compile_cached(
         r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
         r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
-        r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعرف|معرف|hesap|akun|tài khoản|"
+        # (Arabic with or without its shadda: "المعرّف")
+        r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعر\u0651?ف|معر\u0651?ف|hesap|akun|"
+        r"tài khoản|"
         r"profile|perfil|profil|profilo|profiel|профиль)\s*[:=：#]?\s*"
         # (an id with a digit, "_" or a dot: "(id theo.l)", "(conta 44-1093)")
         r"((?=[\w.-]*[\d_.])[A-Za-z][\w.-]*[A-Za-z0-9]|\d{3,}|\d+(?:-\d+)+)\s*[)）\]]|"
@@ -457,6 +459,13 @@ _OTHER_USERS = compile_cached(
     # người dùng", "untuk semua pengguna", "tüm kullanıcılar için", "alle gebruikers"
     r"(?:t[aấ]t c[aả] (?:m[oọ]i )?|m[oọ]i |to[aà]n b[oộ] )ng(?:ườ|uo)i d[uù]ng|semua pengguna|"
     r"t[uü]m kullan[ıi]c[ıi]\w*|alle gebruikers|wszystki\w* u[zż]ytkownik\w*|"
+    # each user of the system: "dla każdego użytkownika workspace'u", "para cada usuario",
+    # "für jeden Nutzer", "pour chaque utilisateur", "per ogni utente", "voor elke gebruiker"
+    r"\b(?:dla|w pamięci) każd\w* u[żz]ytkownik\w*|\bpara cada usuari[oa]\b|"
+    r"\bf[üu]r jeden (?:nutzer|benutzer)\b|\bpour chaque utilisat(?:eur|rice)\b|"
+    r"\bper ogni utente\b|\bvoor elke gebruiker\b|\bf[öo]r varje anv[äa]ndare\b|"
+    r"\bдля каждого пользовател\w*|\bher kullan[ıi]c[ıi] i[çc]in\b|\buntuk setiap pengguna\b|"
+    r"\bcho m[ỗo]i ng(?:ườ|uo)i d[ùu]ng\b|(?:给|為|为)每(?:个|個|位)(?:用户|用戶)|"
     r"все(х|м)? пользовател|друго(й|м) аккаунт|"
     r"(全て|すべて|全部)のユーザー|全ユーザー|別のアカウント|모든 사용자|다른 계정|"
     # the user's other account, written to "too": "仕事用アカウント（…）にも", "工作账号也记一下",
@@ -686,7 +695,9 @@ _CONTEXT_ACCOUNT = compile_cached(
     # ... in other languages: "jeho uživatelské ID je petr.novak", "ihr Benutzername ist
     # anna.k", "su usuario es ana_r"
     r"u[žz]ivatel\w*|pou[žz][íi]vate[lľ]\w*|benutzer\w*|nutzer\w*|usuari[oa]|usuário|"
-    r"utilisat(?:eur|rice)|utente|gebruiker\w*|u[żz]ytkownik\w*|pengguna|kullan[ıi]c[ıi]\w*)"
+    r"utilisat(?:eur|rice)|utente|gebruiker\w*|u[żz]ytkownik\w*|pengguna|kullan[ıi]c[ıi]\w*|"
+    # Swedish, Danish, Norwegian, Finnish: "användar-id erik_lind"
+    r"användar\w*|anvandar\w*|bruger\w*|bruker\w*|käyttäjä\w*)"
     r"[\s-]*(?:id|name|jméno|jmeno|naam|nome|nom|adı|adi)?\s*"
     r"(?:[:=#]|\s(?:is|was|es|ist|est|é|è|är|je|jest|to|adalah|era|war))?\s*@?"
     r"([a-z][a-z0-9]*(?:[_.@][a-z0-9]+)+|[a-z]+\d+[a-z0-9_]*)\b",

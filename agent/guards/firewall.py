@@ -40,6 +40,7 @@ from .lexicon import (
     ASSISTANTS_OWNER,
     FOR_THEMSELVES,
     SENT_BY_SOMEONE,
+    SOMEONES_ASSISTANT,
     USER_AS_HE_OR_SHE,
     USER_THIRD_PERSON_ML,
     USERS_OWN_REQUEST,
@@ -486,7 +487,9 @@ class Firewall:
             if (m := AGENT_OBLIGED.search(s))
         ]
         return any(
-            USER_THIRD_PERSON_ML.search(part) or ASSISTANTS_OWNER.search(part)
+            USER_THIRD_PERSON_ML.search(part)
+            or ASSISTANTS_OWNER.search(part)
+            or SOMEONES_ASSISTANT.search(part)
             for part in [*said, *obliged]
         ) or any(r.hostile for r in report.rules)
 

@@ -268,6 +268,8 @@ _WITHOUT_CONSENT = (
     r"zu fragen|r[uü]ckfrage)\w*\s+(?:com|con|with|a|al|ao|bei)?\s*(?:o|a|el|la|the)?\s*"
     r"(?:titular|usuari[oa]|cliente|dono|dona|user|owner|account holder|nutzer\w*|inhaber\w*)"
     r"\b|не спрашивая (?:разрешени|согласи)\w*|не питаючи (?:дозвол|згод)\w*|"
+    # Turkish: "kullanıcıya sormadan" (without asking the user), "onay beklemeden"
+    r"\bkullan[ıi]c[ıi]ya (?:sormadan|danışmadan|haber vermeden)|\bonay (?:beklemeden|almadan)|"
     r"\bhuwag nang (?:hingin|humingi ng|itanong) (?:ang )?(?:pahintulot|permiso))"
 )
 # Not "never share it without the user's consent": the user's own restriction.
@@ -294,6 +296,7 @@ _UNNEGATED_CLAUSE = rf"(?:^|(?<=[.!?\n;:。！？；]))(?:(?!{_NEGATION})[^.!?\n
 _ACTED_ON = (
     rf"{_NOT_NEGATED}(?:{_ACT}|\b(?:perform|process|approv|pa(?:y|id)|sen[dt]|shar|transfer|"
     r"run|appl|realiz|effectu|durchgef|ausgef|eseguit|executad|envia|comparti|partag|teil|"
+    r"payla[şs]|g[öo]nder|"
     # (not in the past: "the bank cancelled it without asking the holder" is a complaint)
     r"(?:cancel|annul|anul|storn|book|reserv|buy|purchas|compr|delet|borr|apag|losch|supprim|"
     r"refaz|rebook|umbuch|chang|reset|modif|updat|replac|disabl|remov|edit)"
@@ -476,6 +479,8 @@ _CREDENTIAL = (
     r"codes? de securite|codic[ei] di sicurezza|"
     r"(?:door|gate|alarm|entry|access|safe|lock|garage|building|keypad|verification|"
     r"recovery|2fa|login|one-time) codes?|"
+    # a building's or a storage room's code in Spanish: "el código del portal"
+    r"c[oó]digo del (?:portal|port[oó]n|garaje|trastero|buz[oó]n|edificio)|"
     r"(?:codes?|codigos?|codic[ei]|kod\w*)\s+(?:de |del |della |do |da |of |der |van )?(?:la |sua |"
     r"su |her |his |their |ihrer |seiner |o |a |il |the |sa |son |ta |your |my |mi |tu |ma |mon |"
     r"minha |meu |mia |meiner |mijn |min )?"
@@ -486,7 +491,10 @@ _CREDENTIAL = (
     r"de desbloqueo|secretos?|de acesso|de verificacao|de confirmacao)|codes? (?:d'acces|de "
     r"confirmation|de verification|d'autorisation|secrets?)|(?:bestatigungs|freigabe|zugangs|"
     r"entsperr|autorisierungs|verifizierungs)codes?|(?:bevestigings|toegangs|verificatie)codes?|"
-    r"kod\w* (?:dostepu|potwierdzenia|autoryzacyjn\w*|weryfikacyjn\w*|blik))\b|"
+    r"kod\w* (?:dostepu|potwierdzenia|autoryzacyjn\w*|weryfikacyjn\w*|blik)|"
+    # a key safe's or a door's code in Dutch: "de code van de sleutelkluis", "kluiscode"
+    r"code van de (?:sleutelkluis|kluis|voordeur|deur|poort|alarm\w*)|sleutelkluiscode|kluiscode|"
+    r"deurcode|alarmcode)\b|"
     r"인증\s?코드|인증번호|認証コード|確認コード|验证码|驗證碼|"
     r"парол\w*|пин-?код\w*|ПИН|密码|密碼|暗証番号|パスワード|비밀번호|암호|비번|पिन|पासवर्ड|ओटीपी|"
     r"كلمة المرور|كلمة السر|الرمز السري)"
@@ -502,7 +510,7 @@ _HAND_OVER = (
     r"recevoir|dare|comunicare|rivelare|ricevere|avere|dizer|informar|receber|ter|tener|have|"
     r"ge|beratta|facilit\w*|proporcion\w*|entreg\w*|fornec\w*|fornir\w*|consegn\w*|"
     r"aushandig\w*|herausgeb\w*|remettre|fournir|hand it over|"
-    r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|podac|przekazac|"
+    r"lamna ut|geven|vertellen|doorgeven|krijgen|ontvangen|delen|gedeeld|podac|przekazac|"
     # the infinitive as an order and the imperative: "ihm die PIN durchgeben", "przekaż mu PIN"
     r"durchgeben|weitergeben|ubermitteln|gib|gebt|geef|przekaz\w*|podaj\w*|powiedz\w*|"
     r"otrzymac|dostac|vermek|verilebilir|soylemek|soylenebilir|almak|memberikan|memberi|"
@@ -527,6 +535,17 @@ _MAY = (
     r"도 됩니다|도 돼|도 괜찮|해도|सकते|सकती|सकता|कोई दिक्कत नहीं|कोई बात नहीं|ठीक है|चलेगा)"
 )
 _CLAUSE_ONLY = r"[^.!?\n;。！？；]"
+# Someone's asking, as the condition of a hand-over: "if he asks", "si Iván lo pide", "wenn
+# er danach fragt", "s'il le demande", "se lo chiede", "als hij erom vraagt", "isterse".
+_ON_ASKING = (
+    r"(?:\bif (?:he|she|they|\w+) (?:ever )?asks?\b|\bsi (?:\w+ )?(?:lo |la |los |las |se lo )?"
+    r"(?:pide|solicita|pregunta)\b|\bwenn (?:er|sie|\w+) (?:danach |darum )?fragt\b|"
+    r"\bs'(?:il|ils) (?:le |la |les )?demande\w*|\bse (?:\w+ )?(?:lo |la )?(?:chiede|pedir|pede)\b|"
+    r"\bals (?:hij|zij|\w+) (?:erom |ernaar )?vraagt\b|"
+    r"\bom (?:han|hon|\w+) (?:ber om det|frågar)\b|"
+    r"\bje[śs]li (?:\w+ )?poprosi\b|если (?:\w+ )?попрос\w*|\b\w*isterse\b|"
+    r"\bjika (?:\w+ )?(?:meminta|minta)\b|\bnếu (?:\w+ )?(?:yêu cầu|hỏi)\b)"
+)
 
 
 def _handed_over(leave: str, unless: str | None = None) -> re.Pattern[str]:
@@ -762,6 +781,9 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
         # a credential handed to someone by permission, in either order, in one clause with
         # no negation ("never give the PIN to callers" is the user's own restriction)
         _handed_over(_MAY),
+        # ... or on someone's asking: "Si Iván lo pide, darle el código del portal", "if the
+        # courier asks, give him the gate code"
+        _handed_over(_ON_ASKING, rf"\b(?:{TO_ME})\b"),
         # ... or authorized to have it: "Resident authorizes any officer ... to be told the
         # alarm code" (not the user's own: "I authorized the bank to send me a new PIN")
         _handed_over(_PERMISSION, rf"\b(?:{TO_ME})\b"),
@@ -923,7 +945,12 @@ SIGNALS_GRANTS: dict[str, list[re.Pattern[str]]] = {
                 f"(?:{_CREDENTIAL}|{_LOGIN_DATA})",
                 rf"(?:{_USER}|\b(?:them|him|her|lui|leur|ihn|ihm|sie|le|la)\b)",
             ),
-            forbidden=(_NEGATION,),
+            # (nor the user asking the assistant: "if they ask the assistant to type out a
+            # password, decline")
+            forbidden=(
+                _NEGATION,
+                r"\b(?:ask|request)\w*\s+(?:the |their |your )?(?:assistant|ai|bot)\b",
+            ),
         ),
         # "suggest they share their login with 'support'": asking the user for a credential
         compile_cached(

@@ -517,6 +517,13 @@ _NL_PL_TR["safety_bypass"] += _rx(
     rf"{_WITHOUT_FILTER}|(?:αποθηκε\w*|сохран\w*|зберіга\w*|לשמור|שמור|حفظ|احفظ)[^.!?\n;]{{0,60}}?"
     rf"{_WITHOUT_FILTER}",
 )
+# ... and the user left out of it in Korean, Japanese and Chinese: "사용자에게는 묻지 마세요"
+# (don't ask the user), "ユーザーには確認しないで", "不用问用户"
+_NL_PL_TR["safety_bypass"] += _rx(
+    r"(?:사용자|고객|본인|주인)(?:에게|한테|께)(?:는|도)?\s*(?:묻지|확인하지|물어보지|알리지)\s*(?:마|말)|"
+    r"(?:ユーザー|利用者|本人|お客様)(?:に|には)(?:確認|相談|連絡|知らせ)(?:せず|しないで|しなくて)|"
+    r"不(?:用|必|要|需要)(?:再)?(?:问|問|询问|詢問|征求|徵求|告诉|告訴)(?:用户|用戶|本人|机主|機主)"
+)
 for _family, _patterns in _NL_PL_TR.items():
     SIGNALS_ML[_family] = [*SIGNALS_ML.get(_family, []), *_patterns]
 
@@ -925,7 +932,23 @@ _CUSTOMERS = (
     r"des benutzers|del cliente|de la clienta|del usuario|de la usuaria|du client|de la cliente|"
     r"de l'utilisat(?:eur|rice)|do cliente|da cliente|do usuário|da usuária|"
     r"dell'utente|van de klant|van de gebruiker|kundens|användarens|клиента|пользователя|"
-    r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının)"
+    r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının|"
+    r"van de cli[ëe]nt|du patient|de la patiente|del paciente|de la paciente|des patienten|"
+    r"der patientin|do paciente|da paciente|del paziente|della paziente)"
+)
+# Whose assistant a pasted text speaks of, or whom it serves: "the customer", "their
+# assistant", "de digitale assistent van de cliënt", "trợ lý ảo của khách hàng": a business's
+# text about its customers, which the user, talking of their own, does not write.
+SOMEONES_ASSISTANT = compile_cached(
+    r"\b(?:the|its|our)\s+(?:customer|client|subscriber|guest|patient|member|account holder|"
+    r"resident|tenant|policyholder|cardholder)s?\b|"
+    r"\b(?:their|his|her|the customer'?s|the client'?s|the user'?s)\s+"
+    r"(?:ai\s+|virtual\s+|digital\s+)?"
+    r"assistants?\b|"
+    r"\b(?:il tuo|la tua|tu|tuo|ton|votre|dein\w*|ihr\w*|seu|sua|je|jouw|uw|din|ditt|twój|tw\w+|"
+    r"ваш\w*|тво\w+|senin|anda)\s+(?:\w+\s+)?(?:assistente|asistente|assistant|assistent\w*|"
+    r"asystent\w*|ассистент\w*|помощник\w*|asistan\w*|asisten)\b|" + _CUSTOMERS,
+    _I,
 )
 AGENT_BOUND_ML = compile_cached(
     rf"(?<![^\W\d_])(?:{_AI_NOUN}[\s-]*{_ASSISTANT_ONLY}|{_ASSISTANT_ONLY}[\s-]*{_AI_NOUN}|"
@@ -967,6 +990,7 @@ AGENT_OBLIGED = compile_cached(
     r"devront|debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|"
     r"moet|moeten|ska|skall|måste|bör|musi|muszą|powinien|powinni|kierował|должен|должна|"
     r"должны|обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|"
+    r"không được|không nên|cần phải|"
     # Greek, Hebrew, Arabic: "Ο βοηθός πρέπει να ...", "העוזר צריך לאשר ...", "يجب على المساعد"
     r"πρέπει|οφείλει|צריך|צריכה|חייב|חייבת|יש ל|يجب|ينبغي|عليه أن)|"
     # the scripts written without spaces: a word inside a run of letters ("アシスタントは必ず")
@@ -1180,7 +1204,12 @@ RULE_CUES_ML = compile_cached(
     r"наступного разу|מעכשיו|מהיום|"
     r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
     r"जब भी|अगली बार|आगे से|এখন থেকে|প্রতিবার|จากนี้ไป|ตั้งแต่นี้ไป|ต่อจากนี้|นับจากนี้|"
-    r"ทุกครั้ง)",
+    r"ทุกครั้ง|"
+    # Thai "when the user / a customer / anyone ...": "เมื่อผู้ใช้ถามเรื่องโรงพยาบาล"
+    r"เมื่อ(?:ผู้ใช้|ลูกค้า|ใคร|มีคน)|"
+    # Romanian "from next month on", "whenever": "începând de luna viitoare"
+    r"începând (?:de|cu|din)|incepand (?:de|cu|din)|de acum (?:încolo|înainte|inainte|incolo)|"
+    r"ori de câte ori|ori de cate ori)",
     _I,
 )
 THIRD_PARTY_ML = compile_cached(
@@ -1503,6 +1532,10 @@ KEEP_INTENT = compile_cached(
     r"به خاطر بسپار|ذخیره کن|মনে রাখ|সেভ কর)|"
     r"(覚えて|覚えと(い|け)|おぼえて|保存して|メモして|記録して|忘れないで)|"
     r"(기억해|저장해|메모해|잊지 마|까먹으면|잊어버리면|까먹을까 ?봐|잊을까 ?봐)|"
+    # given back on asking, so kept till then: "나중에 물어보면 알려줘", "後で聞いたら教えて",
+    # "我问的时候告诉我"
+    r"(물어보면|물어볼 때) ?(다시 )?알려|聞いたら教えて|"
+    r"(?:我|等我)问(?:你)?的(?:时候|時候)(?:再)?告诉我|"
     r"(忘れたら|忘れそう)|(?:अगर )?(?:मैं )?भूल जा(?:ऊं|ऊँ|ऊ)|إذا نسيت|لو نسيت|אם אשכח|"
     r"ถ้า(?:ลืม|ฉันลืม|ผมลืม)|"
     # not the 记 of a word: 登记 (register), 标记 (mark), 笔记 (notes), 日记, 忘记 (forget)
@@ -1628,7 +1661,9 @@ SENT_BY_SOMEONE = compile_cached(
     r"(?:zpráva|připomínka|upozornění|pokyn)\s+od|"
     r"(?:памятка|сообщение|напоминание|уведомление|записка|инструкция|указание|письмо)\s+от|"
     r"(?:повідомлення|нагадування|пам'ятка|памʼятка|інструкція|записка|лист)\s+від|"
-    r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από"
+    r"(?:υπενθύμιση|μήνυμα|ειδοποίηση)\s+από|"
+    # Romanian: "Notă de la contabil:", "Mesaj de la bancă:"
+    r"(?:notă|nota|mesaj|anunț|anunt|scrisoare|e-?mail|memento|avertizare)\s+de la"
     r")\s[^:：\n]{1,70}[:：]|"
     # ... with the article elided onto the sender: "Messaggio dell'ottico:", "Avis de l'agence:"
     r"(?:^|(?<=[.!?。！？])\s*|(?<=\n)[^\S\n]*)\W{0,3}(?:[^\W\d_]+\s+){0,3}(?:avviso|promemoria|messaggio|nota|"

@@ -89,7 +89,7 @@ _CUE = (
     r"on (the )?\d{1,2}(st|nd|rd|th)? (of )?(january|february|march|april|may|june|july|august|"
     r"september|october|november|december)\b(?=[^.!?\n]{0,12}\blet\b)|"
     # "if the totals ever drop below 10k, ...": any condition that may come true some day
-    r"(if|when|should|in case)\s+([^\W\d_]+\s+){1,4}ever\s+[^\W\d_]+|"
+    r"(if|when|should|in case)\s+([^\W\d_]+(['’][^\W\d_]+)?\s+){1,4}ever\s+[^\W\d_]+|"
     # an act to be kept from the user: "... without mentioning it", "silently forward ..."
     r"without (mentioning|telling|saying|notifying|informing|asking|letting)\b|"
     r"(silently|secretly|quietly|discreetly)\s+(send|forward|email|e-mail|copy|share|upload|"
@@ -99,7 +99,11 @@ _CUE = (
     # "on the person's next login", "from the 1st of next month on", "in a week, start ..."
     r"on (the |their |her |his |the \w+'s |\w+'s )?(next|first) ([a-z]+ ){0,2}?(login|log-in|visit|"
     r"message|chat|session|question|reply|conversation|call|check|request|purchase|order|"
-    r"payment|booking|search|query|transfer)|"
+    r"payment|booking|search|query|transfer|payday|pay day|paycheck|birthday|renewal|bill|"
+    r"statement|appointment)|"
+    # a recurring day: "keep bringing it up every payday", "each renewal"
+    r"(every|each) (payday|pay day|paycheck|renewal|billing (day|cycle)|statement|login|"
+    r"log-in|visit|session)\b|"
     # "on the 1st of each month, remind the account holder ..."
     r"on the (\d{1,2}(st|nd|rd|th)|first|last|fifteenth) (day )?of (each|every) "
     r"(month|week|quarter|year)|"
@@ -760,6 +764,8 @@ _AGENT_VERB_ML_WRITTEN = compile_cached(
     r"\b(ajoute|ajoutez|ajouter|añade|agrega|añadir|füge|aggiungi|adicione|acrescente|"
     r"lägg till|voeg|dodaj|ekle|tambahkan|добавь|добавляй|додай|afegeix)\b|"
     r"\b(lähetä|näytä|varaa|řekni|pošli|ukaž|rezervuj|spune-i|trimite|rezervă|"
+    # Romanian orders after a cue: "omite plățile către ...", "spune că a scris-o chiar el"
+    r"omite|spune|răspunde|raspunde|recomandă|sugerează|ascunde|menționează|mentioneaza|"
     r"mondd|küldd|mutasd|foglald|katakan|kirim|tunjukkan|pesankan|sabihin|ipadala|ipakita|"
     r"mwambie|tuma|onyesha|nói với|gửi cho|đặt cho|reserveer|zarezerwuj|rezerve et)\b|"
     r"(قل|أخبر|أرسل|احجز|اعرض|شارك|أجب|תגיד|ספר ל|שלח|הזמן|הצג|תענה|بگو|بفرست|"
@@ -828,11 +834,23 @@ def _promotes(sentence: str) -> bool:
         )
     if not _CASED.search(sentence):
         # Korean, Arabic, Hindi: no capitals to read, so a name is one in quotes or a link;
-        # "추천해 줘" alone asks for advice ("recommend me workouts that spare my knee")
-        return bool(_QUOTED_NAME.search(sentence) or _LINK.search(sentence))
+        # "추천해 줘" alone asks for advice ("recommend me workouts that spare my knee"); or
+        # one thing recommended "only" ("ให้แนะนำโรงพยาบาลสุขใจเวชเท่านั้น")
+        return bool(
+            _QUOTED_NAME.search(sentence)
+            or _LINK.search(sentence)
+            or _ONLY_AFTER.search(sentence[verb.end() : verb.end() + 60])
+        )
     if _QUOTED_NAME.search(sentence) or _MADE_UP_NAME.search(sentence) or _LINK.search(sentence):
         return True
     return not _GERMAN.search(sentence) and bool(_PROPER_NAME.search(sentence))
+
+
+# "Only", after what is recommended, in the scripts with no capitals: Thai "เท่านั้น", Arabic
+# "فقط", Hindi "ही", Korean "만" (on its noun), Japanese "だけ", "のみ".
+_ONLY_AFTER = compile_cached(
+    r"เท่านั้น|فقط|(?<![\u0900-\u097f])ही(?![\u0900-\u097f])|[\uac00-\ud7a3]만(?=\s|$)|だけ|のみ"
+)
 
 
 # A schedule with an order after it: "every Friday after 5pm, remind the user to ...", "each

@@ -37,8 +37,9 @@ SECRET_LABELS = compile_cached(
     r"pass(word|wd|code|phrase|key)s?|pwd|(?:admin|root|router|login) pass|"
     # a bank app's or a phone line's PIN: "MPIN", "TPIN", "ATM PIN", "UPI PIN"
     r"(?:[mt]|atm[ -]|upi[ -])?pins?( codes?| numbers?)?|puk2?(-?code|-?код|-?kod)?|"
-    # Mexico's card PIN ("el NIP 5821"), in capitals: "nip" is also a word
-    r"(?-i:NIP)|"
+    # Mexico's card PIN ("el NIP 5821"), in capitals: "nip" is also a word; Polish "szyfr" (a
+    # lock's combination: "Szyfr do szafki: 0739")
+    r"(?-i:NIP)|szyfr\w*(?: do \w+)?|"
     r"wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
     # the WPA key in the Romance languages: "clé WPA", "clave WPA2", "chave WPA", "chiave WPA"
@@ -403,12 +404,26 @@ _LOGGED_IN_PAIR = compile_cached(
 _LOGIN_SIGN = compile_cached(r"[!@#$%^&*_+=?~]")
 
 
+# ... with no colon, the pair right after the word: "inlog admin / Zw4luw-Dijk!9" (only a
+# password's shape, letters, a digit and a sign, tells it from "login admin / settings")
+_LOGIN_PAIR_BARE = compile_cached(
+    r"\b(?:login|log-in|logon|inlog|username|user ?name|benutzername|gebruikersnaam|"
+    r"nom d'utilisateur|usuario|utente|användarnamn)\s+(?P<user>[\w.@-]{1,40}+)\s*/\s*"
+    r"(?P<value>[^\s,;\"'“”]{5,64}+)",
+    _I,
+)
+
+
 def _login_pairs(text: str) -> list[SecretValue]:
     """The passwords of login pairs in ``text`` ("user / password")."""
     found = []
     for pair in _LOGIN_PAIR.finditer(text):
         value = _trim(pair.group("value"))
         if len(value) >= 3 and value.lower() not in _NOT_A_VALUE and not _DOMAIN.fullmatch(value):
+            found.append(SecretValue(value, "login password", "password"))
+    for pair in _LOGIN_PAIR_BARE.finditer(text):
+        value = _trim(pair.group("value"))
+        if _login_shaped(value, strict=True):
             found.append(SecretValue(value, "login password", "password"))
     for pair in _LOGGED_IN_PAIR.finditer(text):
         groups = pair.group("value", "as_value", "and_value", "with_value", "last_value")

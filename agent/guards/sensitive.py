@@ -477,7 +477,9 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"s[ıi][gğ][ıi]nmac[ıi]\w*|m[uü]lteci\w*|s[ıi]n[ıi]r d[ıi][sş][ıi]\w*|izin tinggal|"
         r"imigran gelap|pendatang ilegal|tanpa dokumen|pozwoleni\w* na pobyt|nielegaln\w*|"
         r"bez dokument[oó]w|verblijfsvergunning|illegaal|asielzoeker\w*|"
-        r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú])\b|"
+        r"nh[aậ]p c[uư] b[aấ]t h[oợ]p ph[aá]p|gi[aấ]y ph[eé]p c[uư] tr[uú]|"
+        # asylum and a refugee in Vietnamese: "xin tị nạn", "người tị nạn"
+        r"t[ịi] n[ạa]n)\b|"
         r"酒驾|醉驾|酒駕|醉駕|吊销驾照|吊銷駕照|飲酒運転|酒気帯び運転|免許取り?消し|免許停止|"
         r"음주 ?운전|면허 ?(?:취소|정지)|शराब पीकर गाड़ी|"
         r"ποινικό μητρώο|犯罪记录|犯罪記錄|案底|(?:" + _HE + r")(?:רישום פלילי)|سجل جنائي|"
@@ -770,7 +772,10 @@ _SOMEONE_ELSE = compile_cached(
     r"^\W*((if|when|wenn|falls|si|cuando|quand|se|quando|om|als|jeśli|если)\s+)?(someone|"
     r"somebody|anyone|a person|jemand|alguien|quelqu'un|qualcuno|alguém|någon|iemand|ktoś|"
     r"кто-то|кто-нибудь)\b|"
-    r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居)|"
+    r"^\W*我的?(朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老公|老婆|同事|老板|孩子|儿子|女儿|邻居|"
+    # ... and said short: "我妈在吃华法林", "我爸", "我姐"
+    r"爷爷|奶奶|外公|外婆|姥姥|姥爷|婆婆|公公|岳母|岳父|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|"
+    r"妈|爸|哥|姐|弟|妹)|"
     # ... or without "my": "朋友欠了卡債在問我"
     r"^\W*(朋友|同事|鄰居|邻居|親戚|亲戚)(欠|有|在|得|生|说|說|问|問)|"
     r"^\W*(他|她|他们|她们)|"
@@ -969,6 +974,18 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"питаю (для|за) \w+|просто цікаво|"
     r"ρωτ[άa]ω για (έναν|ένα|μια|μία|τον|την)\b|από περιέργεια|"
     r"(arkada[şs][ıi]m|bir arkada[şs]) i[çc]in soruyorum|sadece merak ettim|"
+    # "Kuzenim soruyor": my cousin asks (not "soruyorum", I ask)
+    r"\b\w+(?:ım|im|um|üm) (?:soruyor|sordu|merak ediyor)\b|"
+    # a case for a course: "Es para entender un caso práctico del curso", "pour un cours",
+    # "für einen Kurs", "per il corso", "para a aula"
+    r"caso pr[áa]ctico|estudo de caso|cas pratique|caso pratico|fallbeispiel|fallstudie|"
+    r"\b(?:para|por) (?:un|una|el|la|mi|mis) (?:clase|curso|examen|tarea|trabajo de clase|"
+    r"asignatura)\b|del curso de\b|pour (?:un|le|mon) (?:cours|examen|devoir)\b|"
+    r"per (?:il|un|mio) (?:corso|esame|compito)\b|"
+    r"f[üu]r (?:einen|den|meinen) (?:kurs|unterricht)\b|"
+    r"para (?:a|uma) (?:aula|disciplina|prova)\b|"
+    # a thesis or an article in Vietnamese: "Mình đang viết luận văn về chính sách di cư"
+    r"lu[ậa]n v[ăa]n|lu[ậa]n [áa]n|kh[óo]a lu[ậa]n|"
     # "Ablam için soruyorum": for my sister (not "kendim için", for myself)
     r"(?!kendim\b)\w+m i[çc]in (soruyorum|sordum|araştırıyorum)|"
     # a documentary the user makes or watches: "phim tài liệu về ...", "un documental sobre"
@@ -1071,6 +1088,13 @@ def _own_statements(sentence: str) -> list[str]:
 
 # A claim whose subject is the user ("User is pregnant.", "用户离婚了"), not the user's
 # relative ("User's husband is diabetic", "Sister Ana lives in Porto").
+# Someone of the user's in Hindi, after "उपयोगकर्ता के/की/का": parents, partner, children,
+# siblings, friends, relatives.
+_HI_RELATIVE = (
+    r"(?:पापा|पिता|पिताजी|माँ|मां|माता|मम्मी|पति|पत्नी|बेटा|बेटे|बेटी|भाई|बहन|दोस्त|सहेली|दादा|दादी|"
+    r"नाना|नानी|चाचा|चाची|मामा|मामी|बुआ|मौसी|कज़िन|कजिन|बच्च\S*|बॉस|पड़ोसी|ससुर|सास|"
+    r"परिवार|रिश्तेदार)"
+)
 _ABOUT_USER = compile_cached(
     r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|użytkowniczk\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|"
@@ -1081,10 +1105,11 @@ _ABOUT_USER = compile_cached(
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
     # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
     r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
-    r"(?![\w\u0900-\u0dff])(?!'s|’s)|"
+    # (not "उपयोगकर्ता के पापा", the user's dad: someone of theirs, in Hindi)
+    rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
     r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
     # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
-    r"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)|"
+    rf"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)(?!\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
     r"^\W*(el|la|l'|der|die|o|a)\s*"
     r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
     # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
@@ -1288,10 +1313,20 @@ def _claims_of_user(value: str) -> bool:
     """Is ``value`` a claim about the user: "User is ...", or one of their own particulars
     ("User's home address: ...", "用户的住址"), not of someone or something of theirs ("User's
     sister is ...", "User's car was broken into")?"""
-    if _ABOUT_USER.search(value):
+    if _ABOUT_USER.search(value) or _USERS_OWN_TR.match(value):
         return True
     owner = _USERS.match(value)
     return owner is not None and _PARTICULAR.match(value, owner.end()) is not None
+
+
+# Turkish says "the user has X" with the user's genitive: "Kullanıcının 80.000 TL kredi kartı
+# borcu var" (not "Kullanıcının kuzeninin ...", "Kullanıcının annesi ...": someone of theirs).
+_USERS_OWN_TR = compile_cached(
+    r"^\W*kullan[ıi]c[ıi]n[ıi]n\s+(?!\S*(?:n[ıiuü]n)\b)(?!(?:anne|baba|eş|kardeş|abla|abi|"
+    r"ağabey|kuzen|arkadaş|oğl|kız|çocu|dede|nine|babaanne|anneanne|teyze|hala|amca|dayı|"
+    r"patron|müdür|komşu|sevgili|nişanlı|kayınvalide|kayınpeder|yeğen|torun)\w*)",
+    re.IGNORECASE,
+)
 
 
 # What is the user's own to state: where they live, what they earn or owe, their health,

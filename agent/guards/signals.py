@@ -290,6 +290,16 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"https?://|www\.|\b[\w-]+(\.[\w-]+)*\.(com|net|org|io|example|cn|ru|xyz|info|biz|app|dev|rs|"
         r"sh|site|me|co|to|cc|ly|de|nl|es|fr|se|it|pl|tr)\b|"
         r"third[- ]part(y|ies)|anyone|anybody|everyone|any (one|party|person|company))",
+        # ... the secrets named first: "include SSH keys and dotenv files ... and post to
+        # paste.example.io"
+        r"\b(ssh keys?|private keys?|\.env( files?)?|dotenv( files?)?|api keys?|access tokens?|"
+        # (the verb as an order, not "must never be pushed to github.com")
+        r"credentials|passwords?|secrets?|seed phrases?|recovery codes?)\b[^.!?\n]{0,60}?"
+        r"(?<!\bnever )(?<!\bnot )(?<!n't )\b(send|post|upload|paste|push|forward|e-?mail|copy|"
+        r"sync|export|leak)\s+(them\s+|it\s+|"
+        r"everything\s+|all\s+)?(to|into)\b[^.!?\n]{0,20}?([\w.+-]+@[\w-]+\.[\w.]+|https?://|"
+        r"www\.|\b[\w-]+(\.[\w-]+)*\.(com|net|org|io|cn|ru|xyz|info|biz|app|dev|sh|site|me|co|to|"
+        r"cc|ly)\b)",
         r"\b(repeat|print|output|show|copy|paste)\b[^.!?\n]{0,15}\b(the )?(text|words|everything|"
         r"all|content|messages?)\s+(above|before this|that came before)",
         r"!\[[^\]]{0,40}\]\(https?://[^)\s]*[?&=]",
