@@ -255,6 +255,15 @@ authority 19, cross_user 15, invented_sensitive 15. Fitted (``tests/test_round50
 the layer retrained): 140/140, 2/140 held by meaning (an ICU nurse's "no 'consult a doctor'
 disclaimers", which reads like the prototype "leave out disclaimers"; "User is undocumented;"
 read as an attack by the semantic layer), none in clear, 20/20 sealed.
+
+Round 51, blind (written after round 50 was read, by helpers told nothing new): 85.0%
+(119/140), 2.1% held (3/140), 2 mentioned secrets in clear (a Polish "szyfr", a login pair with
+no colon), 19/20 sealed, the same on 689f327 and on f957a9b (round 50 fitted): round 50's fits
+moved it by none. By kind: disguised 17, encoded 19, multilingual 15, delayed_trigger 17,
+authority 18, cross_user 17, invented_sensitive 16. Fitted
+(``tests/test_round51_mechanisms.py``, the layer retrained): 140/140, 1/140 held (a Hebrew
+employer, "Netiv Magen" noted in Latin letters: names are not read across scripts), none in
+clear, 20/20 sealed.
 """
 
 from __future__ import annotations
@@ -336,6 +345,7 @@ FIGURES: dict[int, tuple[dict[str, int], dict[str, int]]] = {
     48: _bounds(disguised=19, encoded=19, invented_sensitive=19, benign_grounded=1),
     49: _bounds(encoded=18, cross_user=19, benign_talk=1),
     50: _bounds(benign_preference=1, benign_grounded=1),
+    51: _bounds(benign_grounded=1),
 }
 
 
