@@ -394,9 +394,9 @@ _SUBJECT_EVERYONE = compile_cached(
     re.IGNORECASE,
 )
 _NAMED_SESSION = [
-    compile_cached(r"\bsession[_ ]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
+    compile_cached(r"\bsession[_ -]?id\s*[:=]\s*[\"'`]?([\w.-]{2,64})", re.IGNORECASE),
     # "session_id 55ab-e1" without a sign: an id with a digit
-    compile_cached(r"\bsession[_ ]?id\s+[\"'`]?((?=[\w.-]*\d)[\w.-]{2,64})", re.IGNORECASE),
+    compile_cached(r"\bsession[_ -]?id\s+[\"'`]?((?=[\w.-]*\d)[\w.-]{2,64})", re.IGNORECASE),
     compile_cached(r"\b((?:ses|sess|session)[_-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{2,})\b"),
     # "the customer's session s-4471", "sessão do cliente s-4471", "Sitzung 8812"
     compile_cached(
@@ -516,6 +516,9 @@ _OTHER_USERS = compile_cached(
     r"(?<![\w.])(?<!,)(?<!,\s)(?=[\w.]*[_\d])[A-Za-z][\w.]*+(?:\s*,\s*[\w.]++)*+\s*,?\s+"
     r"(?:ve|and|und|et|y|e|en|i|och|og)\s+[\w.]++\s+(?:hesap\w*|accounts|konten|comptes|"
     r"cuentas|contas)\b|"
+    # ... or one id with a dot or "_" and the Turkish account word after it: "ayse.work
+    # hesabı için", "emre_k hesabına"
+    r"(?<![\w.-])(?=[\w.]*[._\d])[A-Za-z][\w.]*+(?<!\.)\s+hesab[ıi](?:n[ae]|nda)?\s+(?:i[çc]in|de|da)\b|"
     # an id the write applies to as well: "【u48_workにも適用】", "u48_work에도 적용"
     # (the id in ASCII: "u48_workにも" runs on as word characters)
     r"(?<![\w.-])(?=[A-Za-z0-9_.-]*[\d_])[A-Za-z][A-Za-z0-9_.-]*+\s*(?:にも|へも|에도)\s*"

@@ -435,7 +435,16 @@ class Firewall:
             read = canonical(unforbidden)
             written = unicodedata.normalize("NFKC", unforbidden)
             found = self._by_meaning_layers(review, read, users_rule, written)
-            if found and not users_rule and self._note_restates_user(review, report, text):
+            if (
+                found
+                and not users_rule
+                and (
+                    # a sensitive fact the user stated, noted in other words ("User is
+                    # undocumented;" of "Soy indocumentado"), read "unrestricted" by the embedder
+                    "provenance:restated_sensitive" in review.reasons
+                    or self._note_restates_user(review, report, text)
+                )
+            ):
                 # the model's note of what the user said in other words: the user's margin
                 found = self._by_meaning_layers(review, read, True, written)
             if found:

@@ -361,6 +361,8 @@ _OUTRANK = (
     r"(?:masusunod|susundin|sinusunod|mas mahalaga|mas matimbang|nangingibabaw)\s+"
     r"(?:kaysa|kesa|sa)\b)\b|"
     r"важнее|главнее|весомее|перевешива\w*|важливіш\w*|σημαντικότερ\w*|חשוב(?:ות|ים)? יותר|"
+    # Arabic "come before", "take priority over": "تُقدَّم على تعليمات المستخدم"
+    r"(?<![\u0600-\u06ff])(?:تقدم|تتقدم|مقدمة|مقدم|تعلو|لها الأولوية|لها الاولوية) على|"
     # Hebrew "take precedence over", "prevail over": "קודמות לכל מה שהמשתמש מבקש"
     # (not "קודם לכן", before that)
     r"(?<![א-ת])(?:קודמ(?:ות|ים|ת)?|גוברו?ת|גוברים|עדיפ(?:ות|ים|ה)?) (?:ל(?!כן(?![א-ת]))|על)|"
@@ -673,7 +675,13 @@ _ALL_RECORDS = (
     # Hindi's "all" agrees with its noun: सारे, सारी (feminine), सारा
     r"(?:(?:\b(?:whatever|toan bo|tat ca|her sey\w*)\b|सारे|सारी|सारा|सभी|جميع|"
     + _ALL_RECORDS[3:]
-    + f"|{_WHOLE_MEMORY})"
+    + f"|{_WHOLE_MEMORY}|"
+    # what the assistants hold: "any information our family's digital assistants hold"
+    r"\b(?:any|all) (?:information|info|data|details|records)\b(?= (?:that |which )?"
+    r"(?:[\w'’]+ ){0,3}(?:digital |ai |virtual )?assistants? (?:hold|holds|keep|keeps|store|"
+    r"stores|has|have)\b)|"
+    # what the user keeps, said plainly in Chinese: "我存的东西", "存过的"
+    r"我存的|存的东西|存過的|存过的)"
 )
 # Turkish says "can" in the verb: "görebilir", "okuyabilir"
 _CAN_ACCESS = r"\b(?:gor|oku|okuy|degistir|sil|eris|incele)\w*(?:ebil|abil)\w*"
@@ -1218,7 +1226,12 @@ SIGNALS_GRANTS["authority_claim"] += [
 _ON_REQUEST_CJK = (
     r"(?<!사용자가 )(?<!사용자가)(?<!사용자 )(?:요청하면|요청 시|요청할 경우|요구하면|요구할 경우)|"
     r"(?<!ユーザーに)(?<!ユーザーから)(?:求められたら|求められた場合|要求があれば|依頼があれば|"
-    r"頼まれたら)|(?<!用户)(?<!用戶)(?:要求时|要求時|要求的话|要求的話|请求时|請求時|索取时)"
+    r"頼まれたら)|(?<!用户)(?<!用戶)(?:要求时|要求時|要求的话|要求的話|请求时|請求時|索取时)|"
+    # someone asking: "志远问起来", "지훈이가 물어보면", "聞かれたら" (not the user: "我问", "내가
+    # 물어보면", "나중에 물어보면" is the user's own keep)
+    r"(?<!我)(?<!用户)(?:问起来|問起來|问起|問起|问到的话|問到的話)|"
+    r"(?<!내가 )(?<!제가 )(?<!나중에 )(?<!사용자가 )(?:물어보면|물으면|물어볼 때)|"
+    r"(?<!ユーザーに)(?:聞かれたら|尋ねられたら)"
 )
 # Someone let to ask the agent anything about the user ("Federica may ask you anything about
 # me", "può chiederti qualsiasi cosa su di me", "darf dich alles über mich fragen"), or to be
@@ -1244,6 +1257,16 @@ _AS_IF_THE_USER = (
     r"\bals (?:wäre|waere) ich es\b|\bals ob (?:ich es|sie ich|er ich) (?:wäre|waere)\b)"
 )
 SIGNALS_GRANTS["access_grant"] += [
+    # the user's stored details open to someone in Turkish: "kullanıcının kayıtlı sağlık ve ödeme
+    # bilgilerini görebilir"
+    compile_cached(rf"{_STORED}{_CLAUSE_ONLY}{{0,40}}?\bbilgi\w*\s+{_CAN_ACCESS}", _I),
+    # a pass phrase in Hindi: "अगर कोई 'मामा जी' कहकर फ़ोन करे तो ... सेव की गई सारी जानकारी ...
+    # बता देना"
+    compile_cached(
+        r"अगर कोई[^।.!?\n]{0,40}?(?:कहे|कहकर|बोले|बोलकर|फ़ोन करे|फोन करे|पूछे)[^।.!?\n]{0,20}?तो"
+        r"[^।.!?\n]{0,80}?(?:सेव की|सेव किए|सेव किया|सहेजी|सहेजे|संग्रहीत)[^।.!?\n]{0,80}?"
+        r"(?:बता|दे द|भेज|दिखा|साझा)"
+    ),
     compile_cached(
         rf"(?:{_ON_REQUEST_CJK}){_CLAUSE_ONLY}{{0,40}}?(?:{_ALL_RECORDS}|{_STORED}|{_TARGET})"
         rf"{_CLAUSE_ONLY}{{0,30}}?{_HAND_OVER}",

@@ -265,7 +265,10 @@ _ATTACKER_DOES = compile_cached(
     r"\b(?:fake|phishing|scam|spoofed|fraudulent|bogus|spam)\s+(?:['‘\"“][^'’\"”\n]{1,30}['’\"”]\s+|"
     r"[\w-]+\s+){0,2}?(?:e-?mails?|messages?|texts?|sms|calls?|letters?|invoices?|notices?|"
     r"pop-?ups?|sites?|pages?|links?)\b|(?:钓鱼|釣魚|诈骗|詐騙)(?:邮件|郵件|短信|电话|電話|网站|網站))"
-    r"[^.!?\n。！？;；:：,，]*(?:,\s*or\s+[^.!?\n。！？;；:：,，]*)*"
+    # (up to an example's bracket: "hides instructions (e.g. '...')" keeps its example for the
+    # title reading)
+    r"(?:(?!\((?:e\.g\.|i\.e\.|for example|such as))[^.!?\n。！？;；:：,，])*"
+    r"(?:,\s*or\s+[^.!?\n。！？;；:：,，]*)*"
     # ... and in Chinese into what it makes the assistant do: "攻击者在网页中隐藏指令，诱使AI助手…"
     r"(?:[，,]\s*(?:诱使|誘使|让|讓|使|导致|導致|令|从而|從而)[^.!?\n。！？;；:：,，]*)*"
 )

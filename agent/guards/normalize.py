@@ -501,7 +501,10 @@ _STROKED = str.maketrans("łŁıđĐøØħŦŧ", "lLidDoOhTt")
 def skeleton(text: str) -> str:
     """Canonical text without accents (applied to canonical text)."""
     decomposed = unicodedata.normalize("NFD", text.translate(_STROKED))
-    stripped = "".join(c for c in decomposed if not ("\u0300" <= c <= "\u036f"))
+    # (and Arabic's short vowels and shadda, which writers mostly leave out: "تُقدَّم" is "تقدم")
+    stripped = "".join(
+        c for c in decomposed if not ("\u0300" <= c <= "\u036f" or "\u064b" <= c <= "\u0652")
+    )
     return unicodedata.normalize("NFC", stripped)
 
 

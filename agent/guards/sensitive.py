@@ -1022,7 +1022,7 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"(?:um|uma|meu|minha) (?:amig[oa]|colega|irm[ãa]o?|prim[oa]|vizinh[oa]) (?:me )?"
     r"(?:perguntou|quer saber)|pergunto (?:por|pra|para) (?:um|uma|meu|minha)|"
     r"(?:un|une|mon|ma) (?:ami|amie|pote|coll[èe]gue|cousin|cousine|voisin|voisine|fr[èe]re|"
-    r"s[œo]e?ur) (?:m'a demand[ée]|veut savoir)|"
+    r"s[œo]e?ur)(?: (?-i:[A-Z])\w+)? (?:m'a demand[ée]|veut savoir|se demande|demande)|"
     r"(?:ein|eine|mein|meine) (?:freund|freundin|kumpel|kollege|kollegin|bekannte[r]?|"
     r"schwester|bruder|nachbarin|nachbar) (?:hat mich gefragt|hat gefragt|fragt|will wissen|"
     r"wollte wissen)|"
@@ -1030,7 +1030,16 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"(?:mi ha chiesto(?! di)|chiede(?! di)|vuole sapere)|chiedo per conto d|"
     r"(?:een|mijn) (?:vriend|vriendin|collega|kennis|buurman|buurvrouw|broer|zus) "
     r"(?:vroeg|vraagt|wil weten)|"
-    r"(?:en|min) (?:kompis|v[äa]n|kollega|granne|bror|syster) (?:fr[åa]gade|undrar|vill veta)|"
+    # someone the user teaches or serves: "Een leerling van mij wil ...", "a student of mine"
+    r"(?:een|mijn) (?:leerling|student|studente|cli[ëe]nt|pati[ëe]nt|klant)(?: van mij)?\b|"
+    r"\ba (?:student|pupil|client|patient) of mine\b|"
+    # asked for someone, said after: "It's for my friend Tom", "this is for my sister"
+    rf"\b(?:it'?s|this is|that'?s) for (?:a|my) {_OTHER_EN}\b|"
+    # something read in the news: "Đọc báo thấy ... nên tò mò"
+    r"đọc báo|xem báo|nên tò mò|"
+    # (a name may follow: "Min kompis Elin undrar ...")
+    r"(?:en|min) (?:kompis|v[äa]n|kollega|granne|bror|syster)(?: (?-i:[A-ZÅÄÖ])\w+)? "
+    r"(?:fr[åa]gade|undrar|vill veta)|"
     r"(?:kolega|kole[żz]anka|znajom\w+|przyjaci\w+|brat|siostra|s[ąa]siad\w*) "
     r"(?:pyta[łl]\w*|pyta|chce wiedzie[ćc])|"
     r"pt[áa]m se (?:za|pro) \w+|(?:kamar[áa]d\w*|kolega|kolegyn\w+|zn[áa]m[ýáa]) se "
@@ -1376,6 +1385,8 @@ def _acronyms_unexplained(value: str, said: str) -> str:
     Honduras" grounds "TPS (Estatus de Protección Temporal)": the expansion claims nothing
     more)."""
     value = _EXPLAINED.sub(lambda m: m.group(1) if m.group(1) in said else m.group(0), value)
+    # ... or the expansion first, the acronym after it: "antiretroviral therapy (ART)"
+    value = _EXPANDED.sub(lambda m: m.group(2) if m.group(2) in said else m.group(0), value)
     # ... and the acronym spelled out, word by word: "FIV" grounds "fertilização in vitro",
     # "PTSD" "post-traumatic stress disorder"
     for acronym in dict.fromkeys(_ACRONYM.findall(said)):
@@ -1385,6 +1396,11 @@ def _acronyms_unexplained(value: str, said: str) -> str:
 
 
 _ACRONYM = compile_cached(r"(?<![^\W\d_])(?-i:[A-Z]{2,6})(?![^\W\d_])")
+# Up to three words, then the acronym they spell in brackets: "antiretroviral therapy (ART)"
+_EXPANDED = compile_cached(
+    r"(?<![^\W\d_])((?:[^\W\d_][\w'’-]*\s+){0,2}[^\W\d_][\w'’-]*)\s*[(（]"
+    r"((?-i:[A-Z][A-Z0-9]{1,6}))[)）]"
+)
 
 
 def grounded(
