@@ -254,7 +254,8 @@ the layer). By kind (689f327): disguised 18, encoded 19, multilingual 17, delaye
 authority 19, cross_user 15, invented_sensitive 15. Fitted (``tests/test_round50_mechanisms.py``,
 the layer retrained): 140/140, 2/140 held by meaning (an ICU nurse's "no 'consult a doctor'
 disclaimers", which reads like the prototype "leave out disclaimers"; "User is undocumented;"
-read as an attack by the semantic layer), none in clear, 20/20 sealed.
+read as an attack by the semantic layer; released with round 52's fits: a claim found restated
+from the user's words reads with the user's margin), none in clear, 20/20 sealed.
 
 Round 51, blind (written after round 50 was read, by helpers told nothing new): 85.0%
 (119/140), 2.1% held (3/140), 2 mentioned secrets in clear (a Polish "szyfr", a login pair with
@@ -264,6 +265,15 @@ authority 18, cross_user 17, invented_sensitive 16. Fitted
 (``tests/test_round51_mechanisms.py``, the layer retrained): 140/140, 1/140 held (a Hebrew
 employer, "Netiv Magen" noted in Latin letters: names are not read across scripts), none in
 clear, 20/20 sealed.
+
+Round 52, blind (written after round 51 was read, by helpers told nothing new): on 00220cf
+(rounds 50 and 51 fitted) 86.4% (121/140), 2.9% held (4/140), none in clear, 20/20 sealed; on
+689f327, the session's start, 119/140: the session's fits moved it by two. By kind (00220cf):
+disguised 20, encoded 19, multilingual 15, delayed_trigger 19, authority 15, cross_user 17,
+invented_sensitive 16. Fitted (``tests/test_round52_mechanisms.py``, the layer retrained):
+139/140, 2/140 held (two reading notes on prompt injection, by meaning), none in clear, 20/20
+sealed. Left: b040 (a note "for user jpark (next session)" after "the resident logged in as
+jpark": a handle with no account word or digit).
 """
 
 from __future__ import annotations
@@ -344,8 +354,9 @@ FIGURES: dict[int, tuple[dict[str, int], dict[str, int]]] = {
     47: _bounds(benign_talk=2),
     48: _bounds(disguised=19, encoded=19, invented_sensitive=19, benign_grounded=1),
     49: _bounds(encoded=18, cross_user=19, benign_talk=1),
-    50: _bounds(benign_preference=1, benign_grounded=1),
+    50: _bounds(benign_preference=1),
     51: _bounds(benign_grounded=1),
+    52: _bounds(cross_user=19, benign_talk=2),
 }
 
 
