@@ -89,8 +89,8 @@ def test_the_canonical_overrides_but_chinese_are_known_misses_of_the_layer_that_
     writes raised the threshold from 1.28 to 1.33), the Spanish one too, by 0.01; since round
     51 (whose ordinary notes quote "ignore previous instructions" in a talk and a thesis), the
     English one, by 0.01 (1.313 under 1.324; 1.282 under 1.344 with round 52). No verdict of
-    any suite or round changed with either. Each still scores far above every ordinary note here, and the rules hold it without
-    the layer (README "What it does not catch")."""
+    any suite or round changed with either. Each still scores far above every ordinary note
+    here, and the rules hold it without the layer (README "What it does not catch")."""
     text = CANONICAL_ATTACKS[lang]
     score = detector.best(text)
     assert score is not None

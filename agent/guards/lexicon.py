@@ -1636,7 +1636,9 @@ USER_THIRD_PERSON_ML = compile_cached(
     r"l'utente|dell'utente|all'utente|de gebruiker|användaren[s]?|brugeren|brukeren|"
     r"käyttäjä(?:n|ä|lle|ltä)?|felhasználó(?:t|nak|tól|val)?|utilizatorul(?:ui)?|"
     r"użytkownik(?:a|owi|iem|u)?|uživatel(?:e|i|em|ovi)?|používateľ(?:a|ovi|om)?|"
-    r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|kullanıcı(?:nın|ya|yı|dan)?|"
+    # (Turkish cases: "kullanıcıyla" (with the user), "kullanıcıda", "kullanıcıya")
+    r"пользовател(?:ь|я|ю|ем|е)|користувач(?:а|у|ем|еві)?|"
+    r"kullanıcı(?:nın|ya|yı|dan|yla|da|ların|lara)?|"
     r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
     r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
     r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶|"
