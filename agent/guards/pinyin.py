@@ -145,28 +145,21 @@ def _only_space(tokens: list[str], a: int, b: int) -> bool:
 
 def _rewrite(out: list[str], run: list[int]) -> int:
     """The run's syllables replaced by the dictionary's words, longest first; the spaces
-    inside a word go. Returns how many words of two syllables or more it read."""
+    inside a word go. Returns how many words of two syllables or more it read. (Letter tokens
+    and the ones between them alternate: a span's separators are every second token.)"""
     k, long_words = 0, 0
     while k < len(run):
         for size in range(min(_LONGEST, len(run) - k), 0, -1):
-            span = run[k : k + size]
-            if not all(
-                not out[j].strip()
-                for a, b in zip(span, span[1:], strict=False)
-                for j in range(a + 1, b)
-            ):
+            first, last = run[k], run[k + size - 1]
+            if any(sep.strip() for sep in out[first + 1 : last : 2]):
                 continue  # a comma inside: not one word
-            word = WORDS.get(" ".join(out[i].lower() for i in span))
+            word = WORDS.get(" ".join(out[i].lower() for i in run[k : k + size]))
             if word is None:
                 continue
-            out[span[0]] = word
-            for i in span[1:]:
-                out[i] = ""
-            for a, b in zip(span, span[1:], strict=False):
-                for j in range(a + 1, b):
-                    out[j] = ""
-            if span[-1] + 1 < len(out) and out[span[-1] + 1] == " ":
-                out[span[-1] + 1] = ""
+            out[first] = word
+            out[first + 1 : last + 1] = [""] * (last - first)
+            if last + 1 < len(out) and out[last + 1] == " ":
+                out[last + 1] = ""
             long_words += size > 1
             k += size
             break
