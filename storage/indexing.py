@@ -186,13 +186,13 @@ class IndexSync:
             if whole:
                 try:
                     self._reconcile_table(table)
-                finally:
+                except BaseException:
                     with self._queue_lock:
                         self._reconciling.discard(table)
+                    raise
+                finally:
                     release_freed()  # both sides' reads, kept by malloc (``native_memory``)
-                with self._queue_lock:
-                    self._reconciled.add(table)
-                    self._unsure = {k for k in self._unsure if k[0] != table}
+                self._now_reconciled(table)
             elif alone:
                 try:
                     self._reconcile(table, user_id)
@@ -430,13 +430,20 @@ class IndexSync:
                     del self._pending[key]
             try:
                 self.index.replace(table, self._batches(table, user_ids, counts))
-            finally:
+            except BaseException:
                 with self._queue_lock:
                     self._reconciling.discard(table)
-            with self._queue_lock:
-                self._reconciled.add(table)
-                self._unsure = {k for k in self._unsure if k[0] != table}
+                raise
+            self._now_reconciled(table)
         return counts
+
+    def _now_reconciled(self, table: str) -> None:
+        """From reconciling to reconciled in one step: a write committed after the records
+        were read is queued in either state, so none falls between them unindexed."""
+        with self._queue_lock:
+            self._reconciling.discard(table)
+            self._reconciled.add(table)
+            self._unsure = {k for k in self._unsure if k[0] != table}
 
     def _batches(
         self, table: str, user_ids: Sequence[str], counts: dict[str, int]

@@ -289,6 +289,30 @@ def test_eight_threads_writing_and_searching_a_fresh_store(store: Store) -> None
         assert ids[word] in found(store, f"{word} plans", user=f"user{n % 2}")
 
 
+@pytest.mark.duckdb_only  # PostgreSQL indexes a write before it returns
+def test_a_write_committed_as_the_first_reconcile_ends_is_indexed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first search reconciles the table; a write that commits after it read the records
+    and queues just as it ends (here: while it hands back the memory its reads took) is
+    indexed in this process. Between "reconciling" and "reconciled", such a write was
+    dropped from the queue and stayed unsearchable until a restart (1 of 48 writes of
+    six users writing and searching at once, now and then)."""
+    late: list[str] = []
+    real_release = indexing.release_freed
+
+    def write_then_release() -> None:
+        if not late:
+            text = "A linden spoon rack"
+            late.append(store.insert_passage(user_id="bob", text=text, trace_id="t").id)
+        real_release()
+
+    monkeypatch.setattr(indexing, "release_freed", write_then_release)
+    first = store.insert_passage(user_id="alice", text="A teak bookshelf", trace_id="t").id
+    assert found(store, "teak bookshelf") == {first}  # the reconcile, and the write in it
+    assert late and found(store, "linden spoon rack", user="bob") == set(late)
+
+
 # --- 4. a text changed in the records is re-indexed ----------------------------------------
 
 
