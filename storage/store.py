@@ -310,10 +310,17 @@ class Store:
 
     def _queue(self, table: str, build: Any, record: Any, *, ahead: bool = True) -> None:
         """Queue ``record`` for the index once the transaction it was written in commits (a
-        write rolled back by an outer transaction queues nothing); ``IndexSync.queue``."""
-        if self._index is not None:
-            item, index = build(record), self._index
-            self.db.after_commit(lambda: index.queue(table, item, ahead=ahead))
+        write rolled back by an outer transaction queues nothing); ``IndexSync.queue``.
+        Whether the index is open is asked then, not before: one a search opened while the
+        transaction was open may have read the records without this one, and a write that
+        found no index when it began was never indexed in this process (six REST users
+        writing and searching at once lost a first passage now and then)."""
+
+        def queue() -> None:
+            if (index := self._index) is not None:
+                index.queue(table, build(record), ahead=ahead)
+
+        self.db.after_commit(queue)
 
     @contextmanager
     def indexed_write(self, user_id: str, *, reconcile: bool = False) -> Iterator[IndexedWrite]:

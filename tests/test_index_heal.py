@@ -313,6 +313,21 @@ def test_a_write_committed_as_the_first_reconcile_ends_is_indexed(
     assert late and found(store, "linden spoon rack", user="bob") == set(late)
 
 
+@pytest.mark.duckdb_only  # PostgreSQL opens the index before a write
+def test_a_write_that_began_before_the_index_opened_is_indexed(store: Store) -> None:
+    """A search opens the index and reconciles it with the records while a write's
+    transaction is still open: the write, once committed, is queued, not left to a
+    reconcile that read the records without it."""
+    searched: list[set[str]] = []
+    with store.db.transaction():
+        rack = store.insert_passage(user_id="alice", text="A linden spoon rack", trace_id="t").id
+        search = threading.Thread(target=lambda: searched.append(found(store, "spoon rack")))
+        search.start()
+        search.join(timeout=30)
+        assert not search.is_alive() and searched == [set()]  # not committed yet
+    assert found(store, "linden spoon rack") == {rack}
+
+
 # --- 4. a text changed in the records is re-indexed ----------------------------------------
 
 
