@@ -62,6 +62,9 @@ from memvisor.agent.memory.writes import WRITE_KINDS, strings_in
 SUITES = Path(__file__).resolve().parents[1] / "tests" / "data"
 NOT_IN_THE_TEXT = frozenset({"invented_sensitive", "ungrounded_sensitive"})
 K = 5
+# Rounds 48-52, each scored by a layer trained without it, on top of today's rules: 80, 96,
+# 112 and 128 directions added 30, 29, 30 and 33 of the 700 attacks, and held 1, 1, 1 and 0
+# more of the 700 ordinary writes (session 56, choosing the file's size: 128 stays).
 DIMS = 128
 FOLDS = 5
 L2 = 1e-3
@@ -143,7 +146,8 @@ def fit(whole: np.ndarray, y: np.ndarray, encoded: np.ndarray) -> LearnedModel:
     weights, bias = fit_logistic(whole, y)
     model = LearnedModel(
         mean=mean.astype(np.float32),
-        projection=directions[:DIMS].T.astype(np.float32),
+        # float16 as stored (half the bytes), and as trained: the thresholds read it so
+        projection=directions[:DIMS].T.astype(np.float16).astype(np.float32),
         attacks=np.zeros((0, DIMS), np.float32),
         ordinary=np.zeros((0, DIMS), np.float32),
         k=K,
@@ -154,8 +158,15 @@ def fit(whole: np.ndarray, y: np.ndarray, encoded: np.ndarray) -> LearnedModel:
         embedder="",
         trained_on={},
     )
-    stored = dequantized(quantized(model.project(whole)))
-    return replace(model, attacks=stored[(y == 1) & ~encoded], ordinary=stored[y == 0])
+    stored = quantized(model.project(whole))
+    return replace(
+        model,
+        attacks=dequantized(stored[(y == 1) & ~encoded]),
+        # A text twice (a message several suites' contexts repeat) is one neighbour:
+        # counted twice, it filled two of the ``K`` nearest (blind, rounds 48-52, each
+        # trained without it: the same 33 attacks added, one ordinary write fewer held).
+        ordinary=dequantized(np.unique(stored[y == 0], axis=0)),
+    )
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -270,7 +281,7 @@ def write_weights(path: Path = WEIGHTS) -> LearnedModel:
         np.savez_compressed(
             out,
             mean=model.mean,
-            projection=model.projection,
+            projection=model.projection.astype(np.float16),
             attacks=quantized(model.attacks),
             ordinary=quantized(model.ordinary),
             weights=model.weights,
