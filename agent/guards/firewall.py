@@ -48,6 +48,7 @@ from .lexicon import (
     said_to_you,
     to_assistants_at_large,
 )
+from .mentioned import blank_mentioned_attacks
 from .normalize import canonical, decodings, disguised
 from .proposal import AUTHORITATIVE, FirewallVerdict, SealedValue, StoreMemory, WriteProposal
 from .provenance import (
@@ -360,6 +361,11 @@ class Firewall:
         return _by_meaning(review, "restated grounding", read, False)
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
+        mentioned = False
+        if review.proposal.source != "tool" and review.provenance != "tool_derived":
+            # a quoted order the note calls an attack, quoted from the user: its subject
+            blanked = [blank_mentioned_attacks(t, review.proposal.context) for t in texts]
+            mentioned, texts = blanked != texts, blanked
         text = "\n".join(texts)
         seen = canonical(text)  # as a reader sees it, for the checks on look-alike letters
         # The user's own question about a topic is a question, not an order to the agent.
@@ -421,7 +427,12 @@ class Firewall:
             reasons.append("injection:disguised_rule")
         if self._completes_split(_content(review), review.proposal.context):
             reasons.append("injection:split")
-        if claim and review.quoted and quote_speaks_of_user(review.proposal.context):
+        if (
+            claim
+            and review.quoted
+            and not mentioned  # what the note quotes, it calls an attack
+            and quote_speaks_of_user(review.proposal.context)
+        ):
             # a note taken from a pasted text that speaks of "the user" (in any language the
             # lexicon knows): a third party's orders about the user, whatever their wording
             reasons.append("injection:quoted_about_user")

@@ -830,7 +830,9 @@ ADDRESSED_TO_AGENT = compile_cached(
 # ``AGENT_VOCATIVE``, and a channel, ``grants._VIA_ASSISTANT``, take only some of the forms.)
 _ASSISTANT_WORD = (
     r"assistants?|assistent\w*|asistentes?|assistentes?|assistenti|ассистент\w*|"
-    r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asistent\w*|asszisztens\w*|avustaj\w*|"
+    # (Polish "asystenci", the plural, drops the "t")
+    r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asystenc\w*|asistent\w*|asszisztens\w*|"
+    r"avustaj\w*|"
     r"asistan\w*|trợ lý|asisten"
 )
 
@@ -932,9 +934,14 @@ _AI_ASSISTANT = (
     rf"{_AI_NOUN}"
 )
 AGENT_LABEL = compile_cached(
-    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
+    # (a reference mark may open it: "（※アシスタント向け設定：...")
+    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)[※＊*]?(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
+    # whose they are, before or after: "Till medlemmarnas digitala assistenter:", "To the
+    # residents' assistants:", "Для асистентів учасників:"
+    rf"{_FOR}\s+(?:[^\W\d_][\w'’-]*\s+){{1,2}}{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
+    rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})(?:\s+[^\W\d_][\w'’-]*){{1,2}}\s*[:：]|"
     # whose assistants, before a colon: "Trợ lý AI của các phụ huynh:", "AI assistants of
     # the residents:" (every household's: a line for whichever assistant reads it)
     rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?\s+(?:của|of|de|der|des|di|do|"
@@ -948,7 +955,8 @@ AGENT_LABEL = compile_cached(
     r"メモ|注意|お知らせ|메모|안내|공지|नोट|निर्देश|सूचना|टिप्पणी))?\s*[:：,，]|"
     # Japanese writes "to" right after the noun, in katakana too once half-width is widened:
     # "アシスタントへ 今後 ...", "ｱｼｽﾀﾝﾄﾍ ｺﾝｺﾞ ..."
-    rf"(?:{_AI_ASSISTANT})(?:[へヘ]|宛て?|向け)(?:の[^\W\d_]{{0,6}})?(?:[:：,，、]|\s))",
+    # (or what it is, right after: "アシスタント向け設定：")
+    rf"(?:{_AI_ASSISTANT})(?:[へヘ]|宛て?|向け)(?:の?[^\W\d_]{{0,6}}?)?(?:[:：,，、]|\s))",
     _I,
 )
 
@@ -960,7 +968,10 @@ AGENT_LABEL = compile_cached(
 _BOUND = (
     r"(?:debe|deber[áa]|tiene que|doit|devra|muss|soll|sollte|deve|dovr[àa]|moet|ska|skall|"
     r"m[åa]ste|skal|m[åa]|ma|musi|powinien|powinna|powinno|должен|должна|обязан|має|повинен|"
-    r"мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka)(?![^\W\d_])"
+    r"мусить|harus|wajib|ph[ảa]i|c[ầa]n ph[ảa]i|mutlaka|"
+    # ... and the plural: "Asystenci mieszkańców mają ...", "die Assistenten müssen ..."
+    r"mają|muszą|powinni|мають|повинні|мусять|должны|обязаны|deben|tienen que|doivent|"
+    r"müssen|sollen|devono|moeten|devem|têm que)(?![^\W\d_])"
 )
 _ASSISTANT_ONLY = rf"(?:{_ASSISTANT_WORD}|chatbots?)"
 _CUSTOMERS = (
@@ -970,7 +981,12 @@ _CUSTOMERS = (
     r"dell'utente|van de klant|van de gebruiker|kundens|användarens|клиента|пользователя|"
     r"користувача|klienta|pelanggan|pengguna|của khách|của người dùng|müşterinin|kullanıcının|"
     r"van de cli[ëe]nt|du patient|de la patiente|del paciente|de la paciente|des patienten|"
-    r"der patientin|do paciente|da paciente|del paziente|della paziente)"
+    r"der patientin|do paciente|da paciente|del paziente|della paziente|"
+    # a building's or a club's: its residents', members', participants'
+    r"mieszkańców|członków|uczestników|мешканців|учасників|членів|жителей|участников|"
+    r"членов|der bewohner|der mitglieder|des résidents|des membres|des habitants|"
+    r"de los residentes|de los vecinos|de los miembros|dei residenti|dei membri|dei condomini|"
+    r"dos moradores|dos membros|van de bewoners|van de leden|medlemmarnas|de boendes)"
 )
 # Whose assistant a pasted text speaks of, or whom it serves: "the customer", "their
 # assistant", "de digitale assistent van de cliënt", "trợ lý ảo của khách hàng": a business's
@@ -1024,13 +1040,15 @@ AGENT_OBLIGED = compile_cached(
     rf"(?:{_AI_ASSISTANT})[^.!?。\n]{{0,30}}?(?:(?<![^\W\d_])(?:must|should|shall|has to|"
     r"have to|is to|are to|needs? to|from now on|muss|müssen|soll|sollen|doit|doivent|devra|"
     r"devront|debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|"
-    r"moet|moeten|ska|skall|måste|bör|musi|muszą|powinien|powinni|kierował|должен|должна|"
+    r"moet|moeten|ska|skall|måste|bör|musi|muszą|mają|powinien|powinni|kierował|должен|должна|"
     r"должны|обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|"
     r"không được|không nên|cần phải|"
     # Greek, Hebrew, Arabic: "Ο βοηθός πρέπει να ...", "העוזר צריך לאשר ...", "يجب على المساعد"
     r"πρέπει|οφείλει|צריך|צריכה|חייב|חייבת|יש ל|يجب|ينبغي|عليه أن)|"
     # the scripts written without spaces: a word inside a run of letters ("アシスタントは必ず")
-    r"ต้อง|必须|必須|应该|應該|务必|務必|一定要|しなければ|べき|必ず|すること|해야|할 것|반드시)"
+    r"ต้อง|必须|必須|应该|應該|务必|務必|一定要|しなければ|べき|必ず|すること|해야|할 것|반드시|"
+    # a notice's order, a verb then "koto" at the sentence's end: "... と同等に扱うこと。"
+    r"[うくぐすつぬぶむる]こと(?=[。．.!！\n」』）)]|$))"
     r"[^.!?。\n]*|"
     # Arabic puts "on" first: "وعلى المساعد تنفيذها فورًا" (and the assistant is to carry them out)
     r"(?<![\u0600-\u06ff])و?على (?:ال)?مساعد[^.!?。\n]*|"

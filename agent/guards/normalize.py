@@ -899,6 +899,13 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     last = text[:600].rpartition(":")[2]
     if colon and last not in heads:
         heads.append(last)
+    # ... or a middle one's: "fix from forum: ... Sig: .tsrif resu eht ... :tnatsissa" (a
+    # reversed payload ends in its own label's colon)
+    colons = [i for i, c in enumerate(text[:600]) if c == ":"]
+    for at in colons[1:-1][:4]:
+        tail = text[at + 1 : 600]
+        if tail.strip() and tail not in heads:
+            heads.append(tail)
     # ... or the payload comes first and its note after: "uC@> ?@H ... -- rot47 it and follow"
     before_note = _TRAILING_NOTE.split(text[:600], maxsplit=1)[0]
     if before_note not in heads:
@@ -1096,7 +1103,13 @@ _SAYS_BACKWARDS = compile_cached(
     r"от конца к началу|в обратном порядке|sondan başa|tersten|ters sırayla|od końca|"
     r"takaperin|pozpátku|ngược lại|dari belakang|terbalik|dibalik|από το τέλος|"
     r"van achter naar voren|all'indietro|al rovescio|de trás para a frente|wspak|"
-    r"задом наперед|bagl[æa]ns|baklengs|đọc ngược|doc nguoc)\b|"
+    r"задом наперед|bagl[æa]ns|baklengs|đọc ngược|doc nguoc|"
+    # "read right to left" says the same of a script written left to right
+    r"right[- ]to[- ]left|справа налево|справа наліво|de derecha a izquierda|"
+    r"de droite [àa] gauche|von rechts nach links|da destra a sinistra|"
+    r"da direita para a esquerda|od prawej do lewej|sağdan sola|van rechts naar links|"
+    r"från höger till vänster|zprava doleva|oikealta vasemmalle)\b|"
+    r"右から左|从右到左|從右到左|오른쪽에서 왼쪽|"
     r"倒着|倒過來|倒过来|反过来读|反過來讀|倒序|逆から|後ろから|逆に読|거꾸로|반대로 읽|"
     # words that also say "on the contrary", "vice versa", "upside down" ("ao contrário",
     # "umgekehrt", "наоборот"), only after a verb of reading or writing: "leia cada palavra ao

@@ -40,6 +40,8 @@ SECRET_LABELS = compile_cached(
     # Mexico's card PIN ("el NIP 5821"), in capitals: "nip" is also a word; Polish "szyfr" (a
     # lock's combination: "Szyfr do szafki: 0739")
     r"(?-i:NIP)|szyfr\w*(?: do \w+)?|"
+    # Poland's one-time payment code: "kod BLIK 481 290" (whoever asks for it takes the money)
+    r"(?:kod\w*\s+)?blik(?:\s+kod\w*)?|"
     r"wi-?fi (key|password|code|"
     r"pass)|wpa2? (key|password)|"
     # the WPA key in the Romance languages: "clé WPA", "clave WPA2", "chave WPA", "chiave WPA"
@@ -51,7 +53,8 @@ SECRET_LABELS = compile_cached(
     r"( programme| program| club| account| card)? (numbers?|no\.?|ids?)|"
     r"network key|router (admin )?password|(door|gate|alarm|garage|"
     r"lock|safe|locker|padlock|keypad|entry|building|front door|access|security|unlock|"
-    r"bike lock|combination|lockbox|key ?safe|key ?box|intercom|entrance|storage unit)\s+codes?|"
+    r"bike lock|combination|lockbox|key ?safe|key ?box|intercom|entrance|storage unit|shed|"
+    r"cellar|basement|mailbox|letterbox|postbox|cabinet|vault|pool|gym|bike|storage)\s+codes?|"
     # "the key box number is 7294", "Key safe: 0415": a key box's number opens it
     r"(lockbox|key ?safe|key ?box|keypad)( numbers?| combinations?| combos?)?"
     r"(?=\s*(is|was|:|=|-)\s*\d)|"
@@ -98,7 +101,10 @@ _WINDOW = compile_cached(
     r".{0,80}?(?=[.。！？\n](?:\s|$)|,(?!\s*(c'est|it's|it is|that's|which is|es|ist|è|är|é|er|"
     r"se on|det är|det er|het is|to je|to jest|je to|este|είναι|adalah|là|"
     # "... vom Ferienhaus, Moewe-Strand-88, damit": a comma before a value with digits goes on
-    r"это|是|は)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
+    r"это|是|は|"
+    # "if I ask 'what's the shed code', the answer is 0419"
+    r"the answer is|answer|la respuesta es|la réponse est|die antwort ist|la risposta è|"
+    r"a resposta é)\b|\s*[^\s,]*[^\W\d_][^\s,]*\d|\s*\d[^\s,]*[^\W\d_]|"
     # "backup codes: 8812-0931, 4410-2277": a list of numbers goes on
     # (a keypad code may end in its "*" or "#")
     r"\s*\d{2,12}(?:[ -]\d{2,6}){0,6}[*#]?(?=[,.;\s]|$)|\s*\d(?:[ .-]\d){3,7}(?=[,.;\s]|$)|"
@@ -248,7 +254,30 @@ def labelled_values(text: str) -> list[SecretValue]:
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
     found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text) + _set_codes(text)
+    found += _recovery_codes(text)
     return list({v.value: v for v in found}.values())
+
+
+# Recovery codes come as a list of groups a site printed ("8472-1193", "k3f9-x2pq"), named in
+# one sentence and listed in the next: "I got in with a recovery code. I have 8472-1193 and
+# 5520-8841 left". A text that names recovery codes holds every group of that shape.
+_RECOVERY_LABEL = compile_cached(
+    r"\b(?:recovery|backup|back-up|one-time|2fa|mfa)[ -]codes?\b|"
+    r"\bcodic[ei] di (?:recupero|backup|riserva)\b|\bc[óo]digos? de (?:recuperaci[óo]n|"
+    r"recupera[çc][ãa]o|respaldo|backup)\b|\bcodes? de (?:r[ée]cup[ée]ration|secours)\b|"
+    r"\b(?:wiederherstellungs|backup|notfall)codes?\b|\bherstelcodes?\b|"
+    r"\b[åa]terst[äa]llningskod\w*|\bkody? (?:zapasow\w*|odzyskiwania)\b|"
+    r"\bкод\w* (?:восстановления|відновлення)\b|\bkurtarma kod\w*|"
+    r"复原码|恢复码|恢復碼|備用碼|备用码|リカバリーコード|バックアップコード|복구 ?코드|백업 ?코드",
+    _I,
+)
+_CODE_GROUPS = compile_cached(r"(?<![\w-])(?=[a-z0-9-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5}(?![\w-])", _I)
+
+
+def _recovery_codes(text: str) -> list[SecretValue]:
+    if not _RECOVERY_LABEL.search(text):
+        return []
+    return [SecretValue(m.group(0), "recovery code", "code") for m in _CODE_GROUPS.finditer(text)]
 
 
 # A security question's answer, which may be any word: "the answer to the security question
@@ -490,6 +519,9 @@ _KEYED_CODE = compile_cached(
     # ingetoetst", "7043を入力したのに", "7043을 눌렀는데", "输入了7043"
     rf"(?<![\w$€£#№+.,:/-]){_LATE_CODE_VALUE}(?:\s+[^\W\d_]+)?\s+"
     r"(?:eingegeben|eingetippt|getippt|ingetoetst|ingetypt|ingevoerd|ingetikt|ingedrukt)\b|"
+    # ... Hindi too: "जबकि मैं 2580 ही डाल रहा हूँ" (though I do put in 2580)
+    rf"(?<![\w$€£#№+.,:/-]){_CODE_DIGITS.format('hi_value')}(?:\s+(?:ही|भी))?\s+"
+    r"(?:डाल|डाला|डाली|डालता|डालती|डालते|दर्ज|एंटर|टाइप)|"
     r"(?<![\d$€£#№+.,:/-])(?P<cjk_value>\d{4,8})\s*(?:を|と|을|를)\s*(?:入力|押し|押した|"
     r"打ち込|입력|눌렀|누르|눌러)|(?:输入了?|輸入了?|按了|输了|輸了)\s*(?P<zh_value>\d{4,8})(?!\d)",
     _I,
@@ -499,7 +531,7 @@ _KEYED_LOCKS = compile_cached(
     r"アラーム|ドア|ロック|金庫|玄関|オートロック|경보|알람|도어락|현관|금고|"
     # (a keypad, not a keyboard: "Tastatur", "clavier", "teclado" type letters too)
     r"\b(?:keypads?|knappsats\w*|pinpad|tastierino|digicode|codeslot|kodlås\w*|kodelås\w*|"
-    r"zahlenschloss|puk2?)\b",
+    r"zahlenschloss|puk2?|(?:upi |atm |sim )?pin)\b",
     _I,
 )
 # An alarm that wakes or times, a gate one boards at, a sum keyed into a bill: no lock.
@@ -523,7 +555,8 @@ def _keyed_codes(text: str) -> list[SecretValue]:
     if not re.search(r"\d{4}|\d[ -]\d[ -]\d[ -]\d", text):
         return found  # no code's digits: no need to read the verbs
     for keyed in _KEYED_CODE.finditer(text):
-        value = next(v for v in keyed.group("value", "late_value", "cjk_value", "zh_value") if v)
+        groups = keyed.group("value", "late_value", "hi_value", "cjk_value", "zh_value")
+        value = next(v for v in groups if v)
         near = _sentences_around(text, keyed.start(), keyed.end())
         lock = _guarding_lock(near)
         if lock and not _NOT_GUARDING.search(near):
