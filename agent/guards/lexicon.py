@@ -911,6 +911,12 @@ _ASSISTANT_NOUN = (
     r"アシスタント|어시스턴트|비서)"
 )
 _AI_NOUN = r"(?:(?-i:AI|KI|IA|ИИ|ШІ|LLM|GPT)|yapay zek[aâ]|tekoäly\w*|bots?|人工智能|인공지능)"
+# Assistants in the plural (and, in the languages that inflect it, "to" or "of" them)
+_ASSISTANTS = (
+    r"(?:assistants|assistenter|assistenten|asistentes|assistentes|assistenti|ассистент(?:ов|ам)|"
+    r"асистент(?:ів|ам)|помощник(?:ов|ам)|помічник(?:ів|ам)|asystent(?:ów|om)|asistent(?:ů|ům)|"
+    r"asistanlar\w*|avustaj(?:ille|at)|βοηθ(?:ούς|ών))(?![^\W\d_])"
+)
 _FOR = (
     r"(?:for|to|dear|attn|attention|für|pour|à|aux|para|al|ao|aos|às|per|agli|alla|"
     r"all['’]|till|för|voor|aan|dla|do|pro|untuk|kepada|buat|cho|gửi|для|к|до|προς|για|"
@@ -938,10 +944,11 @@ AGENT_LABEL = compile_cached(
     r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)[※＊*]?(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
-    # whose they are, before or after: "Till medlemmarnas digitala assistenter:", "To the
-    # residents' assistants:", "Для асистентів учасників:"
-    rf"{_FOR}\s+(?:[^\W\d_][\w'’-]*\s+){{1,2}}{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
-    rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})(?:\s+[^\W\d_][\w'’-]*){{1,2}}\s*[:：]|"
+    # whose they are, before or after, in the plural: "Till medlemmarnas digitala
+    # assistenter:", "To the residents' assistants:", "Для асистентів учасників:" (every
+    # household's; "for the teaching assistant:", "for the assistant manager role:" are people)
+    rf"{_FOR}\s+(?:[^\W\d_][\w'’-]*\s+){{1,2}}(?:{_AI_NOUN}[\s-]*)?{_ASSISTANTS}\s*[:：]|"
+    rf"{_FOR}\s+{_WHICH}{_ASSISTANTS}(?:\s+[^\W\d_][\w'’-]*){{1,2}}\s*[:：]|"
     # whose assistants, before a colon: "Trợ lý AI của các phụ huynh:", "AI assistants of
     # the residents:" (every household's: a line for whichever assistant reads it)
     rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:[\s-]*{_AI_NOUN})?\s+(?:của|of|de|der|des|di|do|"
