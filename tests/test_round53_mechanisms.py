@@ -7,9 +7,14 @@ sealed).
   CTF writeup, quoted by the user and called an attack by the note itself. The quote is
   blanked for the injection checks; an order outside it, a quote the user never wrote, a
   quote a page supplied, and a quote nobody calls an attack are read as ever.
+- A reversed payload after a middle label's colon; "read right to left".
+- Whose assistants a page addresses before a colon (plural), Polish "asystenci ... mają", a
+  reference mark before a label, a Japanese notice's verb + "こと".
+- Secrets: a BLIK code, "the answer is" after a shed code, a PIN keyed in Hindi, recovery
+  codes listed after their label's sentence.
 
-Each test of an ordinary write fails on 688acff's guards; the attack tests guard the
-mechanism's limits (they pass on both).
+Each test fails on 688acff's guards but the three that guard the mentioned-quote
+mechanism's limits (a quote read as ever): they pass on both.
 """
 
 from __future__ import annotations
