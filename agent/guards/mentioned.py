@@ -81,10 +81,11 @@ def _plain(text: str) -> str:
 
 def blank_mentioned_attacks(text: str, context: Sequence[dict[str, Any]]) -> str:
     """``text`` with each quote it names an attack and the user wrote blanked (``quote``)."""
-    quotes = list(_QUOTED.finditer(text))
+    quotes = list(_QUOTED.finditer(text))  # read once: the text around them, then each
     if not quotes:
         return text
-    outside = _QUOTED.sub(" ", text)
+    bounds = [0, *(i for m in quotes for i in m.span()), len(text)]
+    outside = " ".join(text[a:b] for a, b in zip(bounds[::2], bounds[1::2], strict=True))
     if not _ATTACK_WORDS.search(canonical(outside)) and not _ATTACK_WORDS.search(outside):
         return text
     said = [_plain(m) for m in user_texts(context)]
@@ -105,4 +106,5 @@ def blank_mentioned_attacks(text: str, context: Sequence[dict[str, Any]]) -> str
         inner_end = match.end(match.lastindex or 0)
         return text[start:inner_start] + _BLANK + text[inner_end:end]
 
-    return _QUOTED.sub(blank, text)
+    kept = [text[a:b] for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+    return kept[0] + "".join(blank(m) + after for m, after in zip(quotes, kept[1:], strict=True))
