@@ -208,7 +208,7 @@ def test_lancedb_loads_without_the_rest_namespace_packages_or_embedding_provider
         "print(loaded('lance_namespace_urllib3_client.api'), len(models) < 40)\n"
         "print(loaded('lancedb.embeddings.openai'))\n"
         "import lance_namespace, lancedb.db\n"
-        "print(lancedb.db.ListTablesResponse is lance_namespace.ListTablesResponse)\n"
+        "print(lancedb.db.CreateNamespaceResponse is lance_namespace.CreateNamespaceResponse)\n"
         "ran = lambda: 'register_namespace_impl' in lance_namespace.__dict__\n"
         "print(repr(lancedb.db.LanceNamespace), ran())\n"
         "print(issubclass(lance_namespace.LanceNamespace, object), ran())\n"
