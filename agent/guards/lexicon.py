@@ -66,6 +66,60 @@ _IGNORE_VERB = (
     r"проигнорируй|не обращай внимания на|отбрось)"
 )
 
+# "Without asking", as English reads it (``signals.SIGNALS["safety_bypass"]``): a waiver only
+# beside an act that costs or exposes something (pay, transfer, order, send, share, delete,
+# install, sign, approve, run, give out); the user's own "adapt the recipe without asking",
+# "add it to the shopping list without asking" is a preference, not a waiver.
+_UNASKED_ML = (
+    r"(?:\b(?:sin (?:pedir|preguntar|consultar|avisar|confirmar)|ohne (?:zu fragen|nachzufragen|"
+    r"best[äa]tigung|r[üu]ckfrage)|sans (?:demander|confirmation)|sem (?:perguntar|pedir|"
+    r"confirma[çc][ãa]o)|senza (?:chiedere|conferma)|utan att (?:fr[åa]ga|bekr[äa]fta)|"
+    r"zonder (?:te vragen|toestemming|bevestiging)|bez (?:pytania|zgody|potwierdzenia))\b|"
+    r"не (?:спрашивая|питаючи)|без (?:подтверждения|спроса|підтвердження))"
+)
+# Up to 80 characters of one sentence; a dot inside an address or a number does not end it.
+_CLAUSE_GAP = r"(?:[^.!?\n;]|\.(?=\S)){0,80}?"
+_RISKY_ACT_ML = (
+    r"(?:\b(?:"
+    # Spanish, Portuguese, Italian
+    r"pag(?!in)\w*|transfer\w*|compr(?!en|om|im)\w*|envi\w*|mand\w*|reenvi\w*|compart\w*|borr\w*|"
+    r"elimin\w*|"
+    r"instal\w*|firm\w*|aprob\w*|aprov\w*|approv\w*|acept\w*|aceit\w*|accett\w*|ejecut\w*|"
+    r"execut\w*|esegu\w*|descarg\w*|baix(?:a|ar|e|em)|scaric\w*|reserv\w*|prenot\w*|encomend\w*|"
+    r"encaminh\w*|compartilh\w*|apag\w*|exclu(?!siv)\w*|assin\w*|ordin(?:a|are|ato|i)|inoltr\w*|"
+    r"condivid\w*|"
+    r"cancell\w*|bonific\w*|revel\w*|d[aá]r(?:le|lhe)?|dare|entreg\w*|"
+    # German
+    r"zahl\w*|bezahl\w*|[üu]berweis\w*|[üu]berwies\w*|kauf\w*|bestell\w*|send\w*|schick\w*|"
+    r"weiterleit\w*|teil(?:e|en|t)|l[öo]sch\w*|installier\w*|unterschreib\w*|genehmig\w*|"
+    r"akzeptier\w*|ausf[üu]hr\w*|auszuf[üu]hren|herunterlad\w*|buch(?:e|en|t)|freigeb\w*|"
+    r"gib|geben|herausgeb\w*|"
+    # French
+    r"pai(?:e|es|ent|er|ement)|pay\w*|vir(?:e|er|ez|ement)|achet\w*|command\w*|envo\w*|"
+    r"transf[eé]r\w*|"
+    r"partag\w*|supprim\w*|effac\w*|sign(?:e|er|ez|é)|approuv\w*|accept\w*|ex[eé]cut\w*|"
+    r"t[eé]l[eé]charg\w*|r[eé]serv\w*|donn\w*|divulg\w*|"
+    # Swedish, Dutch
+    r"betal\w*|[öo]verf[öo]r\w*|k[öo]p\w*|best[äa]ll\w*|skick\w*|vidarebefordra\w*|"
+    r"dela\w*|radera\w*|installera\w*|signera\w*|godk[äa]nn?\w*|acceptera\w*|utf[öo]r\w*|"
+    r"boka\w*|ge|ger|betaal\w*|overmak\w*|koop\w*|kocht|bestel\w*|stuur\w*|verstuur\w*|"
+    r"deel\w*|verwijder\w*|installeer\w*|onderteken\w*|goedkeur\w*|accepteer\w*|"
+    r"uitvoer\w*|voer\w* uit|download\w*|boek\w*|geef|"
+    # Polish
+    r"zap[łl]a\w*|p[łl]ac\w*|przele\w*|kup\w*|zam[óo]w\w*|zamaw\w*|wy[śs]l\w*|wysy[łl]\w*|"
+    r"przeka[żz]\w*|udost[ęe]pn\w*|usu[ńn]\w*|usuw\w*|zainstal\w*|podpis\w*|zatwierd\w*|"
+    r"akceptuj\w*|wykon\w*|pobier\w*|rezerw\w*|daj|dawaj"
+    r")\b|"
+    # Russian (\b holds for Cyrillic)
+    r"\b(?:(?:о|с|за)?пла[тч]\w*|перев[её]д\w*|перевести|перечисл\w*|куп\w*|покуп\w*|заказ\w*|"
+    r"отправ\w*|пересыл\w*|пересла\w*|удал\w*|установ\w*|подпис\w*|одобр\w*|приним\w*|"
+    r"приня\w*|выполн\w*|скача\w*|скачив\w*|бронир\w*|опубликов\w*|переда\w*|выда\w*|"
+    r"сообщ(?:и|ай|ать|ить)\w*|да(?:й|ть|вай)|"
+    # Ukrainian
+    r"переказ\w*|надсила\w*|надішл\w*|замовл\w*|замов|видал\w*|"
+    r"підпис\w*|схвал\w*|викона\w*)\b)"
+)
+
 SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
     "ignore_instructions": _rx(
         # ... but not "ignore the instructions on the flour bag": someone else's instructions.
@@ -279,10 +333,7 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(사용자|유저)(보다|의 요청보다)\s*(우선|먼저)",
     ),
     "safety_bypass": _rx(
-        r"\b(sin (pedir|preguntar|consultar|avisar|confirmar)|ohne (zu fragen|nachzuf"
-        r"ragen|bestätigung|rückfrage)|sans "
-        r"(demander|confirmation)|sem (perguntar|pedir|confirmação)|senza (chiedere|conferma)|"
-        r"utan att (fråga|bekräfta)|не спрашивая|без (подтверждения|спроса))\b",
+        rf"{_RISKY_ACT_ML}{_CLAUSE_GAP}{_UNASKED_ML}|{_UNASKED_ML}{_CLAUSE_GAP}{_RISKY_ACT_ML}",
         r"\b(nunca|jamás|nie|niemals|jamais|ne jamais|mai|aldrig|никогда)\s+(le |lo |la |)?"
         r"(digas|menciones|sagen|erwähnen|erwähne|dis|dites|mentionne|diga|mencione|dire|dica|"
         r"menzionare|menziona|säg|nämn|говори|упоминай)\b",
@@ -398,8 +449,7 @@ _NL_PL_TR: dict[str, list[re.Pattern[str]]] = {
     ),
     "safety_bypass": _rx(
         r"\b(niet|nie|nie pytaj|sorma)\b[^.!?\n]{0,30}\b(om toestemming|o zgodę|onay|izin)\b|"
-        r"\bonay (isteme|alma)\b|\bzonder (te vragen|toestemming|bevestiging)\b|"
-        r"\bbez (pytania|zgody|potwierdzenia)\b",
+        r"\bonay (isteme|alma)\b",
         r"\b(stilletjes|stiekem|ongemerkt|po cichu|potajemnie|gizlice|sessizce)\b",
     ),
     "exfiltration": _rx(
