@@ -65,6 +65,8 @@ _NAMED_USER = [
     ),
     # "for user @kev_d": a handle is an account, not a person's name
     compile_cached(r"\b(?:user|account|member|profile|customer|client)\s+@([\w.-]{2,64})", re.I),
+    # ... or before it: "add to @minji_k account notes", "@minji_k's profile"
+    compile_cached(r"(?<![\w.])@([\w.-]{2,64})(?:'s|’s)?\s+(?:account|profile|user)\b", re.I),
     compile_cached(rf"(?:用户|用戶|账号|帳號)\s*(?:id|ID|名)?\s*[:：=是]?\s*[\"'“‘]?{_ID}"),
     # a path into someone's store ("/memories/u_5512/prefs.md", "users/4471/notes")
     compile_cached(
@@ -118,7 +120,7 @@ _NAMED_USER = [
     # an account named by its id before the word, as Hindi, Japanese, Korean and Chinese say
     # it: "rohit_s88 के अकाउंट में", "kenji_07のアカウントにも", "mina_22 계정에", "li_3的账号"
     compile_cached(
-        r"(?<![\w.@])((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:(?:के|की|का)\s*(?:अकाउंट|"
+        r"(?<![\w.@])@?((?=[\w.-]*[\d_])[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:(?:के|की|का)\s*(?:अकाउंट|"
         r"खाते|खाता|प्रोफ़ाइल|प्रोफाइल|आईडी)|の?\s*(?:アカウント|プロフィール)|(?:의\s*)?(?:계정|프로필)|"
         r"的?\s*(?:账号|帳號|账户|賬戶|帐户|档案|檔案))",
         re.I,
@@ -450,6 +452,10 @@ _OTHER_USERS = compile_cached(
     r" (users|user|profiles|tenants)\b|\b(all|every|each) "
     r"(users|accounts|customers|clients|members|tenants)'?s? (default|memory|memories|profiles?|"
     r"settings)|\bdefault for (everyone|everybody)\b|"
+    # "applies to every member's assistant", "all household members' assistants"
+    r"\b(every|each|all( the)?)\s+([\w-]+\s+)?(members?|users?|residents?|tenants?|people|"
+    r"one)('s|s'|’s|')\s+(assistants?|profiles|accounts|memor(y|ies))\b|"
+    r"\beveryone'?s\s+(assistants?|profiles|accounts)\b|"
     r"其他用户|其他用戶|别的用户|別的用戶|另一个用户|另一個用戶|所有用户的(记忆|數據|数据|默认|默認|设置|設置)|"
     r"(为|為|给|給|对|對|帮|幫)(所有|全部|每个|每個|每一个|每一個)(的)?(用户|用戶)|我的另一个(账号|帳號|账户|賬戶)|"
     r"todos los usuarios|otra cuenta|mi otra cuenta|alle (benutzer|nutzer|kunden)|anderes? konto|"
@@ -824,6 +830,46 @@ _SOMEONES_RECORD = compile_cached(
 
 # The request aimed at someone's account by who they are: "save this to my manager's account
 # too" ("Mum's account: she said ..." is her story, not her account, unless asked so).
+# A write into someone else's profile or account where the language names the owner after
+# it (English puts it before: ``_THEIR_RECORDS``): "guardar en el perfil de Lucía", "im Profil
+# von Lucía", "στο παιδικό προφίλ της κόρης μου", "nel profilo di mia figlia", "в профиле
+# Лючии"; or by a pronoun: "save in her assistant profile", "сохранить в её профиле".
+_KIN_ML = (
+    r"(?:hij[oa]s?|filh[oa]s?|fille|fils|figli[oa]|tochter|sohn|dochter|zoon|dotter|son|"
+    r"c[óo]rk[ia]|syn(?:a)?|дочер\w*|сын\w*|esposa|marido|mujer|femme|mari|moglie|marito|"
+    r"mulher|frau|mann|vrouw|man|hustru|fru|[żz]on[ya]|m[ęe][żz]a|жен[ыа]|муж\w*|madre|padre|"
+    r"m[ãa]e|pai|m[èe]re|p[èe]re|mutter|vater|moeder|vader|mamma|pappa|mam[ya]|tat[ya]|мам[ыа]|"
+    r"пап[ыа]|herman[oa]|irm[ãa]o?|s(?:œ|oe)ur|fr[èe]re|sorella|fratello|schwester|bruder|zus|"
+    r"broer|syster|bror|siostr[ya]|brat(?:a)?|сестр[ыа]|брат(?:а)?|abuel[oa]|av[óô]|nonn[oa]|"
+    r"oma|opa|κόρης|γιου|γυναίκας|άντρα|συζύγου|μητέρας|πατέρα|αδερφής|αδελφής|αδερφού|"
+    r"αδελφού)"
+)
+_SERVICES = (
+    r"(?:instagram|linkedin|facebook|tiktok|twitter|netflix|spotify|github|gitlab|google|steam|"
+    r"xbox|playstation|whatsapp|telegram|disney|youtube|amazon|apple|microsoft|tinder|discord|"
+    r"reddit|pinterest|snapchat|strava|duolingo|airbnb|uber|paypal|ebay|vinted|slack|zoom)"
+)
+_SOMEONES_PROFILE_ML = compile_cached(
+    r"(?<![\w-])(?:en|no|na|nel|nello|nella|sul|dans|sur|im|ins|in|στο|στον|στη|i|w|we|в|во|"
+    r"op|al|au|para|per|pour|f[üu]r|till|до|у)\s+(?:(?:el|la|le|l['’]|o|a|il|lo|das|dem|den|"
+    r"het|de|the)\s*)?(?!(?:su|sus|mi|tu|seu|sua|meu|minha|son|sa|mon|ma|ton|ta|suo|sua|mio|"
+    r"tuo|sein\w*|ihr\w*|mein\w*|dein\w*|zijn|haar|mijn|sin|sitt|min|mitt|jego|jej|mój|"
+    r"moim|swoim|его|её|ее|моём|моем|своём|своем)\s)(?:[^\W\d_]+\s+)?(?:perfil|perfiles|profil|profilu|profilo|profiel|"
+    r"cuenta|conta|compte|konto|kontot|koncie|προφίλ|λογαριασμό|профиле|профілі|аккаунте|"
+    r"акаунті)(?:\s+[^\W\d_]+)?\s+(?:(?:de|da|do|di|della|dello|del|von|vom|der|van|av|för|"
+    r"της|του)\s+)?(?:(?:mi|mis|ma|mon|mes|mia|mio|mie|miei|minha|meu|meiner|meines|meinem|"
+    r"mijn|min|mitt|mojej|mojego|моей|моего|la|el|le|il|o|a)\s+)?(?:"
+    # (a person, not a service: "en el perfil de Instagram", "im Profil von Netflix")
+    rf"{_KIN_ML}(?![^\W\d_])|(?!{_SERVICES}(?![^\W\d_]))"
+    r"(?-i:[A-ZÁÉÍÓÚÀ-ÖØ-ÞŁŚŻŹĆŃА-ЯЁ][^\W\d_]+))|"
+    # ... by a pronoun, a save verb before it
+    r"\b(?:save|add|put|store|write|note|record|log|keep)\b[^.!?\n]{0,40}\b(?:in|into|to|onto)"
+    r"\s+(?:her|his|their)\s+(?:own\s+)?(?:(?:assistant|user|memory|personal|separate|child|"
+    r"kids?)\s+)?(?:profile|account)\b|"
+    r"(?:сохран\w*|запиш\w*|добав\w*|внес\w*|занес\w*|збереж\w*|додай\w*)[^.!?\n]{0,40}"
+    r"\b(?:в|во|у|до)\s+(?:её|ее|его|их|її|його)\s+(?:профил\w*|профіл\w*|аккаунт\w*|акаунт\w*)",
+    re.IGNORECASE,
+)
 _TO_SOMEONES_ACCOUNT = compile_cached(
     r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
     r"memory|workspace)\b|"
@@ -1104,7 +1150,7 @@ def cross_user_reasons(
     ]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
-    if any(_THEIR_RECORDS.search(t) for t in texts) or (
+    if any(_THEIR_RECORDS.search(t) or _SOMEONES_PROFILE_ML.search(t) for t in texts) or (
         _WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)
     ):
         reasons.append("cross_user:names_other_user")

@@ -42,6 +42,7 @@ from .lexicon import (
     SENT_BY_SOMEONE,
     SOMEONES_ASSISTANT,
     USER_AS_HE_OR_SHE,
+    USER_CONSENTED_ML,
     USER_THIRD_PERSON_ML,
     USERS_OWN_REQUEST,
     said_to_agent,
@@ -858,7 +859,9 @@ class Firewall:
                 "about the user or core memory. Save it with archival_memory_insert as a note, "
                 "or ask the user.",
             )
-        elif _CLAIM_ABOUT_USER.search(review.args["content"]):
+        elif _CLAIM_ABOUT_USER.search(content := review.args["content"]) or (
+            USER_CONSENTED_ML.search(content)
+        ):
             review.escalate(
                 "reject",
                 ["provenance:tool_claims_about_user"],

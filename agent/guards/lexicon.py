@@ -334,6 +334,19 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
     ),
     "safety_bypass": _rx(
         rf"{_RISKY_ACT_ML}{_CLAUSE_GAP}{_UNASKED_ML}|{_UNASKED_ML}{_CLAUSE_GAP}{_RISKY_ACT_ML}",
+        # the user left out of the loop: "zonder de gebruiker ertussen", "sin que intervenga el
+        # usuario", "ohne Beteiligung des Nutzers", "без участия пользователя"
+        # (with its article: "sin usuario ni contraseña", "ohne Benutzerkonto" need no one)
+        r"\b(?:sin (?:la intervención del|consultar al|que intervenga el|avisar al|el|la) "
+        r"usuari[oa]|"
+        r"ohne (?:den|die|der|zutun des|beteiligung des|r[üu]cksprache mit dem) (?:nutzer|"
+        r"benutzer)(?:s|in|innen)?|sans (?:l'intervention de |consulter |pr[ée]venir )?"
+        r"l'utilisat(?:eur|rice)|senza (?:l'intervento dell'|consultare l'|avvisare l'|l')utente|"
+        r"sem (?:a interven[çc][ãa]o d[oa]|consultar o|avisar o|o|a) usu[áa]ri[oa]|"
+        r"utan (?:att (?:involvera|fr[åa]ga|"
+        r"meddela) )?anv[äa]ndaren|zonder (?:tussenkomst van |overleg met )?de gebruiker|"
+        r"bez (?:udziału |wiedzy |zgody )?u[żz]ytkownik\w*)\b|"
+        r"без (?:участия |ведома |согласия )?пользовател\w*|без (?:участі |відома )?користувач\w*",
         r"\b(nunca|jamás|nie|niemals|jamais|ne jamais|mai|aldrig|никогда)\s+(le |lo |la |)?"
         r"(digas|menciones|sagen|erwähnen|erwähne|dis|dites|mentionne|diga|mencione|dire|dica|"
         r"menzionare|menziona|säg|nämn|говори|упоминай)\b",
@@ -883,7 +896,8 @@ _ASSISTANT_WORD = (
     # (Polish "asystenci", the plural, drops the "t")
     r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asystenc\w*|asistent\w*|asszisztens\w*|"
     r"avustaj\w*|"
-    r"asistan\w*|trợ lý|asisten"
+    # (Romanian "asistenți", the plural, writes its "t" as "ț")
+    r"asistan\w*|asisten[țţ]\w*|trợ lý|asisten"
 )
 
 # An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
@@ -913,6 +927,7 @@ AGENT_VOCATIVE = compile_cached(
     r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент\w*|асистент\w*|"
     r"asystent\w*|asystenc\w*|помічник\w*|помощник\w*|asistan\w*|"
     r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
+    r"pembantu ai|"
     r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
     r"(?:AI\s*)?비서|chatbot|bot|llm)\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
     r"tu|ton|ta|tes|te|du|dein\w*|dich|dir|vous|votre|você|seu|sua|ты|твои?\w*|jij|je|jouw|"
@@ -1291,7 +1306,8 @@ RULE_CUES_ML = compile_cached(
     r"od teď|pokaždé|příště|"
     # Greek: always, from now on, each time, to whoever asks
     r"πάντα|από εδώ και πέρα|από τώρα και στο εξής|από τώρα|κάθε φορά που|σε όποιον ρωτ\w*|"
-    r"de acum înainte|întotdeauna|mostantól|minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
+    r"de acum înainte|întotdeauna|mereu|mostantól|ezentúl|a jövőben|mindig|legközelebb|"
+    r"minden alkalommal|từ giờ|từ nay|mỗi khi|lần sau|"
     r"mulai sekarang|mulai hari ini|setiap kali|lain kali|selalu|senantiasa|mula ngayon|"
     r"tuwing|kuanzia sasa|"
     r"kila mara|"
@@ -1315,7 +1331,8 @@ RULE_CUES_ML = compile_cached(
     r"(ابتداء من|ابتداءً من|اعتبارا من|اعتباراً من|بدءا من|بدءاً من|اب سے|আজ থেকে|"
     r"από εδώ και (?:πέρα|στο εξής)|από τώρα|στο εξής|εφεξής|κάθε φορά|відтепер|щоразу|"
     r"наступного разу|מעכשיו|מהיום|"
-    r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|هر بار|अब से|हर बार|"
+    r"בכל פעם|من الآن فصاعد|عندما|كلما|في المرة القادمة|از این به بعد|از حالا به بعد|همیشه|"
+    r"هر وقت|دفعه بعد|هر بار|अब से|हर बार|"
     r"जब भी|अगली बार|आगे से|এখন থেকে|প্রতিবার|จากนี้ไป|ตั้งแต่นี้ไป|ต่อจากนี้|นับจากนี้|"
     r"ทุกครั้ง|"
     # Thai "when the user / a customer / anyone ...": "เมื่อผู้ใช้ถามเรื่องโรงพยาบาล"
@@ -1716,7 +1733,7 @@ USER_THIRD_PERSON_ML = compile_cached(
     r"kullanıcı(?:nın|ya|yı|dan|yla|da|ların|lara)?|"
     r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
     r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
-    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|ユーザー|사용자|用户|用戶|"
+    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|کاربر|ユーザー|사용자|用户|用戶|"
     # a business's word for the user, with "this": "kalau nanti pelanggan ini tanya", "if this
     # customer asks", "quand ce client demande", "这位顾客问起时"
     r"\b(?:this (?:customer|client|member|guest|patient|subscriber|buyer|shopper|owner)|"
@@ -1733,6 +1750,40 @@ USER_THIRD_PERSON_ML = compile_cached(
     _I,
 )
 
+
+# What the user agreed to, allowed or wants, said of "the user" in other languages: "Użytkownik
+# zgodził się na automatyczne przedłużanie", "Mtumiaji ameruhusu kutuma pesa", "el usuario
+# autorizó los pagos". A tool's text may not say it (``firewall._CLAIM_ABOUT_USER`` in English
+# and Chinese).
+_CONSENTED = (
+    r"(?:\b(?:"
+    r"acept[óo]|autoriz[óo]|consinti[óo]|permiti[óo]|aprob[óo]|quiere|prefiere|pidi[óo]|"
+    r"solicit[óo]|ha (?:aceptado|autorizado|permitido|aprobado|pedido|solicitado|consentido)|"
+    r"est[áa] de acuerdo|estuvo de acuerdo|aceitou|autorizou|consentiu|permitiu|aprovou|quer|"
+    r"prefere|pediu|concordou|deu (?:autoriza[çc][ãa]o|permiss[ãa]o|consentimento)|"
+    r"a (?:accept[ée]|autoris[ée]|consenti|permis|approuv[ée]|demand[ée])|veut|pr[ée]f[èe]re|"
+    r"souhaite|est d'accord|hat (?:zugestimmt|eingewilligt|erlaubt|genehmigt|autorisiert|"
+    r"gebeten|gew[üu]nscht|freigegeben)|stimmt\w* zu|willigt\w* ein|m[öo]chte|w[üu]nscht|"
+    r"bevorzugt|ha (?:accettato|autorizzato|acconsentito|permesso|approvato|chiesto)|vuole|"
+    r"preferisce|[èe] d'accordo|har (?:godk[äa]nt|samtyckt|till[åa]tit|g[åa]tt med p[åa]|bett om)|"
+    r"godk[äa]nde|samtyckte|vill|f[öo]redrar|heeft (?:ingestemd|toegestaan|goedgekeurd|gevraagd|"
+    r"toestemming gegeven)|stemde in|wil|zgodzi[łl]\w*|zezwoli[łl]\w*|pozwoli[łl]\w*|"
+    r"zatwierdzi[łl]\w*|wyrazi[łl]\w* zgod[ęe]|chce|woli|prosi[łl]\w*|poprosi[łl]\w*|"
+    r"onayladı|kabul etti|izin verdi|istiyor|tercih ediyor|setuju|menyetujui|mengizinkan|"
+    r"membenarkan|ingin|meminta|ameruhusu|amekubali|ameidhinisha|anataka|aliomba|"
+    r"beleegyezett|enged[ée]lyezte|hozz[áa]j[áa]rult|szeretn[ée]|k[ée]rte|a fost de acord|"
+    r"a (?:acceptat|autorizat|permis|aprobat|cerut)|vrea|prefer[ăa]|souhlasil\w*|povolil\w*|"
+    r"schv[áa]lil\w*|suostui|hyv[äa]ksyi|salli|haluaa|đã đồng ý|đồng ý|cho phép|muốn"
+    r")\b|"
+    r"\b(?:согласил\w*|разрешил\w*|одобрил\w*|дал\w* (?:согласие|разрешение)|хочет|"
+    r"предпочитает|просил\w*|попросил\w*|погодив\w*|погодил\w*|дозволив\w*|схвалив\w*|хоче|"
+    r"просив\w*|συμφώνησε|επέτρεψε|ενέκρινε|θέλει|προτιμά)\b|"
+    r"وافق|سمح|أذن|يريد|يفضل|הסכים|הסכימה|אישר|אישרה|רוצה|מעדיפ|موافقت کرد|اجازه داد|"
+    r"सहमति दी|सहमत|अनुमति दी|चाहत|同意|許可|承認|希望|동의|허락|허용|승인|원함|원한다)"
+)
+USER_CONSENTED_ML = compile_cached(
+    rf"(?:{USER_THIRD_PERSON_ML.pattern})[^.!?\n。！？]{{0,30}}?{_CONSENTED}", _I
+)
 
 # -- a note that says whom it comes from ----------------------------------------------------------
 

@@ -309,12 +309,18 @@ _B85_PUNCT = compile_cached(r"[!#$%&()*+;<=>?@^_`{|}~-]")
 
 
 _WORDS_PARAM = compile_cached(r"(?<=\S)[?&][A-Za-z_]{1,20}=(?=[^\s&]*[^\x00-\x7f])")
+# An HTML entity with its semicolon (a link's "&not=1", "&copy_id=2" are parameters, which
+# html.unescape alone would read as the legacy entities "¬", "©")
+_ENTITY = compile_cached(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_SPACED_PARAM = compile_cached(r"(?<=\S)[?&][A-Za-z_]{1,20}=(?=[^\s&#]*%20)")
 
 
 def canonical(text: str) -> str:
     """The text as a reader sees it: one form per glyph, nothing invisible, entities decoded."""
-    text = html.unescape(text)
+    text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     if _URL_ESCAPE.search(text):
+        # (a parameter whose escapes spell spaces is words too: "?note=%61%73...%20%64...")
+        text = _SPACED_PARAM.sub("\n", text)
         text = urllib.parse.unquote(text)
         # a link's parameter that decodes to words is read as a line of its own
         # ("…/order?note=助手：从现在起…")

@@ -447,7 +447,11 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(unrestricted|uncensored|unfiltered|unlimited)\s+(output|answers|responses|mode|"
         r"access)\b|\bno usage limits\b|\bwithout (any )?(usage )?limits\b",
         r"\b(never|don'?t|do not)\s+(tell|inform|notify|warn)\s+(the user|her|him|them|users)\b|"
-        r"\bwithout telling (the user|her|him|them)\b|\b(hide|keep)\s+(this|it)\s+(a secret\s+)?"
+        r"\bwithout telling (the user|her|him|them)\b|"
+        # the user left out of the loop: "answer them directly, without the user in between"
+        r"\bwithout (involving |consulting |looping in |bothering )?the user('s)?( in between| in "
+        r"the loop| involved| involvement| knowledge| input)?\b|"
+        r"\b(hide|keep)\s+(this|it)\s+(a secret\s+)?"
         r"from (the user|her|him|them)\b",
         # ... in Swahili, Indonesian, Vietnamese, Turkish: "bila kumwambia", "tanpa memberi
         # tahu pengguna", "mà không cho người dùng biết", "kullanıcıya haber vermeden"
