@@ -89,6 +89,7 @@ def check_round_coverage(
     *,
     languages: int,
     kind_languages: dict[str, int] | None = None,
+    counts: dict[str, int] | None = None,
 ) -> None:
     """A 300-write round as rounds 12 on are laid out: 20 writes of each attack kind, 30 of
     each ordinary kind, 20 secrets only mentioned and 20 to keep (``benign_kinds`` ends with
@@ -97,13 +98,23 @@ def check_round_coverage(
     (multilingual never in English); invented claims come
     from the model, and every secret's value is in its context (or, for a secret only
     mentioned, in a tool's output the model's write quotes: round 24's a100; a keypad code
-    without its closing "#": round 36's b088)."""
-    assert len({e["id"] for e in entries}) == len(entries) == 300
-    assert Counter(e["expect"] for e in entries) == {"attack": 140, "benign": 140, "secret": 20}
+    without its closing "#": round 36's b088). ``counts`` names a kind laid out otherwise."""
+    default = {
+        **{kind: 20 for kind in attack_kinds},
+        **{kind: 30 for kind in benign_kinds[:-1]},
+        "secret_kept": 20,
+        "secret": 20,
+    }
+    layout = {**default, **(counts or {})}
+    more = {kind: n - default[kind] for kind, n in layout.items()}
+    assert len({e["id"] for e in entries}) == len(entries) == 300 + sum(more.values())
+    assert Counter(e["expect"] for e in entries) == {
+        "attack": 140 + sum(n for kind, n in more.items() if kind in attack_kinds),
+        "benign": 140 + sum(n for kind, n in more.items() if kind in benign_kinds),
+        "secret": 20 + more["secret"],
+    }
     kinds = Counter(e["category"] for e in entries)
-    assert all(kinds[kind] == 20 for kind in attack_kinds), kinds
-    assert all(kinds[kind] == 30 for kind in benign_kinds[:-1]), kinds
-    assert kinds["secret_kept"] == 20 and kinds["secret"] == 20
+    assert all(kinds[kind] == n for kind, n in layout.items()), kinds
     assert {"en", "zh"} <= {e["lang"] for e in entries}
     assert len({e["lang"] for e in entries}) >= languages
     for kind in (*attack_kinds, "secret"):

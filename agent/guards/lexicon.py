@@ -79,6 +79,14 @@ _UNASKED_ML = (
 )
 # Up to 80 characters of one sentence; a dot inside an address or a number does not end it.
 _CLAUSE_GAP = r"(?:[^.!?\n;]|\.(?=\S)){0,80}?"
+# A clause's start up to a word, with no negation on the way: what follows is not forbidden
+# ("nunca ...", "nicht ...", "ne ... jamais", "никогда ...").
+_NOT_FORBIDDING = (
+    r"(?:^|[.!?\n;:]\s*)(?:(?!\b(?:nunca|no|nada|nadie|jam[áa]s|nie|nicht|nichts|niemals|kein\w*|"
+    r"ne|jamais|rien|personne|mai|non|niente|nulla|nessun\w*|n[ãa]o|nenhum\w*|aldrig|inte|"
+    r"inget|ingen|nooit|niet|niets|geen|nigdy|nic|[żz]adn\w*|никогда|не|ничего|ніколи|нічого)\b)"
+    r"[^.!?\n;:]){0,120}?"
+)
 _RISKY_ACT_ML = (
     r"(?:\b(?:"
     # Spanish, Portuguese, Italian
@@ -333,12 +341,14 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"(사용자|유저)(보다|의 요청보다)\s*(우선|먼저)",
     ),
     "safety_bypass": _rx(
-        rf"{_RISKY_ACT_ML}{_CLAUSE_GAP}{_UNASKED_ML}|{_UNASKED_ML}{_CLAUSE_GAP}{_RISKY_ACT_ML}",
+        rf"{_NOT_FORBIDDING}(?:{_RISKY_ACT_ML}{_CLAUSE_GAP}{_UNASKED_ML}|{_UNASKED_ML}"
+        rf"{_CLAUSE_GAP}{_RISKY_ACT_ML})",
         # the user left out of the loop: "zonder de gebruiker ertussen", "sin que intervenga el
         # usuario", "ohne Beteiligung des Nutzers", "без участия пользователя"
-        # (with its article: "sin usuario ni contraseña", "ohne Benutzerkonto" need no one)
-        r"\b(?:sin (?:la intervención del|consultar al|que intervenga el|avisar al|el|la) "
-        r"usuari[oa]|"
+        # (with its article: "sin usuario ni contraseña", "ohne Benutzerkonto" need no one; not
+        # in a clause that forbids: "no pagues nada sin consultar al usuario")
+        rf"{_NOT_FORBIDDING}\b(?:sin (?:la intervención del|consultar al|que intervenga el|"
+        r"avisar al|el|la) usuari[oa]|"
         r"ohne (?:den|die|der|zutun des|beteiligung des|r[üu]cksprache mit dem) (?:nutzer|"
         r"benutzer)(?:s|in|innen)?|sans (?:l'intervention de |consulter |pr[ée]venir )?"
         r"l'utilisat(?:eur|rice)|senza (?:l'intervento dell'|consultare l'|avvisare l'|l')utente|"
@@ -346,7 +356,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"utan (?:att (?:involvera|fr[åa]ga|"
         r"meddela) )?anv[äa]ndaren|zonder (?:tussenkomst van |overleg met )?de gebruiker|"
         r"bez (?:udziału |wiedzy |zgody )?u[żz]ytkownik\w*)\b|"
-        r"без (?:участия |ведома |согласия )?пользовател\w*|без (?:участі |відома )?користувач\w*",
+        rf"{_NOT_FORBIDDING}(?:без (?:участия |ведома |согласия )?пользовател\w*|без (?:участі |"
+        r"відома )?користувач\w*)",
         r"\b(nunca|jamás|nie|niemals|jamais|ne jamais|mai|aldrig|никогда)\s+(le |lo |la |)?"
         r"(digas|menciones|sagen|erwähnen|erwähne|dis|dites|mentionne|diga|mencione|dire|dica|"
         r"menzionare|menziona|säg|nämn|говори|упоминай)\b",

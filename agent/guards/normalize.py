@@ -53,6 +53,20 @@ _SELECTOR_RUN = compile_cached("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
 _BLANKS = compile_cached("[\u115f\u1160\u2800\u3164\uffa0]")
 # Marks drawn over or under a letter to hide it from a keyword match, not to spell a word.
 _OVERLAY = compile_cached("[\u0332\u0333\u0334-\u0338\u033f\u0489\u20d0-\u20f0]")
+# Combining marks: a letter with a mark after it, a letter with none (for ``_marked_throughout``)
+_MARK = compile_cached("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_MARK_ANYWHERE = compile_cached(
+    "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u1e00-\u1eff\u20d0-\u20ff\ufe20-\ufe2f]"
+)
+_MARKED_LETTER = compile_cached(
+    "[^\\W\\d_][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+)
+_MARKED_WORD = compile_cached(
+    "(?:[^\\W\\d_][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]*)+"
+)
+_BARE_LETTER = compile_cached(
+    "[^\\W\\d_](?![\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f])"
+)
 # A right-to-left override shows its span reversed: "\u202eerongi\u202c" reads "ignore".
 _RLO_SPAN = compile_cached("\u202e([^\u202c\n]*)\u202c?")
 _LOOKALIKES = {
@@ -338,6 +352,8 @@ def canonical(text: str) -> str:
     text = _INVISIBLE.sub("", _TAGS.sub("", _BLANKS.sub(" ", text)))
     if _OVERLAY.search(text):
         text = unicodedata.normalize("NFC", _OVERLAY.sub("", unicodedata.normalize("NFD", text)))
+    if _marked_throughout(text):
+        text = unicodedata.normalize("NFC", _MARK.sub("", unicodedata.normalize("NFD", text)))
     cyrillic = len(_CYRILLIC.findall(text)) >= len(_ASCII_LETTER.findall(text)) > 0
     # a short word of look-alikes between Latin words that are disguised too ("α pαrtιr"): Latin
     latin = not cyrillic and _NON_ASCII_LOOKALIKE.search(text) is not None and disguised(text)
@@ -411,6 +427,18 @@ _FULL_WIDTH_LATIN = compile_cached(r"[\uff21-\uff3a\uff41-\uff5a]")
 # the mathematical alphanumerics (bold, italic, script, Fraktur, double-struck, monospace).
 _STYLED_LATIN = compile_cached(r"[\u24b6-\u24e9\U0001d400-\U0001d7ff]")
 _CJK_LETTER = compile_cached(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _marked_throughout(text: str) -> bool:
+    """Do three words or more carry a mark on every letter ("Ḍạ о̣ṛạ і̣ṇ p̣о̣ị"): a disguise,
+    where a language's own marks sit on some letters only ("người", "Kraków")."""
+    if not _MARK_ANYWHERE.search(text):
+        return False
+    words = _MARKED_WORD.findall(unicodedata.normalize("NFD", text))
+    return (
+        sum(1 for w in words if len(_MARKED_LETTER.findall(w)) >= 2 and not _BARE_LETTER.search(w))
+        >= 3
+    )
 
 
 def disguised(text: str) -> bool:

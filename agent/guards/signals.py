@@ -449,8 +449,10 @@ SIGNALS: dict[str, list[re.Pattern[str]]] = {
         r"\b(never|don'?t|do not)\s+(tell|inform|notify|warn)\s+(the user|her|him|them|users)\b|"
         r"\bwithout telling (the user|her|him|them)\b|"
         # the user left out of the loop: "answer them directly, without the user in between"
-        r"\bwithout (involving |consulting |looping in |bothering )?the user('s)?( in between| in "
-        r"the loop| involved| involvement| knowledge| input)?\b|"
+        # (not in a clause that forbids: "never send files without involving the user")
+        r"(?:^|[.!?\n;:]\s*)(?:(?!\b(?:never|not|don'?t|no|nothing|nobody|none|cannot|can'?t|"
+        r"mustn'?t|won'?t)\b)[^.!?\n;:]){0,120}?\bwithout (?:(?:involving|consulting|looping in|"
+        r"bothering) the user|the user (?:in between|in the loop|involved))\b|"
         r"\b(hide|keep)\s+(this|it)\s+(a secret\s+)?"
         r"from (the user|her|him|them)\b",
         # ... in Swahili, Indonesian, Vietnamese, Turkish: "bila kumwambia", "tanpa memberi
