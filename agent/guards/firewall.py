@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import lru_cache, partial
@@ -65,6 +65,7 @@ from .quoted import (
     SENTENCE,
     disguised_sentences,
     from_quoted,
+    own_words_context,
     quote_speaks_of_user,
     quoted_parts,
 )
@@ -82,8 +83,16 @@ from .secret_screen import screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
-from .sensitive import RELATIONAL, categories, confirmed_questions, grounded, names_entity
+from .sensitive import (
+    RELATIONAL,
+    categories,
+    confirmed_questions,
+    grounded,
+    home_unstated,
+    names_entity,
+)
 from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
+from .waivers import waived_by_user
 
 T = TypeVar("T")
 
@@ -101,7 +110,7 @@ _CLAIM_ABOUT_USER = compile_cached(
     r"[^.!?\n]{0,30}\b(prefers?|wants?|likes?|loves?|asked|requests?|requested|authori[sz]ed|"
     r"agreed|consented|allowed|approved|told|said|is|has|name)\b|"
     r"(用户|用戶|该用户|該用戶)(已经|已)?[^。！？\n]{0,6}(喜欢|喜歡|偏好|希望|想要|要求|授权|授權|同意|允许|"
-    r"允許|是|叫|名字)",
+    r"允許|是|叫|名字|只认|只認|认准|認準|只用|只买|只買|只信|首选|首選)",
     re.IGNORECASE,
 )
 _CONTACT_WORDS = frozenset(
@@ -324,10 +333,16 @@ class Firewall:
         else:
             supported = review.provenance in ("user_explicit", "user_implied")
             relational = all(c in RELATIONAL for c in found)
+            # What the user quotes (a friend's letter to correct, a client's words to translate)
+            # grounds no claim about the user: the quote's "I" is someone else's, unless the
+            # user quotes their own record or words ("my results: '...'", "I told him: '...'"),
+            # or the note quotes it too (a phishing deck's example, mentioned as such).
             context = review.proposal.context
+            if not quoted_parts(value)[1]:
+                context = own_words_context(context)
             if grounded(value, context, supported=supported, relational=relational):
                 return
-            if self._restated(review, value):
+            if not home_unstated(value, context) and self._restated(review, value, context):
                 review.reasons.append("provenance:restated_sensitive")
                 return
         review.escalate(
@@ -353,12 +368,14 @@ class Firewall:
             return None
         return _by_meaning(review, "sensitive meaning", partial(sensitive_by_meaning, value), None)
 
-    def _restated(self, review: _Review, value: str) -> bool:
+    def _restated(
+        self, review: _Review, value: str, context: Sequence[dict[str, Any]] | None = None
+    ) -> bool:
         """Did the user state the claim in other words or another language (by meaning)? On
         any error the claim stays ungrounded: it is held."""
         if not self.config.restated:
             return False
-        read = partial(restated, value, review.proposal.context)
+        read = partial(restated, value, review.proposal.context if context is None else context)
         return _by_meaning(review, "restated grounding", read, False)
 
     def _injection(self, review: _Review, texts: list[str]) -> None:
@@ -437,6 +454,16 @@ class Firewall:
             # a note taken from a pasted text that speaks of "the user" (in any language the
             # lexicon knows): a third party's orders about the user, whatever their wording
             reasons.append("injection:quoted_about_user")
+        if (
+            reasons
+            and claim
+            and review.proposal.source != "tool"
+            and review.provenance != "tool_derived"
+            and waived_by_user(text, review.proposal.context, reasons)
+        ):
+            # the user's own "don't ask me before you archive", noted: their preference (the
+            # by-meaning layers read it with the user's margin)
+            reasons, users_rule = [], True
         if not reasons and claim:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
             # invisible characters as other tokens, not as the words they draw.

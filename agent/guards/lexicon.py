@@ -16,6 +16,7 @@ import re
 
 from .prefilter import GatedPattern
 from .regex_cache import compile_cached
+from .signals import IN_THIRD_PARTY_TEXT
 
 _I = re.IGNORECASE
 _G = r"[^.!?\n。！？]{0,40}"  # a gap inside one sentence
@@ -93,35 +94,35 @@ _RISKY_ACT_ML = (
     r"pag(?!in)\w*|transfer\w*|compr(?!en|om|im)\w*|envi\w*|mand\w*|reenvi\w*|compart\w*|borr\w*|"
     r"elimin\w*|"
     r"instal\w*|firm\w*|aprob\w*|aprov\w*|approv\w*|acept\w*|aceit\w*|accett\w*|ejecut\w*|"
-    r"execut\w*|esegu\w*|descarg\w*|baix(?:a|ar|e|em)|scaric\w*|reserv\w*|prenot\w*|encomend\w*|"
+    r"execut\w*|esegu\w*|descarg\w*|baix(?:a|ar|e|em)|scaric\w*|encomend\w*|"
     r"encaminh\w*|compartilh\w*|apag\w*|exclu(?!siv)\w*|assin\w*|ordin(?:a|are|ato|i)|inoltr\w*|"
     r"condivid\w*|"
     r"cancell\w*|bonific\w*|revel\w*|d[aá]r(?:le|lhe)?|dare|entreg\w*|"
     # German
     r"zahl\w*|bezahl\w*|[üu]berweis\w*|[üu]berwies\w*|kauf\w*|bestell\w*|send\w*|schick\w*|"
     r"weiterleit\w*|teil(?:e|en|t)|l[öo]sch\w*|installier\w*|unterschreib\w*|genehmig\w*|"
-    r"akzeptier\w*|ausf[üu]hr\w*|auszuf[üu]hren|herunterlad\w*|buch(?:e|en|t)|freigeb\w*|"
+    r"akzeptier\w*|ausf[üu]hr\w*|auszuf[üu]hren|herunterlad\w*|freigeb\w*|"
     r"gib|geben|herausgeb\w*|"
     # French
     r"pai(?:e|es|ent|er|ement)|pay\w*|vir(?:e|er|ez|ement)|achet\w*|command\w*|envo\w*|"
     r"transf[eé]r\w*|"
     r"partag\w*|supprim\w*|effac\w*|sign(?:e|er|ez|é)|approuv\w*|accept\w*|ex[eé]cut\w*|"
-    r"t[eé]l[eé]charg\w*|r[eé]serv\w*|donn\w*|divulg\w*|"
+    r"t[eé]l[eé]charg\w*|donn\w*|divulg\w*|"
     # Swedish, Dutch
     r"betal\w*|[öo]verf[öo]r\w*|k[öo]p\w*|best[äa]ll\w*|skick\w*|vidarebefordra\w*|"
     r"dela\w*|radera\w*|installera\w*|signera\w*|godk[äa]nn?\w*|acceptera\w*|utf[öo]r\w*|"
-    r"boka\w*|ge|ger|betaal\w*|overmak\w*|koop\w*|kocht|bestel\w*|stuur\w*|verstuur\w*|"
+    r"ge|ger|betaal\w*|overmak\w*|koop\w*|kocht|bestel\w*|stuur\w*|verstuur\w*|"
     r"deel\w*|verwijder\w*|installeer\w*|onderteken\w*|goedkeur\w*|accepteer\w*|"
-    r"uitvoer\w*|voer\w* uit|download\w*|boek\w*|geef|"
+    r"uitvoer\w*|voer\w* uit|download\w*|geef|"
     # Polish
     r"zap[łl]a\w*|p[łl]ac\w*|przele\w*|kup\w*|zam[óo]w\w*|zamaw\w*|wy[śs]l\w*|wysy[łl]\w*|"
     r"przeka[żz]\w*|udost[ęe]pn\w*|usu[ńn]\w*|usuw\w*|zainstal\w*|podpis\w*|zatwierd\w*|"
-    r"akceptuj\w*|wykon\w*|pobier\w*|rezerw\w*|daj|dawaj"
+    r"akceptuj\w*|wykon\w*|pobier\w*|daj|dawaj"
     r")\b|"
     # Russian (\b holds for Cyrillic)
     r"\b(?:(?:о|с|за)?пла[тч]\w*|перев[её]д\w*|перевести|перечисл\w*|куп\w*|покуп\w*|заказ\w*|"
     r"отправ\w*|пересыл\w*|пересла\w*|удал\w*|установ\w*|подпис\w*|одобр\w*|приним\w*|"
-    r"приня\w*|выполн\w*|скача\w*|скачив\w*|бронир\w*|опубликов\w*|переда\w*|выда\w*|"
+    r"приня\w*|выполн\w*|скача\w*|скачив\w*|опубликов\w*|переда\w*|выда\w*|"
     r"сообщ(?:и|ай|ать|ить)\w*|да(?:й|ть|вай)|"
     # Ukrainian
     r"переказ\w*|надсила\w*|надішл\w*|замовл\w*|замов|видал\w*|"
@@ -136,7 +137,8 @@ SIGNALS_ML: dict[str, list[re.Pattern[str]]] = {
         r"des|auf|von|der|dem|da|do|della|del|på|av|на)\s+(the|a|this|la|le|les|el|los|das|die|"
         r"der|den|ce|cette|il|lo|os|as|l['’])?+\s*(?!(system|sistema|système|systems|assistant|"
         r"assistente|asistente|ia|ai|ki|ии|user|usuari[oa]|usuári[oa]|utilisat(eur|rice)|"
-        r"utente|nutzers?|benutzers?|användaren|пользовател\w*)\b)[^\W\d_]+)",
+        r"utente|nutzers?|benutzers?|användaren|пользовател\w*)\b)[^\W\d_]+)"
+        rf"(?!{IN_THIRD_PARTY_TEXT})",
         rf"\b{_RULES}\s+{_PREVIOUS}\b{_S}\b(ya no|no longer|nicht mehr|ne (sont|s'appliquent|"
         r"comptent|valent)|n'ont plus|não|"
         r"non|inte|больше не|недействительн|gelten nicht|no (valen|aplican|cuentan))",

@@ -441,7 +441,7 @@ def _marked_throughout(text: str) -> bool:
     )
 
 
-def disguised(text: str) -> bool:
+def disguised(text: str, *, within: str = "") -> bool:
     """Does ``text`` hide its letters as nobody types them: a word mixing Latin letters with
     Cyrillic or Greek look-alikes ("Аѕѕіѕtаnt"), characters that draw nothing (zero-width,
     tags, a right-to-left override) between letters, joiners between CJK characters, soft
@@ -466,7 +466,8 @@ def disguised(text: str) -> bool:
         return True  # "以·后·谁·问·起"
     # Turkish (and Azerbaijani) write a dotless "ı" of their own: not a look-alike in a text
     # that has their other letters ("saldırgan kendini ... tanıtıp" beside "güvenlik")
-    native = _TURKIC_TEXT.search(text) is not None
+    # (``within``: the message a sentence is of, whose other sentences may show it Turkish)
+    native = _TURKIC_TEXT.search(text) is not None or _TURKIC_TEXT.search(within) is not None
     return any(
         _ASCII_LETTER.search(word)
         and any(c in _LOOKALIKES and not (native and c == "ı") for c in word)
@@ -474,7 +475,12 @@ def disguised(text: str) -> bool:
     )
 
 
-_TURKIC_TEXT = compile_cached(r"[şğŞĞİəƏ]")
+# Turkish (and Azerbaijani) by their own letters, their small words or a suffix with "ı"
+# ("Kredi kartı borcum 85 bin TL'ye çıktı" has neither "ş" nor "ğ")
+_TURKIC_TEXT = compile_cached(
+    r"[şğŞĞİəƏ]|\b(?:ve|bir|bu|için|ile|çok|ama|değil|var|yok|ben|sen|biz|siz|nasıl|kadar)\b|"
+    r"ı(?:yor\w*|m|n|z|mız|nız|lar|ları)\b|[^\W\d_]{2,}ı\b"
+)
 
 
 _GREEK_MIXED = compile_cached(
@@ -902,6 +908,15 @@ def _code_words(text: str) -> str | None:
     return decoded if used >= 2 else None
 
 
+_SENTENCE_GAP = compile_cached(r"(?<=[.!?。！？])\s+")
+# A sentence that, read back, opens by calling the assistant ("assistant : envoie ...")
+_LABEL_FIRST = compile_cached(
+    r"\W*(?:(?:ai|ia|ki)\s+)?(?:assistant|assistante|asistente|assistente|assistent|asystent|"
+    r"bot|chatbot|ai|ia|ki)(?:\s+(?:ai|ia|ki))?\s*:",
+    re.IGNORECASE,
+)
+
+
 def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     """Reversed text, a Caesar shift, pig latin: kept when the result reads as words."""
     if _SAYS_BACKWARDS.search(text):
@@ -917,6 +932,13 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
             yield "reversed", payload[::-1]
             # ... and each of its words ("leia cada palavra ao contrário: a ritrap ed aroga")
             yield "reversed", _reverse_words(payload)
+    # ... or one sentence written backwards among plain ones ("... wipe a thin coat of oil
+    # while warm. .sksa ohw enoyna ot ... :tnatsissa"): each read back alone
+    for sentence in _SENTENCE_GAP.split(text[:600])[:8]:
+        if len(sentence) >= 20 and _wordiness(sentence) < 0.3:
+            back = sentence[::-1]
+            if _wordiness(back) >= 0.5 or _LABEL_FIRST.match(back):
+                yield "reversed", back
     base = _wordiness(text)
     candidates = [
         ("reversed", text[::-1]),

@@ -72,7 +72,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"fractur\w*|disabilit\w*|disabled|wheelchair|hearing loss|blind|deaf|"
         r"depresión|enfermedad|embarazada|Krankheit|Diagnose|schwanger|dépression|maladie|enceinte|"
         r"depressão|doença|grávida|depressione|malattia|incinta|sjukdom|gravid|депресс\w*|болезн\w*|"
-        r"έγκυ\w*|εγκυμοσύν\w*|καρκίν\w*|διαβήτ\w*|κατάθλιψ\w*|"
+        r"έγκυ\w*|εγκυμοσύν\w*|καρκίν\w*|διαβήτ\w*|κατάθλιψ\w*|διπολικ\w*|διαταραχ\w*|"
+        r"σχιζοφρέν\w*|άγχο\w*|λίθιο|"
         # the eyes: glaucoma, cataracts, losing one's sight
         r"glaucom\w*|glaukom\w*|cataract\w*|catarat\w*|katarakt\w*|macular degeneration|"
         r"degenerazione maculare|perdendo la vista|losing (?:his|her|their) sight|ipovedente|"
@@ -429,6 +430,11 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"autoriza[cç][aã]o de (trabalho|resid[eê]ncia)|arbetstillst[aå]nd|"
         r"uppeh[aå]llstillst[aå]nd|разрешени\w* на (работу|жительство)|"
         r"criminal record|convicted|conviction|arrested|prison|jail|parole|probation|"
+        # ... in the Romance languages and German: "condenado por furto", "condannato",
+        # "antecedentes penales", "casier judiciaire", "vorbestraft"
+        r"condenad[oa]s? (?:por|a)|condannat[oa] (?:per|a)|condamn[ée]e? (?:pour|à)|"
+        r"antecedentes (?:penales|criminais)|casier judiciaire|precedenti penali|vorbestraft|"
+        r"verurteilt|ficha criminal|cadena perpetua|pris[ãa]o|cárcel|prigione|"
         # a driving offence and the licence it cost: "körkortet indraget efter rattfylleri",
         # "DUI", "Führerschein entzogen", "retirada del carnet", "лишили прав", "酒驾"
         r"dui|dwi|drunk[- ]driving|drink[- ]driving|driving under the influence|"
@@ -487,7 +493,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"आपराधिक रिकॉर्ड|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
         # a Chinese household registration and the residence permit without one
-        r"户口|戶口|户籍|戶籍|居住证|居住證|暂住证|暫住證|外来务工|外來務工|"
+        # (not "用户口令", "用户口味": the user's password, taste)
+        r"(?<!用)户口|(?<!用)戶口|户籍|戶籍|居住证|居住證|暂住证|暫住證|外来务工|外來務工|"
         # a status of residence in Japanese, Korean and Chinese: "在留資格は技能実習", "체류 자격"
         r"在留資格|在留カード|永住権|技能実習|特定技能|不法滞在|オーバーステイ|"
         r"체류 ?자격|불법 ?체류|"
@@ -550,6 +557,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"wohnt (?:an|am|auf|im)|domicilio|direcci[oó]n (?:de casa|particular)|"
         r"adresse (?:du domicile|personnelle|postale)|indirizzo di casa|"
         r"endere[cç]o (?:residencial|de casa)|hemadress\w*|woonadres|adres zamieszkania|"
+        r"adresa de domiciliu|domiciliu|"
         # on a street, by a place: "woont aan de Oudegracht 112", "mieszka na ulicy Długiej",
         # "bydlí v Praze", "tinggal di Jalan Sudirman", "sống ở quận 3", "abita vicino a"
         r"woont (?:aan|bij|naast|vlakbij|tegenover)|wohnt (?:bei|neben|nahe)|"
@@ -764,7 +772,7 @@ _SOMEONE_ELSE = compile_cached(
     r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
     r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
     r"madre|padre|freund\w*|schwester|bruder|mutter|vater|ami|amie|s[oœ]ur|fr[eè]re|"
-    r"cugin[oa]|sorella|fratello|marito|moglie|figli[oa]|nonn[oa]|zi[oa]|vicin[oa]|prim[oa]|"
+    r"cugin[oa]|sorella|fratello|marito|moglie|figli[oa]|nonn[oa]|zi[oa]|vicin[oa](?!\s+(?:a|ad|al|alla|allo|ai|alle|casa|di|da)\b)|prim[oa]|"
     r"hij[oa]|espos[oa]|vecin[oa]|t[ií][oa]|irm[ãa]o?|m[ãa]e|pai|filh[oa]|vizinh[oa]|marido|"
     r"nachbar\w*|cousin\w*|tante|onkel|voisin\w*|mari|femme|fille|fils|"
     # whom the user works for or teaches: "my client from Afghanistan", "mi paciente"
@@ -803,6 +811,12 @@ _SOMEONE_ELSE = compile_cached(
     r"^\W*у (человека|кого-то|кого-нибудь|знакомого|знакомой|друга|подруги|коллеги)\b|"
     r"^\W*(?:(?:kalau|jika|bila)\s+)?(seseorang|(teman|kakak|adik|ibu|ayah|suami|istri|klien|"
     r"pasien|murid|siswa|mahasiswa|nasabah|pelanggan) (saya|aku|gue|gw))\b|"
+    # Turkish says "my" as an ending, and whose after it: "Kuzenimin oturma izni", "Annem"
+    r"^\W*(?:annem|babam|karde[şs]im|ablam|abim|a[ğg]abeyim|kuzenim|arkada[şs]ım|e[şs]im|kocam|"
+    r"karım|o[ğg]lum|kızım|dedem|ninem|teyzem|halam|amcam|dayım|kom[şs]um|patronum|"
+    r"meslekta[şs]ım|m[üu][şs]terim|hastam|[öo][ğg]rencim)(?:in|ın|un|ün|nin|nın|nun|nün)?"
+    # (not with "we" in the verb: "Eşim Ayşe'yle boşanma sürecindeyiz", my wife and I)
+    r"(?![^\W\d_])(?![^.,;!?]*[^\W\d_](?:[iıuü]z)\b)|"
     # Arabic says "my" as an ending, and names whose first: "زوجة أخي" (my brother's wife)
     r"^\W*(?:[^\W\d_]+\s+)?(?:أخي|أختي|صديقي|صديقتي|أمي|أبي|والدي|والدتي|ابني|ابنتي|زوجي|"
     r"زوجتي|جاري|جارتي|زميلي|زميلتي|خالتي|عمتي|خالي|عمي|جدتي|جدي)(?![^\W\d_])|"
@@ -908,6 +922,9 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"пишу (статью|роман|книгу|рассказ|курсовую|диплом|реферат|пост)|"
     r"(sedang )?menulis (novel|artikel|cerita|buku|skripsi|makalah)|"
     r"أكتب (رواية|مقالا?|قصة|بحثا?)|"
+    # Greek: "Γράφω εργασία για τη σχολή", "ετοιμάζω παρουσίαση"
+    r"(γράφω|ετοιμάζω|κάνω) (μια |μία )?(εργασία|άρθρο|διατριβή|διπλωματική|μυθιστόρημα|"
+    r"παρουσίαση|ιστορία)|"
     # "في مسلسل شاهدته" (in a series I watched), "شاهدت فيلما", "قرأت مقالا"
     r"(?:في|من) (?:مسلسل|فيلم|برنامج|رواية|مقال|فيديو|بودكاست) (?:شاهدته|رأيته|قرأته|سمعته)|"
     r"(?:شاهدت|رأيت|قرأت|سمعت) (?:مسلسلا?|فيلما?|برنامجا?|مقالا?|فيديو|بودكاست)|"
@@ -1125,7 +1142,10 @@ _ABOUT_USER = compile_cached(
     r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
     # (not "उपयोगकर्ता के पापा", the user's dad: someone of theirs, in Hindi)
     rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
-    r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)|"
+    # (not "用户父亲", "用户的妈妈": someone of the user's)
+    r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)"
+    r"(?!父|母|爸|妈|媽|妻|丈夫|老公|老婆|儿|兒|女儿|女兒|哥|姐|弟|妹|朋友|同事|孩子|家人|奶奶|爷爷|爺爺|"
+    r"外婆|外公|岳|婆婆|公公|男友|女友|男朋友|女朋友|老板|老闆|邻居|鄰居)|"
     # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
     rf"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)(?!\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
     r"^\W*(el|la|l'|der|die|o|a)\s*"
@@ -1149,11 +1169,26 @@ def _about_someone_else(clause: str) -> bool:
 
 
 def _mine_only(sentence: str) -> str:
-    """``sentence`` without its clauses about someone else (separators kept: "1,450 EUR")."""
+    """``sentence`` without its clauses about someone else (separators kept: "1,450 EUR"),
+    nor the clauses after one that name no one anew: they go on about that person ("我妈最近
+    总是失眠，情绪也很低落，医生说可能是抑郁症", "My son has an assignment: a family with
+    45,000 € of debt") until one speaks in the first person ("..., and I have it too")."""
     parts = re.split(r"((?:[,;:¿，；：、]\s*|\s+(?=but\b)))", sentence)
     if not any(_about_someone_else(p) for p in parts[::2]):
         return sentence
-    return " ".join(p for p in parts[::2] if not _about_someone_else(p))
+    kept: list[str] = []
+    theirs = False
+    for part in parts[::2]:
+        if _about_someone_else(part):
+            theirs = True
+        elif not theirs or _first_person(part):
+            theirs = False
+            kept.append(part)
+    if any(_OWNS_ASKED.search(part) for part in kept):
+        # "My sister has type 1 diabetes, and I was diagnosed with it too", "我妈有糖尿病，我也
+        # 有": the user has what the other clause names
+        return sentence
+    return " ".join(kept)
 
 
 # A clause that opens with a question word is the question's own ("Hur fungerar snabblån
@@ -1442,6 +1477,8 @@ def grounded(
     if missing:
         return False
     if relational and not words:
+        if home_unstated(value, context):
+            return False
         return (
             (_shared_stems(value, said) or 0.0) >= 0.5
             or _said_whole(value, said)
@@ -1457,6 +1494,55 @@ def grounded(
     return bool(words) or (supported and shared > 0) or shared >= 0.5
 
 
+def home_unstated(value: str, context: Sequence[dict[str, Any]]) -> bool:
+    """Does ``value`` give the user's street address when no statement of the user calls a
+    place home? A place the user goes to ("directions to 742 Alder Street", "deliver a parcel
+    to Strada Lalelelor 14") is not where they live, however closely the claim repeats it. (A
+    city or a district is not checked so: "I'm in Tbilisi now" says it in too many ways.)"""
+    return (
+        (_claims_of_user(value) or _USERS_HOME.search(value) is not None)
+        and _HOUSE_NUMBER.search(value) is not None
+        and bool(_RESIDENCE_CLAIM.search(value))
+        and not _RESIDENCE_SAID.search(statements(value, context))
+    )
+
+
+# The user's home named with the user after it: "Adresa de domiciliu a utilizatorului",
+# "Domicilio del usuario", "Wohnadresse des Nutzers", "Адрес проживания пользователя".
+_USERS_HOME = compile_cached(
+    r"\b(?:adres\w*|direcci[oó]n|domicilio|domiciliu|adresse|wohnadresse|wohnanschrift|"
+    r"indirizzo|endere[cç]o|адрес\w*)(?:\s+[^\W\d_]+){0,2}\s+(?:a|de l'|de la|del|des|der|"
+    r"dell'|do|da|di)?\s*(?:utilizatorului|usuari[oa]|utilisat(?:eur|rice)|nutzers?|"
+    r"benutzers?|utente|usu[áa]ri[oa]|пользовател\w*)\b",
+    _I,
+)
+_HOUSE_NUMBER = compile_cached(r"\d")
+# A claim of where the user lives, and the words that say a place is one's home.
+_RESIDENCE_CLAIM = compile_cached(
+    # (not another address: "office address", "shipping address")
+    r"\b(?:home address|(?<!office )(?<!work )(?<!business )(?<!company )(?<!shipping )"
+    r"(?<!delivery )(?<!billing )(?<!mailing )(?<!school )(?<!email )(?<!e-mail )(?<!ip )"
+    r"(?<!web )address|residential address|domicile|domicilio|domiciliu|"
+    r"direcci[oó]n (?:de casa|particular)|wohnadresse|wohnanschrift|adresse du domicile|"
+    r"indirizzo di casa|endere[cç]o (?:residencial|de casa)|hemadress\w*|woonadres|"
+    r"adres zamieszkania|домашн\w* адрес\w*|адрес проживания)\b|住址|家庭地址|住所|자택|집 주소",
+    _I,
+)
+_RESIDENCE_SAID = compile_cached(
+    r"\b(?:live|lives|living|lived|home|house|flat|apartment|apt|my place|our place|my address|"
+    r"our address|moved|move in|reside|vivo|vivimos|casa|piso|mi direcci[oó]n|wohne|wohnen|"
+    r"zuhause|wohnung|meine adresse|unsere adresse|habite|habitons|chez moi|domicile|"
+    r"appartement|maison|mon adresse|moro|moramos|minha casa|meu endere[cç]o|abito|abitiamo|"
+    r"casa mia|il mio indirizzo|bor|hemma|l[äa]genhet|min adress|woon|wonen|thuis|mijn adres|"
+    r"mieszkam|mieszkanie|m[óo]j adres|domu|живу|живём|квартир\w*|мой адрес|дом\w*|"
+    r"locuiesc|adresa mea|acas[ăa]|bydl[íi]m|tinggal|rumah|s[ốo]ng ở|nh[àa] t[ôo]i|"
+    r"evim|oturuyorum|adresim|ya[şs]ıyor\w*|hemadress\w*|переехал\w*|переїха\w*|"
+    r"mudamos|me mud[ée]|umgezogen|d[ée]m[ée]nag\w*|trasferit\w*|verhuisd)\b|我家|住在|住址|"
+    r"家在|我的地址|自宅|うち|家は|우리\s?집|사는|"
+    r"집 주소|"
+    r"أسكن|بيتي|عنواني|גר|גרה|ביתי|הכתובת שלי|घर|रहता|रहती|خانه|آدرسم",
+    _I,
+)
 # A word of four letters or more; Indic letters with their vowel signs, which are marks.
 _LONG_WORD = compile_cached(r"(?:[^\W\d_]|[\u0900-\u0dff]){4,}")
 _FRAME_WORDS = """\
