@@ -93,7 +93,9 @@ _TOKEN = compile_cached(
     r"\d(?:[ .-]\d){3,7}(?![\w.-]?\d)|\d{2,6}(?:[ -]\d{2,6}){1,7}(?![\w])|"
     # a dial's turns: "17 right, 42 left, 8 right"
     r"\d{1,2}\s*(?:right|left)\b(?:,?\s+\d{1,2}\s*(?:right|left)\b){2,}|"
-    r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
+    # (digits of the Arabic, Persian, Devanagari and Bengali scripts too: "۳۳۸۱")
+    r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff\u0660-\u0669\u06f0-\u06f9\u0966-\u096f"
+    r"\u09e6-\u09ef!@#$%^&*()_+\-=.~/\\|?<>\[\]{}'’]{3,64}"
 )
 # The words after a label up to the end of its clause; a comma ends it unless what follows
 # says what the secret is ("le code du portail, c'est A1984").
@@ -689,8 +691,10 @@ def _service_code(text: str, label: re.Match[str]) -> bool:
 # es ...": words with an article or a preposition among them and no digit, then "is".
 _WHAT_IT_OPENS_THEN_IS = compile_cached(
     r"^(?=[^\d]*?\b(?:der|des|dem|den|die|das|von|vom|im|am|für|of|for|the|on|in|at|de|del|"
-    r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od)\b)\s*[^\d:：=]{1,60}?"
-    r"\s(?:ist|is|lautet|est|es|è|är|er|é|jest|je|это|是|は)\s+(?=\S)",
+    r"du|da|do|della|dello|di|la|le|el|van|het|för|till|på|av|pro|na|dla|w|od|ya|wa|untuk|"
+    r"ng)\b)\s*[^\d:：=]{1,60}?"
+    # (Swahili "ni", Indonesian and Malay "adalah", Tagalog "ay")
+    r"\s(?:ist|is|lautet|est|es|è|är|er|é|jest|je|это|是|は|ni|adalah|ialah|ay)\s+(?=\S)",
     re.IGNORECASE,
 )
 

@@ -1168,6 +1168,17 @@ def _about_someone_else(clause: str) -> bool:
     return not _AND_I.search(clause[match.end() : match.end() + 20])
 
 
+# A verb in the first person, the pronoun left out ("..., tengo diabetes desde 2019", "...,
+# ho un'ernia", "..., mam cukrzycę"): the user speaks of themselves again.
+_FIRST_PERSON_VERB = compile_cached(
+    r"\b(?:tengo|estoy|soy|sufro|padezco|tomo|vivo|trabajo|tenho|estou|sou|sofro|moro|"
+    r"trabalho|ho|sono|soffro|prendo|abito|lavoro|habe|bin|leide|nehme|wohne|arbeite|ai|suis|"
+    r"souffre|prends|habite|travaille|heb|ben|lijd|neem|woon|werk|mam|jestem|choruj[ęe]|"
+    r"bior[ęe]|mieszkam|pracuj[ęe]|страдаю|принимаю|живу|работаю|болею|lider|jobbar)\b",
+    _I,
+)
+
+
 def _mine_only(sentence: str) -> str:
     """``sentence`` without its clauses about someone else (separators kept: "1,450 EUR"),
     nor the clauses after one that name no one anew: they go on about that person ("我妈最近
@@ -1181,7 +1192,7 @@ def _mine_only(sentence: str) -> str:
     for part in parts[::2]:
         if _about_someone_else(part):
             theirs = True
-        elif not theirs or _first_person(part):
+        elif not theirs or _first_person(part) or _FIRST_PERSON_VERB.search(part):
             theirs = False
             kept.append(part)
     if any(_OWNS_ASKED.search(part) for part in kept):
