@@ -172,6 +172,14 @@ def note_after(said: str, note: str, earlier: Sequence[dict[str, str]] = ()) -> 
     )
 
 
+def check_notes_after(pairs: Sequence[tuple[str, str]], *, held: bool) -> None:
+    """Each ``(said, note)`` of ``pairs``: the note written after the user said it
+    (``note_after``) is held (quarantined or rejected) when ``held``, else let through."""
+    for said, note in pairs:
+        verdict = note_after(said, note)
+        assert (verdict.verdict in ("quarantine", "reject")) == held, (note, verdict.reasons)
+
+
 def at_user_door(note: str) -> FirewallVerdict:
     """The user typing ``note`` at the CLI ("memory add ..."), saved as they typed it."""
     return note_after(f"memory add {note}", note)
