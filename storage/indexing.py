@@ -396,15 +396,15 @@ class IndexSync:
         """The routes of the index as it is, with ``fresh`` scored by vector in memory."""
         if not options.get("vector", True):
             return self.index.routes(table, query, user_id=user_id, **options)
-        given = options.get("query_vector")
-        if given is None:  # beside the embed-ahead thread's batch, on the other core
-            given = self.index.embedder.embed([query])[0]
-        # The turn's writes being embedded are not computed twice; what the thread does
-        # next (read copies catching up) goes on beside this read.
+        # As a steady read: the BM25 queries start, the query is embedded beside them (and
+        # beside the embed-ahead thread still embedding the turn's writes), the vector route
+        # runs; only then does the read wait for the writes' vectors (not computed twice).
+        found = self.index.routes(table, query, user_id=user_id, **options)
         self._ahead.wait_embedded()
         vectors = self.index.embedder.embed([item.embedded for item in fresh])
-        options = {**options, "query_vector": given}
-        found = self.index.routes(table, query, user_id=user_id, **options)
+        given = options.get("query_vector")
+        if given is None:  # the route's own: the embedder keeps recent vectors
+            given = self.index.embedder.embed([query])[0]
         kinds = options.get("kinds")
         kinds = [kinds] if isinstance(kinds, str) else kinds
         scored = [
