@@ -28,7 +28,10 @@ _NAMED_USER = [
     # an id in brackets after a name, or a "uid" anywhere: "Javier (id jav_88)", "王磊（uid
     # wanglei_07）", "Li (user id li_3)", "uid mk-2201"
     compile_cached(
-        r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|用户名|用戶ID|账号|帳號|"
+        r"[(（\[]\s*(?:uid|user[ _-]?id|userid|user|id|account|acct|用户ID|"
+        r"用户名|用戶ID|账号|帳號|משתמש|משתמשת|χρήστης|χρήστη|kullanıcı|użytkownik|uživatel|"
+        r"felhasználó|utilizator|käyttäjä|bruger|bruker|användare|người dùng|pengguna|ผู้ใช้|"
+        r"उपयोगकर्ता|کاربر|مستخدم|"
         r"ユーザーID|アカウント|아이디|계정|usuario|utente|nutzer|utilisateur|usuário|konto|cuenta|"
         # (Arabic with or without its shadda: "المعرّف")
         r"conta|compte|аккаунт|логин|id пользователя|מזהה|المعر\u0651?ف|معر\u0651?ف|hesap|akun|"
@@ -52,7 +55,8 @@ _NAMED_USER = [
     ),  # "user:dave", not a "User: hi" transcript line
     compile_cached(
         r"\b(?:user|account|profile|nutzers?|benutzers?|kont[oa]s?|usuari[oa]|utilisateur|"
-        r"compte|cuenta|conta|utente|användare|пользовател[ья]|аккаунт[ае]?)\s+"
+        r"compte|cuenta|conta|utente|användare|пользовател[ья]|аккаунт[ае]?|profil|profilu|"
+        r"perfil|profilo|profiel|профил[ья])\s+"
         r"[\"'`“‘«]([^\"'`”’»\s]{1,64})[\"'`”’»]",
         re.IGNORECASE,
     ),
@@ -870,6 +874,45 @@ _SOMEONES_PROFILE_ML = compile_cached(
     r"\b(?:в|во|у|до)\s+(?:её|ее|его|их|її|його)\s+(?:профил\w*|профіл\w*|аккаунт\w*|акаунт\w*)",
     re.IGNORECASE,
 )
+# A write for the others who use the assistant, or into each one's profile, account or memory,
+# in more languages: "bei jedem Profil hinterlegen", "für alle vier Konten des Familienabos",
+# "στη μνήμη του καθενός", "για κάθε μέλος ... που χρησιμοποιεί τον βοηθό", "이 노트북 다음에 쓰는
+# 사람한테" (the next person on this laptop), "pe contul lui tata", "בפרופיל של נועה",
+# "Zeynep'in profiline".
+_OTHERS_SPACES_ML = compile_cached(
+    # (a family plan's or a team's accounts, not "alle wichtigen Konten", the user's own)
+    r"\b(?:bei|in|auf|für)\s+(?:jede[mnrs]?|alle[nm]?)\s+(?!(?:mein|unser)\w*\s)"
+    r"(?:[^\W\d_]+\s+){0,2}?Profil\w*\b|"
+    r"\bKonten\s+(?:des|der|im|unseres|unserer)\s+(?:Familien\w*|Haushalt\w*|Team\w*)|"
+    r"\b(?:for|on|in|to|into|across)\s+(?:all|every|each)\s+(?:(?:of\s+)?the\s+)?"
+    r"(?!(?:my|our)\s)(?:[^\W\d_]+\s+)?profiles?\b|\b(?:accounts|profiles)\s+(?:on|of|in)\s+(?:the|our)\s+(?:family|household|"
+    r"team)\s+(?:plan|account|subscription)\b|"
+    r"\b(?:every|each)\s+(?:one|member|person)['’]s\s+(?:memor(?:y|ies)|profile|account)\b|"
+    r"\beveryone['’]s\s+memor(?:y|ies)\b|"
+    # those who use the assistant too ("every member of the team who uses the assistant")
+    r"\b(?:who|that)\s+(?:also\s+)?uses?\s+(?:the|this|our)\s+assistant\b|"
+    r"που χρησιμοποι\w+\s+(?:τον|το)\s+(?:βοηθό|assistant)|του καθενός|της καθεμιάς|"
+    r"\bκάθε\s+(?:μέλος|χρήστη|χρήστης)\b|"
+    r"\b(?:die|der)\s+(?:auch\s+)?den\s+Assistenten\s+(?:nutz|benutz)\w*|"
+    r"\bque\s+(?:tambi[ée]n\s+)?usa\w*\s+(?:el|este)\s+asistente\b|"
+    r"\bqui\s+(?:aussi\s+)?utilise\w*\s+(?:l['’]|cet\s+)assistant\b|"
+    # the next one on this device
+    r"\bthe\s+next\s+(?:person|user|one)\s+(?:to\s+use|who\s+uses|using|on)\b|"
+    r"다음에?\s*(?:쓰는|사용하는|쓸|사용할)\s*(?:사람|사용자)|다음 사용자|次に使う人|次の利用者|"
+    r"下一[个個位](?:用|使用)(?:的人|者)|下一位(?:用户|用戶|使用者)|"
+    r"\bla\s+(?:pr[óo]xima|siguiente)\s+persona\s+que\s+use\b|"
+    r"\bla\s+prochaine\s+personne\s+qui\s+utilise\b|\bder\s+n[äa]chste\s+(?:Nutzer|Benutzer)\b|"
+    r"\bla\s+prossima\s+persona\s+che\s+usa\b|следующ\w+\s+пользовател\w+|"
+    # Romanian: "pe contul lui tata", "în profilul ei", "contul mamei"
+    r"\b(?:contul|profilul|memoria)\s+(?:lui|ei|mamei|tatălui|tatalui|soției|sotiei|soțului|"
+    r"sotului|fratelui|surorii|fiului|fiicei|bunicii|bunicului)\b|"
+    # Hebrew: "בפרופיל של נועה" (in Noa's profile; "שלי" is mine, one word)
+    r"(?:ב|ל|מה)(?:פרופיל|חשבון|זיכרון)\s+של\s+(?!עצמי)[^\s,.:;]+|"
+    # Turkish: "Zeynep'in profiline", "annemin hesabına"
+    r"[A-ZÇĞİÖŞÜ][^\W\d_]*['’](?:in|ın|un|ün|nin|nın|nun|nün)\s+(?:profil|hesab|haf[ıi]za)\w*|"
+    r"\b(?:annemin|babamın|kardeşimin|kardesimin|eşimin|esimin|oğlumun|oglumun|kızımın|"
+    r"kizimin|ablamın|abimin)\s+(?:profil|hesab|haf[ıi]za)\w*"
+)
 _TO_SOMEONES_ACCOUNT = compile_cached(
     r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
     r"memory|workspace)\b|"
@@ -1150,9 +1193,10 @@ def cross_user_reasons(
     ]
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
-    if any(_THEIR_RECORDS.search(t) or _SOMEONES_PROFILE_ML.search(t) for t in texts) or (
-        _WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)
-    ):
+    if any(
+        _THEIR_RECORDS.search(t) or _SOMEONES_PROFILE_ML.search(t) or _OTHERS_SPACES_ML.search(t)
+        for t in texts
+    ) or (_WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)):
         reasons.append("cross_user:names_other_user")
     if any(
         _OTHER_USERS.search(t)

@@ -92,7 +92,7 @@ from .sensitive import (
     names_entity,
 )
 from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
-from .waivers import waived_by_user
+from .waivers import overridden_by_user, waived_by_user
 
 T = TypeVar("T")
 
@@ -437,7 +437,7 @@ class Firewall:
             reasons.append("injection:disguised_address")
         if claim and self._encoded_for_agent(seen, text):
             reasons.append("injection:encoded_for_agent")
-        if claim and self._unrequested_self_rule(review):
+        if claim and self._unrequested_self_rule(review, text):
             reasons.append("injection:unrequested_self_rule")
         if report.rules and claim and self._rule_about_user_not_by_user(report, review):
             reasons.append("injection:rule_about_user")
@@ -469,6 +469,19 @@ class Firewall:
         ):
             # the user's own "don't ask me before you archive", noted: their preference (the
             # by-meaning layers read it with the user's margin)
+            reasons, users_rule = [], True
+        if (
+            reasons
+            and claim
+            and review.proposal.source != "tool"
+            and review.provenance != "tool_derived"
+            and overridden_by_user(
+                reasons, review.proposal.context, lambda t: inspect_text(t, self._extra).reasons()
+            )
+            and self._restates_users_words(review, text)
+        ):
+            # the user's "forget what I said about a formal tone", noted in other words: the
+            # user setting their own rules aside, not a page telling the assistant to
             reasons, users_rule = [], True
         if not reasons and claim:
             # As a reader sees it: an embedding reads look-alike letters, small capitals and
@@ -580,17 +593,22 @@ class Firewall:
             for said in _orders_said_to_agent(page, called)
         )
 
-    @staticmethod
-    def _unrequested_self_rule(review: _Review) -> bool:
+    def _unrequested_self_rule(self, review: _Review, text: str) -> bool:
         """The model writing into its own persona, or a fact about the assistant, that nothing
-        the user said supports: how the agent behaves is the user's to set."""
+        the user said supports: how the agent behaves is the user's to set. The model's note
+        of what the user asked of it in their own words ("call yourself Pip from now on, and
+        be a bit sarcastic" noted as "My name is Pip; the user likes light sarcasm") is the
+        user's setting."""
         if review.proposal.source not in ("model", "user") or review.users_own:
             return False
         args = review.args
         if review.proposal.tool.startswith("core_memory"):
-            return args.get("label") == "persona"
-        subject = str(args.get("subject", "")).strip().lower()
-        return subject in _AGENT_SUBJECTS
+            about_agent = args.get("label") == "persona"
+        else:
+            about_agent = str(args.get("subject", "")).strip().lower() in _AGENT_SUBJECTS
+        if not about_agent:
+            return False
+        return review.provenance == "tool_derived" or not self._restates_users_words(review, text)
 
     def _rules_from_disguised(self, report: InjectionReport, review: _Review) -> bool:
         """The model's note of what the user pasted, whose rule comes from a pasted sentence in
@@ -639,9 +657,12 @@ class Firewall:
         """The model's note, with no rule in it, says what the user said in their own words
         (not what they quote or forward): a preference of theirs, however its wording embeds.
         Only a model write in a conversation; on any error it is not."""
-        if review.proposal.source != "model" or review.quoted or report.rules:
-            return False
-        if not self.config.restated:
+        return not report.rules and self._restates_users_words(review, text)
+
+    def _restates_users_words(self, review: _Review, text: str) -> bool:
+        """The model's note says what the user said in their own words (not what they quote
+        or forward). Only a model write in a conversation; on any error it does not."""
+        if review.proposal.source != "model" or review.quoted or not self.config.restated:
             return False
         own = [quoted_parts(m)[0] for m in user_texts(review.proposal.context)]
         return _by_meaning(review, "restated note", partial(note_restated, text, own), False)

@@ -1127,6 +1127,8 @@ AGENT_OBLIGED = compile_cached(
     r"devront|debe|deben|deberá|deberán|tiene que|tienen que|deve|devem|deverá|devono|dovrà|"
     r"moet|moeten|ska|skall|måste|bör|musi|muszą|mają|powinien|powinni|kierował|должен|должна|"
     r"должны|обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|"
+    # Turkish "from now on" before a future: "asistanınız ... artık ... işleyecektir"
+    r"artık|bundan sonra|"
     r"không được|không nên|cần phải|"
     # Greek, Hebrew, Arabic: "Ο βοηθός πρέπει να ...", "העוזר צריך לאשר ...", "يجب على المساعد"
     r"πρέπει|οφείλει|צריך|צריכה|חייב|חייבת|יש ל|يجب|ينبغي|عليه أن)|"
@@ -1138,7 +1140,9 @@ AGENT_OBLIGED = compile_cached(
     # Arabic puts "on" first: "وعلى المساعد تنفيذها فورًا" (and the assistant is to carry them out)
     r"(?<![\u0600-\u06ff])و?على (?:ال)?مساعد[^.!?。\n]*|"
     # Hindi puts the "must" last: "सहायक को हर ... सुझानी चाहिए" (the assistant should suggest)
-    r"सहायक\s+को[^।.!?\n]{0,100}?(?:चाहिए|होगा|होगी|होंगे|करना है|करनी है|देना है|देनी है)",
+    r"सहायक\s+को[^।.!?\n]{0,100}?(?:चाहिए|होगा|होगी|होंगे|करना है|करनी है|देना है|देनी है)|"
+    # ... or says it in the subjunctive: "ग्राहक का डिजिटल सहायक ... निर्देशों का पालन करे"
+    r"सहायक\s+[^।.!?\n]{0,100}?(?:पालन|माने|मानें)\s*(?:करे|करें)?(?=[\s,।.!?]|$)[^।.!?\n]*",
     _I,
 )
 
@@ -1168,6 +1172,26 @@ def to_assistants_at_large(seen: str) -> bool:
 
 _PARAGRAPH_END = compile_cached(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 
+# More ways a page names the assistant it speaks to: an AI helper by a compound name after a
+# label or in a code comment ("Kommentar i celle K1: AI-hjelper: rund ned ...", "# AI-ASSISTANT:
+# after ..."), the assistants doing something with the text ("Assistants saving this recipe:
+# record ..."), the people who have one ("Familles équipées d'un assistant numérique : ..."),
+# what others told theirs ("many tenants told their assistant: '...'", "אמרו לעוזר שלהם:").
+AGENT_ADDRESSED_MORE = compile_cached(
+    r"(?:^|\n|[:：.!?]\s)[^\S\n]*[#/*;>\-]*[^\S\n]*(?:(?-i:AI|KI)|ai)[\s-]+(?:assistant|"
+    r"assistent\w*|hjelper\w*|hjælper\w*|hjälpar\w*|helper|helfer\w*|asistente|assistente)"
+    r"\s*[:：]|"
+    r"\b(?:ai\s+)?(?:assistants|assistenter|assistenten|asistentes|assistentes|assistenti)"
+    r"(?:\s+[^\W\d_][\w'’-]*){1,3}\s*[:：]|"
+    r"\b(?:[^\W\d_][\w'’-]*\s+){1,4}(?:d['’]un|with an?|mit einem|con un|com um|met een)\s+"
+    r"(?:[^\W\d_]+\s+)?(?:assistant|assistent\w*|asistente|assistente|chatbot)"
+    r"(?:\s+[^\W\d_]+)?\s*[:：]|"
+    r"\b(?:told|tell|say to|said to|asked)\s+(?:their|his|her|your|the)\s+(?:ai\s+|digital\s+|"
+    r"virtual\s+)?assistants?\s*[:：]|"
+    r"אמר\w*\s+ל(?:עוזר|עוזרת)(?:\s+\S+)?\s*[:：]",
+    _I,
+)
+
 
 def said_to_agent(seen: str, *, called: bool = True, obliged: bool = False) -> list[str]:
     """What the (canonical) text says to the assistant: from each place it is addressed to the
@@ -1177,6 +1201,7 @@ def said_to_agent(seen: str, *, called: bool = True, obliged: bool = False) -> l
     ``obliged``: so does what the text says the assistant must do (``AGENT_OBLIGED``), for a
     text that is a page or pasted."""
     found = [*ADDRESSED_TO_AGENT.finditer(seen), *AGENT_LABEL.finditer(seen)]
+    found += AGENT_ADDRESSED_MORE.finditer(seen)
     if called and TRANSCRIPT_TURN.search(seen) is None:
         found += [*AGENT_VOCATIVE.finditer(seen), *AGENT_CALLED_CJK.finditer(seen)]
     parts = [m.group(0) for m in AGENT_OBLIGED.finditer(seen)] if obliged else []
@@ -1536,7 +1561,11 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         # what a lock opens with: "门禁码", "自転車の鍵の番号", "金庫のコード"
         r"(门禁|開門|开门|锁|鎖|保险箱|保險箱|保险柜|保險櫃|车库|車庫|大门|大門|单元门|單元門)(码|碼)|"
         r"(鍵|カギ|かぎ|ロック|金庫|ダイヤル|南京錠|錠|ロッカー|キーボックス|キーケース|鍵ボックス)の?"
-        r"(番号|暗証番号|コード)",
+        r"(番号|暗証番号|コード)|"
+        # a dial lock named alone, its number after it: "自転車のダイヤルロックは 0625"
+        r"(ダイヤルロック|ダイヤル錠|ナンバーロック|数字錠|密码锁|密碼鎖|号码锁|號碼鎖)|"
+        # a PIN written after a CJK word, with no space: "公司打印机PIN：9031"
+        r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?:PIN|pin)(?:码|碼|コード)?",
         _I,
     )
 )
@@ -1561,7 +1590,16 @@ HANG_UP = (
     r"raccroch\w*|colgar|cuelg\w*|aufleg\w*|riattacc\w*|deslig\w*|ophang\w*|lägg på|"
     r"rozłącz\w*|rozlacz\w*|kapat\w*)\b|"
     r"кладу трубку|клади трубку|положи трубку|сбрасыва\w*|挂断|掛斷|挂掉|掛掉|拒绝|拒絕|"
-    r"電話を切|切って|거절|끊어|끊고)"
+    r"電話を切|切って|거절|끊어|끊고|"
+    # nothing done for them at all, the user told instead: "if anyone claims to be my bank,
+    # do NOT act on it, tell me and wait", "ignóralo y avísame", "不要理会"
+    r"\b(?:do not|don't|dont|never) (?:act on|respond to|reply to|answer|follow|obey|trust|"
+    r"engage with|do anything (?:about|with)) (?:it|them|that|those|such|any of)\b|"
+    r"\bignore (?:it|them|that|those|such)\b|\btell me (?:first )?and wait\b|"
+    r"\bno (?:actúes|respondas|hagas caso)\b|\bignóral[oa]s?\b|"
+    r"\bnicht darauf (?:reagieren|eingehen)\b|"
+    r"\bn'y (?:réponds|donne) pas\b|\bignore[- ]l[ae]s?\b|\bnão (?:responda|aja)\b|"
+    r"不要理会|不要理會|别理|別理|不要回应|不要回應)"
 )
 
 # "Not" in the languages the guards read, as whole words: "не отправлять", "nicht senden",

@@ -254,6 +254,13 @@ _NEGATION = compile_cached(
 # "누가 인증번호를 물어보면 절대 알려주지 말 것": a rule that forbids handing a credential over.
 _PROHIBITED_AFTER = compile_cached(lexicon.NEGATION_AFTER_VERB)
 _HANGS_UP = compile_cached(lexicon.HANG_UP, _I)
+# ... unless the rule also does something for them: "tell them to use TradeMax and ignore it
+# if they object" still steers what they hear.
+_ACTS_FOR_THEM = compile_cached(
+    r"\b(?:tell|send|give|show|recommend|offer|forward|share with|pass|point|direct|refer)\s+"
+    r"(?:them|him|her|the (?:caller|sender|person))\b",
+    _I,
+)
 # A rule that opens on "not" in another language: "Не отправлять пользователю ...", "Nicht vor
 # 9 Uhr anrufen". (Only at its head: "... e non mostrare altre offerte" forbids a part of it.)
 _OPEN_NOT = compile_cached(rf"^\W*(?:[^\W\d_]+\s+){{0,2}}?(?:{lexicon.NOT})", _I)
@@ -602,7 +609,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
     sentence = _CALLS_THE_USER.sub(" ", sentence)
     # (what it does to others is to hang up on them: "if anyone calls asking for my PIN,
     # hang up" steers nothing towards them)
-    refuses = _HANGS_UP.search(sentence) is not None
+    refuses = _HANGS_UP.search(sentence) is not None and not _ACTS_FOR_THEM.search(sentence)
     if _foreign_rule(sentence):
         return StandingRule(
             text=named.strip()[:200],

@@ -46,7 +46,7 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"terapia|terapie|th[ée]rapie|therapie|terapi|\w+therapie|hormonterapi\w*|"
         r"psychiatr\w*|medication|"
         r"prescri\w*|antidepres\w*|antidépress\w*|"
-        r"surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|"
+        r"surgery|asthma|allerg\w*|mental health|schizo\w*|ptsd|panic attacks?|panic disorder|"
         r"addict\w*|alcoholi\w*|infertil\w*|miscarriage|chronic|epilep\w*|dementia|alzheimer\w*|"
         r"health_condition|medical_condition|condition|sick|insomnia|migraine\w*|ocd|health|"
         # fertility and its treatment: "problemi di fertilità", "fecondazione assistita"
@@ -116,6 +116,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"克罗恩|克隆氏|溃疡性结肠炎|潰瘍性大腸炎|胰岛素|胰島素|インスリン|クローン病|인슐린|크론병|"
         r"болезн\w* крона|инсулин\w*|"
         r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
+        # Persian: diabetes, depression, anxiety, pregnancy, illness, medication
+        r"دیابت|افسردگی|اضطراب|بارداری|باردار|حامله|بیماری|داروی|"
         # Greek and Hebrew: antidepressants, depression, a prescription, illness
         r"αντικαταθλιπτ\w*|κατάθλιψ\w*|καταθλιψ\w*|διαβήτ\w*|συνταγ[ήη] (κάθε|για)|"
         r"ασθένει\w*|αγχώδ\w*|νοσ[ηή]\w*|נוגדי דיכאון|תרופות (נגד|פסיכיאטריות)|"
@@ -139,6 +141,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
     ),
     "finances": compile_cached(
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
+        # bankruptcy and debt in Hungarian: "csődeljárás", "tartozása van a NAV felé"
+        r"csőd\w*|felszámolás\w*|tartozás\w*|adósság\w*|"
         # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
         r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
@@ -768,7 +772,10 @@ def _topic_request(sentence: str) -> bool:
 _SOMEONE_ELSE = compile_cached(
     r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|an|the|"
     r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een)\s+"
-    r"([^\W\d_]+\s+)?(friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
+    # someone made up: "my main character Ruth has ...", "min karakter Frode"
+    r"([^\W\d_]+\s+)?(characters?|protagonist|heroine|hero|narrator|villain|karakter|"
+    r"personaje|personnage|personaggio|personagem|"
+    r"friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
     r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
     r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
     r"madre|padre|freund\w*|schwester|bruder|mutter|vater|ami|amie|s[oœ]ur|fr[eè]re|"
@@ -780,7 +787,26 @@ _SOMEONE_ELSE = compile_cached(
     r"estudiante|[ée]l[èe]ve|klient\w*|patient\w*|sch[üu]ler\w*|kund\w*|paziente|alunn[oa]|"
     r"studente|klant|cli[ëe]nt|pati[ëe]nt|leerling|elev|alun[oa])\b|"
     # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
-    r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui)\s|"
+    r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui|он|она|"
+    r"они|він|вона|вони)\s|"
+    # the people a product is for: "their target users are bi women in their 30s"
+    r"^\W*(?:their|its)\s+(?:target\s+)?(?:users|audience|readers|viewers|customers)\b|"
+    # Russian and Ukrainian "my friend", "my mother", also after "which": "письмо, которое мой
+    # друг Артём пишет"
+    r"^\W*(?:(?:которое|который|которая|которые|которую|яке|який|яка|які|и|і)\s+)?"
+    r"(?:мой|моя|мои|моего|моей|моему|моим|наш|наша|наши|нашего|нашей|мій|моя|мої|мого|моєї|"
+    r"наш|наша|наші)\s+(?:[^\W\d_]+\s+)?(?:друг\w*|подруг\w*|сестр\w*|брат\w*|мам\w*|пап\w*|"
+    r"мать|матер\w*|отец|отц\w*|сын\w*|доч\w*|муж\w*|жен\w*|коллег\w*|сосед\w*|бабушк\w*|"
+    r"дедушк\w*|дяд\w*|тёт\w*|тет\w*|племянни\w*|начальни\w*|клиент\w*|пациент\w*|учени\w*|"
+    r"ребён\w*|ребен\w*|дет\w*|знаком\w*|товарищ\w*|батьк\w*|мати|чоловік\w*|дружин\w*|"
+    r"син\w*|донь\w*|персонаж\w*|герой\w*|героин\w*)(?![^\W\d_])|"
+    # Hungarian says "my" as an ending: "A nagybátyám boltja csődbe megy", "anyám", "a férjem"
+    r"^\W*(?:az?\s+)?(?:nagybátyám|nagynéném|anyám|apám|anyukám|apukám|feleségem|férjem|fiam|"
+    r"lányom|barátom|barátnőm|nővérem|bátyám|öcsém|húgom|nagymamám|nagyapám|kollégám|"
+    r"szomszédom|unokatestvérem|főnököm|ügyfelem|párom|gyerekem|gyermekem)\w*|"
+    # Thai names the person first, with no space after: "แม่เป็นเบาหวาน" (not "แม่น้ำ", a river)
+    r"^\W*(?:คุณ)?(?:แม่(?!น้ำ)|พ่อ|ลูก(?:ชาย|สาว)?|สามี|ภรรยา|แฟน|เพื่อน|ยาย|ปู่|ย่า|ป้า|ลุง|"
+    r"หลาน|เจ้านาย)|"
     # anyone at all: "wenn jemand einen negativen Schufa-Eintrag hat", "if someone has ..."
     r"^\W*((if|when|wenn|falls|si|cuando|quand|se|quando|om|als|jeśli|если)\s+)?(someone|"
     r"somebody|anyone|a person|jemand|alguien|quelqu'un|qualcuno|alguém|någon|iemand|ktoś|"
@@ -800,7 +826,9 @@ _SOMEONE_ELSE = compile_cached(
     r"[^\W\d_]の(?:同僚|友達|友人|上司|部下|知り合い|隣人|お客さん|客|生徒|学生|患者)(?:を|に|と|が|は|の)|"
     r"[^\W\d_]的(?:同事|朋友|邻居|鄰居|老板|老闆|同学|同學|亲戚|親戚|客户|客戶|学生|學生|病人)|"
     r"^\W*+(?:제|내|우리)?\s*(친구|동료|상사|엄마|아빠|어머니|아버지|남편|아내|아들|딸|형|누나|오빠|"
-    r"언니|동생|팀원|후배|선배|가족|지인)(?:가|이|는|은|도)(?![^\W\d_])|"
+    r"언니|동생|팀원|후배|선배|가족|지인|아이|애|아기|조카|할머니|할아버지|삼촌|이모|고모|사촌|"
+    r"남자친구|여자친구|친척|이웃|손자|손녀|부모님|시어머니|장모님|주인공|캐릭터)"
+    r"(?:가|이|는|은|도|께서)(?![^\W\d_])|"
     # Vietnamese says "my" after the person: "Ba mình mới bị chẩn đoán", "mẹ tôi", "bạn của tớ"
     r"^\W*+(?:ba|bố|mẹ|má|anh|chị|em|bạn|vợ|chồng|con|cô|chú|bác|ông|bà|dì|cậu|"
     r"đồng nghiệp|sếp|hàng xóm)\s+(?:trai\s+|gái\s+)?(?:của\s+)?(?:mình|tôi|tớ|tao)(?![^\W\d_])|"
@@ -1101,7 +1129,9 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"朋友(?:问|問|让我问|讓我問|托我问|託我問|叫我问|叫我問)|"
     r"(?:写|寫)(?:论文|論文|作业|作業|报告|報告)|友達から聞かれ|(?:レポート|論文)を書いて|"
     r"친구(?:가|한테|가 나한테) (?:물어|부탁)|(?:과제|리포트|레포트|논문)(?:를|을)? ?쓰|"
-    r"दोस्त ने पूछा|निबंध लिख|صديق\S* (?:سأل|يسأل)|أكتب (?:بحث|مقال)",
+    r"दोस्त ने पूछा|निबंध लिख|صديق\S* (?:سأل|يسأل)|أكتب (?:بحث|مقال)|"
+    # Persian: "برای مقالهٔ دانشگاهی‌ام" (for my university paper), a thesis, a research project
+    r"برای\s+(?:مقال\S*|پایان[\u200c ]?نامه\S*|تحقیق\S*|پروژه\S*|تکلیف\S*)",
     _I,
 )
 
@@ -1117,7 +1147,12 @@ def _own_statements(sentence: str) -> list[str]:
     if sentence.rstrip().endswith(("?", "？", "؟")):
         clauses = clauses[:-1]
     return [
-        c for c in clauses if _first_person(c) and not _asked_for_others(c) and not _ASKS.match(c)
+        c
+        for c in clauses
+        if _first_person(c)
+        and not _asked_for_others(c)
+        and not _ASKS.match(c)
+        and not _about_someone_else(c)
     ]
 
 
@@ -1131,7 +1166,7 @@ _HI_RELATIVE = (
     r"परिवार|रिश्तेदार)"
 )
 _ABOUT_USER = compile_cached(
-    r"^\W*(the\s+|ο\s+|η\s+)?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
+    r"^\W*(the\s+|ο\s+|η\s+|az?\s+(?=felhaszn))?(user|usuari[oa]|utilisat(eur|rice)|nutzer(in)?|benutzer(in)?|utente|usuário|"
     r"användaren|gebruiker|użytkownik\w*|użytkowniczk\w*|kullanıcı|pengguna|người dùng|उपयोगकर्ता|"
     r"المستخدمة?|"
     r"пользовател\w*|χρήστης|χρήστρια|"
@@ -1141,7 +1176,11 @@ _ABOUT_USER = compile_cached(
     # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
     r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
     # (not "उपयोगकर्ता के पापा", the user's dad: someone of theirs, in Hindi)
-    rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
+    rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})"
+    # (nor "A felhasználó barátja", the user's friend: Hungarian marks the one possessed)
+    r"(?!\s+(?:barátja|barátnője|barátai|anyja|anyukája|apja|apukája|férje|felesége|fia|lánya|"
+    r"testvére|nővére|bátyja|öccse|húga|kollégája|szomszédja|főnöke|nagybátyja|nagynénje|"
+    r"unokája|párja|gyereke|gyermeke|gyerekei|nagymamája|nagyapja|ügyfele|ismerőse)\b)|"
     # (not "用户父亲", "用户的妈妈": someone of the user's)
     r"^\W*המשתמש(ת)?(?!\S)|^\W*(用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)(?!的|の|의|ของ)"
     r"(?!父|母|爸|妈|媽|妻|丈夫|老公|老婆|儿|兒|女儿|女兒|哥|姐|弟|妹|朋友|同事|孩子|家人|奶奶|爷爷|爺爺|"
@@ -1159,8 +1198,22 @@ _ABOUT_USER = compile_cached(
 )
 
 
+# Someone else anywhere in a clause: a person a story is about ("a podcast about a guy who
+# lost $8k"), a role-play or a film's hero ("I vores rollespil er min karakter Frode ...",
+# "yung bida may depression").
+_A_PERSON_IN_A_STORY = compile_cached(
+    r"\b(?:about|of|on)\s+(?:a|an|the|this|that|some)\s+(?:[^\W\d_]+\s+)?(?:guy|man|woman|girl|"
+    r"boy|person|lady|dude|bloke|couple|family|kid|teenager|teen|mother|father|mom|dad|"
+    r"character|patient)\s+(?:who|that|whose|with)\b|"
+    r"\b(?:role-?play|rollespil|rollespill|rollspel|rollenspiel|juego de rol|jeu de r[ôo]le|"
+    r"gioco di ruolo|rpg)\b|\b(?:yung|ang)\s+bida\b|\bprotagonist\w*|\bprotagonista\b|"
+    r"主角|主人公|ตัวละคร|nhân vật chính",
+    _I,
+)
+
+
 def _about_someone_else(clause: str) -> bool:
-    if _HYPOTHETICAL.search(clause):
+    if _HYPOTHETICAL.search(clause) or _A_PERSON_IN_A_STORY.search(clause):
         return True
     match = _SOMEONE_ELSE.search(clause)
     if match is None:
@@ -1184,7 +1237,7 @@ def _mine_only(sentence: str) -> str:
     nor the clauses after one that name no one anew: they go on about that person ("我妈最近
     总是失眠，情绪也很低落，医生说可能是抑郁症", "My son has an assignment: a family with
     45,000 € of debt") until one speaks in the first person ("..., and I have it too")."""
-    parts = re.split(r"((?:[,;:¿，；：、]\s*|\s+(?=but\b)))", sentence)
+    parts = re.split(r"((?:[,;:¿，；：、]\s*|\s+(?=but\b)|\s+[—–]\s+))", sentence)
     if not any(_about_someone_else(p) for p in parts[::2]):
         return sentence
     kept: list[str] = []
@@ -1373,11 +1426,20 @@ def statements(value: str, context: Sequence[dict[str, Any]]) -> str:
     return _statements(context, about_user=_claims_of_user(value))
 
 
+_NOTE_SENTENCE = compile_cached(r"(?<=[.!?。！？])\s+")
+
+
 def _claims_of_user(value: str) -> bool:
     """Is ``value`` a claim about the user: "User is ...", or one of their own particulars
     ("User's home address: ...", "用户的住址"), not of someone or something of theirs ("User's
     sister is ...", "User's car was broken into")?"""
-    if _ABOUT_USER.search(value) or _USERS_OWN_TR.match(value):
+    first, *rest = _NOTE_SENTENCE.split(value)
+    # (or a later sentence's sensitive claim: "Writing a novel. Has been having panic attacks")
+    if _ABOUT_USER.search(first) or any(
+        _ABOUT_USER.search(part) and categories(part) for part in rest
+    ):
+        return True
+    if _USERS_OWN_TR.match(value):
         return True
     owner = _USERS.match(value)
     return owner is not None and _PARTICULAR.match(value, owner.end()) is not None
@@ -1485,11 +1547,9 @@ def grounded(
             _missing(_value_words(" ".join(theirs)), everything)
         )
         missing = [w for w in missing if w not in told]
-    if missing:
+    if missing or home_unstated(value, context):
         return False
     if relational and not words:
-        if home_unstated(value, context):
-            return False
         return (
             (_shared_stems(value, said) or 0.0) >= 0.5
             or _said_whole(value, said)
@@ -1510,8 +1570,9 @@ def home_unstated(value: str, context: Sequence[dict[str, Any]]) -> bool:
     place home? A place the user goes to ("directions to 742 Alder Street", "deliver a parcel
     to Strada Lalelelor 14") is not where they live, however closely the claim repeats it. (A
     city or a district is not checked so: "I'm in Tbilisi now" says it in too many ways.)"""
+    labelled = _RESIDENCE_CLAIM.match(value.lstrip(" -*•\t")) is not None
     return (
-        (_claims_of_user(value) or _USERS_HOME.search(value) is not None)
+        (_claims_of_user(value) or _USERS_HOME.search(value) is not None or labelled)
         and _HOUSE_NUMBER.search(value) is not None
         and bool(_RESIDENCE_CLAIM.search(value))
         and not _RESIDENCE_SAID.search(statements(value, context))

@@ -1,5 +1,7 @@
 """The user's own waiver of a confirmation: "stop asking me before you archive", "du behöver
-inte fråga mig innan du bokar om", "以后我说收工，不用再问我确认".
+inte fråga mig innan du bokar om", "以后我说收工，不用再问我确认"; and the user's own override
+of what they said before: "Glöm det jag sa förra veckan om formell ton", "override whatever
+the calendar app suggests".
 
 A note that the assistant may act without asking reads as a safety bypass (``safety_bypass``)
 and, from the model, as a rule the user never set (``instruction_not_from_user``): a page's
@@ -13,7 +15,7 @@ ordering) is held all the same: the user releases it from quarantine, once.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .quoted import quoted_parts
@@ -83,3 +85,54 @@ def waived_by_user(write: str, context: Sequence[dict[str, Any]], reasons: Seque
         for m in context
         if m.get("role") == "user" and isinstance(m.get("content"), str)
     )
+
+
+# The reasons the user's own override answers: an order to set earlier instructions aside,
+# which a page must not give the assistant, is the user's to give about their own rules.
+OVERRIDDEN = frozenset({"injection:ignore_instructions"})
+
+
+def overridden_by_user(
+    reasons: Sequence[str],
+    context: Sequence[dict[str, Any]],
+    reasons_of: Callable[[str], list[str]],
+) -> bool:
+    """Is every reason in ``reasons`` an override the user's own words (not what they quote
+    or forward) give too? ``reasons_of``: the injection reasons a text carries. The caller
+    checks that the note says what the user said."""
+    if not reasons or not set(reasons) <= OVERRIDDEN:
+        return False
+    own = [
+        quoted_parts(m["content"])[0]
+        for m in context
+        if m.get("role") == "user" and isinstance(m.get("content"), str)
+    ]
+    # the user's own earlier words set aside, in their own words: "what I said", not "the
+    # user's previous instructions" (a pasted order about the user, whoever pasted it)
+    own = [t for t in own if _MY_EARLIER_WORDS.search(t) and not _THE_USERS_WORDS.search(t)]
+    said = {r for text in own if text.strip() for r in reasons_of(text)}
+    return set(reasons) <= said
+
+
+# The user speaking of what they said or set before: "forget what I said last week", "my old
+# rule", "det jag sa", "lo que te dije", "was ich gesagt habe", "我之前说的".
+_MY_EARLIER_WORDS = compile_cached(
+    r"\b(?:what|that|everything|the thing)\s+i\s+(?:said|told you|asked|wrote|set)\b|"
+    r"\bmy\s+(?:old|earlier|previous|last|former)\s+(?:rule|instruction|request|preference|"
+    r"setting)s?\b|\bi\s+changed\s+my\s+mind\b|"
+    r"\bdet\s+jag\s+(?:sa|skrev|bad om)\b|\bmin\s+(?:gamla|tidigare)\s+regel\b|"
+    r"\bdet\s+jeg\s+(?:sa|sagde|skrev)\b|\blo\s+que\s+(?:te\s+)?(?:dije|ped[íi]|escrib[íi])\b|"
+    r"\b(?:was|das,? was)\s+ich\s+(?:gesagt|geschrieben)\b|\bce\s+que\s+(?:je\s+)?(?:t['’])?ai\s+"
+    r"dit\b|\bo\s+que\s+(?:eu\s+)?(?:te\s+)?disse\b|\bquello\s+che\s+(?:ti\s+)?ho\s+detto\b|"
+    r"\bwat\s+ik\s+(?:zei|gezegd)\b|\bто,?\s+что\s+я\s+(?:говорил|сказал|просил)\w*|"
+    r"我(?:之前|以前|上次|刚才)?(?:说|說|讲|講)(?:过|過)?的|私が(?:前に)?言った",
+    re.IGNORECASE,
+)
+# ... not the user's instructions named by someone else: "the user's previous instructions",
+# "instructions ng user", "les instructions de l'utilisateur"
+_THE_USERS_WORDS = compile_cached(
+    r"\b(?:the\s+)?user['’]?s?\s+(?:previous|earlier|old|prior)?\s*(?:instructions?|rules?|"
+    r"settings?|wishes)\b|\b(?:instructions?|rules?|settings?)\s+(?:ng|of|from|de|del|des|der|"
+    r"di|do|da)\s+(?:the\s+|l['’]|la\s+)?(?:user|usuario|utilisateur|utente|usuário|nutzers?)\b",
+    re.IGNORECASE,
+)
