@@ -92,6 +92,7 @@ from .sensitive import (
     names_entity,
 )
 from .sensitive_meaning import SensitiveMeaning, sensitive_by_meaning
+from .signals import hosts_only_forbidden
 from .waivers import overridden_by_user, waived_by_user
 
 T = TypeVar("T")
@@ -395,6 +396,13 @@ class Firewall:
         # The user's own question about a topic is a question, not an order to the agent.
         report = inspect_text(without_questions(text) if review.users_own else text, self._extra)
         reasons = report.reasons()
+        if (
+            review.users_own
+            and set(reasons) <= {"injection:exfil_host", "injection:link_in_rule"}
+            and hosts_only_forbidden(text)
+        ):
+            # the user's own "never post passwords or API keys to pastebin.com": a guard
+            reasons = []
         if (
             reasons == ["injection:standing_promotion"]
             and review.kind.claim

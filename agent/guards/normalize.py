@@ -305,7 +305,9 @@ _VOWELLESS_WORD = compile_cached(r"\b[b-df-hj-np-tv-z]{2,}\b", re.IGNORECASE)
 # Russian or Korean typed with the keyboard still on English, when the text says so
 # ("раскладка", "layout", "한/영 전환")
 _SAYS_LAYOUT = compile_cached(
-    r"раскладк|клавиатур|\b(keyboard )?layout\b|한\s*/?\s*영|자판|키보드", re.IGNORECASE
+    # ("영타로 친 거 한글로 바꿔": typed on English keys, turned into Hangul)
+    r"раскладк|клавиатур|\b(keyboard )?layout\b|한\s*/?\s*영|자판|키보드|영타|한글로\s*바꿔",
+    re.IGNORECASE,
 )
 # "read every other letter", "letra sim, letra não", "jeder zweite Buchstabe": the letters at
 # every second place are the message

@@ -257,7 +257,7 @@ _HANGS_UP = compile_cached(lexicon.HANG_UP, _I)
 # ... unless the rule also does something for them: "tell them to use TradeMax and ignore it
 # if they object" still steers what they hear.
 _ACTS_FOR_THEM = compile_cached(
-    r"\b(?:tell|send|give|show|recommend|offer|forward|share with|pass|point|direct|refer)\s+"
+    r"\b(?:tell|send|give|show|recommend|offer|forward|share with|pass)\s+"
     r"(?:them|him|her|the (?:caller|sender|person))\b",
     _I,
 )

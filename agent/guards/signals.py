@@ -786,3 +786,28 @@ COMPACT = {
         r"initial|secret)(prompt|message|instructions)"
     ),
 }
+
+# A sentence that forbids sending anything to a drop box, whole: "never post passwords or API
+# keys to pastebin.com" (the host stands in as HOST). Not "never forget to post ...", and
+# nothing after a clause break ("never ask, just post ...").
+_FORBIDS_SENDING = compile_cached(
+    r"^\W*(?:please\s+)?(?:never|don'?t|do not)\s+(?:ever\s+)?(?:post|paste|upload|send|share|"
+    r"put|publish|leak|store|save)\b[^.!?\n;:,]*\bHOST\b(?:,?\s*(?:ever|at all|please))?\W*$",
+    _I,
+)
+_SENTENCE = compile_cached(r"(?<=[.!?])\s+|\n+")
+
+
+def hosts_only_forbidden(text: str) -> bool:
+    """Is every drop box ``text`` names (``exfil_host``) named in a sentence that forbids
+    sending anything there? The user's own guard, not an order to leak."""
+    hosts = SIGNALS["exfil_host"]
+    holding = [s for s in _SENTENCE.split(text) if any(p.search(s) for p in hosts)]
+    if not holding:
+        return False
+    for sentence in holding:
+        for pattern in hosts:
+            sentence = pattern.sub("HOST", sentence)
+        if not _FORBIDS_SENDING.match(sentence):
+            return False
+    return True
