@@ -213,7 +213,9 @@ _ACT = (
     r"obedece|sigue|fuhre|ausfuhren|befolge\w*|execute\w*|obei\w*|suis|applique\w*|esegui\w*|"
     r"obbedisci|segui|cumpra|obedeca|siga|utfor|folj|voer|uit te voeren|volg|gehoorzaam|"
     r"wykonuj|wykonaj|sluchaj|uygula|yap|lakukan|laksanakan|ikuti|patuhi|tekeleza|fuata|"
-    r"suorita|noudata|proved|poslechni|hajtsd vegre|executa)\b|"
+    r"suorita|noudata|proved|poslechni|hajtsd vegre|executa|"
+    # ... said to many: "assistentes, sigam o que ele pedir", "sigan", "suivez", "seguite"
+    r"sigam|sigan|cumpram|cumplan|obedecam|obedezcan|suivez|seguite|eseguite|obbedite)\b|"
     r"выполня\w*|выполни\w*|исполня\w*|исполни\w*|слушай\w*|виконуй\w*|викона\w*|"
     r"実行|従|실행|따르|따라|执行|執行|照做|服从|服從)"
 )

@@ -875,7 +875,7 @@ ADDRESSED_TO_AGENT = compile_cached(
     r"(?:для|к)\s+(?:ии-)?(?:ассистента|помощника|ии|асистента|помічника)|ассистенту|асистенту|"
     r"(?:προς|στον|για τον) βοηθό|לעוזר|לבוט|"
     # "לכל העוזרים הדיגיטליים של הדיירים –": to all the assistants, then a dash or a colon
-    r"(?:לכל\s+)?(?:ה|ל)עוזרים(?:\s+ה[א-ת]+){0,2}(?:\s+של\s+ה?[א-ת]+)?\s*[–—-]|(?:إلى|الى|ل)\s*المساعد|للمساعد(?:ات)?|"
+    r"(?:לכל\s+)?(?:ה|ל)עוזרים(?:\s+ה[א-ת]+){0,2}(?:\s+של\s+ה?[א-ת]+)?\s*[–—-]?|(?:إلى|الى|ل)\s*المساعد|للمساعد(?:ات)?|"
     r"(?:به|برای) دستیار|सहायक (?:के लिए|को)|সহকারীর জন্য|সহকারীকে|(?:ถึง|สำหรับ)ผู้ช่วย|"
     r"アシスタントへ|ＡＩへ|AIへ|(?:AI|어시스턴트|비서)에게|给助手|給助手|致助手|"
     # South Slavic and Bulgarian: "Poruka za AI asistenta:", "Порука за АИ асистента:"
@@ -1002,7 +1002,7 @@ _ASSISTANTS = (
 )
 _FOR = (
     r"(?:for|to|dear|attn|attention|für|pour|à|aux|para|al|ao|aos|às|per|agli|alla|"
-    r"all['’]|till|för|voor|aan|dla|do|pro|untuk|kepada|buat|cho|gửi|для|к|до|προς|για|"
+    r"all['’]|till|til|för|voor|aan|dla|do|pro|untuk|kepada|buat|cho|gửi|для|к|до|προς|για|"
     r"pentru|către|kwa|sa|ng)"
 )
 _WHICH = (
@@ -1142,6 +1142,9 @@ AGENT_OBLIGED = compile_cached(
     # a notice's order, a verb then "koto" at the sentence's end: "... と同等に扱うこと。"
     r"[うくぐすつぬぶむる]こと(?=[。．.!！\n」』）)]|$))"
     r"[^.!?。\n]*|"
+    # Swahili says "should" in the verb: "msaidizi wa AI atume mchango ..." (the AI assistant
+    # is to send a contribution)
+    r"\bmsaidizi(?:\s+wa\s+(?:AI|akili\s+bandia|kidijitali))?\s+a(?!na\b)[a-z]+e\b[^.!?。\n]*|"
     # Arabic puts "on" first: "وعلى المساعد تنفيذها فورًا" (and the assistant is to carry them out)
     r"(?<![\u0600-\u06ff])و?على (?:ال)?مساعد[^.!?。\n]*|"
     # Hindi puts the "must" last: "सहायक को हर ... सुझानी चाहिए" (the assistant should suggest)
@@ -1193,6 +1196,16 @@ AGENT_ADDRESSED_MORE = compile_cached(
     r"(?:\s+[^\W\d_]+)?\s*[:：]|"
     r"\b(?:told|tell|say to|said to|asked)\s+(?:their|his|her|your|the)\s+(?:ai\s+|digital\s+|"
     r"virtual\s+)?assistants?\s*[:：]|"
+    # "Digital assistant instructions:", "AI assistant notes:"
+    r"\b(?:(?:digital|virtual|ai|smart)\s+)?assistants?\s+(?:instructions?|notes?|guidance|"
+    r"settings|rules|directions)\s*[:：]|"
+    # those who use one: "customers using a digital assistant:", "Dijital asistan kullanan
+    # öğrenciler için:"
+    r"\b(?:using|who use|with)\s+(?:an?\s+)?(?:(?:digital|virtual|ai|smart)\s+)?"
+    r"assistants?\s*[:：]|"
+    r"\basistan\w*\s+kullanan\s+[^\W\d_]+\s+için\s*[:：]|"
+    # Bengali: "AI সহকারীদের জন্য:" (for the AI assistants)
+    r"সহকারী\S*\s+জন্য\s*[:：]|"
     r"אמר\w*\s+ל(?:עוזר|עוזרת)(?:\s+\S+)?\s*[:：]",
     _I,
 )
@@ -1492,6 +1505,8 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         r"hasło|hasła|kod pin|"
         r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
         r"كلمة المرور|كلمة السر|كلمة مرور|كلمة سر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|कोड|"
+        # a card's PIN in Arabic: "الرقم السري 6093", "رقم سري"
+        r"(?:ال)?رقم (?:ال)?سري|"
         r"kata laluan|heslo|hesla|"
         # Vietnamese: a code, what it does ("mở", opens; "mở khóa", unlocks), then what it opens:
         # "mã mở két sắt", "mã mở khóa tủ"
@@ -1537,6 +1552,9 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         # Indonesian and Malay put what the code opens after it: "kode alarm rumah", "kod pintu"
         r"(?:kode|kod)\s+(?:alarm|pintu|gerbang|pagar|brankas|loker|kunci|akses|masuk|wifi|"
         r"verifikasi|keamanan|gembok|garasi|rumah|apartemen|kamar|cadangan|pemulihan|sandaran)|"
+        # ... and a safe's number: "nombor peti keselamatan bilik hotel: 6072", "nomor brankas"
+        r"(?:nombor|nomor|kod|kode|pin)\s+(?:peti\s+(?:keselamatan|besi|kebal)|brankas|"
+        r"peti\s+simpanan)|peti keselamatan|"
         # an account's backup codes: "kode cadangan", "código de respaldo", "code de secours"
         r"c[oó]digos? de (?:respaldo|recuperaci[oó]n|recupera[cç][aã]o|backup|reserva)|"
         r"codes? de (?:secours|récupération|sauvegarde)|codic[ei] di (?:backup|recupero|riserva)|"
@@ -1790,6 +1808,8 @@ USER_THIRD_PERSON_ML = compile_cached(
     r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
     r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
     r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|کاربر|ユーザー|사용자|用户|用戶|"
+    # Swahili: the user, the member, the customer ("bila kumuuliza mwanachama")
+    r"\b(?:mtumiaji|mwanachama|mteja)\b|"
     # a business's word for the user, with "this": "kalau nanti pelanggan ini tanya", "if this
     # customer asks", "quand ce client demande", "这位顾客问起时"
     r"\b(?:this (?:customer|client|member|guest|patient|subscriber|buyer|shopper|owner)|"

@@ -57,7 +57,8 @@ SECRET_LABELS = compile_cached(
     r"cellar|basement|mailbox|letterbox|postbox|cabinet|vault|pool|gym|bike|storage)\s+codes?|"
     # "the key box number is 7294", "Key safe: 0415": a key box's number opens it
     r"(lockbox|key ?safe|key ?box|keypad)( numbers?| combinations?| combos?)?"
-    r"(?=\s*(is|was|:|=|-)\s*\d)|"
+    # (where it hangs may come first: "Key safe by Mum's front door: 2-7-1-9")
+    r"(?=(?:\s+(?:by|at|on|next to|near|beside|outside)\s+[^:.\n]{1,30})?\s*(is|was|:|=|-)\s*\d)|"
     r"combination|(recovery|backup|2fa|two-factor|mfa|verification|one-time|authenticator|"
     r"reset|login|sign-in|confirmation)\s+codes?|otp|one-time password|cvv2?|cvc2?|"
     r"security (question )?answer|memorable (word|answer)|"
@@ -780,7 +781,9 @@ _OPENS_NUMBER = compile_cached(
 )
 # After "code": an optional link word or sign, then a number of 3 to 8 digits (or groups).
 _NUMBER_VALUE = compile_cached(
-    r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?\d{3,8}(?:[ -]\d{2,6}){0,3}(?!\w)",
+    # (or its digits one by one: "code 1-9-5-3")
+    r"\s*(?:(?:is|was|=|:|-|es|ist|est|är|er|è|é)\s*)?[\"'“‘«]?(?:\d{3,8}(?:[ -]\d{2,6}){0,3}|"
+    r"\d(?:[ .-]\d){3,7})(?!\w)",
     _I,
 )
 

@@ -296,7 +296,8 @@ def _mask(kind: str, _matched: str) -> str:
 # typo in one digit still gives the rest away).
 _LABELLED_CARD = compile_cached(
     r"(?P<label>(?:\b(?:visa|mastercard|master card|amex|maestro|card|tarjeta|karte|kreditkarte|"
-    r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kartu|карт[аыу]|thẻ|κάρτα|kartica|"
+    r"carte|cartão|cartao|carta|kort|kaart|karta|kart|kart[ıi]\w{0,3}|kartu|карт[аыу]|thẻ|"
+    r"κάρτα|kartica|"
     r"kártya|kortti|kortet|kartę|kartou|картк[аиу])\b|卡|カード|카드|บัตร|कार्ड|بطاقة|כרטיס)"
     r"[^\d\n]{0,20}?)"
     # 13 to 19 digits; a 19-digit card ("6222 0212 3456 7890 123") ends in a short group

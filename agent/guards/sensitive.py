@@ -117,7 +117,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"болезн\w* крона|инсулин\w*|"
         r"سرطان|سكري|اكتئاب|مرض|مصاب\w*|ضغط الدم|حامل|गर्भवती|गर्भावस्था|गर्भ|प्रेग्नेंट|"
         # Persian: diabetes, depression, anxiety, pregnancy, illness, medication
-        r"دیابت|افسردگی|اضطراب|بارداری|باردار|حامله|بیماری|داروی|"
+        r"دیابت|افسردگی|اضطراب|بارداری|باردار|حامله|بیماری|داروی|دوقطبی|"
+        # cancer in Ukrainian and Russian (not "рак", a crayfish, alone); Swahili illnesses
+        r"рак\w{0,2}\s+(?:молочн|легень|легких|легенів|шкір|кож|кров|простат|шийк)\w*|"
+        r"онкологі\w*|онкологи\w*|kifua kikuu|ukimwi|kisukari|saratani|"
         # Greek and Hebrew: antidepressants, depression, a prescription, illness
         r"αντικαταθλιπτ\w*|κατάθλιψ\w*|καταθλιψ\w*|διαβήτ\w*|συνταγ[ήη] (κάθε|για)|"
         r"ασθένει\w*|αγχώδ\w*|νοσ[ηή]\w*|נוגדי דיכאון|תרופות (נגד|פסיכיאטריות)|"
@@ -143,6 +146,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"\b(salary|salaries|income|earns?|earning|wages?|net worth|debts?|loans?|mortgage|"
         # bankruptcy and debt in Hungarian: "csődeljárás", "tartozása van a NAV felé"
         r"csőd\w*|felszámolás\w*|tartozás\w*|adósság\w*|"
+        # ... a defaulted loan in Bengali
+        r"ঋণ|লোন|খেলাপি|"
         # an inheritance: "recebeu herança", "an inheritance from her father", "наследство"
         r"inherit\w*|heran[çc]a|herencia|h[ée]ritage|eredit[àa]|erbschaft|erbe|arv|"
         r"interdit bancaire|fiché\w* (?:à|a) la banque de france|fichage bancaire|"
@@ -646,7 +651,9 @@ def names_entity(value: str) -> bool:
 # (a Chinese or Japanese question often ends in an ASCII "?" with no space after it:
 # "抗抑郁药要吃多久?看到有文章说...")
 _SENTENCE_END = compile_cached(
-    r"(?<=[.!?؟])\s+|(?<=[。！？])|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+|"
+    # (not after a title: "One tenant, Mr. Okafor, is three months behind")
+    r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?؟])\s+|(?<=[。！？])|"
+    r"(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\n+|"
     # Greek asks with ";" (or its own "\u037e"): "Πόσο κοστίζει ένα διαζύγιο;"
     r"(?<=[\u0370-\u03ff\u1f00-\u1fff][;\u037e])\s+|"
     # Thai ends a sentence with a space: "...เปิดกี่โมงครับ เพื่อนฝากถามมา"
@@ -771,10 +778,10 @@ def _topic_request(sentence: str) -> bool:
 # of the user (unless the user is in it too: "my wife and I are both Hindu").
 _SOMEONE_ELSE = compile_cached(
     r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|an|the|"
-    r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een)\s+"
-    # someone made up: "my main character Ruth has ...", "min karakter Frode"
+    r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een|one|another)\s+"
+    # someone made up: "my main character Ruth has ...", "min karakter Frode", "die Hauptfigur"
     r"([^\W\d_]+\s+)?(characters?|protagonist|heroine|hero|narrator|villain|karakter|"
-    r"personaje|personnage|personaggio|personagem|"
+    r"personaje|personnage|personaggio|personagem|hauptfigur|figur|"
     r"friends?|sister|brother|sibling|mother|mom|mum|father|dad|son|daughter|"
     r"wife|husband|partner|girlfriend|boyfriend|colleague|coworker|boss|neighbou?r|cousin|aunt|"
     r"uncle|grand\w+|kids?|child|children|niece|nephew|roommate|flatmate|amig[oa]|herman[oa]|"
@@ -804,6 +811,14 @@ _SOMEONE_ELSE = compile_cached(
     r"^\W*(?:az?\s+)?(?:nagybátyám|nagynéném|anyám|apám|anyukám|apukám|feleségem|férjem|fiam|"
     r"lányom|barátom|barátnőm|nővérem|bátyám|öcsém|húgom|nagymamám|nagyapám|kollégám|"
     r"szomszédom|unokatestvérem|főnököm|ügyfelem|párom|gyerekem|gyermekem)\w*|"
+    # Persian says "my" as an ending: "خواهرم تازه تشخیص ... گرفته" (my sister); Bengali names
+    # whose first: "বাবার দোকানের ..." (my father's shop)
+    r"^\W*(?:خواهرم|برادرم|مادرم|پدرم|همسرم|شوهرم|دخترم|پسرم|دوستم|مادربزرگم|پدربزرگم|"
+    r"همکارم|خاله‌?ام|دایی‌?ام|عمویم)(?![\u0600-\u06ff])|"
+    r"^\W*(?:আমার\s+)?(?:বাবার|মায়ের|ভাইয়ের|বোনের|স্বামীর|স্ত্রীর|ছেলের|মেয়ের|বন্ধুর|দাদার|দিদির|"
+    r"চাচার|মামার|বাবা|মা|ভাই|বোন)(?![\u0980-\u09ff])|"
+    # a role-play's or a story's character in Chinese: "我在跑团里的角色林舟是 ..."
+    r"跑团|跑團|角色扮演|我的角色|里的角色|裡的角色|小说里|小說裡|故事里|故事裡|"
     # Thai names the person first, with no space after: "แม่เป็นเบาหวาน" (not "แม่น้ำ", a river)
     r"^\W*(?:คุณ)?(?:แม่(?!น้ำ)|พ่อ|ลูก(?:ชาย|สาว)?|สามี|ภรรยา|แฟน|เพื่อน|ยาย|ปู่|ย่า|ป้า|ลุง|"
     r"หลาน|เจ้านาย)|"
@@ -897,7 +912,12 @@ _HYPOTHETICAL = compile_cached(
     rf"(in )?an? hypothetical|hypothetical\w*|{_FOR_EXAMPLE}|要是|{_HYPOTHETICALLY}|"
     # a story, not the user: "I'm writing a novel where the heroine has ...", "in my script"
     r"(i'?m|i am|we'?re) (writing|drafting|plotting) an? (novel|story|book|script|screenplay|"
-    r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b)",
+    r"play|poem|scene|character)|(in|for) my (novel|story|book|script|screenplay|play|game)\b|"
+    r"in meinem (?:roman|buch|drehbuch|theaterstück)|in meiner geschichte|"
+    r"en mi (?:novela|historia|guion|libro)|dans mon (?:roman|histoire|scénario|livre)|"
+    r"nel mio (?:romanzo|racconto|libro)|no meu (?:romance|livro|roteiro)|"
+    r"в моём (?:романе|рассказе)|в моем (?:романе|рассказе)|in mijn (?:roman|verhaal|boek)|"
+    r"w mojej (?:powieści|książce))",
     _I,
 )
 
@@ -924,7 +944,8 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"some) (school |class |uni |university |college |research |group )?(article|blog|post|essay|"
     r"paper|thesis|book|novel|story|script|report|piece|presentation|lecture|class|course|"
     r"project|assignment|homework)|"
-    r"for (an?|my|our|the) (article|blog|blog post|essay|paper|thesis|class|course|homework|"
+    r"for (an?|my|our|the) (?:[\w-]+ )?(article|blog|blog post|essay|paper|thesis|class|course|"
+    r"homework|"
     r"assignment|school project|novel|book|story|script|podcast|video|presentation)\b|"
     # an exam or a debate ("For my law school exam: ...", "Mam debatę w szkole"), a pet ("my vet
     # prescribed it for my dog"), a text to translate, a question asked in general
@@ -1130,6 +1151,12 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"(?:写|寫)(?:论文|論文|作业|作業|报告|報告)|友達から聞かれ|(?:レポート|論文)を書いて|"
     r"친구(?:가|한테|가 나한테) (?:물어|부탁)|(?:과제|리포트|레포트|논문)(?:를|을)? ?쓰|"
     r"दोस्त ने पूछा|निबंध लिख|صديق\S* (?:سأل|يسأل)|أكتب (?:بحث|مقال)|"
+    # Turkish: "sunumum için" (for my presentation), "ödevim için"; Ukrainian and Russian: a
+    # podcast, an article, a talk prepared; Swahili: "naandaa somo" (I'm preparing a lesson)
+    r"(?:sunumum|ödevim|odevim|makalem|tezim|projem|dersim|konuşmam)\s+için|"
+    r"(?:готую|готуємо|готовлю|пишу)\s+(?:випуск|подкаст|статт|доповід|репортаж|выпуск|"
+    r"стать|доклад)\w*|"
+    r"\b(?:naandaa|ninaandaa|ninaandika|naandika)\s+(?:somo|makala|wasilisho|insha|ripoti)|"
     # Persian: "برای مقالهٔ دانشگاهی‌ام" (for my university paper), a thesis, a research project
     r"برای\s+(?:مقال\S*|پایان[\u200c ]?نامه\S*|تحقیق\S*|پروژه\S*|تکلیف\S*)",
     _I,
@@ -1174,7 +1201,7 @@ _ABOUT_USER = compile_cached(
     # Bulgarian, Persian: "Uživatel je členem odborů"
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
     # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
-    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر)"
+    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر|ব্যবহারকারী)"
     # (not "उपयोगकर्ता के पापा", the user's dad: someone of theirs, in Hindi)
     rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})"
     # (nor "A felhasználó barátja", the user's friend: Hungarian marks the one possessed)
@@ -1186,7 +1213,8 @@ _ABOUT_USER = compile_cached(
     r"(?!父|母|爸|妈|媽|妻|丈夫|老公|老婆|儿|兒|女儿|女兒|哥|姐|弟|妹|朋友|同事|孩子|家人|奶奶|爷爷|爺爺|"
     r"外婆|外公|岳|婆婆|公公|男友|女友|男朋友|女朋友|老板|老闆|邻居|鄰居)|"
     # "У пользователя есть ...", "यूज़र ... हैं", "यूजर": the user as the one who has it
-    rf"^\W*у пользовател(я|ьницы)\b|^\W*(यूज़र|यूजर)(?!\S)(?!\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
+    r"^\W*у пользовател(я|ьницы)\b|^\W*у користувач(а|ки)\b|^\W*mtumiaji\b|"
+    rf"^\W*(यूज़र|यूजर)(?!\S)(?!\s+(?:के|की|का)\s+{_HI_RELATIVE})|"
     r"^\W*(el|la|l'|der|die|o|a)\s*"
     r"(usuari[oa]|usuári[oa]|utilisat(eur|rice)|nutzer(in)?|usuário|utente)\b|"
     # a note with no subject is the user's: "Har skyddad identitet ...", "Lives in Tbilisi"
@@ -1927,6 +1955,8 @@ def _implied(word: str, said: str) -> bool:
 # Arabic writes the article, a conjunction or a preposition into the word: "بالسكري",
 # "بسكري" and "وسكري" say "سكري"
 _ARABIC_PREFIX = compile_cached(r"^(?:[وفبكل]?ال|لل|[وفبكل])(?=[\u0600-\u06ff]{3,})")
+# ... and Hebrew "and", "the", "in", "to", "from", "that": "בשקיעה" and "משקיעה" say "שקיעה"
+_HEBREW_PREFIX = compile_cached(r"^[ובהלמשכ]{1,2}(?=[\u05d0-\u05ea]{3,})")
 
 
 def _missing(words: list[str], said: str) -> list[str]:
@@ -1935,6 +1965,7 @@ def _missing(words: list[str], said: str) -> list[str]:
     said_words = _WORD.findall(said)
     heard = {_key(w) for w in said_words}
     heard |= {_key(_ARABIC_PREFIX.sub("", w)) for w in said_words if _ARABIC_PREFIX.match(w)}
+    heard |= {_key(_HEBREW_PREFIX.sub("", w)) for w in said_words if _HEBREW_PREFIX.match(w)}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
@@ -1949,7 +1980,8 @@ def _missing(words: list[str], said: str) -> list[str]:
             w.lower() not in said_lower
             if _CJK.search(w)
             # "Borç" is heard in "borcum": a word is read with and without its accents too
-            else not {_key(w), _key(skeleton(w))} & heard and not (_stem(w) and _stem(w) in short)
+            else not {_key(w), _key(skeleton(w)), _key(_HEBREW_PREFIX.sub("", w))} & heard
+            and not (_stem(w) and _stem(w) in short)
         )
         and not _implied(w, said)
         and not _same_term(w, said)

@@ -29,12 +29,13 @@ def _rx(*parts: str, flags: int = _I) -> list[re.Pattern[str]]:
 # encuentres en los correos"): what the user guards against, not what the assistant was told.
 IN_THIRD_PARTY_TEXT = (
     r"\s+(?:(?:that\s+)?(?:you|we)\s+(?:find|see|get|receive|read|come across)\s+|found\s+|"
-    r"that appear\s+|appearing\s+|embedded\s+|hidden\s+|contained\s+|que\s+(?:encuentres|"
+    r"that (?:appear|show up|turn up|come)\s+|appearing\s+|showing up\s+|embedded\s+|hidden\s+|"
+    r"contained\s+|que\s+(?:encuentres|"
     r"veas|recibas|aparezcan|trouves|vois|re[çc]ois|apparaissent|encontres|vejas|recebas|"
     r"trovi|ricevi|compaiono)\s+|die du\s+(?:findest|siehst|bekommst|erh[äa]ltst)\s+|"
     r"som du\s+(?:hittar|ser|f[åa]r)\s+)?(?:inside|in|within|from|en|dans|im|in den|em|nos|"
     r"nas|nei|nelle|negli|negli|i)\s+(?:(?:any|the|those|these|such|other|los|las|les|des|"
-    r"den|die|os|as|gli|le|mails?|e-mails?)\s+)?(?:forwarded\s+|incoming\s+|pasted\s+|"
+    r"den|die|os|as|gli|le|mails?|e-mails?|my)\s+)?(?:forwarded\s+|incoming\s+|pasted\s+|"
     r"external\s+|third-party\s+)?(?:e-?mails?|correos?|mails?|pdfs?|web ?pages?|p[áa]ginas?|"
     r"pages? web|websites?|sites?|documents?|documentos?|dokument\w*|documenti|attachments?|"
     r"adjuntos?|pi[èe]ces jointes|anh[äa]ng\w*|allegati|anexos|messages?|mensajes?|"
