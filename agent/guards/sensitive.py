@@ -848,7 +848,10 @@ _SOMEONE_ELSE = compile_cached(
     r"^\W*+(?:ba|bố|mẹ|má|anh|chị|em|bạn|vợ|chồng|con|cô|chú|bác|ông|bà|dì|cậu|"
     r"đồng nghiệp|sếp|hàng xóm)\s+(?:trai\s+|gái\s+)?(?:của\s+)?(?:mình|tôi|tớ|tao)(?![^\W\d_])|"
     # Hebrew and Greek say "my friend" with the pronoun after: "חבר שלי", "μια συνάδελφό μου"
-    r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה)\s+שלי|"
+    r"^\W*(חבר|חברה|קולגה|שכן|שכנה|אח|אחות|בן דוד|בת דודה|אמא|אבא)\s+שלי|"
+    # ... or as an ending: "אחותי" (my sister), "אמי", "בעלי", "בן זוגי"
+    r"^\W*(?:אחותי|אחי|אמי|אבי|אשתי|בעלי|בני|בתי|סבתי|סבי|דודי|דודתי|חברי|חברתי|"
+    r"בן זוגי|בת זוגי|שכני|שכנתי)(?![\u05d0-\u05ea])|"
     r"^\W*+(ο|η|ένας|μια|μία)?\s*(φίλ|συνάδελφ|γείτον|αδελφ|ξαδέρφ)\w*\s+μου\b|"
     # someone in Russian and Indonesian: "у человека была судимость", "seseorang punya utang"
     r"^\W*у (человека|кого-то|кого-нибудь|знакомого|знакомой|друга|подруги|коллеги)\b|"
@@ -1956,7 +1959,24 @@ def _implied(word: str, said: str) -> bool:
 # "بسكري" and "وسكري" say "سكري"
 _ARABIC_PREFIX = compile_cached(r"^(?:[وفبكل]?ال|لل|[وفبكل])(?=[\u0600-\u06ff]{3,})")
 # ... and Hebrew "and", "the", "in", "to", "from", "that": "בשקיעה" and "משקיעה" say "שקיעה"
-_HEBREW_PREFIX = compile_cached(r"^[ובהלמשכ]{1,2}(?=[\u05d0-\u05ea]{3,})")
+_HEBREW_PREFIXES = "ובהלמשכ"
+
+
+def _hebrew_cuts(word: str) -> list[str]:
+    """``word`` without one or two prefix letters, each way ("ושומרת": "שומרת", "ומרת"), when
+    three letters are left."""
+    cuts = []
+    for n in (1, 2):
+        head, rest = word[:n], word[n:]
+        if (
+            all(c in _HEBREW_PREFIXES for c in head)
+            and len(re.findall("[\u05d0-\u05ea]", rest)) >= 3
+        ):
+            cuts.append(rest)
+    return cuts
+
+
+_SEMITIC_WORD = compile_cached(r"^[\u0590-\u06ff]{3,}$")
 
 
 def _missing(words: list[str], said: str) -> list[str]:
@@ -1965,7 +1985,7 @@ def _missing(words: list[str], said: str) -> list[str]:
     said_words = _WORD.findall(said)
     heard = {_key(w) for w in said_words}
     heard |= {_key(_ARABIC_PREFIX.sub("", w)) for w in said_words if _ARABIC_PREFIX.match(w)}
-    heard |= {_key(_HEBREW_PREFIX.sub("", w)) for w in said_words if _HEBREW_PREFIX.match(w)}
+    heard |= {_key(cut) for w in said_words for cut in _hebrew_cuts(w)}
     heard |= {
         _key(full) for short, full in _SHORT_FORMS.items() if re.search(rf"\b{short}\b", said_lower)
     }
@@ -1980,8 +2000,10 @@ def _missing(words: list[str], said: str) -> list[str]:
             w.lower() not in said_lower
             if _CJK.search(w)
             # "Borç" is heard in "borcum": a word is read with and without its accents too
-            else not {_key(w), _key(skeleton(w)), _key(_HEBREW_PREFIX.sub("", w))} & heard
+            else not {_key(w), _key(skeleton(w)), *map(_key, _hebrew_cuts(w))} & heard
             and not (_stem(w) and _stem(w) in short)
+            # a Hebrew or Arabic match cut short inside a longer word ("דתי" of "דתייה")
+            and not (_SEMITIC_WORD.match(w) and any(h.startswith(_key(w)) for h in heard))
         )
         and not _implied(w, said)
         and not _same_term(w, said)
