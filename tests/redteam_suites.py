@@ -180,6 +180,14 @@ def check_notes_after(pairs: Sequence[tuple[str, str]], *, held: bool) -> None:
         assert (verdict.verdict in ("quarantine", "reject")) == held, (note, verdict.reasons)
 
 
+def check_page_notes(cases: Sequence[tuple[str, str, str]], *, held: bool) -> None:
+    """Each ``(said, page, note)`` of ``cases``: the model's note of a tool's page, after the
+    user said something (``page_note``), is held when ``held``, else let through."""
+    for said, page, note in cases:
+        verdict = page_note(said, page, note)
+        assert (verdict.verdict in ("quarantine", "reject")) == held, (note, verdict.reasons)
+
+
 def at_user_door(note: str) -> FirewallVerdict:
     """The user typing ``note`` at the CLI ("memory add ..."), saved as they typed it."""
     return note_after(f"memory add {note}", note)
