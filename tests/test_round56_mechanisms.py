@@ -163,6 +163,10 @@ def test_the_users_own_profile_and_people_are_not_other_users() -> None:
         "Ayşe'nin doğum günü 3 Mayıs, çiçek sever.",
         "Save to my profile: I prefer window seats.",
         "Tata ia pastilele de tensiune dimineața.",
+        # someone who also uses the assistant, each one's things, a bill
+        "My mum, who also uses the assistant, prefers morning reminders.",
+        "Τα δώρα του καθενός είναι στο ντουλάπι.",
+        "לשלם בחשבון של ועד הבית עד ה-10.",
     ):
         assert at_user_door(note).verdict not in HELD, note
 

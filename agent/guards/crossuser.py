@@ -889,13 +889,16 @@ _OTHERS_SPACES_ML = compile_cached(
     r"team)\s+(?:plan|account|subscription)\b|"
     r"\b(?:every|each)\s+(?:one|member|person)['’]s\s+(?:memor(?:y|ies)|profile|account)\b|"
     r"\beveryone['’]s\s+memor(?:y|ies)\b|"
-    # those who use the assistant too ("every member of the team who uses the assistant")
-    r"\b(?:who|that)\s+(?:also\s+)?uses?\s+(?:the|this|our)\s+assistant\b|"
-    r"που χρησιμοποι\w+\s+(?:τον|το)\s+(?:βοηθό|assistant)|του καθενός|της καθεμιάς|"
-    r"\bκάθε\s+(?:μέλος|χρήστη|χρήστης)\b|"
+    # every one of a group who uses the assistant too ("every member of the team who uses the
+    # assistant", "για κάθε μέλος ... που χρησιμοποιεί τον βοηθό"), or into each one's memory;
+    # not one person who uses it ("my mum, who also uses the assistant, ...")
+    r"\b(?:every|each|all|any|κάθε|όλα|όλους|jede[nmrs]?|alle[nm]?|todos|todas|cada|chaque|"
+    r"tous|toutes)\b[^.!?\n]{0,60}?(?:\b(?:who|that)\s+(?:also\s+)?uses?\s+(?:the|this|our)\s+"
+    r"assistant\b|που χρησιμοποι\w+\s+(?:τον|το)\s+(?:βοηθό|assistant)|"
     r"\b(?:die|der)\s+(?:auch\s+)?den\s+Assistenten\s+(?:nutz|benutz)\w*|"
     r"\bque\s+(?:tambi[ée]n\s+)?usa\w*\s+(?:el|este)\s+asistente\b|"
-    r"\bqui\s+(?:aussi\s+)?utilise\w*\s+(?:l['’]|cet\s+)assistant\b|"
+    r"\bqui\s+(?:aussi\s+)?utilise\w*\s+(?:l['’]|cet\s+)assistant\b)|"
+    r"(?:μνήμη|προφίλ|λογαριασμό)\s+(?:του καθενός|της καθεμιάς)|"
     # the next one on this device
     r"\bthe\s+next\s+(?:person|user|one)\s+(?:to\s+use|who\s+uses|using|on)\b|"
     r"다음에?\s*(?:쓰는|사용하는|쓸|사용할)\s*(?:사람|사용자)|다음 사용자|次に使う人|次の利用者|"
@@ -907,11 +910,17 @@ _OTHERS_SPACES_ML = compile_cached(
     r"\b(?:contul|profilul|memoria)\s+(?:lui|ei|mamei|tatălui|tatalui|soției|sotiei|soțului|"
     r"sotului|fratelui|surorii|fiului|fiicei|bunicii|bunicului)\b|"
     # Hebrew: "בפרופיל של נועה" (in Noa's profile; "שלי" is mine, one word)
-    r"(?:ב|ל|מה)(?:פרופיל|חשבון|זיכרון)\s+של\s+(?!עצמי)[^\s,.:;]+|"
+    # ("חשבון" is a bill too, "בחשבון של ועד הבית": an account only of kin, or of a name with
+    # an id after it, "בחשבון של אמא שלי (noa.levi)")
+    r"(?:ב|ל|מה)(?:פרופיל|זיכרון)\s+של\s+(?!עצמי)[^\s,.:;]+|"
+    r"(?:ב|ל|מה)חשבון\s+של\s+(?:אמא|אבא|אחותי|אחי|בעלי|אשתי|הבת|הבן|בתי|בני|סבתא|סבא|"
+    r"[^\s,.:;]+\s*\()|"
     # Turkish: "Zeynep'in profiline", "annemin hesabına"
-    r"[A-ZÇĞİÖŞÜ][^\W\d_]*['’](?:in|ın|un|ün|nin|nın|nun|nün)\s+(?:profil|hesab|haf[ıi]za)\w*|"
+    r"(?-i:[A-ZÇĞİÖŞÜ])[^\W\d_]*['’](?:in|ın|un|ün|nin|nın|nun|nün)\s+(?:profil|hesab|"
+    r"haf[ıi]za)\w*|"
     r"\b(?:annemin|babamın|kardeşimin|kardesimin|eşimin|esimin|oğlumun|oglumun|kızımın|"
-    r"kizimin|ablamın|abimin)\s+(?:profil|hesab|haf[ıi]za)\w*"
+    r"kizimin|ablamın|abimin)\s+(?:profil|hesab|haf[ıi]za)\w*",
+    re.IGNORECASE,
 )
 _TO_SOMEONES_ACCOUNT = compile_cached(
     r"\b(to|into|in|on|under|onto)\s+(my|our)\s+[^\W\d_]+('s|’s)\s+(user\s+)?(account|profile|"
