@@ -80,11 +80,16 @@ def waived_by_user(write: str, context: Sequence[dict[str, Any]], reasons: Seque
         or _KEPT_FROM.search(write)
     ):
         return False
-    return any(
-        _ASK_ME_NOT.search(quoted_parts(m["content"])[0])
+    return any(_ASK_ME_NOT.search(words) for words in _own_words(context))
+
+
+def _own_words(context: Sequence[dict[str, Any]]) -> list[str]:
+    """Each of the user's messages without what it quotes or forwards."""
+    return [
+        quoted_parts(m["content"])[0]
         for m in context
         if m.get("role") == "user" and isinstance(m.get("content"), str)
-    )
+    ]
 
 
 # The reasons the user's own override answers: an order to set earlier instructions aside,
@@ -102,14 +107,13 @@ def overridden_by_user(
     checks that the note says what the user said."""
     if not reasons or not set(reasons) <= OVERRIDDEN:
         return False
-    own = [
-        quoted_parts(m["content"])[0]
-        for m in context
-        if m.get("role") == "user" and isinstance(m.get("content"), str)
-    ]
     # the user's own earlier words set aside, in their own words: "what I said", not "the
     # user's previous instructions" (a pasted order about the user, whoever pasted it)
-    own = [t for t in own if _MY_EARLIER_WORDS.search(t) and not _THE_USERS_WORDS.search(t)]
+    own = [
+        t
+        for t in _own_words(context)
+        if _MY_EARLIER_WORDS.search(t) and not _THE_USERS_WORDS.search(t)
+    ]
     said = {r for text in own if text.strip() for r in reasons_of(text)}
     return set(reasons) <= said
 
