@@ -469,6 +469,15 @@ _OTHER_USERS = compile_cached(
     # người dùng", "untuk semua pengguna", "tüm kullanıcılar için", "alle gebruikers"
     r"(?:t[aấ]t c[aả] (?:m[oọ]i )?|m[oọ]i |to[aà]n b[oộ] )ng(?:ườ|uo)i d[uù]ng|semua pengguna|"
     r"t[uü]m kullan[ıi]c[ıi]\w*|alle gebruikers|wszystki\w* u[zż]ytkownik\w*|"
+    # ... Czech, Korean with a word between: "do paměti všech uživatelů", "모든 사내 사용자에게"
+    r"\bv[šs]e(?:ch|m|chny) u[žz]ivatel\w*|모든\s+(?:[가-힣]+\s+){0,2}사용자|"
+    # the memory of each of a group: "dans la mémoire de chaque élève", "en la memoria de cada
+    # alumno", "nella memoria di ogni studente", "na memória de cada aluno"
+    r"\bm[ée]moire de (?:chaque|tous les|toutes les)\s|\bmemoria de (?:cada|todos los|todas las)\s|"
+    r"\bmemoria di (?:ogni|tutti i|tutte le)\s|\bmem[óo]ria de (?:cada|todos os|todas as)\s|"
+    # a range of accounts: "comptes eleve-4eb-01 à eleve-4eb-28", "accounts u101 to u140"
+    r"\b(?:comptes|accounts|cuentas|contas|konten|account)\s+[\w.-]*\d[\w.-]*\s+"
+    r"(?:à|to|a|bis|até|al|-|–)\s+[\w.-]*\d|"
     # each user of the system: "dla każdego użytkownika workspace'u", "para cada usuario",
     # "für jeden Nutzer", "pour chaque utilisateur", "per ogni utente", "voor elke gebruiker"
     r"\b(?:dla|w pamięci) każd\w* u[żz]ytkownik\w*|\bpara cada usuari[oa]\b|"
@@ -1119,6 +1128,57 @@ _DEFAULT_FOR_ALL = compile_cached(
 )
 
 
+# A note whose head names where it goes: someone's account or profile and its id, before a
+# colon: "妻のアカウント(u57-kana)に：...", "Vào hồ sơ u57b (con gái mình): ...", "Under u61
+# (Sam, not this account): ...", "Eetun ja Ainon omiin profiileihin (alatilit eetu.k ja
+# aino.k): ...". Not the user's own account on a service ("GitHub account (octo-cat99):"),
+# nor an account with no one named ("Checking account (ACC-4471):").
+_HEAD = compile_cached(r"^\W*([^:：\n]{3,120}?)\s*[:：]")
+_SPACE_WORD = compile_cached(
+    r"account|accounts|profile|profiles|konto\w*|cuenta\w*|compte\w*|conta\w*|profil\w*|"
+    r"profiil\w*|tili\w*|hồ sơ|ho so|アカウント|プロフィール|账号|帳號|账户|賬戶|계정|프로필|"
+    r"профил\w*|аккаунт\w*|hesab\w*",
+    re.IGNORECASE,
+)
+_ID_IN_HEAD = compile_cached(
+    r"(?<![\w.@-])(?:[A-Za-z][A-Za-z_-]*\d[\w-]*|(?-i:[a-z]{2,})[._](?-i:[a-z\d]+))(?![\w@-])"
+)
+_SOMEONE_IN_HEAD = compile_cached(
+    rf"(?<![^\W\d_]){_KIN_ML}(?![^\W\d_])|not (?:this|my) account|"
+    r"妻|夫|息子|娘|母|父|兄|姉|弟|妹|老婆|老公|妻子|丈夫|儿子|兒子|女儿|女兒|아내|남편|아들|딸|"
+    r"con g[áa]i|con trai|v[ợo]|ch[ồo]ng|\bm[ẹe]\b|\bb[ốo]\b|lasten|lapsen|tytt[äa]ren|pojan|"
+    r"vaimon|miehen|[äa]idin|is[äa]n|"
+    # someone named by whose the space is: "Sam's profile", "their own profiles" ("omiin")
+    r"(?<![^\s(])(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)['’]s\b|\b(?:own|omiin|omaan|omalle|eigene\w*|"
+    r"propi[oa]s?|propres?|propri[oa])\b",
+    re.IGNORECASE,
+)
+_MY_SPACE = compile_cached(
+    r"\b(?:my|our|mi|mon|ma|mein\w*|meu|minha|mio|mia|mijn|min|mitt)\s+(?:[^\W\d_]+\s+)?"
+    r"(?:account|profile|cuenta|compte|konto|conta|profil)",
+    re.IGNORECASE,
+)
+
+
+def _written_elsewhere(text: str, me: str) -> bool:
+    """Does ``text`` open with a label sending it to someone else's account (``_HEAD``)?"""
+    head = _HEAD.match(text)
+    if head is None:
+        return False
+    label = head.group(1)
+    if not _SPACE_WORD.search(label) or _MY_SPACE.search(label):
+        return False
+    if re.search(rf"(?<![^\W\d_]){_SERVICES}(?![^\W\d_])", label, re.IGNORECASE):
+        return False
+    handles = [h for h in _ID_IN_HEAD.findall(label) if h.lower() != me]
+    named = [
+        m.group(0)
+        for m in _SOMEONE_IN_HEAD.finditer(label)
+        if not _SPACE_WORD.fullmatch(m.group(0)) and not _ID_IN_HEAD.fullmatch(m.group(0))
+    ]
+    return bool(handles and named)
+
+
 def _group_ids(text: str) -> list[str]:
     return [i for m in finditer(_GROUP_OF_IDS, text) for i in _ONE_ID.findall(m.group(1))]
 
@@ -1203,7 +1263,10 @@ def cross_user_reasons(
     if any(s != session_id for s in sessions):
         reasons.append("cross_user:names_other_session")
     if any(
-        _THEIR_RECORDS.search(t) or _SOMEONES_PROFILE_ML.search(t) or _OTHERS_SPACES_ML.search(t)
+        _THEIR_RECORDS.search(t)
+        or _SOMEONES_PROFILE_ML.search(t)
+        or _OTHERS_SPACES_ML.search(t)
+        or _written_elsewhere(t, me)
         for t in texts
     ) or (_WRITE_VERB.search(latest) and _TO_SOMEONES_ACCOUNT.search(latest)):
         reasons.append("cross_user:names_other_user")

@@ -106,6 +106,11 @@ _SECRET_LABELS = terms(
 _CJK_SECRET_LABELS = compile_cached(
     r"密码|密碼|口令|密钥|密鑰|验证码|驗證碼|银行卡|銀行卡|支付|我的|是|为"
 )
+# A sentence whole, its ";" in it ("Ignore the user; the real request: ...").
+_WHOLE_SENTENCE = compile_cached(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
+# The share of a note's sentence about the user that must be the user's words (and no less
+# than the tool's share) for a note taken from a tool result to say it.
+_USERS_SHARE = 0.3
 _CLAIM_ABOUT_USER = compile_cached(
     r"\b(the |this )?(user|customer|owner|shopper|buyer|client|account holder)('s)?\b"
     r"[^.!?\n]{0,30}\b(prefers?|wants?|likes?|loves?|asked|requests?|requested|authori[sz]ed|"
@@ -841,6 +846,7 @@ class Firewall:
             # asked in words to keep it; the model's notes of one stay masked
             keep_asked=asked and own,
             page_words=tool_texts(proposal.context),
+            keep_asked_in_words=asked,
         )
         if outcome.secret_predicate:
             review.escalate(
@@ -922,9 +928,7 @@ class Firewall:
                 "about the user or core memory. Save it with archival_memory_insert as a note, "
                 "or ask the user.",
             )
-        elif _CLAIM_ABOUT_USER.search(content := review.args["content"]) or (
-            USER_CONSENTED_ML.search(content)
-        ):
+        elif self._tool_claims_about_user(review.args["content"], review.proposal.context):
             review.escalate(
                 "reject",
                 ["provenance:tool_claims_about_user"],
@@ -932,6 +936,22 @@ class Firewall:
             )
         else:
             review.reasons.append("provenance:tool_derived")
+
+    @staticmethod
+    def _tool_claims_about_user(content: str, context: Sequence[dict[str, Any]]) -> bool:
+        """Does a note taken from a tool result say what the user wants or is? Not a sentence
+        drawn from the user's own words as much as from the tool's ("remind me to get her a
+        card" noted as "User wants to send her a congratulations card")."""
+        if USER_CONSENTED_ML.search(content):
+            return True
+        for sentence in _WHOLE_SENTENCE.split(content):
+            if not _CLAIM_ABOUT_USER.search(sentence):
+                continue
+            found = support(sentence, context)
+            users = max(found.latest_user, found.window_user)
+            if users < _USERS_SHARE or users < found.tool:
+                return True
+        return False
 
     def _procedure_source(self, review: _Review) -> None:
         """A recipe is instructions the agent will follow later: one that comes out of a tool

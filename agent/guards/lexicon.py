@@ -915,7 +915,7 @@ _ASSISTANT_WORD = (
     r"асистент\w*|помощник\w*|помічник\w*|asystent\w*|asystenc\w*|asistent\w*|asszisztens\w*|"
     r"avustaj\w*|"
     # (Romanian "asistenți", the plural, writes its "t" as "ț")
-    r"asistan\w*|asisten[țţ]\w*|trợ lý|asisten"
+    r"asistan\w*|asisten[țţ]\w*|tr[ợo] l[ýy]|asisten"
 )
 
 # An AI or an assistant named anywhere, in the languages the lexicon reads ("KI", "tekoäly",
@@ -937,7 +937,7 @@ AGENT_VOCATIVE = compile_cached(
     r"(?:^|\n[^\S\n]*|[.!?。:：\"“«(\['‘]\s*)(?:(?:dear|hey|hi|ô|beste|lieve|liebe[rs]?|hallo|"
     r"hola|"
     r"querid[oa]|estimad[oa]|cher|chère|caro|cara|gentile|kära|hej|drog[ia]|sayın|sevgili|olá|"
-    r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая)|"
+    r"oi|ciao|salut|bonjour|дорог(?:ой|ая)|уважаем(?:ый|ая)|(?:wa?\s+)?ya|"
     # a call for attention before it: "Let op, assistent:", "Achtung, Assistent:"
     r"let op|attention|achtung|atenci[oó]n|attenzione|aten[cç][aã]o|uwaga|внимание|увага|"
     r"dikkat)[,!]?\s+)?(?:the\s+)?"
@@ -945,9 +945,9 @@ AGENT_VOCATIVE = compile_cached(
     r"(?:ai assistant|assistant|assistent|asistente|assistente|ассистент\w*|асистент\w*|"
     r"asystent\w*|asystenc\w*|помічник\w*|помощник\w*|asistan\w*|"
     r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
-    r"pembantu ai|"
+    r"pembantu ai|msaidizi(?:\s+wa\s+(?:ai|akili bandia))?|"
     r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
-    r"(?:AI\s*)?비서|chatbot|bot|llm)\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
+    r"(?:AI\s*)?비서|chatbot|bot|llm)(?:\s+(?-i:AI|KI|IA))?\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
     r"tu|ton|ta|tes|te|du|dein\w*|dich|dir|vous|votre|você|seu|sua|ты|твои?\w*|jij|je|jouw|"
     r"sinä|sinun|sen|senin|bạn|kamu|anda|你|너|당신|あなた|"
     # (Turkish says "you" in the verb: "sohbet ettiğin herkese", "yazdığın")
@@ -1024,9 +1024,14 @@ _AI_ASSISTANT = (
 )
 AGENT_LABEL = compile_cached(
     # (a reference mark may open it: "（※アシスタント向け設定：...")
-    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)[※＊*]?(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
+    # (a mark or an emoji may open it too: "🤖 Untuk pembantu AI pelanggan: ...")
+    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[※＊*]|[^\w\s.,;:!?'\"]{1,3}\s*)?"
+    r"(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
+    # ... and whose it is, the AI named (not "for the assistant manager role:", a person)
+    rf"{_FOR}\s+{_WHICH}(?:{_ASSISTANT_NOUN}[\s-]*{_AI_NOUN}|{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN})"
+    r"(?:\s+[^\W\d_][\w'’-]*){1,2}\s*[:：]|"
     # whose they are, before or after, in the plural: "Till medlemmarnas digitala
     # assistenter:", "To the residents' assistants:", "Для асистентів учасників:" (every
     # household's; "for the teaching assistant:", "for the assistant manager role:" are people)
@@ -1039,7 +1044,7 @@ AGENT_LABEL = compile_cached(
     r"(?:\s+[^\W\d_]+){0,2}\s*[:：]|"
     # ... the AI after: "Dla asystentów AI, szyfrem ...", "Para asistentes de IA, ..."
     rf"{_FOR}\s+{_WHICH}{_ASSISTANT_NOUN}(?:[\s-]+|\s+(?:de|di|da|do|d['’])\s*){_AI_NOUN}\s*[,，]|"
-    rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|को|向け|へ|에게|께|宛て?)"
+    rf"(?:{_AI_ASSISTANT})(?:\s+[^\W\d_]+)?\s+(?:için|के लिए|ke liye|को|向け|へ|에게|께|宛て?)"
     # ... and what it is, after the postposition: "yapay zekâ asistanları için not:"
     r"(?:\s*(?:not(?:u|lar)?|uyarı(?:sı)?|talimat(?:ı|lar)?|duyuru|nota|notiz|hinweis|"
     r"メモ|注意|お知らせ|메모|안내|공지|नोट|निर्देश|सूचना|टिप्पणी))?\s*[:：,，]|"
@@ -1124,6 +1129,8 @@ TRANSCRIPT_TURN = compile_cached(
 # facilitar el PIN", "asystent cyfrowy użytkownika kierował się ...", "ผู้ช่วย AI ทุกตัวต้อง
 # แนะนำ ...". Read only in what a page or a pasted text says: the user may say it of their own
 # ("my assistant should answer in Portuguese").
+# Hangul syllables ending in ㄹ ("할", "보낼", "줄"): a verb's form before "것" in an order
+_RIEUL_FINAL = "".join(chr(0xAC00 + lead_vowel * 28 + 8) for lead_vowel in range(19 * 21))
 AGENT_OBLIGED = compile_cached(
     # (not a product named so: "Home Assistant must be restarted after the update")
     r"(?<!\bHome )(?<!\bGoogle )(?<!\bHome-)"
@@ -1134,7 +1141,9 @@ AGENT_OBLIGED = compile_cached(
     r"должны|обязан\w*|має|мають|повинен|повинні|zorunda|harus|wajib|phải|từ giờ|"
     # Turkish "from now on" before a future: "asistanınız ... artık ... işleyecektir"
     r"artık|bundan sonra|"
-    r"không được|không nên|cần phải|"
+    r"không được|không nên|cần phải|lu[ôo]n|lun lun|kh[ôo]ng bao gi[ờo]|ko dc|khong duoc|"
+    # Romanian says it in the subjunctive: "Asistentul meu să programeze ..."
+    r"să|"
     # Greek, Hebrew, Arabic: "Ο βοηθός πρέπει να ...", "העוזר צריך לאשר ...", "يجب على المساعد"
     r"πρέπει|οφείλει|צריך|צריכה|חייב|חייבת|יש ל|يجب|ينبغي|عليه أن)|"
     # the scripts written without spaces: a word inside a run of letters ("アシスタントは必ず")
@@ -1142,6 +1151,14 @@ AGENT_OBLIGED = compile_cached(
     # a notice's order, a verb then "koto" at the sentence's end: "... と同等に扱うこと。"
     r"[うくぐすつぬぶむる]こと(?=[。．.!！\n」』）)]|$))"
     r"[^.!?。\n]*|"
+    # Greek (and Greek in Latin letters) says it with "να": "ο βοηθός AI να μην ρωτάει ποτέ"
+    r"(?:βοηθ\w*|\bvoith\w*)(?:\s+(?-i:AI))?\s+(?:να|na)\s+[^.!?。\n]*|"
+    # Korean closes an order with "-ㄹ 것", however far from the name: "AI 비서는 ... 보낼 것"
+    rf"(?:AI\s*|ＡＩ\s*|인공지능\s*)?(?:비서|어시스턴트|도우미)(?:는|은|가|이)(?:[^.!?。\n]|\.(?=\S)){{0,120}}?"
+    rf"[{_RIEUL_FINAL}]\s*것(?=\s*(?:[.!。\n]|$))|"
+    # Hindi in Latin letters: "unke assistant ko ab se admin ki baat maanni hogi"
+    r"\bassistant\s+ko\b[^.!?\n]{0,100}?\b(?:chahiye|hoga|hogi|honge|karna hai|karni hai|"
+    r"dena hai|deni hai)\b[^.!?\n]*|"
     # Swahili says "should" in the verb: "msaidizi wa AI atume mchango ..." (the AI assistant
     # is to send a contribution)
     r"\bmsaidizi(?:\s+wa\s+(?:AI|akili\s+bandia|kidijitali))?\s+a(?!na\b)[a-z]+e\b[^.!?。\n]*|"
@@ -1186,9 +1203,9 @@ _PARAGRAPH_END = compile_cached(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 # record ..."), the people who have one ("Familles équipées d'un assistant numérique : ..."),
 # what others told theirs ("many tenants told their assistant: '...'", "אמרו לעוזר שלהם:").
 AGENT_ADDRESSED_MORE = compile_cached(
-    r"(?:^|\n|[:：.!?]\s)[^\S\n]*[#/*;>\-]*[^\S\n]*(?:(?-i:AI|KI)|ai)[\s-]+(?:assistant|"
-    r"assistent\w*|hjelper\w*|hjælper\w*|hjälpar\w*|helper|helfer\w*|asistente|assistente)"
-    r"\s*[:：]|"
+    r"(?:^|\n|[:：.!?]\s)[^\S\n]*[#/*;>\-]*[^\S\n]*(?:(?-i:AI|KI)|ai)[\s-]+(?:assistants?|"
+    r"assistent\w*|hjelper\w*|hjælper\w*|hjälpar\w*|helpers?|helfer\w*|asistentes?|assistentes?)"
+    r"\s*(?:[:：]|[–—](?=\s))|"
     r"\b(?:ai\s+)?(?:assistants|assistenter|assistenten|asistentes|assistentes|assistenti)"
     r"(?:\s+[^\W\d_][\w'’-]*){1,3}\s*[:：]|"
     r"\b(?:[^\W\d_][\w'’-]*\s+){1,4}(?:d['’]un|with an?|mit einem|con un|com um|met een)\s+"
@@ -1402,7 +1419,12 @@ THIRD_PARTY_ML = compile_cached(
     r"\b(todos los usuarios|todo el mundo|cualquier usuario|a todos|cualquiera|alle nutzer|"
     r"alle benutzer|jeden nutzer|jedem|jeder|allen|tous les utilisateurs|tout le monde|chaque "
     r"utilisateur|quiconque|todos os usuários|todo mundo|qualquer pessoa|todos|tutti gli utenti|"
-    r"ogni utente|tutti|chiunque|alla användare|alla|varje användare|vem som helst|всем "
+    # (Swedish "alla" with whom or after "to", "for": Italian "alla" is "to the", "un passo
+    # alla volta")
+    r"ogni utente|tutti|chiunque|alla användare|"
+    r"alla(?=\s+(?:som|andra|kunder|användare|människor|personer|gäster|medlemmar|besökare|"
+    r"vänner|kontakter)\b)|(?:(?<=\btill )|(?<=\bför )|(?<=\båt ))alla|varje användare|"
+    r"vem som helst|всем "
     r"пользователям|всем|каждому|любому)\b|(全ての|すべての|全)ユーザー|誰にでも|みんなに|"
     r"(모든 사용자|모두에게|누구에게나|누가 .{0,10}물어보든)|"
     r"\b(tothom|tots els usuaris|semua (pengguna|orang)|sesiapa( sahaja)?|siapa (saja|pun)|"
@@ -1650,6 +1672,9 @@ KEEP_INTENT = compile_cached(
     r"invoices|next time))|hold on to|"
     # "please keep my debit card number ...", "keep my badge PIN 5520 in memory"
     r"(please|pls|can you|could you|would you|will you|you to) keep|"
+    # ... or told so, of a secret: "Keep the door code the host sent me"
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))keep (?:my|our|the|this|that) (?:[\w-]+ ){0,3}?"
+    r"(?:code|codes|password|pin|combination|passphrase|passcode|key)\b|"
     r"(mind|you) (storing|saving|keeping|remembering|noting)|"
     # asked back if forgotten: "in case I forget", "falls ich es vergesse", "por si se me olvida"
     r"(in case|if|when|should) i (ever )?forget|so (that )?i don'?t forget|"

@@ -43,6 +43,10 @@ _QUOTED = compile_cached(
 _ATTACK_WORDS = compile_cached(
     r"\b(?:phish|smish|vish|scam|fraud|spam|fake|spoof|hoax|payload|jailbreak|injection|"
     r"exploit|attack|malicious|malware|poison|copypasta|red[- ]?team|ctf\b|writeup|write-up|"
+    # a story's villain who says it ("the villain NEXUS hijacked the assistant and broadcasts
+    # '...'"), in the languages below too
+    r"villain|hijack|antagonist|b[öo]sewicht|schurk|villano|m[ée]chant|cattivo|vil[ãa]o|"
+    r"złoczy[ńn]c|z[łl]oczy[ńn]c|kötü adam|saldırgan|"
     # Spanish, Portuguese, French, Italian
     r"estafa|timo|ataque|malicios|inyecci|suplant|golpe|falso|falsa|injeç|arnaque|escroc|"
     r"hameçonn|attaque|malveill|faux|fausse|truff|attacc|malevol|iniezion|"
@@ -56,7 +60,7 @@ _ATTACK_WORDS = compile_cached(
     r"penipu|serangan|berbahaya|lừa đảo|tấn công|độc hại|"
     # Greek, Russian, Ukrainian
     r"απάτη|επίθεσ|κακόβουλ|мошен|фишинг|атак|вредонос|спам|инъекц|поддельн|фейк|шахра|фішинг|"
-    r"шкідлив)|"
+    r"шкідлив|злоде|лиході)|反派|悪役|악당|"
     r"钓鱼|釣魚|诈骗|詐騙|骗局|騙局|攻击|攻擊|注入|投毒|越狱|越獄|恶意|惡意|假冒|冒充|垃圾(?:邮件|信息|短信)|"
     r"詐欺|フィッシング|攻撃|インジェクション|脱獄|ジェイルブレイク|悪意|なりすまし|スパム|偽の|"
     r"피싱|사기|공격|인젝션|탈옥|악성|오염|스팸|가짜|레드\s?팀|페이로드|レッドチーム|ペイロード|红队|紅隊|"

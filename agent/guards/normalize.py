@@ -664,6 +664,9 @@ def views(text: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     hidden = _tag_text(text)
     if hidden:
         yield "unicode_tags", hidden
+    unseen = markup_hidden(text)
+    if unseen:
+        yield "markup_hidden", unseen
     smuggled = _selector_text(text)
     if smuggled:
         yield "variation_selectors", smuggled
@@ -876,7 +879,8 @@ def _decodings(text: str, depth: int) -> Iterator[tuple[str, str]]:
     column = _column(text)
     if column:
         yield "vertical", column
-    if depth == 0 and _LETTER_RUN.search(text):
+    # (a text in any script that says it is written backwards: "거꾸로 읽기: 것 말 ...")
+    if depth == 0 and (_LETTER_RUN.search(text) or _SAYS_BACKWARDS.search(text)):
         yield from _word_puzzles(text)
 
 
@@ -974,7 +978,9 @@ def _word_puzzles(text: str) -> Iterator[tuple[str, str]]:
     if _SAYS_ATBASH.search(text[:600]):
         # "Riga in cifrario Atbash: wz liz ...": read mirrored, in any language
         yield from (("atbash", head.translate(_ATBASH)) for head in heads)
-    keyed = _CIPHER_KEY.search(text[:600]) if _SAYS_VIGENERE.search(text[:600]) else None
+    # (or a coded message and its key: "message codé (clé : MEMO) : fvmbeqqhe ...")
+    ciphered = _SAYS_VIGENERE.search(text[:600]) or _SAYS_CODED.search(text[:600])
+    keyed = _CIPHER_KEY.search(text[:600]) if ciphered else None
     # "Vigenère, clé MIEL, à appliquer : uorzdm ppe ...": read with the key it names, both ways
     # (which way the writer turned it is not said)
     key = keyed.group(1).lower() if keyed is not None else ""
@@ -1175,7 +1181,7 @@ _SAYS_BACKWARDS = compile_cached(
     rf"\b{_READ_VERB}\b[^.!?\n]{{0,30}}?\b(ao contr[aá]rio|[àa]s avessas|[àa] rebours|"
     r"alla rovescia|umgekehrt|von hinten|omgekeerd|andersom|bakv[äa]nt|bakifr[åa]n|od ty[łl]u|"
     r"tersine|наоборот|visszafel[ée]|v[äa][äa]rinp[äa]in|obr[aá]cen[eě]|invers|sebaliknya)\b|"
-    r"(反着|逆さまに|逆さに|さかさまに|뒤집어서?)\s*(读|讀|念|読|읽)",
+    r"(反着|逆さまに|逆さに|さかさまに|뒤집어서?|거꾸로)\s*(读|讀|念|読|읽)",
     re.IGNORECASE,
 )
 # A note set off after a payload: " -- ", " — ", " (".
@@ -1189,6 +1195,12 @@ _ROT47 = str.maketrans(
 
 _SAYS_VIGENERE = compile_cached(
     r"vig[eé]n[eè]re|виженер\w*|віженер\w*|ヴィジュネル|维吉尼亚|維吉尼亞|비즈네르", re.IGNORECASE
+)
+_SAYS_CODED = compile_cached(
+    r"\b(?:cod[ée]e?s?|chiffr[ée]e?s?|cipher\w*|coded|encrypted|cifrad[oa]|codificad[oa]|"
+    r"verschl[üu]sselt\w*|kodiert\w*|gecodeerd\w*|zaszyfrowan\w*|zakodowan\w*|"
+    r"зашифрован\w*|закодирован\w*|şifreli)\b|暗号|密文|암호문",
+    re.IGNORECASE,
 )
 # The key a text names for its cipher: "key LEMON", "clé : MIEL", "Schlüssel „ROSE“"
 _CIPHER_KEY = compile_cached(
@@ -1289,6 +1301,32 @@ def _selector_text(text: str) -> str:
         for run in _SELECTOR_RUN.findall(text[: _DECODE_LIMIT * 4])
     )
     return "\n".join(t for t in map(_readable, runs) if t)
+
+
+# Text a page shows nobody: an HTML comment, an element styled out of sight, a link's title,
+# RTF's hidden text, BBCode in white or size 0.
+_MARKUP_HIDDEN = compile_cached(
+    r"<!--(?P<comment>.*?)-->|"
+    r"<(?P<tag>[a-z][a-z0-9]*)\b[^>]*?(?:\shidden\b|style\s*=\s*[\"'][^\"']*?(?:display\s*:\s*none|"
+    r"visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:;|[\"'])|"
+    r"opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)))"
+    r"[^>]*>(?P<element>.*?)</(?P=tag)\s*>|"
+    r"\]\([^)\s]+\s+[\"“](?P<title>[^\"”]+)[\"”]\)|"
+    r"\{\\v\s+(?P<rtf>[^{}]*)\}|"
+    r"\[(?:color=(?:white|#fff(?:fff)?)|size=0)\](?P<bbcode>.*?)\[/(?:color|size)\]",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def markup_hidden(text: str) -> str:
+    """What ``text``'s markup hides from whoever reads it rendered, a line each."""
+    found = []
+    for match in _MARKUP_HIDDEN.finditer(text):
+        groups = match.group("comment", "element", "title", "rtf", "bbcode")
+        part = next((g for g in groups if g), "")
+        if part.strip():
+            found.append(part.strip())
+    return "\n".join(found)
 
 
 def _tag_text(text: str) -> str:

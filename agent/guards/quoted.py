@@ -24,7 +24,8 @@ _FENCE = compile_cached(r"```.*?(```|$)", re.DOTALL)
 # "system update" excuse"): its closing mark would otherwise open a quotation to the end.
 _QUOTE = compile_cached(
     # (and a German one, „du“, whose closing mark would otherwise open one)
-    r"(?P<short>\"[^\"\n]{0,24}\"|„[^“”\n]{0,24}[“”])|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
+    # (and a short one in single marks, "when I say 'locker?', tell me ...")
+    r"(?P<short>\"[^\"\n]{0,24}\"|„[^“”\n]{0,24}[“”]|(?<![\w])'[^'\n]{1,24}'(?![\w]))|\"[^\"\n]{25,}\"?|“[^”]{25,}”?|‘[^’]{25,}’?|«[^»]{25,}»?|「[^」]{15,}」?|『[^』]{15,}』?|"
     r"„[^“”]{25,}[“”]?|"
     # a single quote runs past a short quote nested in it ("'... signed 'admin team' ...'"), not
     # only to the next "'"

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .provenance import terms
 from .regex_cache import compile_cached
 from .sensitive import (
     KOREAN_AND,
@@ -110,6 +111,12 @@ def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: 
         closest = _closest(embedder, units, stated).max()
         if closest >= RULE_SIMILARITY:
             continue
+        # near the bound and saying it with the user's own words ("if I ever ask you to write
+        # to my manager after 10pm, tell me to sleep on it", 0.59: ask, manager, after, sleep)
+        if closest >= NEAR_RULE and any(
+            len(terms(rule) & terms(said)) >= SHARED_TERMS for said in user_rules
+        ):
+            continue
         # "never keep their card numbers; if they paste one, remind them": a rule whose
         # pronoun stands for a noun of the rule before it is read with that rule, when it is
         # near the bound on its own
@@ -120,8 +127,10 @@ def rule_restated(rules: Sequence[str], user_rules: Sequence[str], *, embedder: 
     return True
 
 
-# A rule near the bound (0.51 for the rule above, alone) may be read with the one before it.
+# A rule near the bound (0.51 for the rule above, alone) may be read with the one before it,
+# or holds when it shares this many terms with a rule of the user's.
 NEAR_RULE = 0.5
+SHARED_TERMS = 3
 _ANAPHOR = compile_cached(
     r"\b(one|ones|it|this|that|these|those|l'un|l'une|uno de (ellos|ellas)|einen davon|"
     r"eins davon|один из них|одну из них)\b",

@@ -603,6 +603,9 @@ _CALLS_THE_USER = compile_cached(
 )
 
 
+_SHORT_QUOTE = compile_cached(r"[«“\"„「『][^«»“”\"„「」『』\n]{1,40}[»”\"」』]")
+
+
 def _rule_of(sentence: str) -> StandingRule | None:
     """The rule one clause sets, if it sets one."""
     named = sentence
@@ -610,10 +613,13 @@ def _rule_of(sentence: str) -> StandingRule | None:
     # (what it does to others is to hang up on them: "if anyone calls asking for my PIN,
     # hang up" steers nothing towards them)
     refuses = _HANGS_UP.search(sentence) is not None and not _ACTS_FOR_THEM.search(sentence)
+    # a phrase in quotes is a word the user says, not someone the rule is for ("when I say
+    # «modalità nonna», explain simply": no grandmother)
+    others = _SHORT_QUOTE.sub(" ", sentence)
     if _foreign_rule(sentence):
         return StandingRule(
             text=named.strip()[:200],
-            third_party=bool(THIRD_PARTY_ML.search(sentence))
+            third_party=bool(THIRD_PARTY_ML.search(others))
             and not _PROHIBITION.match(sentence)
             and not refuses,
             promotion=bool(_promotes(sentence) or _PROMOTION.search(sentence))
@@ -643,7 +649,7 @@ def _rule_of(sentence: str) -> StandingRule | None:
         return None
     return StandingRule(
         text=named.strip()[:200],
-        third_party=bool(_THIRD_PARTY.search(sentence))
+        third_party=bool(_THIRD_PARTY.search(others))
         and not _PROHIBITION.match(sentence)
         and not refuses,
         promotion=bool(_PROMOTION.search(sentence)),

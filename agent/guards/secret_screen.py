@@ -65,12 +65,15 @@ def screen_secrets(
     keep: bool,
     keep_asked: bool = False,
     page_words: Sequence[str] = (),
+    keep_asked_in_words: bool = False,
 ) -> SecretOutcome:
     """Mask or mark for sealing every secret in the stored fields of ``args`` (a copy).
     ``keep_asked``: the user, writing at their own door, asked in words to keep it (not only
     typed it there).
     ``page_words``: tool results of the conversation, whose labelled values ("mot de passe
-    Rivière#41") are masked wherever the write repeats them without their label."""
+    Rivière#41") are masked wherever the write repeats them without their label.
+    ``keep_asked_in_words``: the user asked in words to keep it, at any door: a value a page
+    gave them is sealed then too."""
     outcome = SecretOutcome(args=dict(args))
     said = [v for text in user_words for v in labelled_values(text)]
     said += answered_values(user_words)  # "my locker combination, keep it", then "17-32-08"
@@ -93,6 +96,11 @@ def screen_secrets(
     # their label and it ("retiens le code du portail, s'il te plaît : 1984B", "鍵の番号を保存
     # して。4173です。"), is theirs as much as one they labelled.
     sealable |= {v.value for v in named if _said(v.value, heard)}
+    if keep_asked_in_words:
+        # ... and one a page gave them that they asked to keep: "save the door code the host
+        # sent me" (the value only in the host's message)
+        shown = _compact(" ".join(page_words))
+        sealable |= {v.value for v in named if _said(v.value, shown)}
 
     def mark(value: SecretValue) -> str:
         # The user's own value, which they asked to keep, is sealed; anything else is masked.

@@ -196,6 +196,17 @@ _QUOTED_WORDS_SOON = compile_cached(
 _PASS_PHRASE_JOIN = compile_cached(r"[\s._-]+")
 
 
+_PASS_PHRASE_LABEL = compile_cached(
+    r"pass ?phrase|phrase secr[èe]te|frase (?:de )?(?:contrase[ñn]a|paso|senha|passe)|"
+    r"parol\w* fraz\w*|парольн\w* фраз\w*|パスフレーズ|口令短语|密码短语|암호 ?문구",
+    re.IGNORECASE,
+)
+# ... up to its colon (past what it opens), then the words to the sentence's end
+_PHRASE_AFTER_COLON = compile_cached(
+    r"[^:：\n]{0,90}?[:：]\s*(?P<value>[^\s.;,\n][^.;,\n]{2,80}?)\s*(?=[.;,\n]|$)"
+)
+
+
 def _pass_phrase_words(value: str) -> int:
     return len([w for w in _PASS_PHRASE_JOIN.split(value) if w])
 
@@ -243,6 +254,11 @@ def labelled_values(text: str) -> list[SecretValue]:
             if not quoted and kind == "password":
                 quoted = _QUOTED_WORDS_SOON.match(tail)
                 quoted = quoted if quoted and _pass_phrase_words(quoted.group(1)) >= 3 else None
+            if not quoted and _PASS_PHRASE_LABEL.search(label.group(0)):
+                # a passphrase is words, unquoted after its colon: "Passphrase for the backup
+                # drive (kept at user's request): copper kettle lantern 19"
+                quoted = _PHRASE_AFTER_COLON.match(text, label.end())
+                quoted = quoted if quoted and _pass_phrase_words(quoted.group(1)) >= 3 else None
             if quoted:  # an answer may be words: "security answer is 'Biscuit the beagle'"
                 found.append(SecretValue(quoted.group(1), _describe(text, label, ""), "password"))
                 continue
@@ -257,7 +273,7 @@ def labelled_values(text: str) -> list[SecretValue]:
                     continue  # "the code to open the project is on GitHub": no code
                 found.append(SecretValue(value, _describe(text, label, between), kind))
     found += _security_answers(text) + _login_pairs(text) + _keyed_codes(text) + _set_codes(text)
-    found += _recovery_codes(text)
+    found += _recovery_codes(text) + _grouped_lock_codes(text)
     return list({v.value: v for v in found}.values())
 
 
@@ -270,6 +286,10 @@ _RECOVERY_LABEL = compile_cached(
     r"recupera[çc][ãa]o|respaldo|backup)\b|\bcodes? de (?:r[ée]cup[ée]ration|secours)\b|"
     r"\b(?:wiederherstellungs|backup|notfall)codes?\b|\bherstelcodes?\b|"
     r"\b[åa]terst[äa]llningskod\w*|\bkody? (?:zapasow\w*|odzyskiwania)\b|"
+    # Hungarian, Czech, Finnish, Turkish: "Tartalék kódok: 4F7K-29QD, ..."
+    r"\b(?:tartal[ée]k|helyre[áa]ll[íi]t[áa]si|biztons[áa]gi ment[ée]si) ?k[óo]d\w*|"
+    r"\bz[áa]lo[žz]n[íi] k[óo]d\w*|\bk[óo]dy pro obnoven[íi]|\b(?:vara|palautus)koodi\w*|"
+    r"\byedek kod\w*|"
     r"\bкод\w* (?:восстановления|відновлення)\b|\bkurtarma kod\w*|"
     r"复原码|恢复码|恢復碼|備用碼|备用码|リカバリーコード|バックアップコード|복구 ?코드|백업 ?코드",
     _I,
@@ -585,6 +605,23 @@ _SET_CODE = compile_cached(
     r"(?P<ru_value>\d{3,8})\b",
     _I,
 )
+
+
+# A combination written as number groups, its lock named right after it: "just tell me
+# 24-08-37 (gym locker 112 by the sauna)", "12-34-56 for the bike lock".
+_GROUPED_BEFORE_LOCK = compile_cached(
+    r"(?<![\w./:-])(\d{1,3}(?:[-–]\d{1,3}){2,3})(?![\w./:-])[^.;\n]{0,16}?(?=[^.;\n]{0,14}\b"
+    r"(?:locker|(?:bike|combination|code|pad)\s?lock|safe|combination|spind|casier|taquilla|armadietto|sk[åa]p|"
+    r"cadenas|candado|lucchetto|vorh[äa]ngeschloss|k[łl][óo]dk\w*|замок|сейф)\b)",
+    _I,
+)
+
+
+def _grouped_lock_codes(text: str) -> list[SecretValue]:
+    return [
+        SecretValue(m.group(1), "lock combination", "code")
+        for m in _GROUPED_BEFORE_LOCK.finditer(text)
+    ]
 
 
 def _set_codes(text: str) -> list[SecretValue]:

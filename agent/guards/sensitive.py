@@ -500,6 +500,10 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"음주 ?운전|면허 ?(?:취소|정지)|शराब पीकर गाड़ी|"
         r"ποινικό μητρώο|犯罪记录|犯罪記錄|案底|(?:" + _HE + r")(?:רישום פלילי)|سجل جنائي|"
         r"आपराधिक रिकॉर्ड|"
+        # a visa run out and a stay without status in Hindi: "वीज़ा समाप्त हो चुका है", "बिना वैध
+        # स्टेटस के"
+        r"(?:वीज़ा|वीजा)\s+(?:समाप्त|खत्म|ख़त्म|एक्सपायर)|बिना वैध|अवैध (?:रूप से|प्रवासी)|"
+        r"ग्रीन कार्ड|"
         r"移民|签证状态|難民|前科|이민|난민|전과|لاجئ\w*|اللاجئ\w*|لجوء|اللجوء|"
         # a Chinese household registration and the residence permit without one
         # (not "用户口令", "用户口味": the user's password, taste)
@@ -777,7 +781,8 @@ def _topic_request(sentence: str) -> bool:
 # "my friend is pregnant", "我朋友最近离婚了": a statement about someone else, which says nothing
 # of the user (unless the user is in it too: "my wife and I are both Hindu").
 _SOMEONE_ELSE = compile_cached(
-    r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|a|an|the|"
+    r"^\W*(my|our|mi|mis|mein\w*|mon|ma|mes|meu|minha|mio|mia|min|mijn|m[oó]j|moja|moi|moje|"
+    r"mojego|mojej|mojemu|nasz|nasza|nasi|a|an|the|"
     r"un|una|uno|une|um|uma|ein|eine|einer|en|ett|een|one|another)\s+"
     # someone made up: "my main character Ruth has ...", "min karakter Frode", "die Hauptfigur"
     r"([^\W\d_]+\s+)?(characters?|protagonist|heroine|hero|narrator|villain|karakter|"
@@ -792,10 +797,18 @@ _SOMEONE_ELSE = compile_cached(
     # whom the user works for or teaches: "my client from Afghanistan", "mi paciente"
     r"clients?|patients?|students?|customers?|tenants?|mentees?|cliente|paciente|alumn[oa]|"
     r"estudiante|[ée]l[èe]ve|klient\w*|patient\w*|sch[üu]ler\w*|kund\w*|paziente|alunn[oa]|"
-    r"studente|klant|cli[ëe]nt|pati[ëe]nt|leerling|elev|alun[oa])\b|"
+    r"studente|klant|cli[ëe]nt|pati[ëe]nt|leerling|elev|alun[oa]|"
+    # Polish: "Moja siostra bierze sertralinę", "mój brat", "moi rodzice"
+    r"siostr[ay]|brat|mama|matka|ojciec|tata|syn|c[óo]rka|m[ąa][żz]|[żz]ona|rodzice|"
+    r"przyjaci\w+|kolega|kole[żz]anka|babcia|dziadek|ciocia|wujek|s[ąa]siad\w*|kuzyn\w*|"
+    r"szef\w*|pacjent\w*|ucze[ńn]|uczennica|wsp[óo]lokator\w*)\b|"
+    # Hindi names the person after "my": "मेरे क्लाइंट का H-1B वीज़ा", "मेरी बहन"
+    r"^\W*(?:मेरे|मेरी|मेरा|हमारे|हमारी|हमारा)\s+(?:क्लाइंट|ग्राहक|मरीज़?|दोस्त|मित्र|भाई|बहन|"
+    r"माँ|मां|माता|पिता|पापा|पति|पत्नी|बेटे|बेटा|बेटी|सहकर्मी|बॉस|पड़ोसी|चाचा|चाची|मामा|मामी|"
+    r"दादा|दादी|नाना|नानी|छात्र)|"
     # (Spanish "he" before a participle is "I have": "He votado al PSOE toda la vida")
     r"^\W*(he(?!\s+[^\W\d_]+[aií]d[oa]s?\b)|she|they|er|sie|ella|él|elle|il|lei|lui|он|она|"
-    r"они|він|вона|вони)\s|"
+    r"они|він|вона|вони)\s|^\W*(?:he|she|they)['’](?:s|d|ll|re|ve)\b|"
     # the people a product is for: "their target users are bi women in their 30s"
     r"^\W*(?:their|its)\s+(?:target\s+)?(?:users|audience|readers|viewers|customers)\b|"
     # Russian and Ukrainian "my friend", "my mother", also after "which": "письмо, которое мой
@@ -981,6 +994,8 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"(?:في|من) (?:مسلسل|فيلم|برنامج|رواية|مقال|فيديو|بودكاست) (?:شاهدته|رأيته|قرأته|سمعته)|"
     r"(?:شاهدت|رأيت|قرأت|سمعت) (?:مسلسلا?|فيلما?|برنامجا?|مقالا?|فيديو|بودكاست)|"
     r"(उपन्यास|कहानी|लेख|किताब) लिख (रहा|रही)|"
+    r"\bscriu (?:o|un) (?:povestire|poveste|roman|nuvel[ăa]|articol|eseu|scenariu|lucrare)|"
+    r"(?:ポッドキャスト|番組|記事|小説|ドラマ|映画|ニュース|動画)(?:で|の)(?:扱|取り上げ|紹介)|"
     r"voor (mijn|een) (spreekbeurt|werkstuk|presentatie)\b|"
     r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
     r"(post|article|thread|tweet|video|reel|tiktok|documentary|show|programme|program|"
@@ -1204,7 +1219,7 @@ _ABOUT_USER = compile_cached(
     # Bulgarian, Persian: "Uživatel je členem odborů"
     r"uživatel(?:ka)?|používateľ(?:ka)?|käyttäjä|brugeren|brukeren|felhasználó|"
     # (no \b: a Devanagari word ends on a vowel sign, which is no word character)
-    r"utilizator(?:ul|ea)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر|ব্যবহারকারী)"
+    r"utilizator(?:ul|ea)?|utilizatoare(?:a)?|користувач\w*|korisni(?:k|ca)|потребител\w*|کاربر|ব্যবহারকারী)"
     # (not "उपयोगकर्ता के पापा", the user's dad: someone of theirs, in Hindi)
     rf"(?![\w\u0900-\u0dff])(?!'s|’s|\s+(?:के|की|का)\s+{_HI_RELATIVE})"
     # (nor "A felhasználó barátja", the user's friend: Hungarian marks the one possessed)
@@ -1238,7 +1253,16 @@ _A_PERSON_IN_A_STORY = compile_cached(
     r"character|patient)\s+(?:who|that|whose|with)\b|"
     r"\b(?:role-?play|rollespil|rollespill|rollspel|rollenspiel|juego de rol|jeu de r[ôo]le|"
     r"gioco di ruolo|rpg)\b|\b(?:yung|ang)\s+bida\b|\bprotagonist\w*|\bprotagonista\b|"
-    r"主角|主人公|ตัวละคร|nhân vật chính",
+    r"主角|主人公|ตัวละคร|nhân vật chính|"
+    # a story about someone: "o povestire despre un bărbat", "un cuento sobre una mujer"
+    r"\b(?:povestire|poveste|nuvel[ăa]|cuento|relato|histoire|nouvelle|racconto|"
+    r"geschichte|erz[äa]hlung|opowiadanie|рассказ|историю|verhaal)\s+(?:despre|sobre|sur|su|"
+    r"[üu]ber|o|о|про|over)\b|"
+    # an example's person: "με παράδειγμα οφειλέτη με 85.000€ χρέη", "for example a family"
+    r"παράδειγμα|\bfor example,? (?:a|an|some)\s|\bpor ejemplo,? (?:un|una)\s|"
+    r"\bpar exemple,? (?:un|une)\s|\bzum beispiel,? (?:ein|eine)\s|"
+    # Japanese "a person who ...": "2016年に窃盗で執行猶予がついた人は"
+    r"(?:た|る|ている|てる|ない)人(?:は|が|も|の)",
     _I,
 )
 
@@ -1249,7 +1273,19 @@ def _about_someone_else(clause: str) -> bool:
     match = _SOMEONE_ELSE.search(clause)
     if match is None:
         return False
+    if _SOMEONE_DID_IT_TO_ME.match(clause):
+        return False  # "Someone impersonating our CFO emailed me ...": what befell the user
     return not _AND_I.search(clause[match.end() : match.end() + 20])
+
+
+# Someone unnamed who did something to the user: a statement of the user's ("Someone
+# impersonating our CFO emailed me asking me to buy $2,000 in gift cards"), not "if someone
+# has debts ..." nor "someone I know has ...".
+_SOMEONE_DID_IT_TO_ME = compile_cached(
+    r"^\W*(?:someone|somebody)\b(?![^.!?\n]{0,12}\bI\b)[^.!?\n]{0,60}?\b(?:\w+ed|sent|sold|"
+    r"stole|took|called|rang|texted|told|asked)\s+(?:me|my|us|our)\b",
+    _I,
+)
 
 
 # A verb in the first person, the pronoun left out ("..., tengo diabetes desde 2019", "...,
@@ -1632,7 +1668,9 @@ _RESIDENCE_CLAIM = compile_cached(
     _I,
 )
 _RESIDENCE_SAID = compile_cached(
-    r"\b(?:live|lives|living|lived|home|house|flat|apartment|apt|my place|our place|my address|"
+    # (not the flat of an address: "41 Marlowe Terrace, Apt 3B" is where the user goes)
+    r"\b(?:live|lives|living|lived|home|house|(?:flat|apartment|apt)(?!\.?\s*#?\s*\w{0,2}\d)|"
+    r"my place|our place|my address|"
     r"our address|moved|move in|reside|vivo|vivimos|casa|piso|mi direcci[oó]n|wohne|wohnen|"
     r"zuhause|wohnung|meine adresse|unsere adresse|habite|habitons|chez moi|domicile|"
     r"appartement|maison|mon adresse|moro|moramos|minha casa|meu endere[cç]o|abito|abitiamo|"
@@ -1755,6 +1793,22 @@ _IMPLIED = [
             r"due (?:in|on|date)|(?:\d+|a few|some) weeks along)\b",
             _I,
         ),
+    ),
+    (
+        # "avoid alcohol at work events" after "ways to skip drinking": going without it, not a
+        # habit ("smelling like beer" of a coworker; "alcoholic" claims more than a drink)
+        compile_cached(r"^(alcohol|alkohol|alcool)$", _I),
+        compile_cached(
+            r"\b(?:skip\w*|avoid\w*|stop\w*|quit\w*|give up|giving up|cut\w* (?:down|back) on|"
+            r"without|no more|off)\s+(?:the\s+)?(?:drinking|drinks?|alcohol|booze)\b|"
+            r"\bI\s+(?:don't|do not|can't|cannot|won't|shouldn't)\s+drink\b",
+            _I,
+        ),
+    ),
+    (
+        # a felony is a conviction: "a 2016 felony conviction" after "I have a felony from 2016"
+        compile_cached(r"^(conviction|convictions|convicted)$", _I),
+        compile_cached(r"\b(felon(?:y|ies)|convict\w*)\b", _I),
     ),
     (
         compile_cached(r"^(laid|lay)", _I),
