@@ -39,6 +39,7 @@ from .lexicon import (
     AI_WORD,
     ASSISTANTS_OWNER,
     FOR_THEMSELVES,
+    OWNED_ASSISTANT_LABEL,
     SENT_BY_SOMEONE,
     SOMEONES_ASSISTANT,
     USER_AS_HE_OR_SHE,
@@ -555,7 +556,8 @@ class Firewall:
         said = said_to_agent(seen, obliged=review.users_own)
         if not said or not review.users_own:
             return bool(said)
-        if to_assistants_at_large(seen):  # "Nota para asistentes de IA: ...": a page's line
+        if to_assistants_at_large(seen) or OWNED_ASSISTANT_LABEL.search(seen):
+            # "Nota para asistentes de IA: ...", "Note sa assistant ni Carlo: ...": a page's line
             return True
         if not said_to_agent(text, obliged=True):
             return True

@@ -1022,6 +1022,14 @@ _AI_ASSISTANT = (
     rf"(?:{_AI_NOUN}[\s-]*)?{_ASSISTANT_NOUN}(?:(?:[\s-]*|\s+(?:de|di|da|do|d['’])\s*){_AI_NOUN})?|"
     rf"{_AI_NOUN}"
 )
+# Someone's assistant, named by its owner: "Note sa assistant ni Carlo:" (Tagalog), "Note to
+# Carlo's assistant:". The user talks to their own; a line for another's was pasted.
+_OWNED_ASSISTANT = (
+    rf"{_FOR}\s+(?:{_AI_NOUN}\s+)?{_ASSISTANT_NOUN}(?:\s+{_AI_NOUN})?\s+(?:ni|nina|ng)\s+"
+    r"[^\W\d_]+(?:\s+[^\W\d_]+)?\s*[:：]|"
+    rf"{_FOR}\s+(?-i:[A-Z])[^\W\d_]+['’]s\s+(?:{_AI_NOUN}\s+)?{_ASSISTANT_NOUN}\s*[:：]"
+)
+OWNED_ASSISTANT_LABEL = compile_cached(_OWNED_ASSISTANT, _I)
 AGENT_LABEL = compile_cached(
     # (a reference mark may open it: "（※アシスタント向け設定：...")
     # (a mark or an emoji may open it too: "🤖 Untuk pembantu AI pelanggan: ...")
@@ -1029,6 +1037,7 @@ AGENT_LABEL = compile_cached(
     r"(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
+    rf"{_OWNED_ASSISTANT}|"
     # ... and whose it is, the AI named (not "for the assistant manager role:", a person)
     rf"{_FOR}\s+{_WHICH}(?:{_ASSISTANT_NOUN}[\s-]*{_AI_NOUN}|{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN})"
     r"(?:\s+[^\W\d_][\w'’-]*){1,2}\s*[:：]|"
