@@ -1135,9 +1135,9 @@ _DEFAULT_FOR_ALL = compile_cached(
 # nor an account with no one named ("Checking account (ACC-4471):").
 _HEAD = compile_cached(r"^\W*([^:：\n]{3,120}?)\s*[:：]")
 _SPACE_WORD = compile_cached(
-    r"account|accounts|profile|profiles|konto\w*|cuenta\w*|compte\w*|conta\w*|profil\w*|"
-    r"profiil\w*|tili\w*|hồ sơ|ho so|アカウント|プロフィール|账号|帳號|账户|賬戶|계정|프로필|"
-    r"профил\w*|аккаунт\w*|hesab\w*",
+    r"(?<![^\W\d_])(?:account|accounts|profile|profiles|konto\w*|cuenta\w*|compte\w*|conta\w*|"
+    r"profil\w*|profiil\w*|tili\w*|hồ sơ|ho so|профил\w*|аккаунт\w*|hesab\w*)|"
+    r"アカウント|プロフィール|账号|帳號|账户|賬戶|계정|프로필",
     re.IGNORECASE,
 )
 _ID_IN_HEAD = compile_cached(

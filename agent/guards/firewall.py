@@ -80,7 +80,7 @@ from .restated import (
 )
 from .rules import USER_THIRD_PERSON, StandingRule, has_rule_cue, speaks_of_the_user
 from .schema import SchemaViolation, check_schema
-from .secret_screen import screen_secrets
+from .secret_screen import SecretOutcome, screen_secrets
 from .secrets import mask_pii, redact_secrets, strip_markers
 from .semantic import SemanticDetector
 from .semantic import unread as semantic_unread
@@ -272,8 +272,19 @@ class Firewall:
             review.reasons.append("provenance:quoted")
         if kind.claim:
             self._grounding(review)
-        self._injection(review, texts)
-        self._secrets(review)
+        screened = self._screened(review)
+        # a password or a code the user keeps, sealed, is read by no check: "Guest Wi-Fi
+        # password: IgnoreAllPreviousInstructions42" is a password, and no one reads it unasked
+        # (one typed token, not words a label's reading took for one; not in a note that
+        # holds a payload in a code: a value may be the payload)
+        encoded = any(decodings(text) for text in texts)
+        kept = [
+            v.value
+            for v in screened.sealed
+            if v.kind in ("password", "code") and _TYPED_TOKEN.fullmatch(v.value) and not encoded
+        ]
+        self._injection(review, [_without(text, kept) for text in texts])
+        self._secrets(review, screened)
         if review.verdict != "reject" and kind.claim:
             self._provenance_rules(review)
         if review.verdict != "reject" and kind.kind == "recipe_save":
@@ -827,8 +838,10 @@ class Firewall:
                 return True
         return False
 
-    def _secrets(self, review: _Review) -> None:
-        args, tool, proposal = review.args, review.proposal.tool, review.proposal
+    @staticmethod
+    def _screened(review: _Review) -> SecretOutcome:
+        """The write's secrets found, each to be sealed or masked (``screen_secrets``)."""
+        args, proposal = review.args, review.proposal
         own = proposal.source in ("cli", "user", "user_confirmed")
         said = user_texts(proposal.context)
         stored = [s for n in review.kind.stored_text for s in strings_in(args.get(n))]
@@ -839,7 +852,7 @@ class Firewall:
             keep_requested_in(said, "\n".join(stored))
             or keep_offer_accepted(turns, "\n".join(stored))
         )
-        outcome = screen_secrets(
+        return screen_secrets(
             review.kind,
             args,
             user_words=user_words,
@@ -850,6 +863,9 @@ class Firewall:
             page_words=tool_texts(proposal.context),
             keep_asked_in_words=asked,
         )
+
+    def _secrets(self, review: _Review, outcome: SecretOutcome) -> None:
+        args, tool = review.args, review.proposal.tool
         if outcome.secret_predicate:
             review.escalate(
                 "reject",
@@ -1061,6 +1077,15 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
             text = text.replace(rule.text, " ")
     # ... nor a clause that only says what not to do ("don't recommend Amazon")
     return _FORBIDDING_CLAUSE.sub(" ", text)
+
+
+_TYPED_TOKEN = compile_cached(r"[A-Za-z0-9@#$%^&*!?._+=~-]{4,64}")
+
+
+def _without(text: str, values: Sequence[str]) -> str:
+    for value in values:
+        text = text.replace(value, " ")
+    return text
 
 
 def _content(review: _Review) -> str:
