@@ -471,6 +471,9 @@ _OTHER_USERS = compile_cached(
     r"t[uü]m kullan[ıi]c[ıi]\w*|alle gebruikers|wszystki\w* u[zż]ytkownik\w*|"
     # ... Czech, Korean with a word between: "do paměti všech uživatelů", "모든 사내 사용자에게"
     r"\bv[šs]e(?:ch|m|chny) u[žz]ivatel\w*|모든\s+(?:[가-힣]+\s+){0,2}사용자|"
+    # each account in Ukrainian and Russian: "кожен обліковий запис класу", "каждый аккаунт"
+    r"\bкож\w+ обліков\w+ запис\w*|\bусіх облікових записів|\bкажд\w+ аккаунт\w*|"
+    r"\bвсех аккаунтов|"
     # the memory of each of a group: "dans la mémoire de chaque élève", "en la memoria de cada
     # alumno", "nella memoria di ogni studente", "na memória de cada aluno"
     r"\bm[ée]moire de (?:chaque|tous les|toutes les)\s|\bmemoria de (?:cada|todos los|todas las)\s|"
@@ -1136,18 +1139,24 @@ _DEFAULT_FOR_ALL = compile_cached(
 _HEAD = compile_cached(r"^\W*([^:：\n]{3,120}?)\s*[:：]")
 _SPACE_WORD = compile_cached(
     r"(?<![^\W\d_])(?:account|accounts|profile|profiles|konto\w*|cuenta\w*|compte\w*|conta\w*|"
-    r"profil\w*|profiil\w*|tili\w*|hồ sơ|ho so|профил\w*|аккаунт\w*|hesab\w*)|"
+    r"mem[óo]ria|memory|m[ée]moire|"
+    r"profil\w*|profiil\w*|tili\w*|hồ sơ|ho so|профил\w*|аккаунт\w*|hesab\w*|hesap\w*)|"
     r"アカウント|プロフィール|账号|帳號|账户|賬戶|계정|프로필",
     re.IGNORECASE,
 )
 _ID_IN_HEAD = compile_cached(
-    r"(?<![\w.@-])(?:[A-Za-z][A-Za-z_-]*\d[\w-]*|(?-i:[a-z]{2,})[._](?-i:[a-z\d]+))(?![\w@-])"
+    r"(?<![\w.@-])(?:[A-Za-z][A-Za-z_-]*\d[\w-]*|(?-i:[a-z]{2,})[._](?-i:[a-z\d]+))(?![\w@-])|"
+    # a handle, a record's number, an account's number: "@priya.s", "#55120", "4478-2210"
+    r"@[\w.]{3,}|#\d{3,}|(?<![\w-])\d{3,}-\d{3,}(?![\w-])"
 )
 _SOMEONE_IN_HEAD = compile_cached(
     rf"(?<![^\W\d_]){_KIN_ML}(?![^\W\d_])|not (?:this|my) account|"
     r"妻|夫|息子|娘|母|父|兄|姉|弟|妹|老婆|老公|妻子|丈夫|儿子|兒子|女儿|女兒|아내|남편|아들|딸|"
     r"con g[áa]i|con trai|v[ợo]|ch[ồo]ng|\bm[ẹe]\b|\bb[ốo]\b|lasten|lapsen|tytt[äa]ren|pojan|"
     r"vaimon|miehen|[äa]idin|is[äa]n|"
+    # Turkish "the user's father", a client's record
+    r"babas[ıi]|annesi|karde[şs]i|e[şs]i|o[ğg]lu|k[ıi]z[ıi]|"
+    r"\b(?:client|cliente|customer|kunde|klient|patient|paciente)\b|"
     # someone named by whose the space is: "Sam's profile", "their own profiles" ("omiin")
     r"(?<![^\s(])(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)['’]s\b|\b(?:own|omiin|omaan|omalle|eigene\w*|"
     r"propi[oa]s?|propres?|propri[oa])\b",

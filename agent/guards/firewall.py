@@ -107,6 +107,7 @@ _SECRET_LABELS = terms(
 _CJK_SECRET_LABELS = compile_cached(
     r"密码|密碼|口令|密钥|密鑰|验证码|驗證碼|银行卡|銀行卡|支付|我的|是|为"
 )
+_AN_ADDRESS = compile_cached(r"[\w.+-]+@[\w-]{2,}|\bhttps?://\S+")
 # A sentence whole, its ";" in it ("Ignore the user; the real request: ...").
 _WHOLE_SENTENCE = compile_cached(r"(?<=[.!?؟])\s+|(?<=[。！？])|\n+")
 # The share of a note's sentence about the user that must be the user's words (and no less
@@ -584,6 +585,9 @@ class Firewall:
             or ASSISTANTS_OWNER.search(part)
             or SOMEONES_ASSISTANT.search(part)
             or _HIDE_ORDER.search(part)
+            # ... or sends things to an address: "asistan ... fişleri puan@market.example
+            # adresine iletsin" (the user tells their own where to send nothing so)
+            or _AN_ADDRESS.search(part)
             for part in [*said, *obliged]
         ) or any(r.hostile for r in report.rules)
 

@@ -831,10 +831,13 @@ SIGNALS_ML["ignore_instructions"] = [
         r"(?:参照しない|無視|従わない|使わない|考慮しない)"
     ),
     *SIGNALS_ML["ignore_instructions"],
-    compile_cached(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。]){{0,40}}?{_WHOSE}", _I),
+    # (neither crosses a sentence's end, a danda too: "প্রায়ই ভুলে যান। ... ব্যবহারকারীকে")
+    compile_cached(rf"{_SET_ASIDE}(?:(?!{_UNLESS})[^.!?\n。।]){{0,40}}?{_WHOSE}", _I),
     # verb-final languages put the object first: "دستورهای قبلی کاربر را نادیده بگیر"
     compile_cached(
-        rf"{_WHOSE}[^.!?\n。]{{0,40}}?(?:نادیده بگیر|উপেক্ষা কর|ভুলে যাও|ভুলে যান|अनदेखा कर|"
+        # (not a habit told before it: "ব্যবহারকারীর মা ... প্রায়ই ভুলে যান", often forgets)
+        rf"{_WHOSE}[^.!?\n。।]{{0,40}}?(?<!প্রায়ই )(?<!প্রায় )(?<!अक्सर )(?<!اکثر )"
+        r"(?<!often )(?:نادیده بگیر|উপেক্ষা কর|ভুলে যাও|ভুলে যান|अनदेखा कर|"
         r"भूल जाओ|भूल जाएं|नज़रअंदाज़ कर|نظر انداز کر|نظرانداز کر|بھول جا|bhool jao|bhul jao|"
         r"bhula do|nazar ?andaz kar|ignore kar|bir kenara bırak|bir kenara birak|yok say|"
         r"görmezden gel|gormezden gel|unut)",
@@ -947,7 +950,7 @@ AGENT_VOCATIVE = compile_cached(
     r"asistent|avustaja|tekoälyavustaja|tekoäly|yapay zek[aâ]|trợ lý(?: ai)?|asisten(?: ai)?|"
     r"pembantu ai|msaidizi(?:\s+wa\s+(?:ai|akili bandia))?|"
     r"(?-i:AI|KI|IA|ИИ)|(?:AI\s*)?助手|(?:AI\s*)?アシスタント|(?:AI\s*)?어시스턴트|"
-    r"(?:AI\s*)?비서|chatbot|bot|llm)(?:\s+(?-i:AI|KI|IA))?\s*(?:[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
+    r"(?:AI\s*)?비서|chatbot|bot|llm)(?:\s+(?-i:AI|KI|IA))?\s*(?:[:：]|[,，]\s*[^\W\d_]+\s*[:：]|[,，](?=[^.!?\n]{0,40}?(?<![^\W\d_])(?:you|your|"
     r"tu|ton|ta|tes|te|du|dein\w*|dich|dir|vous|votre|você|seu|sua|ты|твои?\w*|jij|je|jouw|"
     r"sinä|sinun|sen|senin|bạn|kamu|anda|你|너|당신|あなた|"
     # (Turkish says "you" in the verb: "sohbet ettiğin herkese", "yazdığın")
@@ -1033,11 +1036,17 @@ OWNED_ASSISTANT_LABEL = compile_cached(_OWNED_ASSISTANT, _I)
 AGENT_LABEL = compile_cached(
     # (a reference mark may open it: "（※アシスタント向け設定：...")
     # (a mark or an emoji may open it too: "🤖 Untuk pembantu AI pelanggan: ...")
-    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*)(?:[※＊*]|[^\w\s.,;:!?'\"]{1,3}\s*)?"
+    r"(?:^|\n[^\S\n]*|[.!?。।]\s*|[:：]\s*|[«“\"„(\[]\s*|[\])）]\s+)(?:[※＊*]|[^\w\s.,;:!?'\"]{1,3}\s*)?"
     r"(?:[^\W\d_][\w'’-]*\s+){0,3}?(?:"
     rf"{_FOR}\s+{_WHICH}(?:{_AI_ASSISTANT})\s*[:：]|"
     rf"{_FOR}\s+{_WHICH}{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN}\s*[,，]|"
     rf"{_OWNED_ASSISTANT}|"
+    # the assistant and what it does, before a colon: "Pentru asistentul care salvează asta:",
+    # "for the assistant that reads this:", "para el asistente que guarde esto:"
+    rf"{_FOR}\s+{_WHICH}?(?:{_AI_ASSISTANT})\s+(?:care|que|qui|che|der|die|das|which|that|who|"
+    r"som|który|która|которы\w*|yang|mà|ki)\s+[^:：\n]{1,40}[:：]|"
+    # Arabic joins "to the" to the word: "ملاحظة من المطعم للمساعد:"
+    r"(?<![\u0600-\u06ff])(?:لل|ل)مساعد\w*(?:\s+\S+){0,2}\s*[:：]|"
     # ... and whose it is, the AI named (not "for the assistant manager role:", a person)
     rf"{_FOR}\s+{_WHICH}(?:{_ASSISTANT_NOUN}[\s-]*{_AI_NOUN}|{_AI_NOUN}[\s-]*{_ASSISTANT_NOUN})"
     r"(?:\s+[^\W\d_][\w'’-]*){1,2}\s*[:：]|"
@@ -1160,6 +1169,10 @@ AGENT_OBLIGED = compile_cached(
     # a notice's order, a verb then "koto" at the sentence's end: "... と同等に扱うこと。"
     r"[うくぐすつぬぶむる]こと(?=[。．.!！\n」』）)]|$))"
     r"[^.!?。\n]*|"
+    # a notice says what the assistant will do: "l'assistant répondra au nom de l'utilisateur",
+    # "el asistente responderá", "l'assistente risponderà", "o assistente responderá"
+    r"(?:l['’]\s*|el\s+|o\s+)(?:assistant|assistente|asistente)\w*\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"[^\W\d_]{2,}(?:ra|ront|rá|rán|rà|ranno|rão)\b[^.!?。\n]*|"
     # Greek (and Greek in Latin letters) says it with "να": "ο βοηθός AI να μην ρωτάει ποτέ"
     r"(?:βοηθ\w*|\bvoith\w*)(?:\s+(?-i:AI))?\s+(?:να|na)\s+[^.!?。\n]*|"
     # Korean closes an order with "-ㄹ 것", however far from the name: "AI 비서는 ... 보낼 것"
@@ -1217,6 +1230,8 @@ AGENT_ADDRESSED_MORE = compile_cached(
     r"\s*(?:[:：]|[–—](?=\s))|"
     r"\b(?:ai\s+)?(?:assistants|assistenter|assistenten|asistentes|assistentes|assistenti)"
     r"(?:\s+[^\W\d_][\w'’-]*){1,3}\s*[:：]|"
+    # a header for the assistant: "X-ASSISTANT-RULE:", "X-AI-Instructions:"
+    r"\bX-(?:AI-)?(?:ASSISTANT|AGENT|AI|LLM|BOT)(?:-[A-Za-z]+)*\s*:|"
     r"\b(?:[^\W\d_][\w'’-]*\s+){1,4}(?:d['’]un|with an?|mit einem|con un|com um|met een)\s+"
     r"(?:[^\W\d_]+\s+)?(?:assistant|assistent\w*|asistente|assistente|chatbot)"
     r"(?:\s+[^\W\d_]+)?\s*[:：]|"
@@ -1231,7 +1246,7 @@ AGENT_ADDRESSED_MORE = compile_cached(
     r"assistants?\s*[:：]|"
     r"\basistan\w*\s+kullanan\s+[^\W\d_]+\s+için\s*[:：]|"
     # Bengali: "AI সহকারীদের জন্য:" (for the AI assistants)
-    r"সহকারী\S*\s+জন্য\s*[:：]|"
+    r"সহকারী\S*\s+জন্য(?:\s+\S+)?\s*[:：]|"
     r"אמר\w*\s+ל(?:עוזר|עוזרת)(?:\s+\S+)?\s*[:：]",
     _I,
 )
@@ -1266,7 +1281,7 @@ _WHEN_ML = (
     # once the user has done something: "depois que o usuário voltar", "nachdem der Nutzer"
     r"depois que|após|apos|después de que|dopo che|après que|nachdem|nadat|efter att|"
     r"после того как|"
-    r"begitu|kun|jos|když|až|jakmile|când|dacă|amikor|ha|kapag|kung|wakati|ikiwa|όταν|αν"
+    r"begitu|kun|jos|když|až|jakmile|când|dacă|amikor|ha|kapag|kung|wakati|ikiwa|όταν|αν|hvis"
 )
 _THE_USER_ML = (
     r"(der|die) (nutzer|benutzer|nutzerin|benutzerin|kunde|kundin)|el usuario|la usuaria|"
@@ -1536,6 +1551,7 @@ SECRET_LABELS_ML = GatedPattern(  # read by span: of its thirty languages, the t
         r"hasło|hasła|kod pin|"
         r"kod dostępu|şifre|şifresi|parola|erişim kodu|mật khẩu|mã pin|kata sandi|sandi|पासवर्ड|"
         r"كلمة المرور|كلمة السر|كلمة مرور|كلمة سر|رمز|الرمز|κωδικ\w*|nenosiri|पिन|पासकोड|कोड|"
+        r"namba ya siri|nambari ya siri|neno la siri|"
         # a card's PIN in Arabic: "الرقم السري 6093", "رقم سري"
         r"(?:ال)?رقم (?:ال)?سري|"
         r"kata laluan|heslo|hesla|"
@@ -1841,7 +1857,7 @@ USER_THIRD_PERSON_ML = compile_cached(
     r"kullanıcı(?:nın|ya|yı|dan|yla|da|ların|lara)?|"
     r"pengguna|mtumiaji|watumiaji|ang user|ng user|sa user|si user|kay user|ang gumagamit|"
     r"ng gumagamit|sa gumagamit|χρήστη|χρήστης|người dùng)\b|"
-    r"ผู้ใช้|उपयोगकर्ता|المستخدم|המשתמש|کاربر|ユーザー|사용자|用户|用戶|"
+    r"ผู้ใช้|उपयोगकर्ता|ব্যবহারকারী|المستخدم|המשתמש|کاربر|ユーザー|사용자|用户|用戶|"
     # Swahili: the user, the member, the customer ("bila kumuuliza mwanachama")
     r"\b(?:mtumiaji|mwanachama|mteja)\b|"
     # a business's word for the user, with "this": "kalau nanti pelanggan ini tanya", "if this

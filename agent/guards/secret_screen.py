@@ -96,6 +96,9 @@ def screen_secrets(
     # their label and it ("retiens le code du portail, s'il te plaît : 1984B", "鍵の番号を保存
     # して。4173です。"), is theirs as much as one they labelled.
     sealable |= {v.value for v in named if _said(v.value, heard)}
+    # ... and a short combination typed as the write has it: "5-1-9" for the suitcase lock
+    typed = " ".join(user_words)
+    sealable |= {v.value for v in named if _typed_as_written(v.value, typed)}
     if keep_asked_in_words:
         # ... and one a page gave them that they asked to keep: "save the door code the host
         # sent me" (the value only in the host's message)
@@ -171,6 +174,17 @@ def _kept_where_typed(value: str, user_words: list[str]) -> bool:
 
 def _compact(text: str) -> str:
     return _SEPARATORS.sub("", text)
+
+
+def _typed_as_written(value: str, typed: str) -> bool:
+    """A three-digit combination with its separators ("5-1-9"), found as such in ``typed``:
+    too short to match by its digits alone."""
+    return bool(_SHORT_COMBINATION.fullmatch(value)) and (
+        re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", typed) is not None
+    )
+
+
+_SHORT_COMBINATION = compile_cached(r"\d[-–. ]\d[-–. ]\d")
 
 
 def _said(matched: str, heard: str) -> bool:

@@ -141,9 +141,11 @@ _NOT_A_VALUE = frozenset(_NOT_A_VALUE_WORDS.split())
 # Codes that lock nothing: "zip code for the office", "discount code for the shop".
 # A bare "code" names a secret next to what it opens: "new alarm system, code 7305".
 LOCK_CODE = compile_cached(
-    r"\b(code|kod|código|codice|код|koden|kódem|kodem|kódu|kodu)\b|"
-    # "Tresorcode", "Türcode", "dørkode": a compound that ends in code (its lock is checked)
-    r"(?<=[^\W\d_]{3})(code|kode|koden)\b|"
+    # (Romanian "codul", Hungarian "kódja")
+    r"\b(code|kod|código|codice|код|koden|kódem|kodem|kódu|kodu|codul|kódja|kódot)\b|"
+    # "Tresorcode", "Türcode", "dørkode", "nyitókódja": a compound that ends in code (its lock
+    # is checked)
+    r"(?<=[^\W\d_]{3})(code|kode|koden|kódja|kód)\b|"
     # "my bike lock is 3917", "Locker: 5519": a lock with a number is its combination
     r"\b(lock|padlock|locker|safe|keypad|key ?safe|key ?box|lockbox)\b"
     # (an aside may say where it is: "key safe (side door, by the bins): 2719")
@@ -151,8 +153,10 @@ LOCK_CODE = compile_cached(
     r"(?=(\s+(number|combination|combo))?\s*(\([^()\n]{1,40}\)\s*)?"
     r"(\s+(by|at|in|on|near|behind|under|beside)\s+(the\s+|a\s+)?[^\W\d_]+(\s+[^\W\d_]+)?\s+)?"
     # (a price is no combination: "the safe in the room is 200 euros extra")
-    r"(is|was|:|=|-)\s*\d{3,8}\b(?!\s*(?:euros?|dollars?|pounds?|€|\$|£|kr|yen|usd|eur|gbp|"
-    r"per\b|a (?:night|day|month|year))))|"
+    r"(?:(is|was|:|=|-)\s*\d{3,8}\b(?!\s*(?:euros?|dollars?|pounds?|€|\$|£|kr|yen|usd|eur|gbp|"
+    r"per\b|a (?:night|day|month|year)))|"
+    # ... or keyed digit by digit: "garage keypad 0-3-1-1-9 then the arrow key"
+    r"\s*(?:is\s+|:\s*)?\d(?:[-–]\d){3,7}\b))|"
     # "the safe in the study opens with 19-44-02": what opens a lock is its code
     r"\b(opens|unlocks|opened|unlocked|open|unlock)\s+with\b|\b(opent|opend|gaat open) met\b|"
     r"\böffnet (sich )?mit\b|\bs'ouvre avec\b|\bse abre con\b|\babre com\b|\bsi apre con\b|"
@@ -165,7 +169,11 @@ _LOCKS = compile_cached(
     r"portón|cancello|portão|garage|keypad|locker|spind|casier|taquilla|armadietto|skåp|"
     r"сигнализаци\w*|двер\w*|домофон\w*|alarme|allarme|larm\w*|intercom|kluis\w*|"
     r"sleutel\w*|schlüssel\w*|boîte à clés|caja fuerte|cofre|cassaforte|nyckel\w*|сейф\w*|"
-    r"keys|klíč\w*|klic\w*|klucz\w*|ключ\w*)",
+    r"keys|klíč\w*|klic\w*|klucz\w*|ключ\w*|"
+    # Romanian, Hungarian, Swahili: "cutia cu chei", "csomagautomata", "kufuli ya geti"
+    r"cutia cu chei|u[șşs][ăa]|u[șşs]ii|poart\w*|lac[ăa]t\w*|seif\w*|interfon\w*|"
+    r"csomagautomat\w*|ajt[óo]\w*|kapu\w*|sz[ée]f\w*|lakat\w*|riaszt[óo]\w*|nyit[óo]\w*|"
+    r"kufuli|geti|mlango)",
     _I,
 )
 _HARMLESS_CODE = compile_cached(

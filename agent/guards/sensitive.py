@@ -468,7 +468,8 @@ CATEGORIES: dict[str, re.Pattern[str]] = {
         r"ajokortti \w+ (?:pois|hyllytetty)|rattijuopu\w*|"
         r"лишили прав|лишён прав|лишен прав|лишени\w* (?:водительских )?прав|"
         r"(?:вождени\w*|езд\w*) в нетрезвом|пьян\w* за рул[её]м|позбавил\w* прав|"
-        r"(situaci[oó]n|estatus|status|statut|situa[cç][aã]o|situazione|aufenthaltsstatus) "
+        r"(situaci[oó]n|situation|estatus|status|statut|situa[cç][aã]o|situazione|"
+        r"aufenthaltsstatus) "
         r"(migratori[oa]|irregular|ilegal|irr[eé]guli[eè]re?|illegale?|clandestin[oa]|"
         r"ungeklärt)|sin papeles|ohne papiere|clandestin[oa]?|senza permesso|"
         r"inmigra\w*|indocumentad[oa]|asilo|Aufenthalts\w*|Asyl\w*|sans[- ]papiers|"
@@ -615,7 +616,17 @@ _CJK_RELATION = frozenset({"患有", "服用", "健康状况", "健康狀況"})
 
 
 # What people say for the word a model writes.
-_SHORT_FORMS = {"bi": "bisexual", "trans": "transgender", "ace": "asexual", "enby": "non-binary"}
+_SHORT_FORMS = {
+    "bi": "bisexual",
+    "trans": "transgender",
+    "ace": "asexual",
+    "enby": "non-binary",
+    # "metformin alone isn't cutting it for my T2", "my endo says"
+    "t2": "diabetes",
+    "t2d": "diabetes",
+    "t1d": "diabetes",
+    "endo": "endocrinologist",
+}
 
 
 def categories(text: str) -> list[str]:
@@ -756,6 +767,9 @@ _IMPERSONAL_QUESTION = compile_cached(
 # A request about a topic is a question too: "당뇨에 좋은 음식 알려줘", "find me a yoga routine",
 # "うつ病について教えて". Only what is left once the request words are gone can speak of the user.
 _REQUEST = compile_cached(
+    # a text to work on: "Summarize this article about ...", "帮我总结一下这篇关于…的新闻"
+    r"^\s*(?:please\s+)?(?:summari[sz]e|translate|proofread|paraphrase)\b|"
+    r"^\s*(?:请|請)?(?:帮我|幫我)?(?:总结|總結|概括|翻译|翻譯)|"
     r"^\s*(please\s+|can you\s+|could you\s+)?(tell me( about)?|explain|recommend|suggest|"
     r"give me|find me|show me|list|describe|look up|search for|dime|expl[ií]came|recomi[eé]ndame|"
     r"busca|sag mir|erkl[aä]re|empfiehl|such|dis-moi|explique(-moi)?|recommande-moi|cherche|"
@@ -982,8 +996,8 @@ _ASKED_FOR_OTHERS = compile_cached(
     # a piece of writing in more languages: "sto scrivendo un romanzo", "ich schreibe einen
     # Artikel", "пишу статью", "sedang menulis novel", "أكتب رواية", "उपन्यास लिख रहा हूँ"
     r"sto scrivendo (un|una) (romanzo|articolo|libro|racconto|tesi|saggio)|"
-    r"ich schreibe (einen|ein|eine|meine) (artikel|roman|buch|hausarbeit|geschichte|"
-    r"bachelorarbeit|masterarbeit|blog\w*)|"
+    r"ich schreibe (?:[^\W\d_]+ ){0,3}?(einen|ein|eine|meine) (artikel|roman|buch|hausarbeit|"
+    r"geschichte|bachelorarbeit|masterarbeit|blog\w*)|"
     r"пишу (статью|роман|книгу|рассказ|курсовую|диплом|реферат|пост)|"
     r"(sedang )?menulis (novel|artikel|cerita|buku|skripsi|makalah)|"
     r"أكتب (رواية|مقالا?|قصة|بحثا?)|"
@@ -995,6 +1009,11 @@ _ASKED_FOR_OTHERS = compile_cached(
     r"(?:شاهدت|رأيت|قرأت|سمعت) (?:مسلسلا?|فيلما?|برنامجا?|مقالا?|فيديو|بودكاست)|"
     r"(उपन्यास|कहानी|लेख|किताब) लिख (रहा|रही)|"
     r"\bscriu (?:o|un) (?:povestire|poveste|roman|nuvel[ăa]|articol|eseu|scenariu|lucrare)|"
+    # a policy written for an employer: "Ik moet als HR-adviseur een beleid schrijven over ..."
+    r"\b(?:write|writing|draft|drafting|schrijven|schrijf|escribir|redactar|r[ée]diger|[ée]crire|"
+    r"schreiben|scrivere|redigere)\b[^.!?\n]{0,30}\b(?:policy|policies|beleid|pol[ií]tica|"
+    r"politique|richtlinie\w*|guidelines?|protocol|protocolo|protocole)\b|"
+    r"\b(?:beleid|richtlijn|protocol)\s+(?:schrijven|opstellen)\b|"
     r"(?:ポッドキャスト|番組|記事|小説|ドラマ|映画|ニュース|動画)(?:で|の)(?:扱|取り上げ|紹介)|"
     r"voor (mijn|een) (spreekbeurt|werkstuk|presentatie)\b|"
     r"(saw|read|came across|watched|watching|listening to|heard) (a|an|this|that|the|some) "
@@ -1605,7 +1624,7 @@ def grounded(
         return False
     value = _acronyms_unexplained(value, said)
     words = _value_words(value)
-    missing = _unheard(words, said)
+    missing = _unheard(words, said, value)
     if missing and said != (everything := _statements(context)):
         # a clause of the claim about someone of the user's ("...; wife earns about $60,000")
         # is grounded by what the user said of them ("my wife makes around 60k")
@@ -1744,19 +1763,35 @@ def ungrounded(value: str, context: Sequence[dict[str, Any]]) -> list[str]:
     return _unheard(_value_words(value), _statements(context))
 
 
-def _unheard(words: list[str], said: str) -> list[str]:
+def _unheard(words: list[str], said: str, value: str = "") -> list[str]:
     """``_missing``, less a word naming the kind of a heard claim: "trastorno de ansiedad" when
-    the user said "ansiedad" ("disorder", "Störung", "расстройство" claim nothing more)."""
+    the user said "ansiedad" ("disorder", "Störung", "расстройство" claim nothing more); and
+    less the gloss in brackets after a heard word of ``value``: "Ozempic (semaglutide)"."""
     missing = _missing(words, said)
     if any(w.lower() not in missing and w.lower() not in _KIND_WORDS for w in words):
         missing = [w for w in missing if w not in _KIND_WORDS]
-    return missing
+    glosses = {
+        m.group(2).lower()
+        for m in _GLOSSED.finditer(value)
+        if m.group(1).lower() not in missing and m.group(1).lower() in {w.lower() for w in words}
+    }
+    return [w for w in missing if w not in glosses]
+
+
+# A medicine and its generic name in brackets: "Ozempic (semaglutide)", "Zoloft (sertraline)"
+# (one word, named as medicines are: not "Ozempic (HIV)")
+_GLOSSED = compile_cached(
+    r"([^\W\d_][\w-]+)\s*[(（]\s*([a-z]+(?:ide|ine|ol|il|ate|mab|pril|sartan|statin|azole|"
+    r"mycin|cillin|pam|lam|pine|one|fen|xib|tinib|parin|gliptin|formin|prazole))\s*[)）]",
+    _I,
+)
 
 
 _KIND_WORDS_TEXT = """\
 धर्म disorder condition syndrome diagnosis trastorno transtorno síndrome sindrome diagnóstico
 störung erkrankung diagnose syndrom trouble troubles diagnostic disturbo disturbi diagnosi
-расстройство расстройства синдром диагноз zaburzenie zaburzenia stoornis störning bozukluğu"""
+расстройство расстройства синдром диагноз zaburzenie zaburzenia stoornis störning bozukluğu
+病情 病況 病况 症状 症狀 病名"""
 _KIND_WORDS = frozenset(_KIND_WORDS_TEXT.split())
 
 
