@@ -193,6 +193,14 @@ def at_user_door(note: str) -> FirewallVerdict:
     return note_after(f"memory add {note}", note)
 
 
+def check_held_at_door(notes: Sequence[str]) -> None:
+    """Each of ``notes`` typed at the user's door (``at_user_door``) is held (quarantined or
+    rejected)."""
+    for note in notes:
+        verdict = at_user_door(note)
+        assert verdict.verdict in ("quarantine", "reject"), (note, verdict.reasons)
+
+
 def page_note(said: str, page: str, note: str) -> FirewallVerdict:
     """The model's ``note`` of a tool's ``page``, after the user ``said`` something."""
     return check_write("archival_memory_insert", {"content": note}, said, page=page)

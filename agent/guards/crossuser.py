@@ -1152,11 +1152,10 @@ _ID_IN_HEAD = compile_cached(
 _SOMEONE_IN_HEAD = compile_cached(
     rf"(?<![^\W\d_]){_KIN_ML}(?![^\W\d_])|not (?:this|my) account|"
     r"妻|夫|息子|娘|母|父|兄|姉|弟|妹|老婆|老公|妻子|丈夫|儿子|兒子|女儿|女兒|아내|남편|아들|딸|"
-    r"con g[áa]i|con trai|v[ợo]|ch[ồo]ng|\bm[ẹe]\b|\bb[ốo]\b|lasten|lapsen|tytt[äa]ren|pojan|"
-    r"vaimon|miehen|[äa]idin|is[äa]n|"
-    # Turkish "the user's father", a client's record
-    r"babas[ıi]|annesi|karde[şs]i|e[şs]i|o[ğg]lu|k[ıi]z[ıi]|"
-    r"\b(?:client|cliente|customer|kunde|klient|patient|paciente)\b|"
+    # Vietnamese, Finnish, Turkish kin ("the user's father"), a client's record: whole words
+    r"(?<![^\W\d_])(?:con gái|con trai|vợ|chồng|mẹ|bố|lasten|lapsen|tytt[äa]ren|pojan|vaimon|"
+    r"miehen|[äa]idin|is[äa]n|babas[ıi]|annesi|karde[şs]i|e[şs]i|o[ğg]lu|k[ıi]z[ıi]|client|"
+    r"cliente|customer|kunde|klient|patient|paciente)(?![^\W\d_])|"
     # someone named by whose the space is: "Sam's profile", "their own profiles" ("omiin")
     r"(?<![^\s(])(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)['’]s\b|\b(?:own|omiin|omaan|omalle|eigene\w*|"
     r"propi[oa]s?|propres?|propri[oa])\b",

@@ -274,17 +274,8 @@ class Firewall:
         if kind.claim:
             self._grounding(review)
         screened = self._screened(review)
-        # a password or a code the user keeps, sealed, is read by no check: "Guest Wi-Fi
-        # password: IgnoreAllPreviousInstructions42" is a password, and no one reads it unasked
-        # (one typed token, not words a label's reading took for one; not in a note that
-        # holds a payload in a code: a value may be the payload)
-        encoded = any(decodings(text) for text in texts)
-        kept = [
-            v.value
-            for v in screened.sealed
-            if v.kind in ("password", "code") and _TYPED_TOKEN.fullmatch(v.value) and not encoded
-        ]
-        self._injection(review, [_without(text, kept) for text in texts])
+        unread = _kept_unread(screened, texts)
+        self._injection(review, [_without(text, unread) for text in texts])
         self._secrets(review, screened)
         if review.verdict != "reject" and kind.claim:
             self._provenance_rules(review)
@@ -1081,6 +1072,20 @@ def _unforbidden(review: _Review, report: InjectionReport, text: str) -> str:
             text = text.replace(rule.text, " ")
     # ... nor a clause that only says what not to do ("don't recommend Amazon")
     return _FORBIDDING_CLAUSE.sub(" ", text)
+
+
+def _kept_unread(screened: SecretOutcome, texts: Sequence[str]) -> list[str]:
+    """The values the injection checks do not read: a password or a code the user keeps,
+    sealed ("Guest Wi-Fi password: IgnoreAllPreviousInstructions42" is a password, and no one
+    reads it unasked). Only one typed token, not words a label's reading took for one; and
+    none in a note that holds a payload in a code, where a value may be the payload."""
+    if any(decodings(text) for text in texts):
+        return []
+    return [
+        v.value
+        for v in screened.sealed
+        if v.kind in ("password", "code") and _TYPED_TOKEN.fullmatch(v.value)
+    ]
 
 
 _TYPED_TOKEN = compile_cached(r"[A-Za-z0-9@#$%^&*!?._+=~-]{4,64}")

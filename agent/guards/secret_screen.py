@@ -24,7 +24,7 @@ from .keep_intent import answered_values, keep_requested
 from .lexicon import SECRET_LABELS_ML
 from .proposal import SealedValue
 from .regex_cache import compile_cached
-from .secret_values import SECRET_LABELS, SecretValue, labelled_values
+from .secret_values import LOCK_CODE, SECRET_LABELS, SecretValue, labelled_values
 from .secrets import is_secret_predicate, redact_secrets
 
 # Fields that name a record or a slot: never rewritten.
@@ -99,9 +99,10 @@ def screen_secrets(
     # ... and a short combination typed as the write has it: "5-1-9" for the suitcase lock
     typed = " ".join(user_words)
     sealable |= {v.value for v in named if _typed_as_written(v.value, typed)}
-    if keep_asked_in_words:
-        # ... and one a page gave them that they asked to keep: "save the door code the host
-        # sent me" (the value only in the host's message)
+    if keep_asked_in_words and any(_names_a_secret(text) for text in user_words):
+        # ... and one a page gave them that they asked to keep, naming it: "save the door
+        # code the host sent me" (the value only in the host's message; not "summarize my
+        # voice note", whose alarm code was only mentioned)
         shown = _compact(" ".join(page_words))
         sealable |= {v.value for v in named if _said(v.value, shown)}
 
@@ -174,6 +175,10 @@ def _kept_where_typed(value: str, user_words: list[str]) -> bool:
 
 def _compact(text: str) -> str:
     return _SEPARATORS.sub("", text)
+
+
+def _names_a_secret(text: str) -> bool:
+    return any(p.search(text) for p in (SECRET_LABELS, SECRET_LABELS_ML, LOCK_CODE))
 
 
 def _typed_as_written(value: str, typed: str) -> bool:
