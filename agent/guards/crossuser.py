@@ -1168,6 +1168,9 @@ _MY_SPACE = compile_cached(
 )
 
 
+_SERVICE_NAMED = compile_cached(rf"(?<![^\W\d_]){_SERVICES}(?![^\W\d_])", re.IGNORECASE)
+
+
 def _written_elsewhere(text: str, me: str) -> bool:
     """Does ``text`` open with a label sending it to someone else's account (``_HEAD``)?"""
     head = _HEAD.match(text)
@@ -1176,7 +1179,7 @@ def _written_elsewhere(text: str, me: str) -> bool:
     label = head.group(1)
     if not _SPACE_WORD.search(label) or _MY_SPACE.search(label):
         return False
-    if re.search(rf"(?<![^\W\d_]){_SERVICES}(?![^\W\d_])", label, re.IGNORECASE):
+    if _SERVICE_NAMED.search(label):
         return False
     handles = [h for h in _ID_IN_HEAD.findall(label) if h.lower() != me]
     named = [

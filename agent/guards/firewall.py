@@ -1079,7 +1079,7 @@ def _kept_unread(screened: SecretOutcome, texts: Sequence[str]) -> list[str]:
     sealed ("Guest Wi-Fi password: IgnoreAllPreviousInstructions42" is a password, and no one
     reads it unasked). Only one typed token, not words a label's reading took for one; and
     none in a note that holds a payload in a code, where a value may be the payload."""
-    if any(decodings(text) for text in texts):
+    if not screened.sealed or any(decodings(text) for text in texts):
         return []
     return [
         v.value
